@@ -1,0 +1,151 @@
+/*
+ * libsched: a Kubernetes pod scheduling engine behind a C ABI.
+ *
+ * Conventions (read these first):
+ *
+ *  1. Handles. `sched_engine` and `sched_error` are opaque. Create an engine
+ *     with sched_engine_new(), release it with sched_engine_free().
+ *  2. Errors. Every fallible call returns a `sched_status` (SCHED_OK == 0;
+ *     values are never renumbered). Detail comes back through an optional
+ *     `sched_error **err` out-parameter (pass NULL to ignore it): a code, a
+ *     message and the JSON path of the offending field. There is no
+ *     per-thread "last error".
+ *  3. Atomicity. A call that fails changes nothing: the engine is exactly as
+ *     it was before the call.
+ *  4. JSON in. Inputs are `(const char *json, size_t len)`: no terminating
+ *     NUL is needed and the library keeps no pointer into them after the
+ *     call returns. JSON is UTF-8, as the Kubernetes API server writes it.
+ *  5. Ownership. Strings the library returns (`char **` outputs) are owned
+ *     by the caller and released with sched_free(). Every free function
+ *     accepts NULL. Outputs are written only on SCHED_OK.
+ *  6. Threads. Functions on one engine may be called from any thread,
+ *     concurrently: calls on the same engine are serialized internally.
+ *     Distinct engines share nothing. sched_error objects are immutable and
+ *     may be read from any thread.
+ *  7. Units. CPU is in milli-CPU, memory and storage in bytes, as the
+ *     Kubernetes scheduler counts them (docs/api.md).
+ *  8. Semantics follow kube-scheduler SCHED_UPSTREAM_VERSION; docs/api.md
+ *     names the upstream file behind each behaviour and lists deliberate
+ *     differences.
+ */
+#ifndef SCHED_SCHED_H_
+#define SCHED_SCHED_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(SCHED_BUILDING_LIBRARY) && defined(__GNUC__)
+#define SCHED_API __attribute__((visibility("default")))
+#else
+#define SCHED_API
+#endif
+
+/* Version of this header; sched_version() reports the library's. */
+#define SCHED_VERSION_MAJOR 0
+#define SCHED_VERSION_MINOR 1
+#define SCHED_VERSION_PATCH 0
+#define SCHED_VERSION_NUMBER \
+  (SCHED_VERSION_MAJOR * 10000 + SCHED_VERSION_MINOR * 100 + SCHED_VERSION_PATCH)
+#define SCHED_VERSION_STRING "0.1.0"
+/* The kube-scheduler release whose decisions the engine mirrors. */
+#define SCHED_UPSTREAM_VERSION "v1.36.3"
+
+typedef enum sched_status {
+  SCHED_OK = 0,
+  /* The input is malformed, has a wrong type, or names something invalid. */
+  SCHED_INVALID_ARGUMENT = 1,
+  /* Memory could not be allocated. */
+  SCHED_OUT_OF_MEMORY = 2,
+  /* A broken internal invariant; please report it. */
+  SCHED_INTERNAL = 3
+} sched_status;
+
+typedef struct sched_engine sched_engine;
+typedef struct sched_error sched_error;
+
+/* ---- Versions ---------------------------------------------------------- */
+
+/* The library's version, "MAJOR.MINOR.PATCH". Static storage; thread-safe. */
+SCHED_API const char *sched_version(void);
+/* The library's SCHED_VERSION_NUMBER. Thread-safe. */
+SCHED_API unsigned sched_version_number(void);
+/* The mirrored kube-scheduler release, e.g. "v1.36.3". Thread-safe. */
+SCHED_API const char *sched_upstream_version(void);
+
+/* ---- Errors ------------------------------------------------------------ */
+
+/* The status the failing call returned. err may be NULL (returns SCHED_OK). */
+SCHED_API sched_status sched_error_code(const sched_error *err);
+/* Human-readable message, never NULL; valid until sched_error_free(). */
+SCHED_API const char *sched_error_message(const sched_error *err);
+/* JSON path of the offending input field, e.g.
+ * "object.spec.containers[0].resources.requests.cpu"; "" when the error is
+ * not about one field. Never NULL; valid until sched_error_free(). */
+SCHED_API const char *sched_error_path(const sched_error *err);
+SCHED_API void sched_error_free(sched_error *err);
+/* "OK", "INVALID_ARGUMENT", ...: static storage. */
+SCHED_API const char *sched_status_name(sched_status status);
+
+/* Releases a string returned by the library. Accepts NULL. */
+SCHED_API void sched_free(void *p);
+
+/* ---- Engine ------------------------------------------------------------ */
+
+/* Creates an engine from a configuration document (docs/api.md, "Config").
+ * "{}" is the default-scheduler profile with upstream defaults.
+ * On SCHED_OK, *out is a new engine; on failure *out is untouched. */
+SCHED_API sched_status sched_engine_new(const char *config, size_t len,
+                                        sched_engine **out, sched_error **err);
+
+/* Frees the engine and everything it holds. Accepts NULL. Must not race with
+ * other calls on the same engine. */
+SCHED_API void sched_engine_free(sched_engine *engine);
+
+/* Applies cluster changes: one watch event
+ * {"type":"ADDED"|"MODIFIED"|"DELETED","object":{...}}, a JSON array of
+ * events, a List ({"kind":"List","items":[...]}, items are upserted), or a
+ * single object (upserted). Objects are core/v1 Nodes and Pods as the API
+ * server serializes them; other kinds are accepted and counted as ignored.
+ * Pods with spec.nodeName are bound to that node; pods without it are not
+ * held by the engine (they are scheduled with sched_engine_schedule).
+ * All-or-nothing: if any item is invalid, nothing is applied.
+ * summary_json (may be NULL) receives
+ *   {"applied":N,"ignored":{"<Kind>":N,...},"pendingPods":N}.
+ * Mirrors the scheduler cache's informer handlers
+ * (pkg/scheduler/eventhandlers.go, backend/cache/cache.go). */
+SCHED_API sched_status sched_engine_apply(sched_engine *engine, const char *json,
+                                          size_t len, char **summary_json,
+                                          sched_error **err);
+
+/* Flags for sched_engine_schedule(). Unknown bits are rejected. */
+/* Assume the pod on the chosen node, so the next call sees it there. */
+#define SCHED_SCHEDULE_ASSUME 0x1u
+/* Include "nodeStatuses": every rejected node with its plugin and reasons. */
+#define SCHED_SCHEDULE_NODE_STATUSES 0x2u
+/* Include "scores": per-plugin weighted scores of every feasible node. */
+#define SCHED_SCHEDULE_SCORES 0x4u
+
+/* Runs one scheduling cycle for a pending core/v1 Pod (JSON object) and
+ * writes the outcome to *result_json (docs/api.md, "Schedule result"):
+ *   {"pod":"ns/name","node":"name"|null,"reason":"Scheduled"|
+ *    "Unschedulable"|"SchedulerError","message":"0/3 nodes are available:
+ *    ...","numAllNodes":N,"evaluatedNodes":N,"feasibleNodes":N,
+ *    "assumed":bool, ...}
+ * A pod that fits nowhere is not an error: the call returns SCHED_OK with
+ * "node": null and upstream's FitError message. With SCHED_SCHEDULE_ASSUME
+ * and a chosen node, the pod is added to that node before the call returns
+ * (cache.AssumePod); a later event for the same namespace/name replaces it.
+ * Mirrors pkg/scheduler/schedule_one.go (schedulePod). */
+SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *pod,
+                                             size_t len, uint32_t flags,
+                                             char **result_json, sched_error **err);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SCHED_SCHED_H_ */

@@ -1,0 +1,87 @@
+// Plugin interfaces, named and ordered as upstream's framework
+// (staging/src/k8s.io/kube-scheduler/framework/interface.go). A plugin
+// implements the extension points it needs by inheriting their interfaces.
+//
+// Plugins hold only configuration: every method is const and may be called
+// concurrently for different nodes (and, for PreFilter/PreScore, for
+// different cycles with different CycleStates).
+#ifndef LIBSCHED_FRAMEWORK_PLUGIN_H_
+#define LIBSCHED_FRAMEWORK_PLUGIN_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libsched/framework/cycle_state.h"
+#include "libsched/framework/status.h"
+#include "libsched/model/pod.h"
+#include "libsched/state/cluster_state.h"
+#include "libsched/state/node_info.h"
+
+namespace sched {
+
+inline constexpr int64_t kMaxNodeScore = 100;  // framework.MaxNodeScore
+inline constexpr int64_t kMinNodeScore = 0;
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual std::string_view Name() const = 0;
+  // The CycleState slot this plugin instance owns; set by its Profile.
+  size_t slot() const { return slot_; }
+  void set_slot(size_t s) { slot_ = s; }
+
+ private:
+  size_t slot_ = 0;
+};
+
+// PreFilterResult (fwk.PreFilterResult): a PreFilter plugin may restrict the
+// nodes worth filtering. Results of several plugins are intersected; nodes
+// left out get "node(s) didn't satisfy plugin(s) [...]".
+struct PreFilterResult {
+  bool all_nodes = true;                // no restriction
+  std::vector<std::string> node_names;  // when !all_nodes; sorted, unique
+};
+
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  // Computes pod-derived state once per cycle. Skip disables this plugin's
+  // Filter; a rejection fails the pod on every node. `result` starts as
+  // all_nodes; a plugin that restricts nodes fills it.
+  virtual Status PreFilter(CycleState& state, const Pod& pod,
+                           const ClusterState& snapshot,
+                           PreFilterResult* result) const = 0;
+};
+
+class FilterPlugin : public virtual Plugin {
+ public:
+  virtual Status Filter(const CycleState& state, const Pod& pod,
+                        const NodeInfo& node) const = 0;
+};
+
+class PreScorePlugin : public virtual Plugin {
+ public:
+  // Runs once over the feasible nodes; Skip disables this plugin's Score.
+  virtual Status PreScore(CycleState& state, const Pod& pod,
+                          std::span<const NodeInfo* const> feasible,
+                          const ClusterState& snapshot) const = 0;
+};
+
+class ScorePlugin : public virtual Plugin {
+ public:
+  virtual Status Score(const CycleState& state, const Pod& pod,
+                       const NodeInfo& node, int64_t* score) const = 0;
+  // NormalizeScore (ScoreExtensions); `scores` is parallel to the feasible
+  // nodes. Plugins without normalization keep the default.
+  virtual bool HasNormalizeScore() const { return false; }
+  virtual Status NormalizeScore(const CycleState& /*state*/, const Pod& /*pod*/,
+                                std::span<int64_t> /*scores*/) const {
+    return Status();
+  }
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_FRAMEWORK_PLUGIN_H_

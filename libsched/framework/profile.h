@@ -1,0 +1,55 @@
+// Profile: the plugins of one schedulerName wired per extension point, in
+// order, with score weights (upstream's frameworkImpl built from a
+// KubeSchedulerProfile). Owns its plugins.
+#ifndef LIBSCHED_FRAMEWORK_PROFILE_H_
+#define LIBSCHED_FRAMEWORK_PROFILE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libsched/framework/plugin.h"
+
+namespace sched {
+
+struct WeightedScorePlugin {
+  const ScorePlugin* plugin;
+  int64_t weight;
+};
+
+class Profile {
+ public:
+  explicit Profile(std::string scheduler_name) : scheduler_name_(std::move(scheduler_name)) {}
+  Profile(Profile&&) = default;
+  Profile& operator=(Profile&&) = default;
+
+  // Adds a plugin, registering it at every extension point it implements
+  // (MultiPoint expansion) in call order. A weight of 0 becomes 1, as in
+  // upstream's getScoreWeights.
+  void Add(std::unique_ptr<Plugin> plugin, int64_t score_weight = 1);
+
+  const std::string& scheduler_name() const { return scheduler_name_; }
+  size_t num_slots() const { return plugins_.size(); }
+  const std::vector<const PreFilterPlugin*>& pre_filter() const { return pre_filter_; }
+  const std::vector<const FilterPlugin*>& filter() const { return filter_; }
+  const std::vector<const PreScorePlugin*>& pre_score() const { return pre_score_; }
+  const std::vector<WeightedScorePlugin>& score() const { return score_; }
+
+  // 0 = adaptive (upstream default); 1..100 = fixed percentage.
+  int32_t percentage_of_nodes_to_score() const { return percentage_; }
+  void set_percentage_of_nodes_to_score(int32_t p) { percentage_ = p; }
+
+ private:
+  std::string scheduler_name_;
+  std::vector<std::unique_ptr<Plugin>> plugins_;
+  std::vector<const PreFilterPlugin*> pre_filter_;
+  std::vector<const FilterPlugin*> filter_;
+  std::vector<const PreScorePlugin*> pre_score_;
+  std::vector<WeightedScorePlugin> score_;
+  int32_t percentage_ = 0;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_FRAMEWORK_PROFILE_H_

@@ -1,0 +1,34 @@
+#include "libsched/framework/status.h"
+
+namespace sched {
+
+std::string_view CodeName(Code c) {
+  switch (c) {
+    case Code::kSuccess: return "Success";
+    case Code::kError: return "Error";
+    case Code::kUnschedulable: return "Unschedulable";
+    case Code::kUnschedulableAndUnresolvable: return "UnschedulableAndUnresolvable";
+    case Code::kWait: return "Wait";
+    case Code::kSkip: return "Skip";
+    case Code::kPending: return "Pending";
+  }
+  return "Unknown";
+}
+
+Status Status::Error(std::string message) {
+  Status s(Code::kError);
+  s.owned_ = std::make_shared<const std::string>(std::move(message));
+  s.reasons_.push_back(*s.owned_);
+  return s;
+}
+
+std::string Status::Message() const {
+  std::string out;
+  for (size_t i = 0; i < reasons_.size(); ++i) {
+    if (i) out += ", ";
+    out += reasons_[i];
+  }
+  return out;
+}
+
+}  // namespace sched

@@ -1,0 +1,35 @@
+// Node: the parts of a core/v1 Node the scheduler reads, decoded once.
+#ifndef LIBSCHED_MODEL_NODE_H_
+#define LIBSCHED_MODEL_NODE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "libsched/model/interner.h"
+#include "libsched/model/labels.h"
+#include "libsched/model/resource.h"
+#include "libsched/model/taint.h"
+
+namespace sched {
+
+// One entry of node.status.images: every name the image is known by
+// (tags and digests, as the kubelet reports them) and its size in bytes.
+struct ContainerImage {
+  std::vector<Atom> names;
+  int64_t size_bytes = 0;
+};
+
+struct Node {
+  std::string name;
+  Atom name_atom = kNoAtom;  // name, interned (matchFields metadata.name)
+  LabelSet labels;
+  std::vector<Taint> taints;  // spec.taints
+  bool unschedulable = false;  // spec.unschedulable
+  Resource allocatable;        // status.allocatable
+  std::vector<ContainerImage> images;  // status.images
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_MODEL_NODE_H_

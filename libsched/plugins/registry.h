@@ -1,0 +1,24 @@
+// Registry: builds profiles from upstream plugin names, mirroring
+// pkg/scheduler/framework/plugins/registry.go and the default MultiPoint
+// list in pkg/scheduler/apis/config/v1/default_plugins.go.
+#ifndef LIBSCHED_PLUGINS_REGISTRY_H_
+#define LIBSCHED_PLUGINS_REGISTRY_H_
+
+#include <string>
+
+#include "libsched/framework/profile.h"
+
+namespace sched {
+
+inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
+
+// The default profile's plugins that the engine implements, in upstream's
+// MultiPoint order with upstream's score weights: NodeUnschedulable,
+// NodeName, TaintToleration (3), NodeAffinity (2), NodePorts,
+// NodeResourcesFit (1), NodeResourcesBalancedAllocation (1),
+// ImageLocality (1).
+Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName);
+
+}  // namespace sched
+
+#endif  // LIBSCHED_PLUGINS_REGISTRY_H_

@@ -1,0 +1,261 @@
+#include "libsched/scheduler/scheduler.h"
+
+#include <algorithm>
+#include <map>
+
+namespace sched {
+namespace {
+
+// schedule_one.go: minFeasibleNodesToFind, minFeasibleNodesPercentageToFind.
+constexpr int64_t kMinFeasibleNodesToFind = 100;
+constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
+
+std::vector<std::string> Intersect(const std::vector<std::string>& a,
+                                   const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(Profile profile, uint64_t seed)
+    : profile_(std::move(profile)), rng_(seed) {}
+
+int64_t Scheduler::NumFeasibleNodesToFind(int64_t num_all_nodes) const {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  int64_t percentage = profile_.percentage_of_nodes_to_score();
+  if (percentage == 0) {
+    percentage = std::max<int64_t>(50 - num_all_nodes / 125, kMinFeasibleNodesPercentageToFind);
+  }
+  return std::max(num_all_nodes * percentage / 100, kMinFeasibleNodesToFind);
+}
+
+bool Scheduler::RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state,
+                              ScheduleResult& r, PreFilterResult* restriction) const {
+  // framework.go RunPreFilterPlugins: UnschedulableAndUnresolvable stops at
+  // once; Unschedulable is remembered (the last one wins) and the rest run.
+  std::optional<Status> rejected;
+  std::vector<std::string_view> restricting;  // plugins that returned node names
+  for (const PreFilterPlugin* p : profile_.pre_filter()) {
+    PreFilterResult pr;
+    Status s = p->PreFilter(cs, pod, state, &pr);
+    if (s.IsSkip()) {
+      cs.set_skip_filter(p->slot());
+      continue;
+    }
+    if (!s.IsSuccess()) {
+      s.set_plugin(p->Name());
+      if (s.code() == Code::kUnschedulable) {
+        rejected = std::move(s);
+        continue;
+      }
+      if (s.code() != Code::kUnschedulableAndUnresolvable) {
+        r.error = true;
+        r.message = "running PreFilter plugin \"" + std::string(p->Name()) + "\": " + s.Message();
+      }
+      rejected = std::move(s);
+      break;
+    }
+    if (pr.all_nodes) continue;
+    restricting.push_back(p->Name());
+    if (restriction->all_nodes) {
+      *restriction = std::move(pr);
+    } else {
+      restriction->node_names = Intersect(restriction->node_names, pr.node_names);
+    }
+    if (restriction->node_names.empty()) {
+      std::sort(restricting.begin(), restricting.end());
+      std::string list;
+      for (auto n : restricting) list += (list.empty() ? "" : " ") + std::string(n);
+      r.owned_messages.push_back(
+          restricting.size() == 1 ? "node(s) didn't satisfy plugin " + list
+                                  : "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously");
+      rejected = Status(Code::kUnschedulableAndUnresolvable, r.owned_messages.back());
+      break;
+    }
+  }
+  if (!rejected) {
+    if (!restriction->all_nodes) {
+      std::string list;
+      std::sort(restricting.begin(), restricting.end());
+      for (auto n : restricting) list += (list.empty() ? "" : " ") + std::string(n);
+      r.owned_messages.push_back("node(s) didn't satisfy plugin(s) [" + list + "]");
+      r.absent_status = Status(Code::kUnschedulableAndUnresolvable, r.owned_messages.back());
+    }
+    return true;
+  }
+  r.pre_filter_msg = rejected->Message();
+  r.absent_status = std::move(*rejected);
+  return false;
+}
+
+Status Scheduler::RunFilters(const CycleState& cs, const Pod& pod, const NodeInfo& node) const {
+  // framework.go RunFilterPlugins: the first failing plugin decides.
+  for (const FilterPlugin* p : profile_.filter()) {
+    if (cs.skip_filter(p->slot())) continue;
+    Status s = p->Filter(cs, pod, node);
+    if (!s.IsSuccess()) {
+      s.set_plugin(p->Name());
+      return s;
+    }
+  }
+  return Status();
+}
+
+void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
+                           const std::vector<const NodeInfo*>& feasible,
+                           ScheduleResult& r) const {
+  const size_t n = feasible.size();
+  r.scores.resize(n);
+  for (size_t i = 0; i < n; ++i) r.scores[i].node = feasible[i];
+  if (profile_.score().empty()) {
+    for (auto& s : r.scores) s.total = 1;  // prioritizeNodes without scorers
+    return;
+  }
+  for (const PreScorePlugin* p : profile_.pre_score()) {
+    Status s = p->PreScore(cs, pod, feasible, state);
+    if (s.IsSkip()) {
+      cs.set_skip_score(p->slot());
+    } else if (!s.IsSuccess()) {
+      r.error = true;
+      r.message = "running PreScore plugin \"" + std::string(p->Name()) + "\": " + s.Message();
+      return;
+    }
+  }
+  std::vector<int64_t> column(n);
+  for (const auto& [plugin, weight] : profile_.score()) {
+    if (cs.skip_score(plugin->slot())) continue;  // skipped plugins are not reported
+    for (size_t i = 0; i < n; ++i) {
+      column[i] = 0;
+      Status s = plugin->Score(cs, pod, *feasible[i], &column[i]);
+      if (!s.IsSuccess()) {
+        r.error = true;
+        r.message = "running Score plugin \"" + std::string(plugin->Name()) + "\": " + s.Message();
+        return;
+      }
+    }
+    if (plugin->HasNormalizeScore()) {
+      Status s = plugin->NormalizeScore(cs, pod, column);
+      if (!s.IsSuccess()) {
+        r.error = true;
+        r.message = "running Normalize on Score plugins: " + s.Message();
+        return;
+      }
+    }
+    r.score_plugins.push_back(plugin->Name());
+    for (size_t i = 0; i < n; ++i) {
+      if (column[i] < kMinNodeScore || column[i] > kMaxNodeScore) {
+        r.error = true;
+        r.message = "plugin \"" + std::string(plugin->Name()) + "\" returns an invalid score " +
+                    std::to_string(column[i]) + ", it should in the range of [0, 100] after normalizing";
+        return;
+      }
+      r.scores[i].scores.push_back(column[i] * weight);
+      r.scores[i].total += column[i] * weight;
+    }
+  }
+}
+
+const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
+  // Reservoir sampling over the nodes with the top total score.
+  const NodeInfo* selected = nullptr;
+  int64_t best = 0;
+  uint64_t ties = 0;
+  for (const auto& s : r.scores) {
+    if (!selected || s.total > best) {
+      selected = s.node;
+      best = s.total;
+      ties = 1;
+    } else if (s.total == best) {
+      ++ties;
+      if (std::uniform_int_distribution<uint64_t>(0, ties - 1)(rng_) == 0) selected = s.node;
+    }
+  }
+  return selected;
+}
+
+ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state) {
+  ScheduleResult r;
+  const auto& all_nodes = state.NodeList();
+  r.num_all_nodes = static_cast<int64_t>(all_nodes.size());
+  if (all_nodes.empty()) {
+    r.error = true;
+    r.message = std::string(kNoNodesAvailableMsg);
+    return r;
+  }
+
+  r.cycle_state = std::make_shared<CycleState>(profile_.num_slots());
+  CycleState& cs = *r.cycle_state;
+  PreFilterResult restriction;
+  if (!RunPreFilters(cs, pod, state, r, &restriction)) {
+    if (!r.error) r.message = FitErrorMessage(r);
+    return r;
+  }
+
+  std::vector<const NodeInfo*> subset;
+  if (!restriction.all_nodes) {
+    for (const auto& name : restriction.node_names) {
+      if (const NodeInfo* ni = state.FindNode(name)) subset.push_back(ni);
+    }
+  }
+  const auto& nodes = restriction.all_nodes ? all_nodes : subset;
+
+  // findNodesThatPassFilters, evaluated in order from the rotating start
+  // index and stopping at numFeasibleNodesToFind (upstream with parallelism
+  // 1 visits nodes in exactly this order).
+  std::vector<const NodeInfo*> feasible;
+  const int64_t num_nodes = static_cast<int64_t>(nodes.size());
+  int64_t to_find = NumFeasibleNodesToFind(num_nodes);
+  if (profile_.score().empty()) to_find = std::min<int64_t>(to_find, 1);
+  for (int64_t i = 0; i < num_nodes && static_cast<int64_t>(feasible.size()) < to_find; ++i) {
+    const NodeInfo* ni = nodes[(next_start_node_index_ + i) % num_nodes];
+    Status s = RunFilters(cs, pod, *ni);
+    if (s.IsSuccess()) {
+      feasible.push_back(ni);
+    } else {
+      r.failures.push_back({ni, std::move(s)});
+    }
+  }
+  const size_t processed = feasible.size() + r.failures.size();
+  next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
+  r.feasible_nodes = static_cast<int64_t>(feasible.size());
+  r.evaluated_nodes = static_cast<int64_t>(processed);
+
+  if (feasible.empty()) {
+    r.message = FitErrorMessage(r);
+    return r;
+  }
+  if (feasible.size() == 1) {
+    r.node = feasible[0]->node()->name;
+    return r;
+  }
+  Prioritize(cs, pod, state, feasible, r);
+  if (r.error) return r;
+  r.node = SelectHost(r)->node()->name;
+  return r;
+}
+
+std::string FitErrorMessage(const ScheduleResult& r) {
+  std::string msg = "0/" + std::to_string(r.num_all_nodes) + " nodes are available:";
+  if (!r.pre_filter_msg.empty()) return msg + " " + r.pre_filter_msg + ".";
+  std::map<std::string_view, int64_t> histogram;
+  for (const auto& f : r.failures) {
+    for (auto reason : f.status.reasons()) ++histogram[reason];
+  }
+  const int64_t absent = r.num_all_nodes - static_cast<int64_t>(r.failures.size());
+  if (r.absent_status && absent > 0) {
+    for (auto reason : r.absent_status->reasons()) histogram[reason] += absent;
+  }
+  // Upstream sorts the formatted "<count> <reason>" strings, count included.
+  std::vector<std::string> entries;
+  for (const auto& [reason, count] : histogram) {
+    entries.push_back(std::to_string(count) + " " + std::string(reason));
+  }
+  std::sort(entries.begin(), entries.end());
+  for (size_t i = 0; i < entries.size(); ++i) msg += (i ? ", " : " ") + entries[i];
+  if (!entries.empty()) msg += ".";
+  return msg;
+}
+
+}  // namespace sched

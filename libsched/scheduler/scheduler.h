@@ -1,0 +1,110 @@
+// Scheduler: one scheduling cycle for one pod against the cluster state,
+// mirroring schedulePod / findNodesThatFitPod / prioritizeNodes / selectHost
+// in pkg/scheduler/schedule_one.go:
+//   PreFilter -> Filter (from a rotating start index, stopping at
+//   numFeasibleNodesToFind) -> PreScore -> Score -> NormalizeScore ->
+//   weighted sum -> selectHost -> (optionally) assume.
+//
+// Deliberate difference: selectHost picks uniformly at random among the top
+// total scores (reservoir sampling, as upstream did v1.16-v1.34) from a
+// seedable source, so the same state, config and seed give the same result;
+// upstream v1.35+ takes the heap top, which is the arbitrary parallel
+// filter order.
+//
+// Thread-safety: not synchronized; the engine serializes calls.
+#ifndef LIBSCHED_SCHEDULER_SCHEDULER_H_
+#define LIBSCHED_SCHEDULER_SCHEDULER_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libsched/framework/cycle_state.h"
+#include "libsched/framework/profile.h"
+#include "libsched/framework/status.h"
+#include "libsched/model/pod.h"
+#include "libsched/state/cluster_state.h"
+
+namespace sched {
+
+// "no nodes available to schedule pods" (scheduler.go ErrNoNodesAvailable).
+inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
+
+struct NodeFailure {
+  const NodeInfo* node;
+  Status status;  // the first failing Filter plugin's status
+};
+
+struct NodePluginScores {
+  const NodeInfo* node;
+  int64_t total = 0;
+  std::vector<int64_t> scores;  // weighted, parallel to ScheduleResult::score_plugins
+};
+
+struct ScheduleResult {
+  // The chosen node; empty when the pod fits nowhere or an error occurred.
+  std::string node;
+  // FitError text ("0/3 nodes are available: ...") or the error message.
+  std::string message;
+  // Error (not a fit failure): message says what went wrong.
+  bool error = false;
+  int64_t num_all_nodes = 0;
+  int64_t evaluated_nodes = 0;
+  int64_t feasible_nodes = 0;
+  // Diagnosis (framework.Diagnosis). Nodes a Filter plugin rejected, in
+  // evaluation order:
+  std::vector<NodeFailure> failures;
+  // The status of every node that is neither feasible nor in `failures`
+  // (NodeToStatus.AbsentNodesStatus): set when PreFilter rejected the pod,
+  // or when a PreFilterResult left nodes out. Only meaningful when no node
+  // was chosen.
+  std::optional<Status> absent_status;
+  // PreFilter's rejection message; when set it replaces the histogram in
+  // the FitError text.
+  std::string pre_filter_msg;
+  // Scores of the feasible nodes (empty when fewer than two were feasible).
+  std::vector<std::string_view> score_plugins;
+  std::vector<NodePluginScores> scores;
+
+  // Storage behind the string_views above: reasons plugins built during the
+  // cycle live in its CycleState, messages the framework built live here.
+  std::shared_ptr<CycleState> cycle_state;
+  std::deque<std::string> owned_messages;
+};
+
+class Scheduler {
+ public:
+  Scheduler(Profile profile, uint64_t seed);
+
+  const Profile& profile() const { return profile_; }
+
+  // Runs one cycle for `pod`. Does not change `state`.
+  ScheduleResult Schedule(const Pod& pod, const ClusterState& state);
+
+ private:
+  int64_t NumFeasibleNodesToFind(int64_t num_all_nodes) const;
+  // Returns false (with r.absent_status set) when PreFilter rejected the pod.
+  bool RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state,
+                     ScheduleResult& r, PreFilterResult* restriction) const;
+  Status RunFilters(const CycleState& cs, const Pod& pod, const NodeInfo& node) const;
+  void Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
+                  const std::vector<const NodeInfo*>& feasible, ScheduleResult& r) const;
+  const NodeInfo* SelectHost(const ScheduleResult& r);
+
+  Profile profile_;
+  std::mt19937_64 rng_;
+  size_t next_start_node_index_ = 0;
+};
+
+// The FitError summary: "0/N nodes are available: <sorted histogram>." or
+// the PreFilter message (framework.FitError.Error in framework/types.go).
+std::string FitErrorMessage(const ScheduleResult& r);
+
+}  // namespace sched
+
+#endif  // LIBSCHED_SCHEDULER_SCHEDULER_H_

@@ -1,0 +1,300 @@
+#include "libsched/scheduler/scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "libsched/testing/builders.h"
+
+namespace sched {
+namespace {
+
+using testing::NodeBuilder;
+using testing::PodBuilder;
+
+// A Filter plugin that rejects the listed nodes with fixed reasons.
+class FakeFilter : public FilterPlugin {
+ public:
+  FakeFilter(std::string name, std::map<std::string, Status> rejects)
+      : name_(std::move(name)), rejects_(std::move(rejects)) {}
+  std::string_view Name() const override { return name_; }
+  Status Filter(const CycleState&, const Pod&, const NodeInfo& n) const override {
+    auto it = rejects_.find(n.node()->name);
+    return it == rejects_.end() ? Status() : it->second;
+  }
+
+ private:
+  std::string name_;
+  std::map<std::string, Status> rejects_;
+};
+
+// A PreFilter plugin returning a fixed status and node restriction.
+class FakePreFilter : public PreFilterPlugin, public FilterPlugin {
+ public:
+  FakePreFilter(std::string name, Status s, std::optional<std::vector<std::string>> nodes = {})
+      : name_(std::move(name)), status_(std::move(s)), nodes_(std::move(nodes)) {}
+  std::string_view Name() const override { return name_; }
+  Status PreFilter(CycleState&, const Pod&, const ClusterState&,
+                   PreFilterResult* r) const override {
+    if (nodes_) {
+      r->all_nodes = false;
+      r->node_names = *nodes_;
+    }
+    return status_;
+  }
+  // Rejects every node, so a test sees whether Filter ran after a Skip.
+  Status Filter(const CycleState&, const Pod&, const NodeInfo&) const override {
+    return Status(Code::kUnschedulable, "filter ran");
+  }
+
+ private:
+  std::string name_;
+  Status status_;
+  std::optional<std::vector<std::string>> nodes_;
+};
+
+class FakeScore : public ScorePlugin {
+ public:
+  FakeScore(std::string name, std::map<std::string, int64_t> scores)
+      : name_(std::move(name)), scores_(std::move(scores)) {}
+  std::string_view Name() const override { return name_; }
+  Status Score(const CycleState&, const Pod&, const NodeInfo& n, int64_t* s) const override {
+    auto it = scores_.find(n.node()->name);
+    *s = it == scores_.end() ? 0 : it->second;
+    return Status();
+  }
+
+ private:
+  std::string name_;
+  std::map<std::string, int64_t> scores_;
+};
+
+class SchedulerTest : public ::testing::Test {
+ protected:
+  void AddNodes(int n, const std::string& prefix = "n") {
+    for (int i = 0; i < n; ++i) {
+      state_.UpsertNode(NodeBuilder(state_.interner(), prefix + std::to_string(i)).Build());
+    }
+  }
+  std::shared_ptr<const Pod> APod() { return PodBuilder(state_.interner(), "p").Build(); }
+
+  ClusterState state_;
+};
+
+TEST_F(SchedulerTest, FitErrorHistogramIsSortedWithFirstFailingPluginPerNode) {
+  AddNodes(3);
+  Profile p("default-scheduler");
+  p.Add(std::make_unique<FakeFilter>(
+      "A", std::map<std::string, Status>{
+               {"n1", Status(Code::kUnschedulableAndUnresolvable,
+                             "node(s) didn't match Pod's node affinity/selector")},
+               {"n2", Status(Code::kUnschedulableAndUnresolvable,
+                             "node(s) didn't match Pod's node affinity/selector")}}));
+  p.Add(std::make_unique<FakeFilter>(
+      "B", std::map<std::string, Status>{
+               {"n0", Status(Code::kUnschedulable, "Insufficient cpu")},
+               {"n1", Status(Code::kUnschedulable, "never reported: A failed first")}}));
+  Scheduler s(std::move(p), 1);
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  EXPECT_EQ(r.node, "");
+  EXPECT_FALSE(r.error);
+  EXPECT_EQ(r.message,
+            "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node "
+            "affinity/selector.");
+  ASSERT_EQ(r.failures.size(), 3u);
+  for (const auto& f : r.failures) {
+    EXPECT_EQ(f.status.plugin(), f.node->node()->name == "n0" ? "B" : "A");
+  }
+  EXPECT_EQ(r.evaluated_nodes, 3);
+  EXPECT_EQ(r.feasible_nodes, 0);
+}
+
+TEST_F(SchedulerTest, HistogramSortsFormattedStringsCountsIncluded) {
+  AddNodes(12);
+  std::map<std::string, Status> rejects;
+  for (int i = 0; i < 10; ++i) rejects["n" + std::to_string(i)] = Status(Code::kUnschedulable, "b");
+  rejects["n10"] = Status(Code::kUnschedulable, std::vector<std::string_view>{"a", "c"});
+  rejects["n11"] = Status(Code::kUnschedulable, "a");
+  Profile p("x");
+  p.Add(std::make_unique<FakeFilter>("F", rejects));
+  Scheduler s(std::move(p), 1);
+  // "10 b" sorts before "2 a": upstream sorts the formatted entries.
+  EXPECT_EQ(s.Schedule(*APod(), state_).message, "0/12 nodes are available: 1 c, 10 b, 2 a.");
+}
+
+TEST_F(SchedulerTest, PreFilterOutcomes) {
+  struct Case {
+    const char* name;
+    std::vector<std::pair<std::string, Status>> pre_filters;
+    std::string want_node;
+    std::string want_message;
+  };
+  const Case cases[] = {
+      {"unresolvable stops at once",
+       {{"P1", Status(Code::kUnschedulableAndUnresolvable, "first")},
+        {"P2", Status(Code::kUnschedulable, "second")}},
+       "",
+       "0/2 nodes are available: first."},
+      {"the last unschedulable wins",
+       {{"P1", Status(Code::kUnschedulable, "first")},
+        {"P2", Status(Code::kUnschedulable, "second")}},
+       "",
+       "0/2 nodes are available: second."},
+  };
+  for (const auto& c : cases) {
+    ClusterState st;
+    st.UpsertNode(NodeBuilder(st.interner(), "n0").Build());
+    st.UpsertNode(NodeBuilder(st.interner(), "n1").Build());
+    Profile p("x");
+    for (const auto& [name, status] : c.pre_filters) {
+      p.Add(std::make_unique<FakePreFilter>(name, status));
+    }
+    Scheduler s(std::move(p), 1);
+    ScheduleResult r = s.Schedule(*PodBuilder(st.interner(), "p").Build(), st);
+    EXPECT_EQ(r.node, c.want_node) << c.name;
+    EXPECT_EQ(r.message, c.want_message) << c.name;
+    EXPECT_TRUE(r.absent_status.has_value()) << c.name;
+    EXPECT_TRUE(r.failures.empty()) << c.name;
+  }
+}
+
+TEST_F(SchedulerTest, PreFilterSkipDisablesThatPluginsFilter) {
+  AddNodes(2);
+  Profile p("x");
+  p.Add(std::make_unique<FakePreFilter>("P", Status(Code::kSkip)));
+  Scheduler s(std::move(p), 1);
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  EXPECT_FALSE(r.node.empty());
+  EXPECT_TRUE(r.failures.empty());
+  // Without Score plugins upstream stops at the first feasible node.
+  EXPECT_EQ(r.feasible_nodes, 1);
+}
+
+TEST_F(SchedulerTest, PreFilterResultRestrictsNodesAndNamesThePlugin) {
+  AddNodes(4);
+  Profile p("x");
+  p.Add(std::make_unique<FakePreFilter>("NodeAffinity", Status(), std::vector<std::string>{"n1"}));
+  p.Add(std::make_unique<FakeFilter>(
+      "Fit", std::map<std::string, Status>{{"n1", Status(Code::kUnschedulable, "Insufficient cpu")}}));
+  Scheduler s(std::move(p), 1);
+  // n1 passes the restriction; FakePreFilter's own Filter then rejects it.
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  EXPECT_EQ(r.evaluated_nodes, 1);
+  EXPECT_EQ(r.message,
+            "0/4 nodes are available: 1 filter ran, 3 node(s) didn't satisfy plugin(s) "
+            "[NodeAffinity].");
+}
+
+TEST_F(SchedulerTest, DisjointPreFilterResultsRejectThePod) {
+  AddNodes(3);
+  Profile p("x");
+  p.Add(std::make_unique<FakePreFilter>("B", Status(), std::vector<std::string>{"n1"}));
+  p.Add(std::make_unique<FakePreFilter>("A", Status(), std::vector<std::string>{"n2"}));
+  Scheduler s(std::move(p), 1);
+  EXPECT_EQ(s.Schedule(*APod(), state_).message,
+            "0/3 nodes are available: node(s) didn't satisfy plugin(s) [A B] simultaneously.");
+}
+
+TEST_F(SchedulerTest, NoNodesIsAnError) {
+  Scheduler s(Profile("x"), 1);
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  EXPECT_TRUE(r.error);
+  EXPECT_EQ(r.message, "no nodes available to schedule pods");
+}
+
+TEST_F(SchedulerTest, WeightedScoresPickTheBestNode) {
+  AddNodes(3);
+  Profile p("x");
+  p.Add(std::make_unique<FakeScore>("S1", std::map<std::string, int64_t>{{"n0", 100}, {"n1", 50}}), 1);
+  p.Add(std::make_unique<FakeScore>("S2", std::map<std::string, int64_t>{{"n1", 30}, {"n2", 40}}), 3);
+  Scheduler s(std::move(p), 7);
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  // n0: 100, n1: 50 + 90 = 140, n2: 120.
+  EXPECT_EQ(r.node, "n1");
+  ASSERT_EQ(r.score_plugins.size(), 2u);
+  std::map<std::string, int64_t> totals;
+  for (const auto& ns : r.scores) totals[ns.node->node()->name] = ns.total;
+  EXPECT_EQ(totals, (std::map<std::string, int64_t>{{"n0", 100}, {"n1", 140}, {"n2", 120}}));
+}
+
+TEST_F(SchedulerTest, OutOfRangeScoreIsAnError) {
+  AddNodes(2);
+  Profile p("x");
+  p.Add(std::make_unique<FakeScore>("Bad", std::map<std::string, int64_t>{{"n0", 101}}));
+  Scheduler s(std::move(p), 1);
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  EXPECT_TRUE(r.error);
+  EXPECT_EQ(r.node, "");
+}
+
+TEST_F(SchedulerTest, TiesAreBrokenBySeedDeterministicallyAndCoverEveryTiedNode) {
+  AddNodes(4);
+  auto profile = [] {
+    Profile p("x");
+    p.Add(std::make_unique<FakeScore>(
+        "S", std::map<std::string, int64_t>{{"n0", 10}, {"n1", 10}, {"n2", 10}, {"n3", 1}}));
+    return p;
+  };
+  std::set<std::string> chosen;
+  for (uint64_t seed = 0; seed < 64; ++seed) {
+    Scheduler a(profile(), seed), b(profile(), seed);
+    const std::string na = a.Schedule(*APod(), state_).node;
+    EXPECT_EQ(na, b.Schedule(*APod(), state_).node) << "seed " << seed;
+    chosen.insert(na);
+  }
+  EXPECT_EQ(chosen, (std::set<std::string>{"n0", "n1", "n2"}));
+}
+
+TEST_F(SchedulerTest, SingleFeasibleNodeSkipsScoring) {
+  AddNodes(3);
+  Profile p("x");
+  p.Add(std::make_unique<FakeFilter>(
+      "F", std::map<std::string, Status>{{"n0", Status(Code::kUnschedulable, "x")},
+                                         {"n2", Status(Code::kUnschedulable, "x")}}));
+  p.Add(std::make_unique<FakeScore>("Bad", std::map<std::string, int64_t>{{"n1", 1000}}));
+  Scheduler s(std::move(p), 1);
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  EXPECT_EQ(r.node, "n1");
+  EXPECT_FALSE(r.error);
+  EXPECT_TRUE(r.scores.empty());
+  EXPECT_EQ(r.evaluated_nodes, 3);
+}
+
+TEST_F(SchedulerTest, AdaptivePercentageAndRotatingStartIndex) {
+  struct Case {
+    int nodes;
+    int32_t percentage;
+    int64_t want_evaluated;
+  };
+  // numFeasibleNodesToFind: all below 100; max(100, n*max(5, 50-n/125)/100).
+  const Case cases[] = {{50, 0, 50}, {100, 0, 100}, {500, 0, 230}, {1000, 0, 420},
+                        {500, 10, 100}, {500, 100, 500}, {500, 30, 150}};
+  for (const auto& c : cases) {
+    ClusterState st;
+    for (int i = 0; i < c.nodes; ++i) {
+      st.UpsertNode(NodeBuilder(st.interner(), "n" + std::to_string(i)).Build());
+    }
+    Profile p("x");
+    p.set_percentage_of_nodes_to_score(c.percentage);
+    p.Add(std::make_unique<FakeScore>("S", std::map<std::string, int64_t>{}));
+    Scheduler s(std::move(p), 1);
+    auto pod = PodBuilder(st.interner(), "p").Build();
+    ScheduleResult r1 = s.Schedule(*pod, st);
+    EXPECT_EQ(r1.evaluated_nodes, c.want_evaluated) << c.nodes << " nodes, " << c.percentage << "%";
+    ScheduleResult r2 = s.Schedule(*pod, st);
+    if (c.want_evaluated < c.nodes) {
+      // The next cycle starts where the previous one stopped.
+      std::set<const NodeInfo*> first;
+      for (const auto& ns : r1.scores) first.insert(ns.node);
+      for (const auto& ns : r2.scores) {
+        if (static_cast<int64_t>(2 * c.want_evaluated) <= c.nodes) {
+          EXPECT_EQ(first.count(ns.node), 0u) << c.nodes;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sched

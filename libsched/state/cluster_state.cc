@@ -1,0 +1,106 @@
+#include "libsched/state/cluster_state.h"
+
+#include <unordered_set>
+
+namespace sched {
+
+std::string PodKey(const Pod& pod) { return pod.ns + "/" + pod.name; }
+
+NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
+  auto& slot = infos_[node_name];
+  if (!slot) slot = std::make_unique<NodeInfo>();
+  return *slot;
+}
+
+void ClusterState::CountImages(const Node& node, int delta) {
+  // A node counts once per image name, however often it lists the name.
+  std::unordered_set<Atom> seen;
+  for (const auto& img : node.images) {
+    for (Atom name : img.names) {
+      if (!seen.insert(name).second) continue;
+      if ((image_nodes_[name] += delta) == 0) image_nodes_.erase(name);
+    }
+  }
+}
+
+int ClusterState::ImageNumNodes(Atom image) const {
+  auto it = image_nodes_.find(image);
+  return it == image_nodes_.end() ? 0 : it->second;
+}
+
+void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
+  auto it = infos_.find(node_name);
+  if (it != infos_.end() && !it->second->node() && it->second->pods().empty()) {
+    infos_.erase(it);
+  }
+}
+
+void ClusterState::RebuildNodeList() {
+  node_list_.clear();
+  for (const auto& name : tree_.List()) node_list_.push_back(infos_.at(name).get());
+}
+
+void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
+  const std::string name = node->name;
+  const std::string zone = ZoneKey(*node, interner_);
+  NodeInfo& info = InfoFor(name);
+  if (const Node* old = info.node()) CountImages(*old, -1);
+  CountImages(*node, +1);
+  info.SetNode(std::move(node), ++generation_);
+
+  auto z = node_zone_.find(name);
+  if (z == node_zone_.end()) {
+    tree_.Add(zone, name);
+    node_zone_.emplace(name, zone);
+    RebuildNodeList();
+  } else if (z->second != zone) {
+    // A zone change moves the node to the end of its new zone, as upstream.
+    tree_.Remove(z->second, name);
+    tree_.Add(zone, name);
+    z->second = zone;
+    RebuildNodeList();
+  }
+}
+
+bool ClusterState::RemoveNode(std::string_view name) {
+  auto z = node_zone_.find(std::string(name));
+  if (z == node_zone_.end()) return false;
+  const std::string key = z->first;
+  NodeInfo& info = *infos_.at(key);
+  CountImages(*info.node(), -1);
+  info.ClearNode(++generation_);
+  tree_.Remove(z->second, key);
+  node_zone_.erase(z);
+  DropNodeInfoIfEmpty(key);
+  RebuildNodeList();
+  return true;
+}
+
+void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
+  std::string key = PodKey(*pod);
+  RemovePod(key);
+  if (pod->node_name.empty()) return;
+  InfoFor(pod->node_name).AddPod(pod, ++generation_);
+  pods_.emplace(std::move(key), std::move(pod));
+}
+
+bool ClusterState::RemovePod(std::string_view key) {
+  auto it = pods_.find(std::string(key));
+  if (it == pods_.end()) return false;
+  const std::string node_name = it->second->node_name;
+  infos_.at(node_name)->RemovePod(it->second.get(), ++generation_);
+  pods_.erase(it);
+  DropNodeInfoIfEmpty(node_name);
+  return true;
+}
+
+void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }
+
+const NodeInfo* ClusterState::FindNode(std::string_view name) const {
+  auto it = infos_.find(std::string(name));
+  if (it == infos_.end() || !it->second->node()) return nullptr;
+  return it->second.get();
+}
+
+}  // namespace sched
+

@@ -1,0 +1,82 @@
+// ClusterState: the resident cluster the engine schedules against: nodes,
+// bound and assumed pods, and per-node aggregates (NodeInfo), mirroring the
+// scheduler cache (pkg/scheduler/backend/cache/cache.go) and its snapshot.
+//
+// Thread-safety: not synchronized. The engine serializes mutation; const
+// methods may be called concurrently when nothing mutates.
+#ifndef LIBSCHED_STATE_CLUSTER_STATE_H_
+#define LIBSCHED_STATE_CLUSTER_STATE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "libsched/model/interner.h"
+#include "libsched/model/node.h"
+#include "libsched/model/pod.h"
+#include "libsched/state/node_info.h"
+#include "libsched/state/node_tree.h"
+
+namespace sched {
+
+// "namespace/name": how pods are keyed.
+std::string PodKey(const Pod& pod);
+
+class ClusterState {
+ public:
+  ClusterState() = default;
+  ClusterState(const ClusterState&) = delete;
+  ClusterState& operator=(const ClusterState&) = delete;
+
+  Interner& interner() { return interner_; }
+  const Interner& interner() const { return interner_; }
+
+  // Adds or replaces a node (watch ADDED / MODIFIED).
+  void UpsertNode(std::shared_ptr<const Node> node);
+  // Removes a node; its pods stay until they are deleted. Returns false if
+  // the node was unknown.
+  bool RemoveNode(std::string_view name);
+
+  // Adds or replaces a pod by key. A pod with an empty node_name is not
+  // tracked (pending pods live in the queue); replacing a bound pod with an
+  // unbound one removes it.
+  void UpsertPod(std::shared_ptr<const Pod> pod);
+  // Removes a pod by key; false if unknown.
+  bool RemovePod(std::string_view key);
+  // Assume: the pod is placed on `node_name` before it is bound, so the next
+  // cycle sees it (cache.AssumePod). REQUIRES: pod->node_name == node_name.
+  void AssumePod(std::shared_ptr<const Pod> pod);
+  bool HasPod(std::string_view key) const { return pods_.count(std::string(key)) > 0; }
+
+  // Nodes that exist (have a Node object), in NodeTree order.
+  const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
+  const NodeInfo* FindNode(std::string_view name) const;
+  size_t NumNodes() const { return tree_.size(); }
+  size_t NumPods() const { return pods_.size(); }
+  // Number of nodes that report an image under this name (ImageStateSummary.NumNodes).
+  int ImageNumNodes(Atom image) const;
+  // Bumped on every change.
+  uint64_t generation() const { return generation_; }
+
+ private:
+  NodeInfo& InfoFor(const std::string& node_name);
+  void CountImages(const Node& node, int delta);
+  void DropNodeInfoIfEmpty(const std::string& node_name);
+  void RebuildNodeList();  // after a node is added, removed or changes zone
+
+  Interner interner_;
+  std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
+  std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
+  std::unordered_map<Atom, int> image_nodes_;
+  NodeTree tree_;
+  uint64_t generation_ = 0;
+  std::vector<const NodeInfo*> node_list_;
+  std::unordered_map<std::string, std::string> node_zone_;  // node -> zone key
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_STATE_CLUSTER_STATE_H_

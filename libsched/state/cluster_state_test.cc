@@ -1,0 +1,124 @@
+#include "libsched/state/cluster_state.h"
+
+#include <gtest/gtest.h>
+
+#include "libsched/testing/builders.h"
+
+namespace sched {
+namespace {
+
+using testing::NodeBuilder;
+using testing::PodBuilder;
+
+std::vector<std::string> Names(const ClusterState& s) {
+  std::vector<std::string> out;
+  for (const NodeInfo* ni : s.NodeList()) out.push_back(ni->node()->name);
+  return out;
+}
+
+TEST(ClusterStateTest, AggregatesFollowPodsAddedAndRemoved) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertNode(NodeBuilder(in, "n1").Capacity(4000, 8LL << 30).Build());
+  s.UpsertPod(PodBuilder(in, "p1").NodeName("n1").Container(500, 1LL << 30).HostPort(80).Build());
+  s.UpsertPod(PodBuilder(in, "p2").NodeName("n1").Container(-1, -1).Build());
+
+  const NodeInfo* ni = s.FindNode("n1");
+  ASSERT_NE(ni, nullptr);
+  EXPECT_EQ(ni->pods().size(), 2u);
+  EXPECT_EQ(ni->requested().milli_cpu, 500);
+  EXPECT_EQ(ni->requested().memory, 1LL << 30);
+  // p2 has no requests: NonZeroRequested counts 100m / 200MiB for it.
+  EXPECT_EQ(ni->non_zero_requested().milli_cpu, 600);
+  EXPECT_EQ(ni->non_zero_requested().memory, (1LL << 30) + 200LL * 1024 * 1024);
+  EXPECT_EQ(ni->used_ports().size(), 1u);
+
+  const uint64_t gen = ni->generation();
+  EXPECT_TRUE(s.RemovePod("default/p1"));
+  EXPECT_GT(ni->generation(), gen);
+  EXPECT_EQ(ni->requested().milli_cpu, 0);
+  EXPECT_EQ(ni->non_zero_requested().milli_cpu, 100);
+  EXPECT_TRUE(ni->used_ports().empty());
+  EXPECT_FALSE(s.RemovePod("default/p1"));
+}
+
+TEST(ClusterStateTest, UpsertPodReplacesByKeyAndMovesNodes) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertNode(NodeBuilder(in, "n1").Build());
+  s.UpsertNode(NodeBuilder(in, "n2").Build());
+  s.UpsertPod(PodBuilder(in, "p").NodeName("n1").Container(100, 0).Build());
+  s.UpsertPod(PodBuilder(in, "p").NodeName("n2").Container(300, 0).Build());
+  EXPECT_EQ(s.FindNode("n1")->requested().milli_cpu, 0);
+  EXPECT_EQ(s.FindNode("n2")->requested().milli_cpu, 300);
+  EXPECT_EQ(s.NumPods(), 1u);
+  // An update without nodeName means the pod is no longer bound here.
+  s.UpsertPod(PodBuilder(in, "p").Build());
+  EXPECT_EQ(s.FindNode("n2")->requested().milli_cpu, 0);
+  EXPECT_EQ(s.NumPods(), 0u);
+}
+
+TEST(ClusterStateTest, PodsOfUnknownNodesWaitForTheirNode) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertPod(PodBuilder(in, "p").NodeName("later").Container(250, 0).Build());
+  EXPECT_EQ(s.FindNode("later"), nullptr);
+  EXPECT_EQ(s.NumNodes(), 0u);
+  s.UpsertNode(NodeBuilder(in, "later").Build());
+  ASSERT_NE(s.FindNode("later"), nullptr);
+  EXPECT_EQ(s.FindNode("later")->requested().milli_cpu, 250);
+  // Removing the node keeps the pod; the node's return finds it again.
+  EXPECT_TRUE(s.RemoveNode("later"));
+  EXPECT_EQ(s.FindNode("later"), nullptr);
+  s.UpsertNode(NodeBuilder(in, "later").Build());
+  EXPECT_EQ(s.FindNode("later")->pods().size(), 1u);
+  EXPECT_FALSE(s.RemoveNode("never"));
+}
+
+TEST(ClusterStateTest, NodeListFollowsZonesAndZoneChanges) {
+  ClusterState s;
+  Interner& in = s.interner();
+  auto zoned = [&](const std::string& n, const std::string& z) {
+    return NodeBuilder(in, n).Label("topology.kubernetes.io/zone", z).Build();
+  };
+  s.UpsertNode(zoned("a1", "a"));
+  s.UpsertNode(zoned("a2", "a"));
+  s.UpsertNode(zoned("b1", "b"));
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
+  s.UpsertNode(zoned("a1", "b"));  // zone change: re-appended in its new zone
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a2", "b1", "a1"}));
+  s.UpsertNode(zoned("a2", "a"));  // same zone: order unchanged
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a2", "b1", "a1"}));
+}
+
+TEST(ClusterStateTest, ImageNodeCountsTrackNodes) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertNode(NodeBuilder(in, "n1").Image({"nginx:1", "nginx@sha256:x"}, 100).Build());
+  s.UpsertNode(NodeBuilder(in, "n2").Image({"nginx:1"}, 100).Image({"nginx:1"}, 100).Build());
+  const Atom nginx = in.Find("nginx:1");
+  EXPECT_EQ(s.ImageNumNodes(nginx), 2);
+  EXPECT_EQ(s.FindNode("n2")->ImageSize(nginx), 100);
+  s.UpsertNode(NodeBuilder(in, "n2").Build());
+  EXPECT_EQ(s.ImageNumNodes(nginx), 1);
+  EXPECT_FALSE(s.FindNode("n2")->ImageSize(nginx).has_value());
+  s.RemoveNode("n1");
+  EXPECT_EQ(s.ImageNumNodes(nginx), 0);
+}
+
+TEST(ClusterStateTest, EveryChangeBumpsTheGeneration) {
+  ClusterState s;
+  Interner& in = s.interner();
+  uint64_t g = s.generation();
+  s.UpsertNode(NodeBuilder(in, "n1").Build());
+  EXPECT_GT(s.generation(), g);
+  g = s.generation();
+  s.UpsertPod(PodBuilder(in, "p").NodeName("n1").Build());
+  EXPECT_GT(s.generation(), g);
+  g = s.generation();
+  s.RemovePod("default/p");
+  EXPECT_GT(s.generation(), g);
+}
+
+}  // namespace
+}  // namespace sched

@@ -1,0 +1,54 @@
+// NodeInfo: a node and the aggregates of the pods bound or assumed on it,
+// mirroring framework.NodeInfo (pkg/scheduler/framework/types.go).
+//
+// Updated incrementally as pods come and go; every change bumps generation.
+// Thread-safety: const methods may be called concurrently; mutation needs
+// exclusive access (ClusterState owns NodeInfos and serializes changes).
+#ifndef LIBSCHED_STATE_NODE_INFO_H_
+#define LIBSCHED_STATE_NODE_INFO_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "libsched/model/node.h"
+#include "libsched/model/pod.h"
+
+namespace sched {
+
+class NodeInfo {
+ public:
+  // A NodeInfo may exist before its Node arrives (pods bound to an unknown
+  // node are kept, as upstream's cache does); node() is null until then.
+  const Node* node() const { return node_.get(); }
+  const std::vector<std::shared_ptr<const Pod>>& pods() const { return pods_; }
+  const Resource& requested() const { return requested_; }
+  // Only milli_cpu and memory are kept (NonZeroRequested).
+  const Resource& non_zero_requested() const { return non_zero_requested_; }
+  // Host ports in use, one entry per (pod, port); duplicates allowed.
+  const std::vector<HostPort>& used_ports() const { return used_ports_; }
+  // Size in bytes of an image (by any of its names) on this node, if present.
+  std::optional<int64_t> ImageSize(Atom image) const;
+  uint64_t generation() const { return generation_; }
+
+  void SetNode(std::shared_ptr<const Node> node, uint64_t generation);
+  void ClearNode(uint64_t generation);
+  void AddPod(std::shared_ptr<const Pod> pod, uint64_t generation);
+  // Returns false when the pod (by identity) is not on this node.
+  bool RemovePod(const Pod* pod, uint64_t generation);
+
+ private:
+  std::shared_ptr<const Node> node_;
+  std::vector<std::shared_ptr<const Pod>> pods_;
+  Resource requested_;
+  Resource non_zero_requested_;
+  std::vector<HostPort> used_ports_;
+  std::vector<std::pair<Atom, int64_t>> image_sizes_;  // sorted by name id
+  uint64_t generation_ = 0;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_STATE_NODE_INFO_H_

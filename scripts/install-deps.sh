@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the build and test dependencies from Debian's packages when missing.
+# Idempotent: a machine that has them all does nothing.
+set -euo pipefail
+
+packages=(meson ninja-build pkg-config g++ libcjson-dev libxxhash-dev
+          libgtest-dev libgmock-dev libbenchmark-dev libyaml-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
