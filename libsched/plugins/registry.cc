@@ -1,0 +1,30 @@
+#include "libsched/plugins/registry.h"
+
+#include <memory>
+
+#include "libsched/plugins/image_locality.h"
+#include "libsched/plugins/node_affinity.h"
+#include "libsched/plugins/node_name.h"
+#include "libsched/plugins/node_ports.h"
+#include "libsched/plugins/node_resources_balanced_allocation.h"
+#include "libsched/plugins/node_resources_fit.h"
+#include "libsched/plugins/node_unschedulable.h"
+#include "libsched/plugins/taint_toleration.h"
+
+namespace sched {
+
+Profile NewDefaultProfile(std::string scheduler_name) {
+  Profile p(std::move(scheduler_name));
+  // MultiPoint order and weights of default_plugins.go (v1.36.3).
+  p.Add(std::make_unique<NodeUnschedulable>());
+  p.Add(std::make_unique<NodeName>());
+  p.Add(std::make_unique<TaintToleration>(), 3);
+  p.Add(std::make_unique<NodeAffinity>(), 2);
+  p.Add(std::make_unique<NodePorts>());
+  p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}), 1);
+  p.Add(std::make_unique<NodeResourcesBalancedAllocation>(), 1);
+  p.Add(std::make_unique<ImageLocality>(), 1);
+  return p;
+}
+
+}  // namespace sched
