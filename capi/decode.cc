@@ -1,0 +1,119 @@
+#include "capi/decode.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "capi/json_reader.h"
+#include "capi/json_writer.h"
+#include "libsched/model/quantity.h"
+
+namespace sched::capi {
+namespace {
+
+// strings.TrimSpace for the ASCII spaces a quantity may carry.
+std::string_view TrimSpace(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const size_t b = s.find_first_not_of(kSpace);
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
+}
+
+// Quantity.UnmarshalJSON: a string (trimmed of spaces), a bare number, or
+// null (a zero quantity).
+ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64_t* out) {
+  std::string text;
+  if (cJSON_IsNull(v)) {
+    *out = 0;
+    return ApiStatus();
+  }
+  if (cJSON_IsString(v)) {
+    text = TrimSpace(v->valuestring);
+  } else if (cJSON_IsNumber(v)) {
+    // cJSON keeps no raw text; the shortest round-trip form has the same
+    // value for any number written with at most 15 significant digits.
+    text = NumberText(v->valuedouble);
+  } else {
+    return ApiStatus::Invalid(path, "expected a quantity string such as \"500m\" or \"64Gi\"");
+  }
+  const QuantityResult q = milli ? ParseQuantityMilli(text) : ParseQuantityValue(text);
+  if (!q.ok()) {
+    std::string quoted;
+    AppendJsonString(quoted, text);
+    return ApiStatus::Invalid(path, "invalid quantity " + quoted + ": " + q.error);
+  }
+  *out = q.value;
+  return ApiStatus();
+}
+
+}  // namespace
+
+ApiStatus DecodeResourceList(const cJSON* v, const JsonPath& path, Interner& in,
+                             ResourceList* out) {
+  *out = ResourceList();
+  if (v == nullptr) return ApiStatus();
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  for (const cJSON* e = v->child; e != nullptr; e = e->next) {
+    const std::string_view name = e->string;
+    const JsonPath p = path.Child(name);
+    Resource& r = out->amounts;
+    if (name == kResourceCPU) {
+      CAPI_RETURN_IF_ERROR(DecodeQuantity(e, p, /*milli=*/true, &r.milli_cpu));
+      out->has_cpu = true;
+    } else if (name == kResourceMemory) {
+      CAPI_RETURN_IF_ERROR(DecodeQuantity(e, p, false, &r.memory));
+      out->has_memory = true;
+    } else if (name == kResourceEphemeralStorage) {
+      CAPI_RETURN_IF_ERROR(DecodeQuantity(e, p, false, &r.ephemeral_storage));
+    } else if (name == kResourcePods) {
+      CAPI_RETURN_IF_ERROR(DecodeQuantity(e, p, false, &r.allowed_pods));
+    } else if (IsScalarResourceName(name)) {
+      int64_t value;
+      CAPI_RETURN_IF_ERROR(DecodeQuantity(e, p, false, &value));
+      r.SetScalar(in.Intern(name), value);
+    }
+  }
+  return ApiStatus();
+}
+
+ApiStatus DecodeLabels(const cJSON* v, const JsonPath& path, Interner& in, LabelSet* out) {
+  *out = LabelSet();
+  if (v == nullptr) return ApiStatus();
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  std::vector<LabelSet::Entry> entries;
+  for (const cJSON* e = v->child; e != nullptr; e = e->next) {
+    std::string_view value;  // null decodes as ""
+    if (!cJSON_IsNull(e)) CAPI_RETURN_IF_ERROR(AsString(e, path.Child(e->string), &value));
+    entries.emplace_back(in.Intern(e->string), in.Intern(value));
+  }
+  *out = LabelSet(std::move(entries));
+  return ApiStatus();
+}
+
+ApiStatus DecodeName(const cJSON* obj, const JsonPath& path, const cJSON** meta,
+                     std::string_view* name) {
+  const JsonPath meta_path = path.Child("metadata");
+  CAPI_RETURN_IF_ERROR(GetObject(obj, "metadata", path, meta));
+  *name = {};
+  if (*meta != nullptr) CAPI_RETURN_IF_ERROR(GetString(*meta, "name", meta_path, name));
+  if (name->empty()) return Required(meta_path.Child("name"));
+  return ApiStatus();
+}
+
+ApiStatus Unsupported(const JsonPath& path, std::string_view value,
+                      std::initializer_list<std::string_view> supported) {
+  std::string msg = "Unsupported value: ";
+  AppendJsonString(msg, value);
+  msg += ": supported values: ";
+  bool first = true;
+  for (std::string_view s : supported) {
+    if (!first) msg += ", ";
+    AppendJsonString(msg, s);
+    first = false;
+  }
+  return ApiStatus::Invalid(path, msg);
+}
+
+}  // namespace sched::capi

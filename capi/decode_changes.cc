@@ -1,0 +1,123 @@
+// sched_engine_apply documents -> ChangeSet, mirroring what the scheduler's
+// informer handlers do with each object (pkg/scheduler/eventhandlers.go):
+// Nodes go to the cache; Pods bound to a node go to the cache; unbound pods
+// belong to the queue; terminal pods are filtered out (deleted).
+#include <string>
+#include <string_view>
+
+#include "capi/decode.h"
+#include "capi/json_reader.h"
+#include "libsched/state/cluster_state.h"
+
+namespace sched::capi {
+namespace {
+
+enum class EventType { kUpsert, kDelete };
+
+// Decodes one object. `list_kind` is the kind of an enclosing typed list
+// ("NodeList"): the API server omits kind and apiVersion on its items.
+ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
+                       std::string_view list_kind, Interner& in, ChangeSet* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  std::string_view kind, api_version;
+  CAPI_RETURN_IF_ERROR(GetString(obj, "kind", path, &kind));
+  CAPI_RETURN_IF_ERROR(GetString(obj, "apiVersion", path, &api_version));
+  if (kind.empty() && list_kind.size() > 4) kind = list_kind.substr(0, list_kind.size() - 4);
+  if (kind.empty()) return Required(path.Child("kind"));
+  const bool core = api_version.empty() || api_version == "v1";
+
+  if (core && kind == "Node") {
+    std::shared_ptr<const Node> node;
+    CAPI_RETURN_IF_ERROR(DecodeNode(obj, path, in, &node));
+    if (type == EventType::kDelete) {
+      out->changes.push_back({Change::Op::kRemoveNode, nullptr, nullptr, node->name});
+    } else {
+      out->changes.push_back({Change::Op::kUpsertNode, std::move(node), nullptr, {}});
+    }
+    ++out->summary.applied;
+    return ApiStatus();
+  }
+  if (core && kind == "Pod") {
+    DecodedPod decoded;
+    CAPI_RETURN_IF_ERROR(DecodePod(obj, path, in, &decoded));
+    const bool bound = !decoded.pod->node_name.empty();
+    if (type == EventType::kDelete || decoded.terminal) {
+      // Removal by key also drops a copy the engine assumed for a pod that
+      // was still pending; such a deletion counts as a pending pod's.
+      out->changes.push_back({Change::Op::kRemovePod, nullptr, nullptr, PodKey(*decoded.pod)});
+      if (bound || decoded.terminal) {
+        ++out->summary.applied;
+      } else {
+        ++out->summary.pending_pods;
+      }
+    } else if (bound) {
+      out->changes.push_back({Change::Op::kUpsertPod, nullptr, std::move(decoded.pod), {}});
+      ++out->summary.applied;
+    } else {
+      // The scheduling queue's business: a pending pod is scheduled by
+      // sched_engine_schedule, and an assumed copy stays until an event
+      // binds or deletes it.
+      ++out->summary.pending_pods;
+    }
+    return ApiStatus();
+  }
+  ++out->summary.ignored[std::string(kind)];
+  return ApiStatus();
+}
+
+// {"type": ..., "object": {...}}
+ApiStatus DecodeEvent(const cJSON* event, const JsonPath& path, Interner& in, ChangeSet* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(event, path));
+  std::string_view type;
+  CAPI_RETURN_IF_ERROR(GetString(event, "type", path, &type));
+  EventType t;
+  if (type == "ADDED" || type == "MODIFIED") {
+    t = EventType::kUpsert;
+  } else if (type == "DELETED") {
+    t = EventType::kDelete;
+  } else if (type == "BOOKMARK") {
+    return ApiStatus();  // a resourceVersion checkpoint, not a change
+  } else if (type.empty()) {
+    return Required(path.Child("type"));
+  } else {
+    return Unsupported(path.Child("type"), type, {"ADDED", "BOOKMARK", "DELETED", "MODIFIED"});
+  }
+  const cJSON* object;
+  CAPI_RETURN_IF_ERROR(Member(event, "object", path, &object));
+  if (object == nullptr) return Required(path.Child("object"));
+  return DecodeObject(object, path.Child("object"), t, {}, in, out);
+}
+
+bool IsEvent(const cJSON* obj) {
+  return cJSON_GetObjectItemCaseSensitive(obj, "type") != nullptr &&
+         cJSON_GetObjectItemCaseSensitive(obj, "object") != nullptr;
+}
+
+}  // namespace
+
+ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out) {
+  const JsonPath path;
+  if (cJSON_IsArray(root)) {
+    size_t i = 0;
+    for (const cJSON* e = root->child; e != nullptr; e = e->next, ++i) {
+      CAPI_RETURN_IF_ERROR(DecodeEvent(e, path.Index(i), in, out));
+    }
+    return ApiStatus();
+  }
+  if (!cJSON_IsObject(root)) {
+    return ApiStatus::Invalid(path,
+                              "expected a watch event, an array of events, a List or an object");
+  }
+  if (IsEvent(root)) return DecodeEvent(root, path, in, out);
+
+  std::string_view kind;
+  CAPI_RETURN_IF_ERROR(GetString(root, "kind", path, &kind));
+  if (kind.size() >= 4 && kind.substr(kind.size() - 4) == "List") {
+    return ForEachElement(root, "items", path, [&](const cJSON* item, const JsonPath& p) {
+      return DecodeObject(item, p, EventType::kUpsert, kind, in, out);
+    });
+  }
+  return DecodeObject(root, path, EventType::kUpsert, {}, in, out);
+}
+
+}  // namespace sched::capi

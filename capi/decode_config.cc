@@ -1,0 +1,148 @@
+// Engine config: the subset of KubeSchedulerConfiguration
+// (kubescheduler.config.k8s.io/v1) the engine honours, defaulted and
+// validated as upstream does (apis/config/v1/defaults.go,
+// apis/config/validation/validation.go), plus our "seed".
+#include <charconv>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "capi/decode.h"
+#include "capi/json_reader.h"
+#include "capi/json_writer.h"
+#include "libsched/plugins/registry.h"
+
+namespace sched::capi {
+namespace {
+
+constexpr std::string_view kApiVersion = "kubescheduler.config.k8s.io/v1";
+constexpr std::string_view kKind = "KubeSchedulerConfiguration";
+
+ApiStatus UnknownField(const JsonPath& path, std::string_view name) {
+  return ApiStatus::Invalid(path.Child(name), "unknown field");
+}
+
+ApiStatus DecodePercentage(const cJSON* v, const JsonPath& path, std::optional<int32_t>* out) {
+  if (cJSON_IsNull(v)) return ApiStatus();
+  int64_t p;
+  CAPI_RETURN_IF_ERROR(AsInt(v, path, 0, 100, &p));
+  *out = static_cast<int32_t>(p);
+  return ApiStatus();
+}
+
+// A uint64 as a JSON integer (exact up to 2^53) or a decimal string (the
+// full range, as JSON numbers cannot carry it).
+ApiStatus DecodeSeed(const cJSON* v, const JsonPath& path, uint64_t* out) {
+  if (cJSON_IsNull(v)) return ApiStatus();
+  if (cJSON_IsString(v)) {
+    const char* s = v->valuestring;
+    const char* end = s + std::strlen(s);
+    const auto [p, ec] = std::from_chars(s, end, *out, 10);
+    if (ec != std::errc() || p != end || p == s) {
+      return ApiStatus::Invalid(path, "expected an unsigned 64-bit integer");
+    }
+    return ApiStatus();
+  }
+  int64_t seed;
+  CAPI_RETURN_IF_ERROR(AsInt(v, path, 0, kMaxExactInt, &seed));
+  *out = static_cast<uint64_t>(seed);
+  return ApiStatus();
+}
+
+struct DecodedProfile {
+  std::optional<std::string> scheduler_name;
+  std::optional<int32_t> percentage;
+};
+
+ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, DecodedProfile* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  for (const cJSON* m = v->child; m != nullptr; m = m->next) {
+    const std::string_view name = m->string;
+    const JsonPath p = path.Child(name);
+    if (name == "schedulerName") {
+      if (cJSON_IsNull(m)) continue;
+      std::string_view s;
+      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
+      out->scheduler_name = std::string(s);
+    } else if (name == "percentageOfNodesToScore") {
+      CAPI_RETURN_IF_ERROR(DecodePercentage(m, p, &out->percentage));
+    } else if (name == "plugins" || name == "pluginConfig") {
+      return ApiStatus::Invalid(p, "not supported: every profile runs the default plugins");
+    } else {
+      return UnknownField(path, name);
+    }
+  }
+  return ApiStatus();
+}
+
+}  // namespace
+
+ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out) {
+  const JsonPath path;
+  CAPI_RETURN_IF_ERROR(AsObject(root, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(root, path));
+  std::optional<int32_t> percentage;
+  std::vector<DecodedProfile> profiles;
+  const cJSON* profiles_json = nullptr;
+  for (const cJSON* m = root->child; m != nullptr; m = m->next) {
+    const std::string_view name = m->string;
+    const JsonPath p = path.Child(name);
+    if (name == "apiVersion" || name == "kind") {
+      const std::string_view want = name == "kind" ? kKind : kApiVersion;
+      std::string_view s;
+      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
+      if (s != want) return Unsupported(p, s, {want});
+    } else if (name == "percentageOfNodesToScore") {
+      CAPI_RETURN_IF_ERROR(DecodePercentage(m, p, &percentage));
+    } else if (name == "parallelism") {
+      // Validated as upstream does; the engine's filter loop takes no
+      // thread count yet, so the value is not used.
+      int64_t parallelism;
+      if (!cJSON_IsNull(m)) CAPI_RETURN_IF_ERROR(AsInt(m, p, 1, INT32_MAX, &parallelism));
+    } else if (name == "seed") {
+      CAPI_RETURN_IF_ERROR(DecodeSeed(m, p, &out->seed));
+    } else if (name == "profiles") {
+      if (!cJSON_IsNull(m)) CAPI_RETURN_IF_ERROR(AsArray(m, p));
+      profiles_json = m;
+    } else {
+      return UnknownField(path, name);
+    }
+  }
+  const JsonPath profiles_path = path.Child("profiles");
+  if (profiles_json != nullptr) {
+    size_t i = 0;
+    for (const cJSON* e = profiles_json->child; e != nullptr; e = e->next, ++i) {
+      CAPI_RETURN_IF_ERROR(DecodeProfile(e, profiles_path.Index(i), &profiles.emplace_back()));
+    }
+  }
+
+  // SetDefaults_KubeSchedulerConfiguration: no profiles means one; a lone
+  // profile without a name is the default scheduler.
+  if (profiles.empty()) profiles.emplace_back();
+  if (profiles.size() == 1 && !profiles[0].scheduler_name) {
+    profiles[0].scheduler_name = kDefaultSchedulerName;
+  }
+  out->profiles.clear();
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    const JsonPath profile_path = profiles_path.Index(i);
+    const JsonPath name_path = profile_path.Child("schedulerName");
+    const std::string name = profiles[i].scheduler_name.value_or("");
+    if (name.empty()) return Required(name_path);
+    for (const ProfileConfig& prev : out->profiles) {
+      if (prev.scheduler_name == name) {
+        std::string msg = "Duplicate value: ";
+        AppendJsonString(msg, name);
+        return ApiStatus::Invalid(name_path, msg);
+      }
+    }
+    // A profile's own percentage, when set, overrides the global one.
+    out->profiles.push_back({name, profiles[i].percentage.value_or(percentage.value_or(0))});
+  }
+  return ApiStatus();
+}
+
+}  // namespace sched::capi

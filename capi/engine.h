@@ -1,0 +1,58 @@
+// Engine: what a sched_engine handle holds: the resident cluster state, one
+// Scheduler per profile, and the lock that serializes every call on it.
+//
+// Every public method validates its whole input before changing anything,
+// so a call that returns an error leaves the engine as it was.
+//
+// Thread-safety: all methods may be called concurrently; they serialize on
+// an internal mutex (JSON parsing runs outside it).
+#ifndef CAPI_ENGINE_H_
+#define CAPI_ENGINE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "capi/c_string.h"
+#include "capi/decode.h"
+#include "capi/error.h"
+#include "libsched/scheduler/scheduler.h"
+#include "libsched/state/cluster_state.h"
+
+namespace sched::capi {
+
+class Engine {
+ public:
+  // Builds an engine from a config document (decode.h, DecodeConfig).
+  static ApiStatus Create(std::string_view config_json, std::unique_ptr<Engine>* out);
+
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // sched_engine_apply. `summary` may be null (no summary wanted).
+  ApiStatus Apply(std::string_view json, MallocString* summary);
+
+  // sched_engine_schedule. Unknown flag bits are rejected, as is a pod
+  // whose spec.schedulerName names no profile.
+  ApiStatus Schedule(std::string_view pod_json, uint32_t flags, MallocString* result);
+
+ private:
+  explicit Engine(const EngineConfig& config);
+  void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
+
+  std::mutex mu_;
+  ClusterState state_;                                             // guarded by mu_
+  std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
+};
+
+}  // namespace sched::capi
+
+// The C handle: a thin wrapper, as leveldb's c.cc does it.
+struct sched_engine {
+  std::unique_ptr<sched::capi::Engine> rep;
+};
+
+#endif  // CAPI_ENGINE_H_

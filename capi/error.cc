@@ -1,0 +1,32 @@
+#include "capi/error.h"
+
+namespace sched::capi {
+
+ApiStatus ApiStatus::Invalid(const JsonPath& path, std::string_view detail) {
+  std::string p = path.String();
+  std::string message = p.empty() ? std::string(detail) : p + ": " + std::string(detail);
+  return ApiStatus(SCHED_INVALID_ARGUMENT, std::move(message), std::move(p));
+}
+
+ApiStatus ApiStatus::InvalidCall(std::string message) {
+  return ApiStatus(SCHED_INVALID_ARGUMENT, std::move(message), "");
+}
+
+sched_status Report(const ApiStatus& s, sched_error** err) {
+  if (!s.ok() && err != nullptr) {
+    *err = new sched_error{s.code(), s.message(), s.path()};
+  }
+  return s.code();
+}
+
+sched_status ReportNoThrow(sched_status code, const char* message, sched_error** err) noexcept {
+  if (err == nullptr) return code;
+  try {
+    *err = new sched_error{code, message, ""};
+  } catch (...) {
+    *err = nullptr;
+  }
+  return code;
+}
+
+}  // namespace sched::capi

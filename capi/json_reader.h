@@ -1,0 +1,97 @@
+// JsonReader helpers: parsing input text with cJSON and reading members with
+// type, integrality and range checks, reporting the failing member's path.
+//
+// Conventions shared by every decoder:
+//  - A member that is absent or JSON null leaves the output untouched, as Go
+//    decodes null into a zero value (callers pre-set defaults).
+//  - A member name repeated within one object is an error: which occurrence
+//    counts would be ambiguous (cJSON keeps both; Go keeps the last).
+//  - Numbers come from valuedouble and must be integral and within
+//    |x| <= 2^53, where a double is exact (valueint saturates at INT_MAX).
+//  - Member names are case-sensitive, as sigs.k8s.io/json decodes them.
+#ifndef CAPI_JSON_READER_H_
+#define CAPI_JSON_READER_H_
+
+#include <cJSON.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "capi/error.h"
+#include "capi/json_path.h"
+
+namespace sched::capi {
+
+struct CJsonDeleter {
+  void operator()(cJSON* p) const { cJSON_Delete(p); }
+};
+using JsonDoc = std::unique_ptr<cJSON, CJsonDeleter>;
+
+// Containers nested deeper than this are rejected: no Kubernetes object we
+// read comes close, and it bounds the recursion of every decoder.
+inline constexpr int kMaxJsonDepth = 64;
+// The largest integer magnitude a double holds exactly.
+inline constexpr int64_t kMaxExactInt = int64_t{1} << 53;
+
+// Parses `text` as exactly one JSON value (surrounding whitespace allowed).
+// Reports syntax errors with their byte offset (from cJSON's end pointer,
+// never the global cJSON_GetErrorPtr).
+ApiStatus ParseJson(std::string_view text, JsonDoc* out);
+
+// The member `name` of object `obj`, or null when absent or JSON null.
+ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
+                 const cJSON** out);
+
+// Type checks of one value at `path`.
+ApiStatus AsObject(const cJSON* v, const JsonPath& path);
+ApiStatus AsArray(const cJSON* v, const JsonPath& path);
+ApiStatus AsString(const cJSON* v, const JsonPath& path, std::string_view* out);
+ApiStatus AsInt(const cJSON* v, const JsonPath& path, int64_t min, int64_t max,
+                int64_t* out);
+
+// Member getters: Member() followed by the type check. Absent or null
+// members leave *out unchanged (and *out null for the object/array ones).
+ApiStatus GetObject(const cJSON* obj, const char* name, const JsonPath& path,
+                    const cJSON** out);
+ApiStatus GetArray(const cJSON* obj, const char* name, const JsonPath& path,
+                   const cJSON** out);
+ApiStatus GetString(const cJSON* obj, const char* name, const JsonPath& path,
+                    std::string_view* out);
+ApiStatus GetBool(const cJSON* obj, const char* name, const JsonPath& path, bool* out);
+ApiStatus GetInt32(const cJSON* obj, const char* name, const JsonPath& path,
+                   int32_t* out);
+ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,
+                   int64_t* out);
+
+// Calls fn(element, element_path) -> ApiStatus for each element of the
+// array member `name` of `obj` (none when absent or null); stops at the
+// first error.
+template <class Fn>
+ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& path, Fn&& fn) {
+  const cJSON* array;
+  CAPI_RETURN_IF_ERROR(GetArray(obj, name, path, &array));
+  if (array == nullptr) return ApiStatus();
+  const JsonPath array_path = path.Child(name);
+  size_t i = 0;
+  for (const cJSON* e = array->child; e != nullptr; e = e->next, ++i) {
+    CAPI_RETURN_IF_ERROR(fn(e, array_path.Index(i)));
+  }
+  return ApiStatus();
+}
+
+// Checks that the object `obj` (a map such as labels) has no key twice.
+ApiStatus CheckUniqueKeys(const cJSON* obj, const JsonPath& path);
+
+// "Required value" at `path`.
+ApiStatus Required(const JsonPath& path);
+
+// The text of a JSON number as its shortest decimal form that reads back to
+// the same double ("0.1", "1000", "2.5e-07"), for values whose raw text
+// cJSON has dropped (a Quantity may be written as a bare number).
+std::string NumberText(double v);
+
+}  // namespace sched::capi
+
+#endif  // CAPI_JSON_READER_H_

@@ -1,0 +1,86 @@
+#include "capi/json_writer.h"
+
+#include <charconv>
+
+namespace sched::capi {
+
+void AppendJsonString(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (u < 0x20) {
+          out += "\\u00";
+          out += kHex[u >> 4];
+          out += kHex[u & 0xf];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+JsonWriter& JsonWriter::Open(char c) {
+  BeforeValue();
+  out_ += c;
+  need_comma_ = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::Close(char c) {
+  out_ += c;
+  need_comma_ = true;
+  return *this;
+}
+
+void JsonWriter::BeforeValue() {
+  if (need_comma_) out_ += ',';
+}
+
+JsonWriter& JsonWriter::Key(std::string_view key) {
+  BeforeValue();
+  AppendJsonString(out_, key);
+  out_ += ':';
+  need_comma_ = false;  // the member's value follows without a comma
+  return *this;
+}
+
+JsonWriter& JsonWriter::String(std::string_view s) {
+  BeforeValue();
+  AppendJsonString(out_, s);
+  need_comma_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::Int(int64_t v) {
+  BeforeValue();
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out_.append(buf, end);
+  need_comma_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::Bool(bool b) {
+  BeforeValue();
+  out_ += b ? "true" : "false";
+  need_comma_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::Null() {
+  BeforeValue();
+  out_ += "null";
+  need_comma_ = true;
+  return *this;
+}
+
+}  // namespace sched::capi

@@ -1,0 +1,100 @@
+#include "capi/result_json.h"
+
+#include <unordered_set>
+
+#include "capi/json_writer.h"
+#include "sched/sched.h"
+
+namespace sched::capi {
+namespace {
+
+void WriteNodeStatus(JsonWriter& w, const NodeInfo& node, const Status& s) {
+  w.BeginObject();
+  w.Key("node").String(node.node()->name);
+  w.Key("code").String(CodeName(s.code()));
+  w.Key("plugin").String(s.plugin());
+  w.Key("reasons").BeginArray();
+  for (std::string_view reason : s.reasons()) w.String(reason);
+  w.EndArray();
+  w.EndObject();
+}
+
+// Every rejected node: Filter failures in evaluation order, then, when no
+// node was chosen, each remaining node with the status PreFilter gave them
+// all (NodeToStatus.AbsentNodesStatus).
+void WriteNodeStatuses(JsonWriter& w, const ScheduleResult& r, const ClusterState& state) {
+  w.Key("nodeStatuses").BeginArray();
+  std::unordered_set<const NodeInfo*> listed;
+  for (const NodeFailure& f : r.failures) {
+    WriteNodeStatus(w, *f.node, f.status);
+    listed.insert(f.node);
+  }
+  if (r.node.empty() && r.absent_status) {
+    for (const NodeInfo* node : state.NodeList()) {
+      if (!listed.count(node)) WriteNodeStatus(w, *node, *r.absent_status);
+    }
+  }
+  w.EndArray();
+}
+
+void WriteScores(JsonWriter& w, const ScheduleResult& r) {
+  w.Key("scores").BeginObject();
+  w.Key("plugins").BeginArray();
+  for (std::string_view plugin : r.score_plugins) w.String(plugin);
+  w.EndArray();
+  w.Key("nodes").BeginArray();
+  for (const NodePluginScores& n : r.scores) {
+    w.BeginObject();
+    w.Key("node").String(n.node->node()->name);
+    w.Key("totalScore").Int(n.total);
+    w.Key("scores").BeginArray();
+    for (int64_t s : n.scores) w.Int(s);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string ApplySummaryJson(const ApplySummary& summary) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("applied").Int(summary.applied);
+  w.Key("ignored").BeginObject();
+  for (const auto& [kind, n] : summary.ignored) w.Key(kind).Int(n);
+  w.EndObject();
+  w.Key("pendingPods").Int(summary.pending_pods);
+  w.EndObject();
+  return w.str();
+}
+
+std::string ScheduleResultJson(const Pod& pod, const ScheduleResult& r,
+                               const ClusterState& state, uint32_t flags, bool assumed) {
+  const bool scheduled = !r.node.empty();
+  // schedulingCycle reports ErrNoNodesAvailable as UnschedulableAndUnresolvable,
+  // not as an error.
+  const bool error = r.error && r.num_all_nodes > 0;
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("pod").String(PodKey(pod));
+  w.Key("node");
+  if (scheduled) {
+    w.String(r.node);
+  } else {
+    w.Null();
+  }
+  w.Key("reason").String(scheduled ? "Scheduled" : error ? "SchedulerError" : "Unschedulable");
+  if (!scheduled) w.Key("message").String(r.message);
+  w.Key("numAllNodes").Int(r.num_all_nodes);
+  w.Key("evaluatedNodes").Int(r.evaluated_nodes);
+  w.Key("feasibleNodes").Int(r.feasible_nodes);
+  w.Key("assumed").Bool(assumed);
+  if (flags & SCHED_SCHEDULE_NODE_STATUSES) WriteNodeStatuses(w, r, state);
+  if (flags & SCHED_SCHEDULE_SCORES) WriteScores(w, r);
+  w.EndObject();
+  return w.str();
+}
+
+}  // namespace sched::capi

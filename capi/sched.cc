@@ -1,0 +1,108 @@
+// The C ABI (include/sched/sched.h): argument checks, then the Engine, with
+// every body run through Guard() so no exception crosses the boundary.
+#include "sched/sched.h"
+
+#include <cstdlib>
+#include <memory>
+#include <string_view>
+
+#include "capi/c_string.h"
+#include "capi/engine.h"
+#include "capi/error.h"
+
+using sched::capi::ApiStatus;
+using sched::capi::Engine;
+using sched::capi::Guard;
+using sched::capi::MallocString;
+
+namespace {
+
+// The (json, len) input convention: NULL is only valid with len 0.
+ApiStatus CheckInput(const char* json, size_t len, const char* what) {
+  if (json == nullptr && len != 0) {
+    return ApiStatus::InvalidCall(std::string(what) + " is NULL but len is not 0");
+  }
+  return ApiStatus();
+}
+
+std::string_view View(const char* json, size_t len) {
+  return json == nullptr ? std::string_view() : std::string_view(json, len);
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* sched_version(void) { return SCHED_VERSION_STRING; }
+
+unsigned sched_version_number(void) { return SCHED_VERSION_NUMBER; }
+
+const char* sched_upstream_version(void) { return SCHED_UPSTREAM_VERSION; }
+
+sched_status sched_error_code(const sched_error* err) {
+  return err == nullptr ? SCHED_OK : err->code;
+}
+
+const char* sched_error_message(const sched_error* err) {
+  return err == nullptr ? "" : err->message.c_str();
+}
+
+const char* sched_error_path(const sched_error* err) {
+  return err == nullptr ? "" : err->path.c_str();
+}
+
+void sched_error_free(sched_error* err) { delete err; }
+
+const char* sched_status_name(sched_status status) {
+  switch (status) {
+    case SCHED_OK: return "OK";
+    case SCHED_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case SCHED_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
+    case SCHED_INTERNAL: return "INTERNAL";
+  }
+  return "UNKNOWN";
+}
+
+void sched_free(void* p) { std::free(p); }
+
+sched_status sched_engine_new(const char* config, size_t len, sched_engine** out,
+                              sched_error** err) {
+  return Guard(err, [&] {
+    CAPI_RETURN_IF_ERROR(CheckInput(config, len, "config"));
+    if (out == nullptr) return ApiStatus::InvalidCall("out is NULL");
+    std::unique_ptr<Engine> engine;
+    CAPI_RETURN_IF_ERROR(Engine::Create(View(config, len), &engine));
+    *out = new sched_engine{std::move(engine)};
+    return ApiStatus();
+  });
+}
+
+void sched_engine_free(sched_engine* engine) { delete engine; }
+
+sched_status sched_engine_apply(sched_engine* engine, const char* json, size_t len,
+                                char** summary_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(json, len, "json"));
+    MallocString summary;
+    CAPI_RETURN_IF_ERROR(
+        engine->rep->Apply(View(json, len), summary_json != nullptr ? &summary : nullptr));
+    if (summary_json != nullptr) *summary_json = summary.release();
+    return ApiStatus();
+  });
+}
+
+sched_status sched_engine_schedule(sched_engine* engine, const char* pod, size_t len,
+                                   uint32_t flags, char** result_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (result_json == nullptr) return ApiStatus::InvalidCall("result_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(pod, len, "pod"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(engine->rep->Schedule(View(pod, len), flags, &result));
+    *result_json = result.release();
+    return ApiStatus();
+  });
+}
+
+}  // extern "C"

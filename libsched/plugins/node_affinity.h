@@ -1,0 +1,64 @@
+// NodeAffinity: Filter keeps the nodes that match the pod's nodeSelector and
+// required node affinity; Score sums the weights of the preferred terms a
+// node matches. Mirrors
+// pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go with the
+// default (empty) NodeAffinityArgs: no addedAffinity.
+//
+// PreFilter restricts the nodes to filter (PreFilterResult.NodeNames) when
+// every required term pins metadata.name with In, as upstream does; the
+// framework then reports the other nodes as "node(s) didn't satisfy
+// plugin(s) [NodeAffinity]".
+//
+// Thread-safety: stateless; const methods may be called concurrently.
+#ifndef LIBSCHED_PLUGINS_NODE_AFFINITY_H_
+#define LIBSCHED_PLUGINS_NODE_AFFINITY_H_
+
+#include <span>
+#include <string_view>
+
+#include "libsched/framework/plugin.h"
+
+namespace sched {
+
+class NodeAffinity final : public PreFilterPlugin,
+                           public FilterPlugin,
+                           public PreScorePlugin,
+                           public ScorePlugin {
+ public:
+  static constexpr std::string_view kName = "NodeAffinity";
+  // ErrReasonPod.
+  static constexpr std::string_view kReasonPod =
+      "node(s) didn't match Pod's node affinity/selector";
+  // errReasonConflict: the required terms pin metadata.name to no node.
+  static constexpr std::string_view kReasonConflict = "pod affinity terms conflict";
+
+  std::string_view Name() const override { return kName; }
+
+  // Skip when the pod has neither a nodeSelector nor required node affinity.
+  // Otherwise `result` gets the union over required terms of the
+  // intersection of each term's metadata.name In values, unless some term
+  // has no such requirement (then any node may match); an empty union is
+  // UnschedulableAndUnresolvable kReasonConflict.
+  Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
+                   PreFilterResult* result) const override;
+  // REQUIRES: PreFilter returned Success in this cycle (else Error);
+  // node.node() != null.
+  Status Filter(const CycleState& state, const Pod& pod,
+                const NodeInfo& node) const override;
+  // Skip when the pod has no preferred terms; Error when a term with a
+  // non-zero weight is invalid (upstream parses them eagerly here).
+  Status PreScore(CycleState& state, const Pod& pod,
+                  std::span<const NodeInfo* const> feasible,
+                  const ClusterState& snapshot) const override;
+  // REQUIRES: PreScore returned Success in this cycle (else Error).
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+  bool HasNormalizeScore() const override { return true; }
+  Status NormalizeScore(const CycleState& state, const Pod& pod,
+                        std::span<int64_t> scores) const override;
+
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_PLUGINS_NODE_AFFINITY_H_

@@ -1,0 +1,11 @@
+#include "libsched/plugins/node_name.h"
+
+namespace sched {
+
+Status NodeName::Filter(const CycleState& /*state*/, const Pod& pod,
+                        const NodeInfo& node) const {
+  if (pod.node_name.empty() || pod.node_name == node.node()->name) return Status();
+  return Status(Code::kUnschedulableAndUnresolvable, kReason);
+}
+
+}  // namespace sched

@@ -1,0 +1,28 @@
+// NodeName: a pod with spec.nodeName set fits only the node of that name.
+// Mirrors pkg/scheduler/framework/plugins/nodename/node_name.go.
+//
+// Thread-safety: stateless; const methods may be called concurrently.
+#ifndef LIBSCHED_PLUGINS_NODE_NAME_H_
+#define LIBSCHED_PLUGINS_NODE_NAME_H_
+
+#include <string_view>
+
+#include "libsched/framework/plugin.h"
+
+namespace sched {
+
+class NodeName final : public FilterPlugin {
+ public:
+  static constexpr std::string_view kName = "NodeName";
+  // ErrReason.
+  static constexpr std::string_view kReason = "node(s) didn't match the requested node name";
+
+  std::string_view Name() const override { return kName; }
+  // REQUIRES: node.node() != null.
+  Status Filter(const CycleState& state, const Pod& pod,
+                const NodeInfo& node) const override;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_PLUGINS_NODE_NAME_H_

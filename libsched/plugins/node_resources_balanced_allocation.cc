@@ -1,0 +1,158 @@
+#include "libsched/plugins/node_resources_balanced_allocation.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "libsched/model/resource.h"
+
+namespace sched {
+namespace {
+
+enum class Kind : uint8_t { kCPU, kMemory, kEphemeralStorage, kScalar };
+
+struct ScoredResource {
+  Kind kind;
+  Atom atom;  // kScalar only
+  int64_t pod_request;
+};
+
+// PreScore data: the scored resources that can contribute, in args order.
+struct PreScoreState final : StateData {
+  std::vector<ScoredResource> resources;
+};
+
+// balancedResourceScore over the node's requested amounts, plus the pod's
+// when `with_pod`. Fractions are recomputed in the second pass rather than
+// stored, to keep Score free of allocation; the arithmetic and its order are
+// upstream's, so the result is bit-identical (Go does not fuse
+// multiply-adds on amd64, nor does an ISO C++ build).
+int64_t BalanceScore(const PreScoreState& s, const NodeInfo& node, bool with_pod) {
+  const Resource& alloc = node.node()->allocatable;
+  const Resource& used = node.requested();
+  auto fraction = [&](const ScoredResource& r, double* f) {
+    int64_t allocatable = 0;
+    int64_t requested = 0;
+    switch (r.kind) {
+      case Kind::kCPU:
+        allocatable = alloc.milli_cpu;
+        requested = used.milli_cpu;
+        break;
+      case Kind::kMemory:
+        allocatable = alloc.memory;
+        requested = used.memory;
+        break;
+      case Kind::kEphemeralStorage:
+        allocatable = alloc.ephemeral_storage;
+        requested = used.ephemeral_storage;
+        break;
+      case Kind::kScalar:
+        allocatable = alloc.Scalar(r.atom);
+        requested = used.Scalar(r.atom);
+        break;
+    }
+    if (allocatable == 0) return false;
+    if (with_pod) requested += r.pod_request;
+    *f = static_cast<double>(requested) / static_cast<double>(allocatable);
+    if (*f > 1) *f = 1;
+    return true;
+  };
+
+  int n = 0;
+  double total = 0;
+  double first = 0;
+  double second = 0;
+  for (const ScoredResource& r : s.resources) {
+    double f;
+    if (!fraction(r, &f)) continue;
+    if (n == 0) first = f;
+    if (n == 1) second = f;
+    total += f;
+    ++n;
+  }
+  double deviation = 0;
+  if (n == 2) {
+    deviation = std::abs((first - second) / 2);
+  } else if (n > 2) {
+    const double mean = total / n;
+    double sum = 0;
+    for (const ScoredResource& r : s.resources) {
+      double f;
+      if (fraction(r, &f)) sum = sum + (f - mean) * (f - mean);
+    }
+    deviation = std::sqrt(sum / n);
+  }
+  return static_cast<int64_t>((1 - deviation) * static_cast<double>(kMaxNodeScore));
+}
+
+}  // namespace
+
+NodeResourcesBalancedAllocation::NodeResourcesBalancedAllocation(
+    NodeResourcesBalancedAllocationArgs args)
+    : args_(std::move(args)) {}
+
+Status NodeResourcesBalancedAllocation::ValidateArgs(
+    const NodeResourcesBalancedAllocationArgs& args) {
+  std::string errs;
+  auto add = [&errs](const std::string& e) {
+    if (!errs.empty()) errs += ", ";
+    errs += e;
+  };
+  std::set<std::string_view> seen;
+  for (size_t i = 0; i < args.resources.size(); ++i) {
+    const auto& r = args.resources[i];
+    const std::string field = "resources[" + std::to_string(i) + "]";
+    if (!seen.insert(r.name).second) add(field + ".name: Duplicate value: \"" + r.name + "\"");
+    if (r.weight != 1) {
+      add(field + ".weight: Invalid value: " + std::to_string(r.weight) + ": must be 1");
+    }
+  }
+  return errs.empty() ? Status() : Status::Error(std::move(errs));
+}
+
+Status NodeResourcesBalancedAllocation::PreScore(CycleState& state, const Pod& pod,
+                                                 std::span<const NodeInfo* const> /*feasible*/,
+                                                 const ClusterState& snapshot) const {
+  auto data = std::make_unique<PreScoreState>();
+  bool any_request = false;
+  for (const auto& r : args_.resources) {
+    ScoredResource sr{Kind::kScalar, kNoAtom, 0};
+    if (r.name == kResourceCPU) {
+      sr = {Kind::kCPU, kNoAtom, pod.requests.milli_cpu};
+    } else if (r.name == kResourceMemory) {
+      sr = {Kind::kMemory, kNoAtom, pod.requests.memory};
+    } else if (r.name == kResourceEphemeralStorage) {
+      sr = {Kind::kEphemeralStorage, kNoAtom, pod.requests.ephemeral_storage};
+    } else if (IsScalarResourceName(r.name)) {
+      const Atom atom = snapshot.interner().Find(r.name);
+      // A scalar resource the pod does not request is not scored.
+      if (atom == kNoAtom || pod.requests.Scalar(atom) == 0) continue;
+      sr = {Kind::kScalar, atom, pod.requests.Scalar(atom)};
+    } else {
+      continue;  // "pods", "storage", ...: no allocatable entry, never scored
+    }
+    any_request = any_request || sr.pod_request != 0;
+    data->resources.push_back(sr);
+  }
+  if (!any_request) return Status(Code::kSkip);
+  state.Write(slot(), std::move(data));
+  return Status();
+}
+
+Status NodeResourcesBalancedAllocation::Score(const CycleState& state, const Pod& /*pod*/,
+                                              const NodeInfo& node, int64_t* score) const {
+  *score = 0;
+  const auto* s = state.Read<PreScoreState>(slot());
+  if (s == nullptr) {
+    return Status::Error(
+        "reading \"PreScoreNodeResourcesBalancedAllocation\" from cycleState: not found");
+  }
+  const int64_t with_pod = BalanceScore(*s, node, /*with_pod=*/true);
+  const int64_t without_pod = BalanceScore(*s, node, /*with_pod=*/false);
+  // Both are in [50, 100]; this maps their difference back into [50, 100].
+  *score = kMaxNodeScore / 2 + (kMaxNodeScore / 2 + with_pod - without_pod) / 2;
+  return Status();
+}
+
+}  // namespace sched

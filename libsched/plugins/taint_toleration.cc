@@ -1,0 +1,73 @@
+#include "libsched/plugins/taint_toleration.h"
+
+#include <memory>
+#include <vector>
+
+#include "libsched/plugins/helper/normalize_score.h"
+
+namespace sched {
+namespace {
+
+struct PreScoreState : StateData {
+  std::vector<Toleration> prefer_no_schedule;  // effect empty or PreferNoSchedule
+};
+
+bool Tolerated(std::span<const Toleration> tolerations, const Taint& taint) {
+  for (const Toleration& t : tolerations) {
+    if (t.Tolerates(taint)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status TaintToleration::Filter(const CycleState& /*state*/, const Pod& pod,
+                               const NodeInfo& node) const {
+  for (const Taint& taint : node.node()->taints) {
+    if (taint.effect != TaintEffect::kNoSchedule && taint.effect != TaintEffect::kNoExecute) {
+      continue;
+    }
+    if (!Tolerated(pod.tolerations, taint)) {
+      return Status(Code::kUnschedulableAndUnresolvable, kReasonUntolerated);
+    }
+  }
+  return Status();
+}
+
+Status TaintToleration::PreScore(CycleState& state, const Pod& pod,
+                                 std::span<const NodeInfo* const> /*feasible*/,
+                                 const ClusterState& /*snapshot*/) const {
+  auto s = std::make_unique<PreScoreState>();
+  for (const Toleration& t : pod.tolerations) {
+    // An empty effect matches every effect, PreferNoSchedule included.
+    if (t.effect == TaintEffect::kNone || t.effect == TaintEffect::kPreferNoSchedule) {
+      s->prefer_no_schedule.push_back(t);
+    }
+  }
+  state.Write(slot(), std::move(s));
+  return Status();
+}
+
+Status TaintToleration::Score(const CycleState& state, const Pod& /*pod*/,
+                              const NodeInfo& node, int64_t* score) const {
+  const auto* s = state.Read<PreScoreState>(slot());
+  if (s == nullptr) {
+    return Status::Error("failed to read \"PreScoreTaintToleration\" from cycleState: not found");
+  }
+  int64_t count = 0;
+  for (const Taint& taint : node.node()->taints) {
+    if (taint.effect == TaintEffect::kPreferNoSchedule &&
+        !Tolerated(s->prefer_no_schedule, taint)) {
+      ++count;
+    }
+  }
+  *score = count;
+  return Status();
+}
+
+Status TaintToleration::NormalizeScore(const CycleState& /*state*/, const Pod& /*pod*/,
+                                       std::span<int64_t> scores) const {
+  return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/true, scores);
+}
+
+}  // namespace sched

@@ -1,0 +1,349 @@
+/* Tests of the public header in plain C99 (after leveldb's db/c_test.c):
+ * every entry point of include/sched/sched.h is called from C, so the header
+ * stays C-clean and the ABI behaves as documented. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched.h"
+
+static int g_passed = 0;
+static int g_failed = 0;
+
+#define CHECK(cond)                                                     \
+  do {                                                                  \
+    if (cond) {                                                         \
+      ++g_passed;                                                       \
+    } else {                                                            \
+      ++g_failed;                                                       \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                   \
+  } while (0)
+
+#define CHECK_STREQ(a, b)                                                     \
+  do {                                                                        \
+    const char *a_ = (a);                                                     \
+    const char *b_ = (b);                                                     \
+    if (a_ != NULL && b_ != NULL && strcmp(a_, b_) == 0) {                    \
+      ++g_passed;                                                             \
+    } else {                                                                  \
+      ++g_failed;                                                             \
+      fprintf(stderr, "%s:%d: CHECK_STREQ failed:\n  got:  %s\n  want: %s\n", \
+              __FILE__, __LINE__, a_ ? a_ : "(null)", b_ ? b_ : "(null)");    \
+    }                                                                         \
+  } while (0)
+
+#define CHECK_CONTAINS(haystack, needle)                                   \
+  do {                                                                     \
+    const char *h_ = (haystack);                                           \
+    if (h_ != NULL && strstr(h_, (needle)) != NULL) {                      \
+      ++g_passed;                                                          \
+    } else {                                                               \
+      ++g_failed;                                                          \
+      fprintf(stderr, "%s:%d: %s does not contain %s\n", __FILE__, __LINE__, \
+              h_ ? h_ : "(null)", (needle));                               \
+    }                                                                      \
+  } while (0)
+
+static const char kNode1[] =
+    "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n1\","
+    "\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"status\":{\"allocatable\":"
+    "{\"cpu\":\"2\",\"memory\":\"4Gi\",\"pods\":\"110\"}}}";
+static const char kNode2[] =
+    "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n2\"},"
+    "\"status\":{\"allocatable\":{\"cpu\":\"1\",\"memory\":\"2Gi\",\"pods\":\"110\"}}}";
+
+/* A pending pod asking for `cpu`. */
+static void PodJson(char *buf, size_t size, const char *name, const char *cpu) {
+  snprintf(buf, size,
+           "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"%s\","
+           "\"namespace\":\"prod\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+           "\"image\":\"nginx\",\"resources\":{\"requests\":{\"cpu\":\"%s\","
+           "\"memory\":\"1Gi\"}}}]}}",
+           name, cpu);
+}
+
+static sched_status NewEngineFrom(const char *config, sched_engine **out,
+                                  sched_error **err) {
+  return sched_engine_new(config, strlen(config), out, err);
+}
+
+static sched_engine *NewEngine(void) {
+  sched_engine *engine = NULL;
+  sched_error *err = NULL;
+  CHECK(sched_engine_new("{}", 2, &engine, &err) == SCHED_OK);
+  CHECK(engine != NULL);
+  CHECK(err == NULL);
+  return engine;
+}
+
+/* Applies `json` and returns the summary (caller frees), or NULL on error. */
+static char *Apply(sched_engine *engine, const char *json) {
+  char *summary = NULL;
+  sched_error *err = NULL;
+  sched_status st = sched_engine_apply(engine, json, strlen(json), &summary, &err);
+  if (st != SCHED_OK) {
+    fprintf(stderr, "apply failed: %s\n", sched_error_message(err));
+    sched_error_free(err);
+  }
+  CHECK(st == SCHED_OK);
+  return summary;
+}
+
+/* Schedules a pod and returns the result JSON (caller frees). */
+static char *Schedule(sched_engine *engine, const char *pod, uint32_t flags) {
+  char *result = NULL;
+  sched_error *err = NULL;
+  sched_status st = sched_engine_schedule(engine, pod, strlen(pod), flags, &result, &err);
+  if (st != SCHED_OK) {
+    fprintf(stderr, "schedule failed: %s\n", sched_error_message(err));
+    sched_error_free(err);
+  }
+  CHECK(st == SCHED_OK);
+  return result;
+}
+
+/* Two nodes: n1 (2 cpu), n2 (1 cpu), added as one array of events. */
+static sched_engine *TwoNodeEngine(void) {
+  char events[2048];
+  char *summary;
+  sched_engine *engine = NewEngine();
+  snprintf(events, sizeof events,
+           "[{\"type\":\"ADDED\",\"object\":%s},{\"type\":\"ADDED\",\"object\":%s}]",
+           kNode1, kNode2);
+  summary = Apply(engine, events);
+  CHECK_STREQ(summary, "{\"applied\":2,\"ignored\":{},\"pendingPods\":0}");
+  sched_free(summary);
+  return engine;
+}
+
+static void TestVersions(void) {
+  CHECK_STREQ(sched_version(), SCHED_VERSION_STRING);
+  CHECK(sched_version_number() == SCHED_VERSION_NUMBER);
+  CHECK_STREQ(sched_upstream_version(), SCHED_UPSTREAM_VERSION);
+}
+
+static void TestStatusNames(void) {
+  CHECK_STREQ(sched_status_name(SCHED_OK), "OK");
+  CHECK_STREQ(sched_status_name(SCHED_INVALID_ARGUMENT), "INVALID_ARGUMENT");
+  CHECK_STREQ(sched_status_name(SCHED_OUT_OF_MEMORY), "OUT_OF_MEMORY");
+  CHECK_STREQ(sched_status_name(SCHED_INTERNAL), "INTERNAL");
+  CHECK_STREQ(sched_status_name((sched_status)99), "UNKNOWN");
+}
+
+static void TestNullsAreAccepted(void) {
+  sched_free(NULL);
+  sched_error_free(NULL);
+  sched_engine_free(NULL);
+  CHECK(sched_error_code(NULL) == SCHED_OK);
+  CHECK_STREQ(sched_error_message(NULL), "");
+  CHECK_STREQ(sched_error_path(NULL), "");
+}
+
+static void TestEngineNew(void) {
+  static const char kFull[] =
+      "{\"apiVersion\":\"kubescheduler.config.k8s.io/v1\","
+      "\"kind\":\"KubeSchedulerConfiguration\",\"percentageOfNodesToScore\":50,"
+      "\"parallelism\":4,\"seed\":42,\"profiles\":[{\"schedulerName\":\"a\"},"
+      "{\"schedulerName\":\"b\"}]}";
+  sched_engine *engine = NULL;
+  sched_error *err = NULL;
+
+  CHECK(sched_engine_new(kFull, strlen(kFull), &engine, &err) == SCHED_OK);
+  CHECK(engine != NULL && err == NULL);
+  sched_engine_free(engine);
+
+  engine = NULL;
+  CHECK(NewEngineFrom("{\"percentageOfNodesToScore\":101}", &engine, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(engine == NULL);
+  CHECK(sched_error_code(err) == SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_path(err), "percentageOfNodesToScore");
+  CHECK_STREQ(sched_error_message(err),
+              "percentageOfNodesToScore: must be between 0 and 100, got 101");
+  sched_error_free(err);
+
+  err = NULL;
+  CHECK(NewEngineFrom("{\"profiles\":[{\"schedulerName\":\"x\",\"plugins\":{}}]}", &engine,
+                      &err) == SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_path(err), "profiles[0].plugins");
+  sched_error_free(err);
+
+  err = NULL;
+  CHECK(NewEngineFrom("{\"unknown\":1}", &engine, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_path(err), "unknown");
+  sched_error_free(err);
+
+  err = NULL;
+  CHECK(NewEngineFrom("{\"seed\": }", &engine, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_message(err), "invalid JSON at byte offset 9");
+  sched_error_free(err);
+
+  /* NULL err is allowed; NULL out is an argument error. */
+  CHECK(sched_engine_new("[", 1, &engine, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_new("{}", 2, NULL, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(engine == NULL);
+}
+
+static void TestApplyShapes(void) {
+  char doc[4096];
+  char *summary;
+  sched_engine *engine = NewEngine();
+
+  /* One watch event; the summary is optional. */
+  snprintf(doc, sizeof doc, "{\"type\":\"ADDED\",\"object\":%s}", kNode1);
+  CHECK(sched_engine_apply(engine, doc, strlen(doc), NULL, NULL) == SCHED_OK);
+
+  /* A List: a node, a bound pod, a pending pod and an ignored kind. */
+  snprintf(doc, sizeof doc,
+           "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[%s,"
+           "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"b\"},"
+           "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\"}]}},"
+           "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p\"},"
+           "\"spec\":{\"containers\":[{\"name\":\"c\"}]}},"
+           "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\"}}]}",
+           kNode2);
+  summary = Apply(engine, doc);
+  CHECK_STREQ(summary, "{\"applied\":2,\"ignored\":{\"ConfigMap\":1},\"pendingPods\":1}");
+  sched_free(summary);
+
+  /* An array of events: n2 is deleted, so only n1 remains. */
+  snprintf(doc, sizeof doc,
+           "[{\"type\":\"MODIFIED\",\"object\":%s},{\"type\":\"DELETED\",\"object\":%s}]",
+           kNode1, kNode2);
+  summary = Apply(engine, doc);
+  CHECK_STREQ(summary, "{\"applied\":2,\"ignored\":{},\"pendingPods\":0}");
+  sched_free(summary);
+
+  PodJson(doc, sizeof doc, "web", "100m");
+  summary = Schedule(engine, doc, 0);
+  CHECK_CONTAINS(summary, "\"numAllNodes\":1");
+  CHECK_CONTAINS(summary, "\"node\":\"n1\"");
+  sched_free(summary);
+  sched_engine_free(engine);
+}
+
+static void TestApplyIsAllOrNothing(void) {
+  char doc[4096];
+  char pod[1024];
+  char *before;
+  char *after;
+  char *summary = NULL;
+  sched_error *err = NULL;
+  sched_engine *engine = TwoNodeEngine();
+
+  PodJson(pod, sizeof pod, "big", "3");
+  before = Schedule(engine, pod, 0);
+
+  /* A valid node, then a pod with a bad quantity: nothing is applied. */
+  snprintf(doc, sizeof doc,
+           "[{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"},"
+           "\"status\":{\"allocatable\":{\"cpu\":\"64\"}}}},"
+           "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"},"
+           "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\",\"resources\":"
+           "{\"requests\":{\"cpu\":\"1x\"}}}]}}}]");
+  CHECK(sched_engine_apply(engine, doc, strlen(doc), &summary, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(summary == NULL);
+  CHECK(sched_error_code(err) == SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_path(err), "[1].object.spec.containers[0].resources.requests.cpu");
+  CHECK_CONTAINS(sched_error_message(err), "invalid quantity \"1x\"");
+  sched_error_free(err);
+
+  after = Schedule(engine, pod, 0);
+  CHECK_STREQ(after, before);
+  CHECK_STREQ(after,
+              "{\"pod\":\"prod/big\",\"node\":null,\"reason\":\"Unschedulable\","
+              "\"message\":\"0/2 nodes are available: 2 Insufficient cpu.\","
+              "\"numAllNodes\":2,\"evaluatedNodes\":2,\"feasibleNodes\":0,"
+              "\"assumed\":false}");
+  sched_free(before);
+  sched_free(after);
+
+  /* A syntax error reports its byte offset; NULL err is allowed. */
+  err = NULL;
+  static const char kBadSyntax[] = "[{\"type\" \"ADDED\"}]";
+  CHECK(sched_engine_apply(engine, kBadSyntax, strlen(kBadSyntax), NULL, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_message(err), "invalid JSON at byte offset 9");
+  CHECK_STREQ(sched_error_path(err), "");
+  sched_error_free(err);
+  CHECK(sched_engine_apply(engine, "{}", 2, NULL, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_apply(NULL, "{}", 2, NULL, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_apply(engine, NULL, 5, NULL, NULL) == SCHED_INVALID_ARGUMENT);
+  sched_engine_free(engine);
+}
+
+static void TestSchedule(void) {
+  char pod[1024];
+  char *result;
+  char *out = NULL;
+  sched_error *err = NULL;
+  sched_engine *engine = TwoNodeEngine();
+
+  /* 1500m fits n1 only; assume it there. */
+  PodJson(pod, sizeof pod, "web-1", "1500m");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_ASSUME);
+  CHECK_STREQ(result,
+              "{\"pod\":\"prod/web-1\",\"node\":\"n1\",\"reason\":\"Scheduled\","
+              "\"numAllNodes\":2,\"evaluatedNodes\":2,\"feasibleNodes\":1,"
+              "\"assumed\":true}");
+  sched_free(result);
+
+  /* The assumed pod now takes n1's room: the same request fits nowhere. */
+  PodJson(pod, sizeof pod, "web-2", "1500m");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUSES);
+  CHECK_CONTAINS(result, "\"node\":null,\"reason\":\"Unschedulable\","
+                         "\"message\":\"0/2 nodes are available: 2 Insufficient cpu.\"");
+  CHECK_CONTAINS(result, "\"nodeStatuses\":[{\"node\":");
+  CHECK_CONTAINS(result, "\"code\":\"Unschedulable\",\"plugin\":\"NodeResourcesFit\","
+                         "\"reasons\":[\"Insufficient cpu\"]");
+  sched_free(result);
+
+  /* Scores of the feasible nodes. */
+  PodJson(pod, sizeof pod, "small", "100m");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_SCORES);
+  CHECK_CONTAINS(result, "\"reason\":\"Scheduled\"");
+  CHECK_CONTAINS(result, "\"scores\":{\"plugins\":[\"");
+  CHECK_CONTAINS(result, "\"totalScore\":");
+  sched_free(result);
+
+  /* Unknown flag bits, an unknown profile and NULL arguments. */
+  CHECK(sched_engine_schedule(engine, pod, strlen(pod), 0x80u, &out, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(out == NULL);
+  CHECK_STREQ(sched_error_message(err), "unknown flag bits 0x80 in sched_engine_schedule flags");
+  CHECK_STREQ(sched_error_path(err), "");
+  sched_error_free(err);
+
+  err = NULL;
+  {
+    static const char kOther[] =
+        "{\"metadata\":{\"name\":\"o\"},\"spec\":{\"schedulerName\":\"other\"}}";
+    CHECK(sched_engine_schedule(engine, kOther, strlen(kOther), 0, &out, &err) ==
+          SCHED_INVALID_ARGUMENT);
+    CHECK_STREQ(sched_error_path(err), "spec.schedulerName");
+    sched_error_free(err);
+  }
+  CHECK(sched_engine_schedule(engine, pod, strlen(pod), 0, NULL, NULL) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_schedule(NULL, pod, strlen(pod), 0, &out, NULL) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_schedule(engine, "{\"metadata\":{}}", 15, 0, &out, NULL) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(out == NULL);
+  sched_engine_free(engine);
+}
+
+int main(void) {
+  TestVersions();
+  TestStatusNames();
+  TestNullsAreAccepted();
+  TestEngineNew();
+  TestApplyShapes();
+  TestApplyIsAllOrNothing();
+  TestSchedule();
+  printf("%d passed, %d failed\n", g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}

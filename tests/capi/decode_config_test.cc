@@ -1,0 +1,110 @@
+// DecodeConfig: defaults, the accepted subset of KubeSchedulerConfiguration,
+// and strict rejection of everything else.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/capi/decode_test_util.h"
+
+namespace sched::capi {
+namespace {
+
+using ::sched::capi::testing::CaseName;
+using ::sched::capi::testing::ErrorCase;
+
+ApiStatus Decode(const std::string& json, EngineConfig* out) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
+  return DecodeConfig(doc.get(), out);
+}
+
+TEST(DecodeConfigTest, EmptyIsTheDefaultProfile) {
+  EngineConfig c;
+  ASSERT_TRUE(Decode("{}", &c).ok());
+  ASSERT_EQ(c.profiles.size(), 1u);
+  EXPECT_EQ(c.profiles[0].scheduler_name, "default-scheduler");
+  EXPECT_EQ(c.profiles[0].percentage_of_nodes_to_score, 0);
+  EXPECT_EQ(c.seed, 0u);
+}
+
+TEST(DecodeConfigTest, FullConfig) {
+  EngineConfig c;
+  const ApiStatus s = Decode(R"({
+      "apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration",
+      "percentageOfNodesToScore":40,"parallelism":8,"seed":"18446744073709551615",
+      "profiles":[{"schedulerName":"a"},
+                  {"schedulerName":"b","percentageOfNodesToScore":0},
+                  {"schedulerName":"c","percentageOfNodesToScore":100}]})",
+                             &c);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(c.seed, UINT64_MAX);
+  ASSERT_EQ(c.profiles.size(), 3u);
+  EXPECT_EQ(c.profiles[0].scheduler_name, "a");
+  EXPECT_EQ(c.profiles[0].percentage_of_nodes_to_score, 40);  // the global value
+  EXPECT_EQ(c.profiles[1].percentage_of_nodes_to_score, 0);   // the profile's own
+  EXPECT_EQ(c.profiles[2].percentage_of_nodes_to_score, 100);
+}
+
+TEST(DecodeConfigTest, LoneProfileDefaultsItsName) {
+  EngineConfig c;
+  ASSERT_TRUE(Decode(R"({"profiles":[{}],"seed":7})", &c).ok());
+  ASSERT_EQ(c.profiles.size(), 1u);
+  EXPECT_EQ(c.profiles[0].scheduler_name, "default-scheduler");
+  EXPECT_EQ(c.seed, 7u);
+  ASSERT_TRUE(Decode(R"({"profiles":[]})", &c).ok());
+  EXPECT_EQ(c.profiles.size(), 1u);
+}
+
+class DecodeConfigErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(DecodeConfigErrorTest, NamesPathAndReason) {
+  const ErrorCase& c = GetParam();
+  EngineConfig config;
+  const ApiStatus s = Decode(c.json, &config);
+  EXPECT_EQ(s.code(), SCHED_INVALID_ARGUMENT);
+  EXPECT_EQ(s.path(), c.path);
+  EXPECT_EQ(s.message(), c.message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, DecodeConfigErrorTest,
+    ::testing::Values(
+        ErrorCase{"NotObject", "[]", "", "expected an object, got an array"},
+        ErrorCase{"UnknownField", R"({"leaderElection":{}})", "leaderElection",
+                  "leaderElection: unknown field"},
+        ErrorCase{"Duplicate", R"({"seed":1,"seed":2})", "seed", "seed: duplicate key"},
+        ErrorCase{"ApiVersion", R"({"apiVersion":"v1"})", "apiVersion",
+                  "apiVersion: Unsupported value: \"v1\": supported values: "
+                  "\"kubescheduler.config.k8s.io/v1\""},
+        ErrorCase{"Kind", R"({"kind":"Pod"})", "kind",
+                  "kind: Unsupported value: \"Pod\": supported values: "
+                  "\"KubeSchedulerConfiguration\""},
+        ErrorCase{"PercentageRange", R"({"percentageOfNodesToScore":-1})",
+                  "percentageOfNodesToScore",
+                  "percentageOfNodesToScore: must be between 0 and 100, got -1"},
+        ErrorCase{"Parallelism", R"({"parallelism":0})", "parallelism",
+                  "parallelism: must be between 1 and 2147483647, got 0"},
+        ErrorCase{"SeedNegative", R"({"seed":-1})", "seed",
+                  "seed: must be between 0 and 9007199254740992, got -1"},
+        ErrorCase{"SeedString", R"({"seed":"12a"})", "seed",
+                  "seed: expected an unsigned 64-bit integer"},
+        ErrorCase{"ProfilesType", R"({"profiles":{}})", "profiles",
+                  "profiles: expected an array, got an object"},
+        ErrorCase{"ProfileUnknownField", R"({"profiles":[{"schedulerName":"a","x":1}]})",
+                  "profiles[0].x", "profiles[0].x: unknown field"},
+        ErrorCase{"ProfilePlugins", R"({"profiles":[{"plugins":{}}]})", "profiles[0].plugins",
+                  "profiles[0].plugins: not supported: every profile runs the default plugins"},
+        ErrorCase{"ProfileNameMissing", R"({"profiles":[{"schedulerName":"a"},{}]})",
+                  "profiles[1].schedulerName", "profiles[1].schedulerName: Required value"},
+        ErrorCase{"ProfileNameDuplicate",
+                  R"({"profiles":[{"schedulerName":"a"},{"schedulerName":"a"}]})",
+                  "profiles[1].schedulerName",
+                  "profiles[1].schedulerName: Duplicate value: \"a\""},
+        ErrorCase{"ProfilePercentage",
+                  R"({"profiles":[{"schedulerName":"a","percentageOfNodesToScore":101}]})",
+                  "profiles[0].percentageOfNodesToScore",
+                  "profiles[0].percentageOfNodesToScore: must be between 0 and 100, got 101"}),
+    CaseName);
+
+}  // namespace
+}  // namespace sched::capi

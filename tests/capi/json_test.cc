@@ -1,0 +1,171 @@
+// JsonPath, the JSON reader (parse errors, member and number checks) and the
+// JSON writer.
+#include <cstdint>
+#include <limits>
+#include <ostream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "capi/json_path.h"
+#include "capi/json_reader.h"
+#include "capi/json_writer.h"
+
+namespace sched::capi {
+namespace {
+
+TEST(JsonPathTest, RendersFieldsIndexesAndKeys) {
+  const JsonPath root;
+  EXPECT_EQ(root.String(), "");
+  // Each segment lives in a local: a path refers to its parent.
+  const JsonPath spec = root.Child("spec");
+  const JsonPath containers = spec.Child("containers");
+  const JsonPath c0 = containers.Index(0);
+  EXPECT_EQ(c0.Child("resources").Child("requests").Child("cpu").String(),
+            "spec.containers[0].resources.requests.cpu");
+  EXPECT_EQ(root.Index(3).Child("object").Child("kind").String(), "[3].object.kind");
+  EXPECT_EQ(root.Child("items").Index(2).Child("metadata").String(), "items[2].metadata");
+  // Keys that are not plain names are quoted.
+  EXPECT_EQ(root.Child("labels").Child("app.kubernetes.io/name").String(),
+            "labels[\"app.kubernetes.io/name\"]");
+  EXPECT_EQ(root.Child("m").Child("").String(), "m[\"\"]");
+  EXPECT_EQ(root.Child("a\"b").String(), "[\"a\\\"b\"]");
+}
+
+struct ParseCase {
+  std::string text;
+  std::string message;  // "" = parses
+  std::string path;
+};
+
+void PrintTo(const ParseCase& c, std::ostream* os) { *os << c.text.substr(0, 40); }
+
+class ParseJsonTest : public ::testing::TestWithParam<ParseCase> {};
+
+TEST_P(ParseJsonTest, Reports) {
+  const ParseCase& c = GetParam();
+  JsonDoc doc;
+  const ApiStatus s = ParseJson(c.text, &doc);
+  if (c.message.empty()) {
+    EXPECT_TRUE(s.ok()) << s.message();
+    EXPECT_NE(doc, nullptr);
+    return;
+  }
+  EXPECT_EQ(s.code(), SCHED_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), c.message);
+  EXPECT_EQ(s.path(), c.path);
+  EXPECT_EQ(doc, nullptr);
+}
+
+std::string Nested(int depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ParseJsonTest,
+    ::testing::Values(
+        ParseCase{"{}", "", ""}, ParseCase{" \n[1, 2]\t ", "", ""},
+        ParseCase{"", "empty JSON document", ""},
+        ParseCase{"  \n", "empty JSON document", ""},
+        ParseCase{"{\"a\":}", "invalid JSON at byte offset 5", ""},
+        ParseCase{"[1,,2]", "invalid JSON at byte offset 3", ""},
+        ParseCase{"{} {}", "invalid JSON at byte offset 3: data after the end of the document", ""},
+        // cJSON points just past the quote of an unterminated string.
+        ParseCase{"{\"a\":\"unterminated", "invalid JSON at byte offset 6", ""},
+        ParseCase{Nested(64), "", ""},
+        ParseCase{Nested(65), "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+                              "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+                              "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+                              "[0][0][0][0]: JSON nested deeper than 64 levels",
+                  "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+                  "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+                  "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+                  "[0][0][0][0]"},
+        ParseCase{Nested(5000), "invalid JSON at byte offset 1000", ""}));
+
+TEST(ParseJsonTest, NeedsNoTerminatingNul) {
+  const std::string text = "{\"a\":1}garbage";
+  JsonDoc doc;
+  EXPECT_TRUE(ParseJson(std::string_view(text).substr(0, 7), &doc).ok());
+}
+
+ApiStatus ReadInt(const std::string& json, int64_t min, int64_t max, int64_t* out) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
+  const cJSON* v;
+  CAPI_RETURN_IF_ERROR(Member(doc.get(), "n", JsonPath(), &v));
+  return AsInt(v, JsonPath().Child("n"), min, max, out);
+}
+
+TEST(JsonReaderTest, IntegersAreExactAndInRange) {
+  int64_t v = 0;
+  EXPECT_TRUE(ReadInt("{\"n\":9007199254740992}", 0, kMaxExactInt, &v).ok());
+  EXPECT_EQ(v, kMaxExactInt);
+  EXPECT_TRUE(ReadInt("{\"n\":1e3}", 0, 5000, &v).ok());
+  EXPECT_EQ(v, 1000);
+  EXPECT_TRUE(ReadInt("{\"n\":-7}", -10, 10, &v).ok());
+  EXPECT_EQ(v, -7);
+
+  EXPECT_EQ(ReadInt("{\"n\":1.5}", 0, 10, &v).message(), "n: expected an integer, got 1.5");
+  EXPECT_EQ(ReadInt("{\"n\":9007199254740994}", 0, INT64_MAX, &v).message(),
+            "n: integer 9007199254740994 is too large to be exact (|x| must be <= 2^53)");
+  EXPECT_EQ(ReadInt("{\"n\":11}", 0, 10, &v).message(), "n: must be between 0 and 10, got 11");
+  EXPECT_EQ(ReadInt("{\"n\":\"1\"}", 0, 10, &v).message(),
+            "n: expected an integer, got a string");
+}
+
+TEST(JsonReaderTest, MembersAreCaseSensitiveUniqueAndNullIsAbsent) {
+  JsonDoc doc;
+  ASSERT_TRUE(ParseJson("{\"a\":1,\"A\":2,\"n\":null,\"d\":1,\"d\":2}", &doc).ok());
+  const cJSON* v = nullptr;
+  ASSERT_TRUE(Member(doc.get(), "a", JsonPath(), &v).ok());
+  EXPECT_EQ(v->valuedouble, 1);
+  ASSERT_TRUE(Member(doc.get(), "n", JsonPath(), &v).ok());
+  EXPECT_EQ(v, nullptr);
+  ASSERT_TRUE(Member(doc.get(), "missing", JsonPath(), &v).ok());
+  EXPECT_EQ(v, nullptr);
+  const ApiStatus dup = Member(doc.get(), "d", JsonPath(), &v);
+  EXPECT_EQ(dup.message(), "d: duplicate field");
+  EXPECT_EQ(dup.path(), "d");
+  EXPECT_EQ(CheckUniqueKeys(doc.get(), JsonPath()).message(), "d: duplicate key");
+
+  std::string_view s = "unchanged";
+  ASSERT_TRUE(GetString(doc.get(), "n", JsonPath(), &s).ok());
+  EXPECT_EQ(s, "unchanged");
+  EXPECT_EQ(GetString(doc.get(), "a", JsonPath(), &s).message(),
+            "a: expected a string, got a number");
+  bool b = false;
+  EXPECT_EQ(GetBool(doc.get(), "a", JsonPath(), &b).message(),
+            "a: expected a boolean, got a number");
+  const cJSON* arr;
+  EXPECT_EQ(GetArray(doc.get(), "a", JsonPath(), &arr).message(),
+            "a: expected an array, got a number");
+  int32_t i32 = 0;
+  ASSERT_TRUE(ParseJson("{\"big\":3000000000}", &doc).ok());
+  EXPECT_EQ(GetInt32(doc.get(), "big", JsonPath(), &i32).message(),
+            "big: must be between -2147483648 and 2147483647, got 3000000000");
+}
+
+TEST(JsonReaderTest, NumberTextIsShortestRoundTrip) {
+  EXPECT_EQ(NumberText(0.1), "0.1");
+  EXPECT_EQ(NumberText(1000), "1000");
+  EXPECT_EQ(NumberText(2.5e-7), "2.5e-07");
+  EXPECT_EQ(NumberText(-3), "-3");
+}
+
+TEST(JsonWriterTest, WritesCompactJsonWithExactIntegers) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("max").Int(std::numeric_limits<int64_t>::max());
+  w.Key("min").Int(std::numeric_limits<int64_t>::min());
+  w.Key("s").String("q\"b\\n\n\t\x01\xc3\xa9");
+  w.Key("a").BeginArray().Bool(true).Null().BeginObject().EndObject().EndArray();
+  w.Key("e").BeginArray().EndArray();
+  w.EndObject();
+  EXPECT_EQ(w.str(),
+            "{\"max\":9223372036854775807,\"min\":-9223372036854775808,"
+            "\"s\":\"q\\\"b\\\\n\\n\\t\\u0001\xc3\xa9\",\"a\":[true,null,{}],\"e\":[]}");
+}
+
+}  // namespace
+}  // namespace sched::capi

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""schedsim with no FILE runs the bundled example cluster, places most pods
+and explains the rest; the committed files match examples/generate.py; the
+table, --explain and --help outputs.
+
+    example_test.py SCHEDSIM EXAMPLES_DIR
+"""
+
+import collections
+import filecmp
+import json
+import os
+import re
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import simlib
+
+EXAMPLES = None
+
+
+def generator():
+    sys.path.insert(0, EXAMPLES)
+    import generate
+    return generate
+
+
+class BundledExample(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        p = simlib.run("--output", "json", "--seed", "1")
+        assert p.returncode == 0, p.stderr
+        cls.out = json.loads(p.stdout)
+        cls.where = {p["pod"]: p["node"] for p in cls.out["placements"]}
+        cls.why = {u["pod"]: u["message"] for u in cls.out["unschedulable"]}
+
+    def test_committed_files_are_generated(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            generator().main(Path(tmp))
+            names = ["nodes.json", "bound-pods.json", "workloads.yaml"]
+            match, mismatch, errors = filecmp.cmpfiles(os.path.join(EXAMPLES, "cluster"), tmp, names,
+                                                       shallow=False)
+            self.assertEqual(match, names, "run python3 examples/generate.py")
+
+    def test_every_pod_reported_once(self):
+        gen = generator()
+        objects = [o for _, o in gen.workload_objects()]
+        with open(os.path.join(EXAMPLES, "cluster", "nodes.json")) as f:
+            objects += simlib.flatten(json.load(f))
+        simlib.Expected(objects).check(self, self.out)
+
+    def test_places_most_pods(self):
+        self.assertGreater(len(self.where), 4 * len(self.why))
+        self.assertGreater(len(self.why), 0)
+
+    def test_placements_follow_the_rules(self):
+        def pool(node):
+            return node.rsplit("-", 2)[0]
+        # The workload of a pod: name-<ordinal>, name-<hash>-<suffix> or name-<suffix>.
+        owner = re.compile(rf"(.*?)-(\d+|{simlib.SAFE}{{6,10}}-{simlib.SUFFIX}|{simlib.SUFFIX})")
+        by_app = collections.defaultdict(set)
+        for pod, node in self.where.items():
+            if m := owner.fullmatch(pod.split("/")[1]):
+                by_app[m.group(1)].add(pool(node))
+        self.assertEqual(by_app["postgres"], {"highmem"})        # required affinity In
+        self.assertEqual(by_app["api"], {"arm"})                 # nodeSelector
+        self.assertEqual(by_app["checkout"], {"arm"})
+        self.assertEqual(by_app["train-resnet"], {"gpu"})        # toleration + nvidia.com/gpu
+        self.assertEqual(by_app["cluster-autoscaler"], {"cp"})   # control-plane toleration
+        self.assertEqual(by_app["log-shipper"], {"small"})
+        self.assertEqual(self.where["default/debug-general-b-002"], "general-b-002")  # matchFields
+        self.assertEqual(pool(self.where["default/avx512-bench"]), "gpu")             # Gt
+        cordoned = {"general-a-007", "general-b-019", "general-c-031", "highmem-b-004"}
+        self.assertFalse(cordoned & set(self.where.values()))
+
+    def test_unschedulable_reasons(self):
+        def reasons(pod):
+            return self.why[pod]
+        self.assertIn("Insufficient cpu", reasons("default/render-farm"))
+        self.assertIn("4 node(s) were unschedulable", reasons("default/render-farm"))
+        self.assertIn("didn't match Pod's node affinity/selector", reasons("default/zone-d-only"))
+        self.assertIn("Insufficient ephemeral-storage", reasons("default/video-transcode"))
+        notebook = reasons("ml/notebook")
+        self.assertIn("27 node(s) had untolerated taint(s)", notebook)  # GPU and control plane
+        self.assertIn("Insufficient nvidia.com/gpu", notebook)
+        messages = "\n".join(self.why.values())
+        self.assertIn("didn't have free ports for the requested pod ports", messages)  # metrics-agent
+        self.assertIn("Too many pods", messages)                                         # log-shipper
+        self.assertTrue(any(p.startswith("ml/train-llm-") for p in self.why))
+        self.assertTrue(any(p.startswith("batch/batch-fill-") for p in self.why))
+
+
+class HumanOutput(unittest.TestCase):
+    def test_table(self):
+        p = simlib.run("--seed", "1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")  # not a terminal: no progress line
+        lines = p.stdout.splitlines()
+        header = lines[0]
+        self.assertRegex(header, r"^POD +NODE +MESSAGE$")
+        node_col = header.index("NODE")
+        rows = lines[1:lines.index("")]
+        for row in rows:
+            self.assertEqual(row[node_col - 2:node_col], "  ", row)
+            self.assertNotEqual(row[node_col], " ", row)
+        self.assertRegex(p.stdout, r"\nplaced \d+, pending \d+, \d+ pods/s\n")
+        self.assertTrue(any(" - " in r and "0/300 nodes are available" in r for r in rows))
+
+    def test_explain(self):
+        p = simlib.run("--seed", "1", "--explain", "ml/notebook")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("explain ml/notebook: Unschedulable: 0/300 nodes are available", p.stdout)
+        self.assertRegex(p.stdout, r"\ngpu-a-001 +TaintToleration +UnschedulableAndUnresolvable +"
+                                   r"node\(s\) had untolerated taint\(s\)\n")
+        p = simlib.run("--seed", "1", "--explain", "default/debug-general-b-002", "--output", "json")
+        explain = json.loads(p.stdout)["explain"]
+        self.assertEqual(explain["node"], "general-b-002")
+        self.assertIn("nodeStatuses", explain)
+        self.assertIn("scores", explain)
+
+    def test_help(self):
+        p = simlib.run("--help")
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("--explain NS/NAME", p.stdout)
+
+
+if __name__ == "__main__":
+    simlib.SCHEDSIM, EXAMPLES = sys.argv[1], sys.argv[2]
+    unittest.main(argv=sys.argv[:1], verbosity=2)

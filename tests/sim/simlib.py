@@ -1,0 +1,126 @@
+"""Helpers for the schedsim tests: run it, read its one JSON object, and work
+out from the input which pods it must report (the spec of issue 2)."""
+
+import collections
+import json
+import re
+import subprocess
+
+SCHEDSIM = None  # each test sets it from its first argument
+
+WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "Job")
+# Kinds the engine may come to use (DESIGN.md, "Data flow"); any other kind
+# must always be reported as ignored.
+ENGINE_KINDS = {"Node", "Pod", "PersistentVolume", "PersistentVolumeClaim", "Service",
+                "StorageClass", "CSINode", "PriorityClass", "PodDisruptionBudget"}
+SAFE = "[bcdfghjklmnpqrstvwxz2456789]"  # the API server's name alphabet
+SUFFIX = SAFE + "{5}"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([SCHEDSIM, *args], input=stdin, capture_output=True, text=True,
+                          timeout=600)
+
+
+def run_json(test, *args):
+    """Runs schedsim --output json; asserts exit 0 and exactly one JSON object."""
+    p = run("--output", "json", *args)
+    test.assertEqual(p.returncode, 0, f"schedsim {' '.join(args)}: {p.stderr}")
+    text = p.stdout.strip()
+    out, end = json.JSONDecoder().raw_decode(text)
+    test.assertEqual(end, len(text), "output holds more than one JSON value")
+    test.assertIsInstance(out, dict)
+    for key, kind in (("placements", list), ("unschedulable", list), ("ignored", dict)):
+        test.assertIsInstance(out.get(key), kind, f"missing or mistyped {key!r}")
+    for p in out["placements"]:
+        test.assertEqual(set(p), {"pod", "node"})
+    for u in out["unschedulable"]:
+        test.assertEqual(set(u), {"pod", "message"})
+    for kind, n in out["ignored"].items():
+        test.assertIsInstance(n, int)
+        test.assertGreater(n, 0, kind)
+    return out
+
+
+def flatten(doc):
+    if isinstance(doc, list):
+        for d in doc:
+            yield from flatten(d)
+    elif doc.get("kind", "").endswith("List") and "items" in doc:
+        yield from flatten(doc["items"] or [])
+    else:
+        yield doc
+
+
+def replicas(obj):
+    spec = obj.get("spec") or {}
+    if obj["kind"] != "Job":
+        return 1 if spec.get("replicas") is None else spec["replicas"]
+    if spec.get("suspend"):
+        return 0
+    n = 1 if spec.get("parallelism") is None else spec["parallelism"]
+    return n if spec.get("completions") is None else min(n, spec["completions"])
+
+
+class Expected:
+    """What a run over `objects` must report."""
+
+    def __init__(self, objects):
+        self.nodes = set()
+        self.named = {}       # pending pod key -> True (later definitions win)
+        self.patterns = collections.Counter()  # regex over "ns/name" -> pods it names
+        self.kinds = collections.Counter()
+        for o in objects:
+            kind, meta = o["kind"], o.get("metadata") or {}
+            self.kinds[kind] += 1
+            ns = meta.get("namespace") or "default"
+            name, gen = meta.get("name"), meta.get("generateName")
+            if kind == "Node":
+                self.nodes.add(name or gen)
+            elif kind == "Pod" and not (o.get("spec") or {}).get("nodeName"):
+                if name:
+                    self.named[f"{ns}/{name}"] = True
+                else:
+                    self.patterns[f"{re.escape(ns)}/{re.escape(gen)}{SUFFIX}"] += 1
+            elif kind in WORKLOAD_KINDS:
+                spec = o["spec"]["template"].get("spec") or {}
+                if spec.get("nodeName"):
+                    continue
+                n = re.escape(f"{ns}/{name}")
+                pattern = {"StatefulSet": rf"{n}-\d+",
+                           "Deployment": rf"{n}-[a-z0-9]+-{SUFFIX}"}.get(kind, rf"{n}-{SUFFIX}")
+                self.patterns[pattern] += replicas(o)
+
+    def pending(self):
+        return len(self.named) + sum(self.patterns.values())
+
+    def check(self, test, out, num_nodes=None):
+        """Every pending pod exactly once; FitError messages; ignored counts."""
+        pods = [p["pod"] for p in out["placements"]] + [u["pod"] for u in out["unschedulable"]]
+        test.assertEqual(len(pods), len(set(pods)), "a pod is reported twice")
+        test.assertEqual(len(pods), self.pending())
+        rest = set(pods)
+        for key in self.named:
+            test.assertIn(key, rest)
+            rest.discard(key)
+        for pattern, count in self.patterns.items():
+            matched = {p for p in rest if re.fullmatch(pattern, p)}
+            test.assertEqual(len(matched), count, f"pods matching {pattern}")
+            rest -= matched
+        n = len(self.nodes) if num_nodes is None else num_nodes
+        for u in out["unschedulable"]:
+            test.assertTrue(u["message"].startswith(f"0/{n} nodes are available"), u)
+        for kind, count in self.kinds.items():
+            if kind not in ENGINE_KINDS and kind not in WORKLOAD_KINDS:
+                test.assertEqual(out["ignored"].get(kind), count, f"ignored {kind}")
+        for kind in out["ignored"]:
+            test.assertIn(kind, self.kinds)
+            test.assertNotIn(kind, {"Node", "Pod", *WORKLOAD_KINDS})
+
+
+def load(paths):
+    objects = []
+    for path in paths:
+        with open(path) as f:
+            objects.extend(flatten(json.load(f)))
+    return objects

@@ -1,0 +1,33 @@
+// The simulated cluster as the input describes it: what the engine holds
+// (nodes, bound pods, every other object) and the queue of pending pods.
+#ifndef TOOLS_SCHEDSIM_CLUSTER_H_
+#define TOOLS_SCHEDSIM_CLUSTER_H_
+
+#include <vector>
+
+#include "input.h"
+#include "json.h"
+#include "queue.h"
+
+namespace schedsim {
+
+struct Cluster {
+  Input input;                     // owns the parsed trees
+  std::vector<JsonPtr> generated;  // pods expanded from workloads
+  // Objects for sched_engine_apply: Nodes first, then bound pods and every
+  // kind the simulator does not consume itself (the engine counts those it
+  // ignores), each in input order.
+  std::vector<InputObject> resident;
+  std::vector<PendingPod> queue;  // in scheduling order
+};
+
+// Sorts the input into a Cluster: resolves priorities from PriorityClasses,
+// names objects that only have generateName, expands workloads into pods,
+// and queues the pods without spec.nodeName. A pod defined twice keeps its
+// later definition (as a second `kubectl apply` would), with a warning.
+// Throws InputError for a missing or mistyped field the simulator reads.
+Cluster BuildCluster(Input input);
+
+}  // namespace schedsim
+
+#endif  // TOOLS_SCHEDSIM_CLUSTER_H_

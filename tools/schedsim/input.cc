@@ -1,0 +1,138 @@
+#include "input.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "yaml_json.h"
+
+namespace schedsim {
+namespace fs = std::filesystem;
+namespace {
+
+bool HasExt(const std::string& path, std::initializer_list<const char*> exts) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+  return std::any_of(exts.begin(), exts.end(), [&](const char* e) { return ext == e; });
+}
+
+std::string ReadAll(const std::string& path) {
+  if (path == "-") {
+    return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read: " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": cannot read: " + std::strerror(errno));
+  std::string text = ss.str();
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // UTF-8 BOM
+  return text;
+}
+
+// "FILE:LINE:COL" of a byte offset.
+std::string Position(const std::string& file, const std::string& text, size_t offset) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return file + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+// A stream of JSON values separated by whitespace (usually exactly one).
+std::vector<JsonPtr> ParseJson(const std::string& text, const std::string& file) {
+  std::vector<JsonPtr> docs;
+  size_t pos = 0;
+  for (;;) {
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string::npos) break;
+    const char* end = nullptr;
+    cJSON* v = cJSON_ParseWithLengthOpts(text.data() + pos, text.size() - pos, &end, false);
+    if (v == nullptr) {
+      size_t at = end != nullptr ? static_cast<size_t>(end - text.data()) : pos;
+      throw InputError(Position(file, text, at) + ": invalid JSON");
+    }
+    docs.emplace_back(v);
+    pos = static_cast<size_t>(end - text.data());
+  }
+  return docs;
+}
+
+bool LooksLikeJson(const std::string& text) {
+  size_t i = text.find_first_not_of(" \t\r\n");
+  return i != std::string::npos && (text[i] == '{' || text[i] == '[');
+}
+
+void Flatten(cJSON* v, const Loc& loc, std::vector<InputObject>& out) {
+  if (cJSON_IsArray(v)) {
+    size_t i = 0;
+    for (cJSON* item = v->child; item != nullptr; item = item->next) {
+      Flatten(item, loc.Index(i++), out);
+    }
+    return;
+  }
+  if (!cJSON_IsObject(v)) throw InputError(loc, "must be a Kubernetes object (a JSON object)");
+  std::optional<std::string> kind = OptString(Member(v, "kind"), loc.Key("kind"));
+  if (!kind || kind->empty()) {
+    throw InputError(loc.Key("kind"), "missing; every object needs a kind");
+  }
+  cJSON* items = Member(v, "items");
+  if (kind->ends_with("List") && (items != nullptr || kind == "List")) {
+    if (items != nullptr && !cJSON_IsArray(items)) {
+      throw InputError(loc.Key("items"), "must be an array");
+    }
+    size_t i = 0;
+    for (cJSON* item = items ? items->child : nullptr; item != nullptr; item = item->next) {
+      Flatten(item, loc.Key("items").Index(i++), out);
+    }
+    return;
+  }
+  out.push_back(InputObject{v, *kind, loc});
+}
+
+void ReadFile(const std::string& path, Input& input) {
+  std::string text = ReadAll(path);
+  bool yaml = HasExt(path, {".yaml", ".yml"}) ||
+              (!HasExt(path, {".json"}) && !LooksLikeJson(text));
+  std::vector<JsonPtr> docs = yaml ? ParseYaml(text, path) : ParseJson(text, path);
+  for (size_t i = 0; i < docs.size(); ++i) {
+    // YAML documents are numbered always, a JSON stream's only when it has several.
+    int document = yaml || docs.size() > 1 ? static_cast<int>(i + 1) : 0;
+    Flatten(docs[i].get(), Loc{path, document, ""}, input.objects);
+    input.docs.push_back(std::move(docs[i]));
+  }
+}
+
+}  // namespace
+
+Input ReadInput(const std::vector<std::string>& paths) {
+  Input input;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (path != "-" && fs::is_directory(path, ec)) {
+      std::vector<std::string> files;
+      for (const auto& e : fs::directory_iterator(path, ec)) {
+        std::string f = e.path().string();
+        if (e.is_regular_file() && HasExt(f, {".json", ".yaml", ".yml"})) files.push_back(f);
+      }
+      if (ec) throw InputError(path + ": cannot list: " + ec.message());
+      std::sort(files.begin(), files.end());
+      for (const std::string& f : files) ReadFile(f, input);
+    } else {
+      ReadFile(path, input);
+    }
+  }
+  return input;
+}
+
+}  // namespace schedsim

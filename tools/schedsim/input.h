@@ -1,0 +1,35 @@
+// Reading the simulator's input: files of Kubernetes objects and Lists, in
+// JSON or YAML, flattened into one sequence of objects in input order.
+#ifndef TOOLS_SCHEDSIM_INPUT_H_
+#define TOOLS_SCHEDSIM_INPUT_H_
+
+#include <string>
+#include <vector>
+
+#include "json.h"
+#include "loc.h"
+
+namespace schedsim {
+
+struct InputObject {
+  cJSON* json;  // owned by Input::docs
+  std::string kind;
+  Loc loc;
+};
+
+struct Input {
+  std::vector<JsonPtr> docs;         // owns every tree
+  std::vector<InputObject> objects;  // file order, then document order
+};
+
+// Reads each path: a JSON file (one value or a stream of them), a YAML file
+// (multi-document), "-" for standard input (either format), or a directory
+// (its *.json, *.yaml and *.yml files in name order). A document is an
+// object, a List (any kind ending in "List" with "items") or a JSON array of
+// those; Lists are flattened. Every object needs a "kind".
+// Throws InputError naming the file and field.
+Input ReadInput(const std::vector<std::string>& paths);
+
+}  // namespace schedsim
+
+#endif  // TOOLS_SCHEDSIM_INPUT_H_
