@@ -22,11 +22,11 @@ std::string_view TrimSpace(std::string_view s) {
 // Quantity.UnmarshalJSON: a string (trimmed of spaces), a bare number, or
 // null (a zero quantity).
 ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64_t* out) {
-  std::string text;
   if (cJSON_IsNull(v)) {
     *out = 0;
     return ApiStatus();
   }
+  std::string text;
   if (cJSON_IsString(v)) {
     text = TrimSpace(v->valuestring);
   } else if (cJSON_IsNumber(v)) {

@@ -25,10 +25,8 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parent / "cluster"
 REGION = "europe-west4"
 ZONES = ["europe-west4-a", "europe-west4-b", "europe-west4-c"]
-GI = 1024**3
-MI = 1024**2
 
-# name, cpu, memory (Gi), pods, arch, nodes per zone, extra labels, taints
+# pool, instance type, cpu, memory (Gi), pods, arch, nodes per zone, extra labels, taints
 POOLS = [
     ("cp", "n2-standard-4", 4, 16, 110, "amd64", 1,
      {"node-role.kubernetes.io/control-plane": ""},
@@ -120,10 +118,10 @@ def nodes(rng):
     out = []
     for pool_def in POOLS:
         pool, per_zone = pool_def[0], pool_def[6]
-        for zone in ZONES:
+        for zi, zone in enumerate(ZONES):
             for i in range(1, per_zone + 1):
-                index = len([n for n in out if n["metadata"]["labels"]["example.com/pool"] == pool])
-                out.append(make_node(rng, pool_def, zone, f"{pool}-{zone[-1]}-{i:03d}", index))
+                name = f"{pool}-{zone[-1]}-{i:03d}"
+                out.append(make_node(rng, pool_def, zone, name, zi * per_zone + i - 1))
     return out
 
 

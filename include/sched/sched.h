@@ -9,7 +9,8 @@
  *     values are never renumbered). Detail comes back through an optional
  *     `sched_error **err` out-parameter (pass NULL to ignore it): a code, a
  *     message and the JSON path of the offending field. There is no
- *     per-thread "last error".
+ *     per-thread "last error". (On SCHED_OUT_OF_MEMORY, *err is NULL if
+ *     even the error object could not be allocated.)
  *  3. Atomicity. A call that fails changes nothing: the engine is exactly as
  *     it was before the call.
  *  4. JSON in. Inputs are `(const char *json, size_t len)`: no terminating
@@ -139,6 +140,9 @@ SCHED_API sched_status sched_engine_apply(sched_engine *engine, const char *json
  * "node": null and upstream's FitError message. With SCHED_SCHEDULE_ASSUME
  * and a chosen node, the pod is added to that node before the call returns
  * (cache.AssumePod); a later event for the same namespace/name replaces it.
+ * spec.schedulerName (default "default-scheduler") picks the profile; a name
+ * that no profile of the engine has is SCHED_INVALID_ARGUMENT with the path
+ * "spec.schedulerName".
  * Mirrors pkg/scheduler/schedule_one.go (schedulePod). */
 SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *pod,
                                              size_t len, uint32_t flags,

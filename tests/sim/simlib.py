@@ -62,12 +62,18 @@ def replicas(obj):
     return n if spec.get("completions") is None else min(n, spec["completions"])
 
 
+def to_schedule(spec):
+    """Whether schedsim schedules a pod with this spec."""
+    spec = spec or {}
+    return not spec.get("nodeName") and spec.get("schedulerName") in (None, "", "default-scheduler")
+
+
 class Expected:
     """What a run over `objects` must report."""
 
     def __init__(self, objects):
         self.nodes = set()
-        self.named = {}       # pending pod key -> True (later definitions win)
+        self.named = set()    # keys of named pending pods (a redefinition is one pod)
         self.patterns = collections.Counter()  # regex over "ns/name" -> pods it names
         self.kinds = collections.Counter()
         for o in objects:
@@ -77,15 +83,12 @@ class Expected:
             name, gen = meta.get("name"), meta.get("generateName")
             if kind == "Node":
                 self.nodes.add(name or gen)
-            elif kind == "Pod" and not (o.get("spec") or {}).get("nodeName"):
+            elif kind == "Pod" and to_schedule(o.get("spec")):
                 if name:
-                    self.named[f"{ns}/{name}"] = True
+                    self.named.add(f"{ns}/{name}")
                 else:
                     self.patterns[f"{re.escape(ns)}/{re.escape(gen)}{SUFFIX}"] += 1
-            elif kind in WORKLOAD_KINDS:
-                spec = o["spec"]["template"].get("spec") or {}
-                if spec.get("nodeName"):
-                    continue
+            elif kind in WORKLOAD_KINDS and to_schedule(o["spec"]["template"].get("spec")):
                 n = re.escape(f"{ns}/{name}")
                 pattern = {"StatefulSet": rf"{n}-\d+",
                            "Deployment": rf"{n}-[a-z0-9]+-{SUFFIX}"}.get(kind, rf"{n}-{SUFFIX}")

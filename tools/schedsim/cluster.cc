@@ -11,6 +11,8 @@
 namespace schedsim {
 namespace {
 
+constexpr const char* kDefaultScheduler = "default-scheduler";
+
 struct Meta {
   std::string ns;  // "default" when unset (and meaningless for a Node)
   std::string name;
@@ -84,6 +86,17 @@ class Builder {
     return !OptString(Member(spec, "nodeName"), loc.Key("nodeName")).value_or("").empty();
   }
 
+  // Whether a pending pod is ours: kube-scheduler only takes pods whose
+  // spec.schedulerName one of its profiles serves; the engine runs the
+  // default profile.
+  bool ForUs(const cJSON* spec, const Loc& loc, int64_t pods) {
+    std::string name = OptString(Member(spec, "schedulerName"), loc.Key("schedulerName"))
+                           .value_or(kDefaultScheduler);
+    if (name.empty() || name == kDefaultScheduler) return true;
+    if (pods > 0) c_.other_schedulers[name] += pods;
+    return false;
+  }
+
   void AddPod(const InputObject& obj, std::vector<InputObject>& others) {
     Meta m = ReadMeta(obj);
     Loc spec_loc = obj.loc.Key("spec");
@@ -93,6 +106,7 @@ class Builder {
       others.push_back(obj);
       return;
     }
+    if (!ForUs(spec, spec_loc, 1)) return;
     Enqueue(PendingPod{m.ns + "/" + m.name, priority, m.created, 0, obj.json, obj.loc});
   }
 
@@ -102,7 +116,9 @@ class Builder {
     cJSON* spec = Member(PodTemplate(obj), "spec");
     int32_t priority = ResolvePriority(spec, tmpl_loc.Key("spec"), classes_);
     bool bound = HasNodeName(spec, tmpl_loc.Key("spec"));
-    for (JsonPtr& pod : ExpandWorkload(obj, m.ns, m.name)) {
+    std::vector<JsonPtr> pods = ExpandWorkload(obj, m.ns, m.name);
+    if (!bound && !ForUs(spec, tmpl_loc.Key("spec"), static_cast<int64_t>(pods.size()))) return;
+    for (JsonPtr& pod : pods) {
       if (bound) {
         others.push_back(InputObject{pod.get(), "Pod", tmpl_loc});
       } else {

@@ -3,6 +3,9 @@
 #ifndef TOOLS_SCHEDSIM_CLUSTER_H_
 #define TOOLS_SCHEDSIM_CLUSTER_H_
 
+#include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "input.h"
@@ -19,12 +22,16 @@ struct Cluster {
   // ignores), each in input order.
   std::vector<InputObject> resident;
   std::vector<PendingPod> queue;  // in scheduling order
+  // Pending pods left to other schedulers, by spec.schedulerName.
+  std::map<std::string, int64_t> other_schedulers;
 };
 
 // Sorts the input into a Cluster: resolves priorities from PriorityClasses,
 // names objects that only have generateName, expands workloads into pods,
-// and queues the pods without spec.nodeName. A pod defined twice keeps its
-// later definition (as a second `kubectl apply` would), with a warning.
+// and queues the pods without spec.nodeName that are for the default
+// scheduler (kube-scheduler leaves the others alone). A pod defined twice
+// keeps its later definition (as a second `kubectl apply` would), with a
+// warning.
 // Throws InputError for a missing or mistyped field the simulator reads.
 Cluster BuildCluster(Input input);
 

@@ -40,6 +40,15 @@ void PrintJson(std::ostream& out, const SimResult& r) {
     sep = ", ";
   }
   out << "}";
+  if (!r.other_schedulers.empty()) {
+    out << ",\n  \"otherSchedulers\": {";
+    sep = "";
+    for (const auto& [name, n] : r.other_schedulers) {
+      out << sep << Quote(name) << ": " << n;
+      sep = ", ";
+    }
+    out << "}";
+  }
   if (r.explain) out << ",\n  \"explain\": " << Print(r.explain.get());
   out << "\n}\n";
 }
@@ -59,6 +68,15 @@ void PrintTable(std::ostream& out, const SimResult& r) {
     const char* sep = " ";
     for (const cJSON* k = r.ignored->child; k != nullptr; k = k->next) {
       out << sep << k->string << " " << Print(k);
+      sep = ", ";
+    }
+    out << "\n";
+  }
+  if (!r.other_schedulers.empty()) {
+    out << "left to other schedulers:";
+    const char* sep = " ";
+    for (const auto& [name, n] : r.other_schedulers) {
+      out << sep << name << " " << n;
       sep = ", ";
     }
     out << "\n";

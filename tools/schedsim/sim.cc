@@ -98,6 +98,7 @@ SimResult Simulate(const Cluster& c, const SimOptions& o) {
   EnginePtr engine = NewEngine(o);
   SimResult r;
   r.ignored = Load(engine.get(), c.resident);
+  r.other_schedulers = c.other_schedulers;
 
   auto start = std::chrono::steady_clock::now();
   Progress progress(c.queue.size());

@@ -4,6 +4,7 @@
 #define TOOLS_SCHEDSIM_SIM_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,8 @@ struct Outcome {
 struct SimResult {
   std::vector<Outcome> outcomes;  // in queue order
   JsonPtr ignored;                // {"Kind":N,...} as the engine counted them
+  // Pending pods not scheduled because they name another scheduler.
+  std::map<std::string, int64_t> other_schedulers;
   // The explained pod's schedule result, with node statuses and scores.
   JsonPtr explain;
   double seconds = 0;  // wall time of the scheduling loop

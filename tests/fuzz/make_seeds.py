@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Writes seed inputs for the libFuzzer targets in tests/fuzz/.
+
+Usage: make_seeds.py OUTDIR [--corpus DIR] [--examples DIR] [--max-len N]
+
+Creates OUTDIR/{config,apply,schedule,quantity}/, one file per seed, named
+by the SHA-1 of its content (as libFuzzer names corpus files), so reruns are
+idempotent. Sources:
+
+  * the shared corpus (default: ../shared/corpus from the repository root):
+    every JSON file whole, every List item (and every element of the
+    simulator snapshots' "pods"/"nodes"/... arrays) as an object and as an
+    ADDED event; pods and workload pod templates as schedule inputs; every
+    string under requests/limits/allocatable/capacity/overhead as a quantity;
+  * examples/cluster/*.json, the same way, plus sub-Lists below --max-len;
+  * small hand-written configs, events, pods and quantities.
+
+Input formats follow the targets: fuzz_apply splits its input into documents
+at "\\n---\\n"; fuzz_schedule takes one flags byte, then the pod JSON.
+Python 3 standard library only.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+
+TARGETS = ("config", "apply", "schedule", "quantity")
+SEPARATOR = "\n---\n"
+QUANTITY_MAPS = {"requests", "limits", "allocatable", "capacity", "overhead", "allocatedResources"}
+WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "ReplicationController"}
+
+
+def compact(obj):
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class Seeds:
+    def __init__(self, outdir, max_len):
+        self.outdir = outdir
+        self.max_len = max_len
+        self.counts = dict.fromkeys(TARGETS, 0)
+        self.skipped = 0
+        for t in TARGETS:
+            os.makedirs(os.path.join(outdir, t), exist_ok=True)
+
+    def add(self, target, data):
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if len(data) > self.max_len:
+            self.skipped += 1
+            return
+        name = hashlib.sha1(data).hexdigest()
+        path = os.path.join(self.outdir, target, name)
+        if not os.path.exists(path):
+            with open(path, "wb") as f:
+                f.write(data)
+            self.counts[target] += 1
+
+    def schedule(self, pod, flags=(0x0, 0x7)):
+        text = compact(pod)
+        for fl in flags:
+            self.add("schedule", bytes([fl]) + text.encode("utf-8"))
+
+
+def list_items(doc):
+    """The objects a document holds: List items, simulator snapshot arrays,
+    or the document itself."""
+    if isinstance(doc, dict):
+        if isinstance(doc.get("items"), list):
+            return [i for i in doc["items"] if isinstance(i, dict)]
+        arrays = [v for k, v in doc.items()
+                  if k in ("pods", "nodes", "pvs", "pvcs", "storageClasses", "priorityClasses")
+                  and isinstance(v, list)]
+        if arrays:
+            return [i for a in arrays for i in a if isinstance(i, dict)]
+        return [doc]
+    if isinstance(doc, list):
+        return [i for i in doc if isinstance(i, dict)]
+    return []
+
+
+def quantities(obj, under_map=False):
+    """Strings (and numbers) that sit in a resource map."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if under_map and isinstance(v, (str, int, float)) and not isinstance(v, bool):
+                yield str(v)
+            yield from quantities(v, k in QUANTITY_MAPS)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from quantities(v, False)
+
+
+def pod_from_template(obj):
+    """A Pod from a workload's pod template, or None."""
+    spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else None
+    if spec is None:
+        return None
+    if obj.get("kind") == "CronJob":
+        spec = (spec.get("jobTemplate") or {}).get("spec") or {}
+    elif obj.get("kind") not in WORKLOAD_KINDS:
+        return None
+    template = spec.get("template")
+    if not isinstance(template, dict) or not isinstance(template.get("spec"), dict):
+        return None
+    meta = dict(template.get("metadata") or {})
+    meta.setdefault("name", ((obj.get("metadata") or {}).get("name") or "pod") + "-0")
+    meta.setdefault("namespace", (obj.get("metadata") or {}).get("namespace") or "default")
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": template["spec"]}
+
+
+def add_document(seeds, doc, whole_text=None):
+    if whole_text is not None:
+        seeds.add("apply", whole_text)
+    items = list_items(doc)
+    for item in items:
+        seeds.add("apply", compact(item))
+        seeds.add("apply", compact({"type": "ADDED", "object": item}))
+        for q in quantities(item):
+            seeds.add("quantity", q)
+        kind = item.get("kind")
+        if kind == "Pod":
+            pod = json.loads(json.dumps(item))
+            spec = pod.get("spec")
+            if isinstance(spec, dict):
+                spec.pop("nodeName", None)
+            seeds.schedule(pod)
+        elif kind in WORKLOAD_KINDS or kind == "CronJob":
+            pod = pod_from_template(item)
+            if pod is not None:
+                seeds.schedule(pod)
+                bound = json.loads(json.dumps(pod))
+                bound["spec"]["nodeName"] = "n1"
+                seeds.add("apply", compact(bound))
+    if isinstance(doc, dict) and isinstance(doc.get("schedulerConfig"), dict):
+        seeds.add("config", compact(doc["schedulerConfig"]))
+    # Pairs of consecutive items as a two-document apply input, and the
+    # first item deleted again.
+    for a, b in zip(items, items[1:]):
+        seeds.add("apply", compact(a) + SEPARATOR + compact(b))
+    if items:
+        seeds.add("apply", compact({"type": "ADDED", "object": items[0]}) + SEPARATOR +
+                  compact({"type": "DELETED", "object": items[0]}))
+    return items
+
+
+def sub_lists(items, max_len):
+    """Lists of consecutive items, each below max_len bytes."""
+    chunk = []
+    for item in items:
+        candidate = chunk + [item]
+        if chunk and len(compact({"apiVersion": "v1", "kind": "List", "items": candidate})) > max_len:
+            yield {"apiVersion": "v1", "kind": "List", "items": chunk}
+            chunk = [item]
+        else:
+            chunk = candidate
+    if chunk:
+        yield {"apiVersion": "v1", "kind": "List", "items": chunk}
+
+
+def json_files(root):
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".json"):
+                yield os.path.join(dirpath, name)
+
+
+def load(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        return raw, json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        print(f"make_seeds: skipping {path}: {e}", file=sys.stderr)
+        return raw, None
+
+
+HAND_CONFIGS = [
+    "{}",
+    '{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration"}',
+    '{"percentageOfNodesToScore":50,"parallelism":16,"seed":42}',
+    '{"seed":"18446744073709551615"}',
+    '{"seed":9007199254740992}',
+    '{"profiles":[{"schedulerName":"default-scheduler","percentageOfNodesToScore":100},'
+    '{"schedulerName":"batch","percentageOfNodesToScore":0}]}',
+    '{"profiles":[{}]}',
+    '{"profiles":[{"schedulerName":"a"},{"schedulerName":"a"}]}',
+    '{"profiles":[{"schedulerName":"a"},{}]}',
+    '{"profiles":null,"seed":null,"percentageOfNodesToScore":null,"parallelism":null}',
+    '{"profiles":[{"plugins":{}}]}',
+    '{"percentageOfNodesToScore":101}',
+    '{"percentageOfNodesToScore":1.5}',
+    '{"parallelism":0}',
+    '{"seed":-1}',
+    '{"seed":"0x10"}',
+    '{"seed":1,"seed":2}',
+    '{"kind":"Other"}',
+    '{"unknown":1}',
+    "[]",
+    "null",
+    '"{}"',
+    " {} ",
+    "{} {}",
+    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+]
+
+HAND_QUANTITIES = [
+    "0", "1", "-1", "+1", "100m", "500m", "1500m", "0.5", ".5", "5.", "1.", "-1.5", "-0", "-1.1Ki",
+    "64Gi", "1Mi", "16777216Ki", "1e3", "1E3", "1e-3", "1e+3", "1e4294967296", "1e2147483648",
+    "1e-2147483648", "1e18", "1e19", "8Ei", "7Ei", "8E", "9223372036854775807", "9223372036854775808",
+    "9223372036854775807m", "9223372036854776k", "0.000000001", "0.0000000001", "1n", "1u", "1m",
+    "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Ti", "1Pi", "1Ei", "Mi", "-", ".", "Pi", ".e-10",
+    "e", "E", "1e", "1ee", "1 ", " 1", "1 Gi", "1gi", "1KI", "01", "00.100", "123456789012345678",
+    "1234567890123456789", "0.123456789012345678Ki", "1.5Gi", "-0.0001Ki", "+.5e1", "1e+", "1e-",
+    "99999999999999999999999999999999Ei", "0.00000000000000000000000000001Ei",
+]
+
+HAND_APPLY = [
+    '{"type":"DELETED","object":{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}}}',
+    '{"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"probe","namespace":"fuzz"},"spec":{}}}',
+    '{"type":"MODIFIED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"probe","namespace":"fuzz"},'
+    '"spec":{"nodeName":"n2","containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}}}',
+    '{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"12"}}}',
+    '[{"type":"ADDED","object":{"kind":"Node","metadata":{"name":"n4"},"status":{"allocatable":{"cpu":"1","memory":"1Gi","pods":"3"}}}},'
+    '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"x","namespace":"default"},"spec":{"nodeName":"n4",'
+    '"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}]',
+    '{"kind":"NodeList","items":[{"metadata":{"name":"n5","labels":{"a":"b"}},"spec":{"taints":[{"key":"k","effect":"NoExecute"}]}}]}',
+    '{"kind":"PodList","items":[{"metadata":{"name":"p","namespace":"default"},"spec":{"nodeName":"n1"},"status":{"phase":"Succeeded"}}]}',
+    '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-0","namespace":"default"},"spec":{"nodeName":"n1"},"status":{"phase":"Failed"}}',
+    '{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},"spec":{"unschedulable":true}}',
+    '{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"}}',
+    '{"apiVersion":"apps/v1","kind":"Node","metadata":{"name":"x"}}',
+    '{"kind":"Node","metadata":{"name":"bad"},"status":{"allocatable":{"cpu":"lots"}}}',
+    '{"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"1"}}}' + SEPARATOR +
+    '{"kind":"Node","metadata":{"name":"n9"},"status":{"allocatable":{"cpu":"x"}}}',
+    '{"kind":"Pod","metadata":{"name":"a","namespace":"default"},"spec":{"nodeName":"n1","containers":[{"name":"c",'
+    '"ports":[{"containerPort":9090,"hostPort":9090}]}]}}' + SEPARATOR +
+    '{"type":"DELETED","object":{"kind":"Pod","metadata":{"name":"a","namespace":"default"},"spec":{"nodeName":"n1"}}}',
+    "[]",
+    "{}",
+    '{"type":"ADDED"}',
+    '{"type":"WHAT","object":{}}',
+    '{"kind":"List","items":[{"kind":"Node","metadata":{"name":"n1"}},{"kind":"Node"}]}',
+]
+
+HAND_PODS = [
+    {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+     "spec": {"containers": [{"name": "c", "image": "nginx:1.25"}]}},
+    {"kind": "Pod", "metadata": {"name": "big"},
+     "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "3", "memory": "6Gi", "example.com/gpu": "1"}}}]}},
+    {"kind": "Pod", "metadata": {"name": "fs"}, "spec": {"schedulerName": "fuzz-scheduler",
+     "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}},
+    {"kind": "Pod", "metadata": {"name": "nosuch"}, "spec": {"schedulerName": "nope", "containers": []}},
+    {"kind": "Pod", "metadata": {"name": "pinned"}, "spec": {"nodeName": "n2", "containers": [{"name": "c"}]}},
+    {"kind": "Pod", "metadata": {"name": "tol"}, "spec": {
+        "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "infra", "effect": "NoSchedule"},
+                        {"key": "node.kubernetes.io/unschedulable", "operator": "Exists"}],
+        "nodeSelector": {"topology.kubernetes.io/zone": "z1"},
+        "containers": [{"name": "c", "ports": [{"containerPort": 80, "hostPort": 8080}]}]}},
+    {"kind": "Pod", "metadata": {"name": "aff"}, "spec": {"affinity": {"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "disk", "operator": "NotIn", "values": ["hdd"]},
+                                  {"key": "kubernetes.io/hostname", "operator": "Exists"}]},
+            {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n2", "n3"]}]}]},
+        "preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 50, "preference": {"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["z2"]}]}}]}},
+        "containers": [{"name": "c", "image": "registry.k8s.io/pause:3.9"}]}},
+    {"kind": "Pod", "metadata": {"name": "init"}, "spec": {
+        "initContainers": [{"name": "i", "resources": {"requests": {"cpu": "2", "memory": "1Gi"}}},
+                           {"name": "s", "restartPolicy": "Always", "resources": {"requests": {"cpu": "500m"}}}],
+        "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}}],
+        "overhead": {"cpu": "250m", "memory": "120Mi"}, "resources": {"requests": {"cpu": "1500m"}}}},
+    {"kind": "Pod", "metadata": {"name": "gt"}, "spec": {"affinity": {"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "gen", "operator": "Gt", "values": ["2"]}]}]}}}, "containers": [{"name": "c"}]}},
+]
+
+
+def main():
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--corpus", default=os.path.join(repo, "..", "shared", "corpus"))
+    ap.add_argument("--examples", default=os.path.join(repo, "examples", "cluster"))
+    ap.add_argument("--max-len", type=int, default=65536)
+    args = ap.parse_args()
+    seeds = Seeds(args.outdir, args.max_len)
+
+    for root in (args.corpus, args.examples):
+        if not os.path.isdir(root):
+            print(f"make_seeds: {root} not found, skipped", file=sys.stderr)
+            continue
+        for path in json_files(root):
+            raw, doc = load(path)
+            if doc is None:
+                seeds.add("apply", raw)
+                continue
+            items = add_document(seeds, doc, whole_text=raw)
+            if len(raw) > args.max_len and len(items) > 1:
+                for sub in sub_lists(items, args.max_len):
+                    seeds.add("apply", compact(sub))
+
+    for c in HAND_CONFIGS:
+        seeds.add("config", c)
+    for q in HAND_QUANTITIES:
+        seeds.add("quantity", q)
+    for a in HAND_APPLY:
+        seeds.add("apply", a)
+    for i, pod in enumerate(HAND_PODS):
+        seeds.schedule(pod, flags=(0x0, 0x1, 0x2, 0x4, 0x7))
+        bound = json.loads(json.dumps(pod))
+        bound.setdefault("metadata", {})["namespace"] = "fuzz"
+        bound["spec"]["nodeName"] = ["n1", "n2", "n3"][i % 3]
+        seeds.add("apply", compact(bound))
+    # Garbage the decoders should reject cleanly.
+    for t in ("apply", "schedule", "config"):
+        for junk in (b"", b" ", b"\x07", b"{", b"\x00{}", b'{"a":1}x', b"\xff\xfe"):
+            seeds.add(t, junk)
+
+    total = sum(seeds.counts.values())
+    print("make_seeds: wrote " + ", ".join(f"{seeds.counts[t]} {t}" for t in TARGETS) +
+          f" (new files: {total}; {seeds.skipped} skipped as longer than {args.max_len} bytes)"
+          f" to {args.outdir}")
+
+
+if __name__ == "__main__":
+    main()
