@@ -149,7 +149,9 @@ for t in "${targets[@]}"; do
     >"$out/logs/$t.log" 2>&1 || rc=$?
   last=$(grep -E '^#[0-9]+' "$out/logs/$t.log" | tail -1 || true)
   execs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$out/logs/$t.log")
-  line="$t: rc=$rc exec/s=${execs:-?} ${last#* }"
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/logs/$t.log")
+  cov=$(echo "$last" | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [^ ]+' || true)
+  line="$t: ${seconds}s rc=$rc runs=${runs:-?} exec/s=${execs:-?} ${cov}"
   if ((rc != 0)); then
     line+=" -- FOUND SOMETHING: $(ls -t "$out/crashes/$t" | head -1)"
     grep -m1 -E 'ERROR: |runtime error|FUZZ_CHECK' "$out/logs/$t.log" >&2 || true

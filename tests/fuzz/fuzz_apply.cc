@@ -3,7 +3,9 @@
 // The input is one or more documents separated by a line "---"
 // ("doc1\n---\ndoc2"; at most kMaxDocs), applied in turn to an engine
 // preloaded with a small cluster (fuzz_common.h, kCluster) and an assumed
-// probe pod. Invariants checked after every document:
+// pod. Each document is then also scheduled as a pod, so fuzzed pods meet
+// fuzzed clusters (a document that is no Pod fails to decode, cheaply).
+// Invariants checked after every document:
 //   - the status/error contract (fuzz_common.h); *summary_json untouched on
 //     failure and a well-formed summary on success;
 //   - atomic failure (sched.h convention 3): a failed apply changes nothing.
@@ -14,7 +16,8 @@
 //     engine because a schedule call itself advances the engine's rotating
 //     start index and its tie-break RNG (libsched/scheduler/scheduler.h);
 //   - determinism: the twin accepts every document the engine accepted,
-//     with the same summary.
+//     with the same summary, and schedules every document as a pod with the
+//     same status and result (with ASSUME, so both keep assuming alike).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -51,8 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sched_engine* engines[2] = {fuzz::NewEngine(kConfig), fuzz::NewEngine(kConfig)};
   for (sched_engine* e : engines) {
     FUZZ_CHECK(fuzz::Apply(e, fuzz::kCluster) == SCHED_OK, "preload rejected");
-    // An assumed pod the input can replace or delete ("fuzz/probe").
-    fuzz::Schedule(e, fuzz::kProbePod, SCHED_SCHEDULE_ASSUME);
+    // An assumed pod the input can replace or delete ("fuzz/assumed").
+    fuzz::Schedule(e, fuzz::kAssumedPod, SCHED_SCHEDULE_ASSUME);
   }
 
   for (std::string_view doc : SplitDocs(input)) {
@@ -72,6 +75,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string b = fuzz::Schedule(engines[1], fuzz::kProbePod, kProbeFlags);
     FUZZ_CHECK(a == b, "%s apply left a different state:\nengine: %s\ntwin:   %s",
                st == SCHED_OK ? "a successful" : "a FAILED (not atomic)", a.c_str(), b.c_str());
+
+    // The document as a pod to schedule, on both.
+    sched_status sa, sb;
+    const std::string ra = fuzz::Schedule(engines[0], doc, fuzz::kAllFlags, &sa);
+    const std::string rb = fuzz::Schedule(engines[1], doc, fuzz::kAllFlags, &sb);
+    FUZZ_CHECK(sa == sb && ra == rb, "identical engines scheduled a pod differently:\n%s %s\n%s %s",
+               sched_status_name(sa), ra.c_str(), sched_status_name(sb), rb.c_str());
   }
 
   for (sched_engine* e : engines) sched_engine_free(e);

@@ -206,6 +206,13 @@ inline constexpr std::string_view kProbePod = R"json({"apiVersion":"v1","kind":"
   "containers":[{"name":"c","image":"nginx:1.25","resources":{"requests":{"cpu":"250m","memory":"256Mi"}},
    "ports":[{"containerPort":80,"hostPort":9090}]}]}})json";
 
+// A pod the apply target assumes at the start, so inputs can replace or
+// delete an assumed pod ("fuzz/assumed"); no host port, so it never blocks
+// the probe.
+inline constexpr std::string_view kAssumedPod = R"json({"apiVersion":"v1","kind":"Pod",
+ "metadata":{"name":"assumed","namespace":"fuzz"},
+ "spec":{"containers":[{"name":"c","image":"registry.k8s.io/pause:3.9","resources":{"requests":{"cpu":"100m"}}}]}})json";
+
 inline constexpr uint32_t kAllFlags =
     SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
 
