@@ -17,7 +17,7 @@
 #   build-fuzz/crashes/<t>/    crash-*, leak-*, timeout-*, oom-* artifacts
 #   build-fuzz/logs/<t>.log    the last run's libFuzzer output
 # Regression inputs in tests/fuzz/regressions/<t>/ are replayed (each input run
-# once) before fuzzing; a failing one fails the script for that target.
+# once) before fuzzing; a failing one makes the script fail (fuzzing still runs).
 # Exits non-zero when any target failed its replay or found something.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -127,14 +127,19 @@ summary=()
 for t in "${targets[@]}"; do
   bin="$out/fuzz_$t"
   if ((replay)) && [ -d "tests/fuzz/regressions/$t" ]; then
+    : >"$out/logs/$t.replay.log"
     mapfile -t inputs < <(find "tests/fuzz/regressions/$t" -type f ! -name '*.md' ! -name '.*' | sort)
     if ((${#inputs[@]})); then
       echo "fuzz.sh: replaying ${#inputs[@]} regression input(s) for $t" >&2
-      if ! "$bin" -runs=1 "${inputs[@]}" >"$out/logs/$t.replay.log" 2>&1; then
-        echo "fuzz.sh: $t FAILED a regression input; see $out/logs/$t.replay.log" >&2
-        summary+=("$t: REGRESSION FAILED")
+      # One process per input, so every still-failing input is named.
+      failing=()
+      for input in "${inputs[@]}"; do
+        "$bin" "$input" >>"$out/logs/$t.replay.log" 2>&1 || failing+=("${input##*/}")
+      done
+      if ((${#failing[@]})); then
+        echo "fuzz.sh: $t still fails ${#failing[@]} regression input(s): ${failing[*]} (log: $out/logs/$t.replay.log)" >&2
+        summary+=("$t: REGRESSIONS FAILING: ${failing[*]}")
         status=1
-        continue
       fi
     fi
   fi

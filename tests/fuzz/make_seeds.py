@@ -41,6 +41,8 @@ class Seeds:
         self.outdir = outdir
         self.max_len = max_len
         self.counts = dict.fromkeys(TARGETS, 0)
+        self.seen = {t: set() for t in TARGETS}
+        self.new = 0
         self.skipped = 0
         for t in TARGETS:
             os.makedirs(os.path.join(outdir, t), exist_ok=True)
@@ -52,11 +54,15 @@ class Seeds:
             self.skipped += 1
             return
         name = hashlib.sha1(data).hexdigest()
+        if name in self.seen[target]:
+            return
+        self.seen[target].add(name)
+        self.counts[target] += 1
         path = os.path.join(self.outdir, target, name)
         if not os.path.exists(path):
             with open(path, "wb") as f:
                 f.write(data)
-            self.counts[target] += 1
+            self.new += 1
 
     def schedule(self, pod, flags=(0x0, 0x7)):
         text = compact(pod)
@@ -320,10 +326,9 @@ def main():
         for junk in (b"", b" ", b"\x07", b"{", b"\x00{}", b'{"a":1}x', b"\xff\xfe"):
             seeds.add(t, junk)
 
-    total = sum(seeds.counts.values())
-    print("make_seeds: wrote " + ", ".join(f"{seeds.counts[t]} {t}" for t in TARGETS) +
-          f" (new files: {total}; {seeds.skipped} skipped as longer than {args.max_len} bytes)"
-          f" to {args.outdir}")
+    print("make_seeds: " + ", ".join(f"{seeds.counts[t]} {t}" for t in TARGETS) +
+          f" seeds in {args.outdir} ({seeds.new} new; {seeds.skipped} skipped as longer than"
+          f" {args.max_len} bytes)")
 
 
 if __name__ == "__main__":
