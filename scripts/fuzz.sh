@@ -20,6 +20,9 @@
 # once) before fuzzing; a failing one makes the script fail (fuzzing still runs).
 # Exits non-zero when any target failed its replay or found something.
 set -euo pipefail
+# The body is one { } block: bash parses it whole before running it, so
+# editing this file while a long run is in progress cannot derail that run.
+{
 cd "$(dirname "$0")/.."
 
 ALL_TARGETS=(config apply schedule quantity)
@@ -166,3 +169,4 @@ for t in "${targets[@]}"; do
 done
 printf '%s\n' "${summary[@]}"
 exit "$status"
+}
