@@ -48,6 +48,7 @@ ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
 }
 
 void Engine::Commit(const ChangeSet& changes) {
+  ClusterState::Batch batch(state_);
   for (const Change& c : changes.changes) {
     switch (c.op) {
       case Change::Op::kUpsertNode:

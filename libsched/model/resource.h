@@ -40,6 +40,7 @@ bool IsExtendedResourceName(std::string_view name);
 bool IsHugePageResourceName(std::string_view name);
 
 int64_t SaturatingAdd(int64_t a, int64_t b);
+int64_t SaturatingSub(int64_t a, int64_t b);
 
 struct Resource {
   int64_t milli_cpu = 0;

@@ -1,8 +1,11 @@
 #include "libsched/plugins/image_locality.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include "libsched/model/resource.h"
 
 namespace sched {
 namespace {
@@ -58,7 +61,10 @@ Status ImageLocality::Score(const CycleState& state, const Pod& pod, const NodeI
     // scaledImageScore: the spread first, then the product, as upstream.
     const double spread =
         static_cast<double>(s->num_nodes[i]) / static_cast<double>(s->total_num_nodes);
-    sum += static_cast<int64_t>(static_cast<double>(*size) * spread);
+    // Capped below 2^63 so the conversion is defined; saturating because the
+    // score clamps the sum to maxThreshold anyway.
+    const double scaled = std::min(static_cast<double>(*size) * spread, 9.0e18);
+    sum = SaturatingAdd(sum, static_cast<int64_t>(scaled));
   }
   *score = CalculatePriority(sum, pod.num_containers);
   return Status();

@@ -6,17 +6,10 @@
 #include <utility>
 
 #include "libsched/model/resource.h"
+#include "libsched/plugins/helper/resource_allocation.h"
 
 namespace sched {
 namespace {
-
-enum class Kind : uint8_t { kCPU, kMemory, kEphemeralStorage, kScalar };
-
-struct ScoredResource {
-  Kind kind;
-  Atom atom;  // kScalar only
-  int64_t pod_request;
-};
 
 // PreScore data: the scored resources that can contribute, in args order.
 struct PreScoreState final : StateData {
@@ -29,31 +22,10 @@ struct PreScoreState final : StateData {
 // upstream's, so the result is bit-identical (Go does not fuse
 // multiply-adds on amd64, nor does an ISO C++ build).
 int64_t BalanceScore(const PreScoreState& s, const NodeInfo& node, bool with_pod) {
-  const Resource& alloc = node.node()->allocatable;
-  const Resource& used = node.requested();
   auto fraction = [&](const ScoredResource& r, double* f) {
-    int64_t allocatable = 0;
-    int64_t requested = 0;
-    switch (r.kind) {
-      case Kind::kCPU:
-        allocatable = alloc.milli_cpu;
-        requested = used.milli_cpu;
-        break;
-      case Kind::kMemory:
-        allocatable = alloc.memory;
-        requested = used.memory;
-        break;
-      case Kind::kEphemeralStorage:
-        allocatable = alloc.ephemeral_storage;
-        requested = used.ephemeral_storage;
-        break;
-      case Kind::kScalar:
-        allocatable = alloc.Scalar(r.atom);
-        requested = used.Scalar(r.atom);
-        break;
-    }
+    auto [allocatable, requested] = AllocationOnNode(r, node, RequestMode::kActual);
     if (allocatable == 0) return false;
-    if (with_pod) requested += r.pod_request;
+    if (with_pod) requested = SaturatingAdd(requested, r.pod_request);
     *f = static_cast<double>(requested) / static_cast<double>(allocatable);
     if (*f > 1) *f = 1;
     return true;
@@ -116,24 +88,11 @@ Status NodeResourcesBalancedAllocation::PreScore(CycleState& state, const Pod& p
                                                  const ClusterState& snapshot) const {
   auto data = std::make_unique<PreScoreState>();
   bool any_request = false;
-  for (const auto& r : args_.resources) {
-    ScoredResource sr{Kind::kScalar, kNoAtom, 0};
-    if (r.name == kResourceCPU) {
-      sr = {Kind::kCPU, kNoAtom, pod.requests.milli_cpu};
-    } else if (r.name == kResourceMemory) {
-      sr = {Kind::kMemory, kNoAtom, pod.requests.memory};
-    } else if (r.name == kResourceEphemeralStorage) {
-      sr = {Kind::kEphemeralStorage, kNoAtom, pod.requests.ephemeral_storage};
-    } else if (IsScalarResourceName(r.name)) {
-      const Atom atom = snapshot.interner().Find(r.name);
-      // A scalar resource the pod does not request is not scored.
-      if (atom == kNoAtom || pod.requests.Scalar(atom) == 0) continue;
-      sr = {Kind::kScalar, atom, pod.requests.Scalar(atom)};
-    } else {
-      continue;  // "pods", "storage", ...: no allocatable entry, never scored
-    }
-    any_request = any_request || sr.pod_request != 0;
-    data->resources.push_back(sr);
+  for (const ResourceSpec& r : args_.resources) {
+    auto sr = ResolveScoredResource(r, pod, snapshot.interner(), RequestMode::kActual);
+    if (!sr) continue;
+    any_request = any_request || sr->pod_request != 0;
+    data->resources.push_back(*sr);
   }
   if (!any_request) return Status(Code::kSkip);
   state.Write(slot(), std::move(data));

@@ -26,16 +26,13 @@
 #include <vector>
 
 #include "libsched/framework/plugin.h"
+#include "libsched/plugins/helper/resource_allocation.h"
 
 namespace sched {
 
 // config.NodeResourcesBalancedAllocationArgs with upstream's defaults.
 struct NodeResourcesBalancedAllocationArgs {
-  // config.ResourceSpec; the weight must be 1 (it is not used).
-  struct ResourceSpec {
-    std::string name;
-    int64_t weight = 1;
-  };
+  // The weights must be 1 (they are not used).
   std::vector<ResourceSpec> resources = {{"cpu", 1}, {"memory", 1}};
 };
 

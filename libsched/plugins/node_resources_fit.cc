@@ -1,9 +1,11 @@
 #include "libsched/plugins/node_resources_fit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "libsched/model/resource.h"
+#include "libsched/plugins/helper/resource_allocation.h"
 
 namespace sched {
 namespace {
@@ -25,15 +27,6 @@ struct PreFilterState final : StateData {
     std::string reason;  // "Insufficient <name>"
   };
   std::vector<Scalar> scalars;
-};
-
-enum class Kind : uint8_t { kCPU, kMemory, kEphemeralStorage, kScalar };
-
-struct ScoredResource {
-  Kind kind;
-  Atom atom;  // kScalar only
-  int64_t weight;
-  int64_t pod_request;
 };
 
 // PreScore data: the scored resources that can contribute, in args order.
@@ -140,17 +133,26 @@ std::string ArgsErrors(const NodeResourcesFitArgs& args) {
   return errs;
 }
 
+__extension__ typedef __int128 I128;
+
+// x * 100 / capacity in 128 bits: the same as upstream's int64 arithmetic
+// wherever that does not overflow (capacities above ~92 PB), exact beyond.
+// REQUIRES: 0 <= x <= capacity, capacity > 0.
+int64_t Percent(int64_t x, int64_t capacity) {
+  return static_cast<int64_t>(static_cast<I128>(x) * kMaxNodeScore / capacity);
+}
+
 // leastRequestedScore: free capacity on a 0..100 scale.
 int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
   if (requested > capacity) return 0;
-  return (capacity - requested) * kMaxNodeScore / capacity;
+  return Percent(capacity - requested, capacity);
 }
 
 // mostRequestedScore: used capacity on a 0..100 scale; requests above
 // capacity (non-zero defaults can cause them) count as full.
 int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
   if (requested > capacity) requested = capacity;
-  return requested * kMaxNodeScore / capacity;
+  return Percent(requested, capacity);
 }
 
 }  // namespace
@@ -197,6 +199,10 @@ Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
     }
     data->scalars.push_back({name, request, "Insufficient " + str});
   }
+  // Upstream reports scalar insufficiencies in Go map order (random); by
+  // name is deterministic and, unlike interned ids, independent of history.
+  std::sort(data->scalars.begin(), data->scalars.end(),
+            [](const auto& a, const auto& b) { return a.reason < b.reason; });
   state.Write(slot(), std::move(data));
   return Status();
 }
@@ -217,7 +223,8 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
   // status unresolvable by preemption.
   auto check = [&](int64_t request, int64_t allocatable, int64_t requested,
                    std::string_view reason) {
-    if (request > allocatable - requested) {
+    // 128 bits: allocatable - requested cannot overflow.
+    if (static_cast<I128>(request) > static_cast<I128>(allocatable) - requested) {
       reasons.push_back(reason);
       unresolvable = unresolvable || request > allocatable;
     }
@@ -249,21 +256,9 @@ Status NodeResourcesFit::PreScore(CycleState& state, const Pod& pod,
   // CalculateResource and then defaults only resources the pod sets nowhere.
   // The two differ only for pods with pod-level requests.
   for (const ResourceSpec& r : args_.scoring_strategy.resources) {
-    if (r.name == kResourceCPU) {
-      data->resources.push_back({Kind::kCPU, kNoAtom, r.weight, pod.non_zero_requests.milli_cpu});
-    } else if (r.name == kResourceMemory) {
-      data->resources.push_back({Kind::kMemory, kNoAtom, r.weight, pod.non_zero_requests.memory});
-    } else if (r.name == kResourceEphemeralStorage) {
-      data->resources.push_back(
-          {Kind::kEphemeralStorage, kNoAtom, r.weight, pod.requests.ephemeral_storage});
-    } else if (IsScalarResourceName(r.name)) {
-      // A scalar resource the pod does not request is not scored.
-      const Atom atom = snapshot.interner().Find(r.name);
-      const int64_t request = atom == kNoAtom ? 0 : pod.requests.Scalar(atom);
-      if (request != 0) data->resources.push_back({Kind::kScalar, atom, r.weight, request});
+    if (auto sr = ResolveScoredResource(r, pod, snapshot.interner(), RequestMode::kNonZero)) {
+      data->resources.push_back(*sr);
     }
-    // Any other name ("pods", "storage") has no allocatable entry and is
-    // never scored.
   }
   state.Write(slot(), std::move(data));
   return Status();
@@ -277,36 +272,14 @@ Status NodeResourcesFit::Score(const CycleState& state, const Pod& /*pod*/,
   if (s == nullptr) {
     return Status::Error("reading \"PreScoreNodeResourcesFit\" from cycleState: not found");
   }
-  const Resource& alloc = node.node()->allocatable;
-  const Resource& non_zero = node.non_zero_requested();
-  const Resource& requested = node.requested();
   const ScoringStrategyType type = args_.scoring_strategy.type;
 
   int64_t node_score = 0;
   int64_t weight_sum = 0;
   for (const ScoredResource& r : s->resources) {
-    int64_t allocatable = 0;
-    int64_t allocated = 0;
-    switch (r.kind) {
-      case Kind::kCPU:
-        allocatable = alloc.milli_cpu;
-        allocated = non_zero.milli_cpu;
-        break;
-      case Kind::kMemory:
-        allocatable = alloc.memory;
-        allocated = non_zero.memory;
-        break;
-      case Kind::kEphemeralStorage:
-        allocatable = alloc.ephemeral_storage;
-        allocated = requested.ephemeral_storage;
-        break;
-      case Kind::kScalar:
-        allocatable = alloc.Scalar(r.atom);
-        allocated = requested.Scalar(r.atom);
-        break;
-    }
-    if (allocatable == 0) continue;
-    const int64_t request = allocated + r.pod_request;
+    const auto [allocatable, allocated] = AllocationOnNode(r, node, RequestMode::kNonZero);
+    if (allocatable <= 0) continue;
+    const int64_t request = SaturatingAdd(allocated, r.pod_request);
     int64_t resource_score = 0;
     switch (type) {
       case ScoringStrategyType::kLeastAllocated:
@@ -317,8 +290,7 @@ Status NodeResourcesFit::Score(const CycleState& state, const Pod& /*pod*/,
         break;
       case ScoringStrategyType::kRequestedToCapacityRatio:
         resource_score = BrokenLinear(
-            scaled_shape_, request > allocatable ? kMaxUtilization
-                                                 : request * kMaxUtilization / allocatable);
+            scaled_shape_, request > allocatable ? kMaxUtilization : Percent(request, allocatable));
         // Only resources scoring above zero count towards the mean.
         if (resource_score <= 0) continue;
         break;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "libsched/framework/plugin.h"
+#include "libsched/plugins/helper/resource_allocation.h"
 
 namespace sched {
 
@@ -40,11 +41,6 @@ enum class ScoringStrategyType : uint8_t {
   kRequestedToCapacityRatio,
 };
 
-// config.ResourceSpec: a resource to score and its weight (1..100).
-struct ResourceSpec {
-  std::string name;
-  int64_t weight = 1;
-};
 
 // config.UtilizationShapePoint: utilization 0..100 (percent) -> score 0..10.
 struct UtilizationShapePoint {

@@ -35,9 +35,18 @@ void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   }
 }
 
-void ClusterState::RebuildNodeList() {
+void ClusterState::NodeListChanged() {
+  if (batch_depth_ > 0) {
+    node_list_stale_ = true;
+    return;
+  }
   node_list_.clear();
   for (const auto& name : tree_.List()) node_list_.push_back(infos_.at(name).get());
+  node_list_stale_ = false;
+}
+
+ClusterState::Batch::~Batch() {
+  if (--s_.batch_depth_ == 0 && s_.node_list_stale_) s_.NodeListChanged();
 }
 
 void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
@@ -52,13 +61,13 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   if (z == node_zone_.end()) {
     tree_.Add(zone, name);
     node_zone_.emplace(name, zone);
-    RebuildNodeList();
+    NodeListChanged();
   } else if (z->second != zone) {
     // A zone change moves the node to the end of its new zone, as upstream.
     tree_.Remove(z->second, name);
     tree_.Add(zone, name);
     z->second = zone;
-    RebuildNodeList();
+    NodeListChanged();
   }
 }
 
@@ -72,7 +81,7 @@ bool ClusterState::RemoveNode(std::string_view name) {
   tree_.Remove(z->second, key);
   node_zone_.erase(z);
   DropNodeInfoIfEmpty(key);
-  RebuildNodeList();
+  NodeListChanged();
   return true;
 }
 

@@ -31,6 +31,19 @@ class ClusterState {
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
+  // Defers node-list rebuilds while alive, so applying N node changes costs
+  // one rebuild instead of N. NodeList() must not be read inside a Batch.
+  class Batch {
+   public:
+    explicit Batch(ClusterState& s) : s_(s) { ++s_.batch_depth_; }
+    ~Batch();
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+
+   private:
+    ClusterState& s_;
+  };
+
   Interner& interner() { return interner_; }
   const Interner& interner() const { return interner_; }
 
@@ -65,7 +78,9 @@ class ClusterState {
   NodeInfo& InfoFor(const std::string& node_name);
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
-  void RebuildNodeList();  // after a node is added, removed or changes zone
+  // After a node is added, removed or changes zone: rebuild now, or when
+  // the outermost Batch ends.
+  void NodeListChanged();
 
   Interner interner_;
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
@@ -75,6 +90,8 @@ class ClusterState {
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;
   std::unordered_map<std::string, std::string> node_zone_;  // node -> zone key
+  int batch_depth_ = 0;
+  bool node_list_stale_ = false;
 };
 
 }  // namespace sched

@@ -122,3 +122,27 @@ TEST(ClusterStateTest, EveryChangeBumpsTheGeneration) {
 
 }  // namespace
 }  // namespace sched
+
+namespace sched {
+namespace {
+
+TEST(ClusterStateTest, BatchDefersTheNodeListUntilItEnds) {
+  ClusterState s;
+  Interner& in = s.interner();
+  {
+    ClusterState::Batch batch(s);
+    s.UpsertNode(testing::NodeBuilder(in, "a1").Label("topology.kubernetes.io/zone", "a").Build());
+    s.UpsertNode(testing::NodeBuilder(in, "b1").Label("topology.kubernetes.io/zone", "b").Build());
+    s.UpsertNode(testing::NodeBuilder(in, "a2").Label("topology.kubernetes.io/zone", "a").Build());
+    EXPECT_TRUE(s.NodeList().empty());  // not rebuilt yet
+  }
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
+  {
+    ClusterState::Batch batch(s);
+    s.RemoveNode("b1");
+  }
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2"}));
+}
+
+}  // namespace
+}  // namespace sched

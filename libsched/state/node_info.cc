@@ -52,9 +52,9 @@ bool NodeInfo::RemovePod(const Pod* pod, uint64_t generation) {
   if (it == pods_.end()) return false;
   requested_.Sub(pod->requests);
   non_zero_requested_.milli_cpu =
-      SaturatingAdd(non_zero_requested_.milli_cpu, -pod->non_zero_requests.milli_cpu);
+      SaturatingSub(non_zero_requested_.milli_cpu, pod->non_zero_requests.milli_cpu);
   non_zero_requested_.memory =
-      SaturatingAdd(non_zero_requested_.memory, -pod->non_zero_requests.memory);
+      SaturatingSub(non_zero_requested_.memory, pod->non_zero_requests.memory);
   for (const auto& hp : pod->host_ports) {
     auto u = std::find(used_ports_.begin(), used_ports_.end(), hp);
     if (u != used_ports_.end()) used_ports_.erase(u);
