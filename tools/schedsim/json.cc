@@ -1,7 +1,6 @@
 #include "json.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 namespace schedsim {
@@ -68,25 +67,10 @@ std::string Print(const cJSON* v) {
 }
 
 std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
+  // cJSON does the escaping; the library's output is the one to match.
+  JsonPtr str(cJSON_CreateString(s.c_str()));
+  if (!str) throw std::bad_alloc();
+  return Print(str.get());
 }
 
 }  // namespace schedsim
