@@ -3,7 +3,7 @@
 # Idempotent: a machine that has them all does nothing.
 set -euo pipefail
 
-packages=(meson ninja-build pkg-config g++ libcjson-dev libxxhash-dev
+packages=(meson ninja-build pkg-config gcc g++ binutils libcjson-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libyaml-dev python3)
 missing=()
 for p in "${packages[@]}"; do
