@@ -19,8 +19,24 @@ std::string_view TrimSpace(std::string_view s) {
   return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
 }
 
+// Whether a quantity ParseQuantity accepted is below zero (Quantity.Sign()
+// < 0): a '-' sign and a non-zero digit before the suffix. The rounded int64
+// cannot tell, as rounding takes some tiny negative amounts to 0 or even 1
+// ("-0.0001Ki" is 1).
+bool IsNegativeQuantity(std::string_view text) {
+  if (text.empty() || text[0] != '-') return false;
+  for (const char c : text.substr(1)) {
+    if (c >= '1' && c <= '9') return true;
+    if (c != '0' && c != '.') return false;  // the suffix: all digits were zero
+  }
+  return false;
+}
+
 // Quantity.UnmarshalJSON: a string (trimmed of spaces), a bare number, or
-// null (a zero quantity).
+// null (a zero quantity). Negative quantities are rejected in the API
+// server's words (ValidateResourceQuantityValue), which it applies to the
+// spec and node lists; the status lists get the same check so that no
+// negative amount reaches the core's arithmetic.
 ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64_t* out) {
   if (cJSON_IsNull(v)) {
     *out = 0;
@@ -41,6 +57,12 @@ ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64
     std::string quoted;
     AppendJsonString(quoted, text);
     return ApiStatus::Invalid(path, "invalid quantity " + quoted + ": " + q.error);
+  }
+  if (IsNegativeQuantity(text) || q.value < 0) {
+    std::string msg = "Invalid value: ";
+    AppendJsonString(msg, text);
+    msg += ": must be greater than or equal to 0";
+    return ApiStatus::Invalid(path, msg);
   }
   *out = q.value;
   return ApiStatus();

@@ -89,7 +89,8 @@ ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out);
 
 // A core/v1 ResourceList in scheduler units: cpu in milli-CPU; memory,
 // ephemeral-storage, pods and scalar resources (IsScalarResourceName) in
-// units; other names ignored. has_cpu / has_memory record an entry even
+// units; other names ignored. A negative quantity is an error ("must be
+// greater than or equal to 0"). has_cpu / has_memory record an entry even
 // when it is zero, which the non-zero request defaults depend on.
 struct ResourceList {
   Resource amounts;

@@ -1,4 +1,5 @@
 // core/v1 Node -> Node: the fields NodeInfo.SetNode and the node plugins read.
+#include <string>
 #include <string_view>
 
 #include "capi/decode.h"
@@ -40,7 +41,15 @@ ApiStatus DecodeImage(const cJSON* v, const JsonPath& path, Interner& in,
         out->names.push_back(in.Intern(name));
         return ApiStatus();
       }));
-  return GetInt64(v, "sizeBytes", path, &out->size_bytes);
+  CAPI_RETURN_IF_ERROR(GetInt64(v, "sizeBytes", path, &out->size_bytes));
+  // Not validated by the API server (only the kubelet writes it), but a
+  // negative size is never real and ImageLocality sums these.
+  if (out->size_bytes < 0) {
+    return ApiStatus::Invalid(path.Child("sizeBytes"),
+                              "Invalid value: " + std::to_string(out->size_bytes) +
+                                  ": must be greater than or equal to 0");
+  }
+  return ApiStatus();
 }
 
 }  // namespace

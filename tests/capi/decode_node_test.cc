@@ -117,6 +117,28 @@ INSTANTIATE_TEST_SUITE_P(
                   "status.allocatable.cpu",
                   "status.allocatable.cpu: invalid quantity \"9999999999999999999\": quantity out "
                   "of range"},
+        ErrorCase{"AllocatableNegative",
+                  R"({"metadata":{"name":"n"},"status":{"allocatable":{"cpu":"-4"}}})",
+                  "status.allocatable.cpu",
+                  "status.allocatable.cpu: Invalid value: \"-4\": must be greater than or "
+                  "equal to 0"},
+        ErrorCase{"AllocatableNegativeScalar",
+                  R"({"metadata":{"name":"n"},
+                      "status":{"allocatable":{"hugepages-2Mi":"-2Mi"}}})",
+                  "status.allocatable.hugepages-2Mi",
+                  "status.allocatable.hugepages-2Mi: Invalid value: \"-2Mi\": must be greater "
+                  "than or equal to 0"},
+        ErrorCase{"AllocatableNegativePods",
+                  R"({"metadata":{"name":"n"},"status":{"allocatable":{"pods":-1}}})",
+                  "status.allocatable.pods",
+                  "status.allocatable.pods: Invalid value: \"-1\": must be greater than or "
+                  "equal to 0"},
+        ErrorCase{"ImageSizeNegative",
+                  R"({"metadata":{"name":"n"},
+                      "status":{"images":[{"names":["a"],"sizeBytes":-1}]}})",
+                  "status.images[0].sizeBytes",
+                  "status.images[0].sizeBytes: Invalid value: -1: must be greater than or "
+                  "equal to 0"},
         ErrorCase{"ImageSizeType",
                   R"({"metadata":{"name":"n"},
                       "status":{"images":[{"names":["a"],"sizeBytes":"big"}]}})",

@@ -109,6 +109,13 @@ TEST_F(DecodePodTest, QuantitiesMayBeNumbersOrNull) {
   EXPECT_EQ(p.non_zero_requests.milli_cpu, 500);
 }
 
+TEST_F(DecodePodTest, NegativeZeroIsZero) {
+  const Pod p = DecodeSpec(
+      R"("containers":[{"name":"a","resources":{"requests":{"cpu":"-0","memory":"-0.0Mi",
+                                                            "nvidia.com/gpu":-0}}}])");
+  EXPECT_TRUE(p.requests.IsZero());
+}
+
 TEST_F(DecodePodTest, PodLevelResources) {
   const Pod p = DecodeSpec(
       R"("resources":{"requests":{"cpu":"3","ephemeral-storage":"1Gi"}},
@@ -371,6 +378,68 @@ INSTANTIATE_TEST_SUITE_P(
                   "spec.resources.requests.memory",
                   "spec.resources.requests.memory: invalid quantity \"1Q\": "
                   "invalid quantity syntax"},
+        // The API server's ValidateResourceQuantityValue: no negative amounts.
+        ErrorCase{"NegativeCpu", Container(R"("resources":{"requests":{"cpu":"-1"}})"),
+                  "spec.containers[0].resources.requests.cpu",
+                  "spec.containers[0].resources.requests.cpu: Invalid value: \"-1\": must be "
+                  "greater than or equal to 0"},
+        ErrorCase{"NegativeMemoryNumber",
+                  Container(R"("resources":{"requests":{"memory":-1024}})"),
+                  "spec.containers[0].resources.requests.memory",
+                  "spec.containers[0].resources.requests.memory: Invalid value: \"-1024\": "
+                  "must be greater than or equal to 0"},
+        ErrorCase{"NegativeEphemeralStorage",
+                  Container(R"("resources":{"requests":{"ephemeral-storage":" -1Gi "}})"),
+                  "spec.containers[0].resources.requests.ephemeral-storage",
+                  "spec.containers[0].resources.requests.ephemeral-storage: Invalid value: "
+                  "\"-1Gi\": must be greater than or equal to 0"},
+        ErrorCase{"NegativeExtended",
+                  Container(R"("resources":{"requests":{
+                                 "nvidia.com/gpu":"-9223372036854775808"}})"),
+                  "spec.containers[0].resources.requests[\"nvidia.com/gpu\"]",
+                  "spec.containers[0].resources.requests[\"nvidia.com/gpu\"]: Invalid value: "
+                  "\"-9223372036854775808\": must be greater than or equal to 0"},
+        // Rounds to a non-negative amount, but the quantity is negative.
+        ErrorCase{"NegativeTinyMemory",
+                  Container(R"("resources":{"requests":{"memory":"-0.0001Ki"}})"),
+                  "spec.containers[0].resources.requests.memory",
+                  "spec.containers[0].resources.requests.memory: Invalid value: "
+                  "\"-0.0001Ki\": must be greater than or equal to 0"},
+        ErrorCase{"NegativeTinyCpu", Container(R"("resources":{"requests":{"cpu":"-1n"}})"),
+                  "spec.containers[0].resources.requests.cpu",
+                  "spec.containers[0].resources.requests.cpu: Invalid value: \"-1n\": must be "
+                  "greater than or equal to 0"},
+        ErrorCase{"NegativeInitContainer",
+                  Spec(R"("initContainers":[{"name":"i",
+                       "resources":{"requests":{"pods":"-1"}}}])"),
+                  "spec.initContainers[0].resources.requests.pods",
+                  "spec.initContainers[0].resources.requests.pods: Invalid value: \"-1\": "
+                  "must be greater than or equal to 0"},
+        ErrorCase{"NegativeOverhead", Spec(R"("overhead":{"memory":"-10Mi"})"),
+                  "spec.overhead.memory",
+                  "spec.overhead.memory: Invalid value: \"-10Mi\": must be greater than or "
+                  "equal to 0"},
+        ErrorCase{"NegativePodLevel", Spec(R"("resources":{"requests":{"cpu":"-500m"}})"),
+                  "spec.resources.requests.cpu",
+                  "spec.resources.requests.cpu: Invalid value: \"-500m\": must be greater "
+                  "than or equal to 0"},
+        ErrorCase{"NegativeAllocatedResources",
+                  R"({"metadata":{"name":"p"},"status":{"containerStatuses":[
+                      {"name":"c","allocatedResources":{"cpu":"-2"}}]}})",
+                  "status.containerStatuses[0].allocatedResources.cpu",
+                  "status.containerStatuses[0].allocatedResources.cpu: Invalid value: \"-2\": "
+                  "must be greater than or equal to 0"},
+        ErrorCase{"NegativeStatusRequests",
+                  R"({"metadata":{"name":"p"},"status":{"initContainerStatuses":[
+                      {"name":"i","resources":{"requests":{"memory":"-1"}}}]}})",
+                  "status.initContainerStatuses[0].resources.requests.memory",
+                  "status.initContainerStatuses[0].resources.requests.memory: Invalid value: "
+                  "\"-1\": must be greater than or equal to 0"},
+        ErrorCase{"NegativePodStatusAllocated",
+                  R"({"metadata":{"name":"p"},"status":{"allocatedResources":{"cpu":"-1"}}})",
+                  "status.allocatedResources.cpu",
+                  "status.allocatedResources.cpu: Invalid value: \"-1\": must be greater than "
+                  "or equal to 0"},
         ErrorCase{"TolerationOperator", Spec(R"("tolerations":[{"key":"k","operator":"In"}])"),
                   "spec.tolerations[0].operator",
                   "spec.tolerations[0].operator: Unsupported value: \"In\": supported values: "
