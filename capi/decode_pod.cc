@@ -9,7 +9,7 @@
 
 #include "capi/decode.h"
 #include "capi/json_reader.h"
-#include "capi/label_syntax.h"
+#include "libsched/model/label_syntax.h"
 #include "libsched/model/pod_requests.h"
 #include "libsched/plugins/registry.h"
 
@@ -294,7 +294,7 @@ ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, In
     // any key but metadata.name (ValidateNodeFieldSelectorRequirement).
     out->valid = known_op && set_op && values.size() == 1 && key == "metadata.name";
   } else {
-    bool valid = known_op && IsLabelKey(key);
+    bool valid = known_op && IsQualifiedName(key);
     if (set_op) {
       valid = valid && !values.empty();
     } else if (numeric_op) {

@@ -1,27 +1,12 @@
 #include "libsched/model/labels.h"
 
 #include <algorithm>
-#include <charconv>
 #include <string_view>
-#include <system_error>
+
+#include "libsched/model/label_syntax.h"
 
 namespace sched {
 namespace {
-
-// strconv.ParseInt(s, 10, 64): an optional '+' or '-', then decimal digits
-// only, in range. std::from_chars takes '-' but not '+', so strip '+' here
-// and insist that a digit follows ("+-1" is an error in Go too).
-std::optional<int64_t> ParseInt64(std::string_view s) {
-  if (!s.empty() && s.front() == '+') {
-    s.remove_prefix(1);
-    if (s.empty() || s.front() < '0' || s.front() > '9') return std::nullopt;
-  }
-  int64_t v = 0;
-  const char* end = s.data() + s.size();
-  auto [p, ec] = std::from_chars(s.data(), end, v, 10);
-  if (ec != std::errc() || p != end) return std::nullopt;
-  return v;
-}
 
 bool Contains(const std::vector<Atom>& sorted, Atom a) {
   return std::binary_search(sorted.begin(), sorted.end(), a);
@@ -66,7 +51,7 @@ bool Requirement::Matches(const LabelSet& labels, const Interner& interner) cons
     case SelectorOp::kGt:
     case SelectorOp::kLt: {
       if (!v) return false;
-      const std::optional<int64_t> n = ParseInt64(interner.Str(*v));
+      const std::optional<int64_t> n = ParseDecimalInt64(interner.Str(*v));
       if (!n) return false;
       return op == SelectorOp::kGt ? *n > number : *n < number;
     }

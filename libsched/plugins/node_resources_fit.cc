@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "libsched/model/label_syntax.h"
 #include "libsched/model/resource.h"
 #include "libsched/plugins/helper/resource_allocation.h"
 
@@ -33,42 +34,6 @@ struct PreFilterState final : StateData {
 struct PreScoreState final : StateData {
   std::vector<ScoredResource> resources;
 };
-
-// metav1validation.ValidateLabelName (a qualified name): an optional DNS-1123
-// subdomain prefix and "/", then 1..63 alphanumerics, '-', '_', '.' that
-// start and end alphanumeric.
-bool IsAlnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-bool IsDNS1123Subdomain(std::string_view s) {
-  if (s.empty() || s.size() > 253) return false;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = s.find('.', start);
-    const std::string_view label =
-        s.substr(start, dot == std::string_view::npos ? dot : dot - start);
-    if (label.empty() || label.front() == '-' || label.back() == '-') return false;
-    for (char c : label) {
-      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
-    }
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
-bool IsQualifiedName(std::string_view s) {
-  std::string_view name = s;
-  if (const size_t slash = s.find('/'); slash != std::string_view::npos) {
-    if (!IsDNS1123Subdomain(s.substr(0, slash))) return false;
-    name = s.substr(slash + 1);
-  }
-  if (name.empty() || name.size() > 63 || !IsAlnum(name.front()) || !IsAlnum(name.back())) {
-    return false;
-  }
-  for (char c : name) {
-    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
-  }
-  return true;
-}
 
 std::string ArgsErrors(const NodeResourcesFitArgs& args) {
   std::string errs;

@@ -1,9 +1,9 @@
-#include "capi/label_syntax.h"
+#include "libsched/model/label_syntax.h"
 
 #include <charconv>
 #include <system_error>
 
-namespace sched::capi {
+namespace sched {
 namespace {
 
 bool IsAlnum(char c) {
@@ -42,12 +42,12 @@ bool IsDns1123Subdomain(std::string_view s) {
 
 }  // namespace
 
-bool IsLabelKey(std::string_view key) {
-  const size_t slash = key.find('/');
-  if (slash == std::string_view::npos) return IsNamePart(key);
-  const std::string_view name = key.substr(slash + 1);
+bool IsQualifiedName(std::string_view s) {
+  const size_t slash = s.find('/');
+  if (slash == std::string_view::npos) return IsNamePart(s);
+  const std::string_view name = s.substr(slash + 1);
   return name.find('/') == std::string_view::npos &&
-         IsDns1123Subdomain(key.substr(0, slash)) && IsNamePart(name);
+         IsDns1123Subdomain(s.substr(0, slash)) && IsNamePart(name);
 }
 
 bool IsLabelValue(std::string_view value) { return value.empty() || IsNamePart(value); }
@@ -65,4 +65,4 @@ std::optional<int64_t> ParseDecimalInt64(std::string_view s) {
   return v;
 }
 
-}  // namespace sched::capi
+}  // namespace sched

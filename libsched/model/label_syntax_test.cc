@@ -1,12 +1,12 @@
 // The label syntax checks behind NodeSelectorRequirement compilation.
-#include "capi/label_syntax.h"
+#include "libsched/model/label_syntax.h"
 
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-namespace sched::capi {
+namespace sched {
 namespace {
 
 TEST(LabelSyntaxTest, Keys) {
@@ -14,13 +14,13 @@ TEST(LabelSyntaxTest, Keys) {
                                          "a-b.example.com/Z9", std::string(63, 'k'),
                                          "kubernetes.io/hostname"};
   for (const std::string& k : good) {
-    EXPECT_TRUE(IsLabelKey(k)) << k;
+    EXPECT_TRUE(IsQualifiedName(k)) << k;
   }
   const std::vector<std::string> bad = {
       "",   "-a", "a-", "a b", "/a", "a/", "a/b/c", "Example.com/a", "ex_ample.com/a",
       ".example.com/a", "example..com/a", std::string(64, 'k'), std::string(254, 'a') + "/b"};
   for (const std::string& k : bad) {
-    EXPECT_FALSE(IsLabelKey(k)) << k;
+    EXPECT_FALSE(IsQualifiedName(k)) << k;
   }
 }
 
@@ -47,4 +47,4 @@ TEST(LabelSyntaxTest, ParseDecimalInt64) {
 }
 
 }  // namespace
-}  // namespace sched::capi
+}  // namespace sched
