@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libsched/testing/builders.h"
+#include "libsched/testing/run_score.h"
 
 namespace sched {
 namespace {
@@ -291,13 +292,9 @@ TEST(NodeAffinityTest, Score) {
     EXPECT_EQ(pre.code(), c.want_pre_score) << c.name;
     if (!pre.IsSuccess()) continue;
     std::vector<int64_t> scores;
-    for (const NodeInfo* n : feasible) {
-      int64_t s = -1;
-      ASSERT_TRUE(pl.Score(state, *pod, *n, &s).IsSuccess()) << c.name;
-      scores.push_back(s);
-    }
     ASSERT_TRUE(pl.HasNormalizeScore());
-    ASSERT_TRUE(pl.NormalizeScore(state, *pod, scores).IsSuccess()) << c.name;
+    ASSERT_TRUE(testing::ScoreAndNormalize(pl, state, *pod, feasible, &scores).IsSuccess())
+        << c.name;
     EXPECT_EQ(scores, c.want) << c.name;
   }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "libsched/testing/builders.h"
+#include "libsched/testing/run_score.h"
 
 namespace sched {
 namespace {
@@ -171,13 +172,9 @@ TEST(TaintTolerationTest, Score) {
     CycleState state(1);
     ASSERT_TRUE(pl.PreScore(state, *pod, feasible, cs).IsSuccess()) << c.name;
     std::vector<int64_t> scores;
-    for (const NodeInfo* n : feasible) {
-      int64_t s = -1;
-      ASSERT_TRUE(pl.Score(state, *pod, *n, &s).IsSuccess()) << c.name;
-      scores.push_back(s);
-    }
     ASSERT_TRUE(pl.HasNormalizeScore());
-    ASSERT_TRUE(pl.NormalizeScore(state, *pod, scores).IsSuccess()) << c.name;
+    ASSERT_TRUE(testing::ScoreAndNormalize(pl, state, *pod, feasible, &scores).IsSuccess())
+        << c.name;
     EXPECT_EQ(scores, c.want) << c.name;
   }
 }
