@@ -43,6 +43,7 @@ struct ContainerStatus {
 // The pod's status as PodRequests and the informers read it.
 struct PodStatus {
   bool terminal = false;
+  std::string nominated_node_name;  // status.nominatedNodeName
   bool resize_infeasible = false;  // IsPodResizeInfeasible
   // Later entries win, as upstream's name-keyed map (init statuses last).
   std::vector<ContainerStatus> containers;
@@ -88,8 +89,10 @@ ApiStatus DecodeStatus(const cJSON* obj, const JsonPath& path, Interner& in, Pod
   if (status == nullptr) return ApiStatus();
   const JsonPath sp = path.Child("status");
 
-  std::string_view phase;
+  std::string_view phase, nominated;
   CAPI_RETURN_IF_ERROR(GetString(status, "phase", sp, &phase));
+  CAPI_RETURN_IF_ERROR(GetString(status, "nominatedNodeName", sp, &nominated));
+  out->nominated_node_name = nominated;
   if (phase == "Succeeded" || phase == "Failed") {
     out->terminal = true;
   } else if (!phase.empty() && phase != "Pending" && phase != "Running" && phase != "Unknown") {
@@ -511,6 +514,7 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   PodStatus status;
   CAPI_RETURN_IF_ERROR(DecodeStatus(obj, path, in, &status));
   CAPI_RETURN_IF_ERROR(DecodeSpec(obj, path, in, status, pod.get()));
+  pod->nominated_node_name = status.nominated_node_name;
   out->pod = std::move(pod);
   out->terminal = status.terminal;
   return ApiStatus();

@@ -32,6 +32,9 @@ struct Pod {
   std::string uid;
   std::string node_name;       // spec.nodeName
   std::string scheduler_name;  // spec.schedulerName ("default-scheduler")
+  // status.nominatedNodeName: where preemption made room for this pod; the
+  // next cycle tries this node first (schedule_one.go evaluateNominatedNode).
+  std::string nominated_node_name;
   int32_t priority = 0;        // spec.priority
   std::string creation_timestamp;  // RFC 3339, as serialized
   LabelSet labels;

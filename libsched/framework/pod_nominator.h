@@ -1,0 +1,27 @@
+// PodNominator: read access to the pods that preemption nominated to nodes
+// (status.nominatedNodeName), as the framework's PodNominator
+// (staging/src/k8s.io/kube-scheduler/framework/interface.go). The queue's
+// Nominator implements it; a cycle reads it to run the two-pass filter
+// (framework/runtime/framework.go RunFilterPluginsWithNominatedPods).
+#ifndef LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
+#define LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "libsched/model/pod.h"
+
+namespace sched {
+
+class PodNominator {
+ public:
+  virtual ~PodNominator() = default;
+  // Pods nominated to `node_name`, in the order they were nominated.
+  virtual std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
+      std::string_view node_name) const = 0;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
