@@ -2,8 +2,12 @@
 // one scheduling cycle (fwk.CycleState). Each plugin owns a slot assigned by
 // its Profile, so reads are an index, not a map lookup under a lock.
 //
+// Clone is shallow: clones share slot data until one of them takes a
+// private copy with CopyOnWrite (what AddPod / RemovePod do when the
+// nominated-pods pass or preemption adjusts a plugin's state for one node).
+//
 // Thread-safety: written during PreFilter / PreScore (single thread); read
-// concurrently by Filter / Score.
+// concurrently by Filter / Score. Distinct clones may be used concurrently.
 #ifndef LIBSCHED_FRAMEWORK_CYCLE_STATE_H_
 #define LIBSCHED_FRAMEWORK_CYCLE_STATE_H_
 
@@ -22,6 +26,12 @@ class CycleState {
   explicit CycleState(size_t num_slots)
       : data_(num_slots), skip_filter_(num_slots), skip_score_(num_slots) {}
 
+  CycleState(CycleState&&) = default;
+  CycleState& operator=(CycleState&&) = default;
+
+  // Shallow copy (fwk.CycleState.Clone).
+  CycleState Clone() const { return *this; }
+
   void Write(size_t slot, std::unique_ptr<StateData> d) { data_[slot] = std::move(d); }
   // REQUIRES: the slot holds a T (or nothing: returns null).
   template <class T>
@@ -32,6 +42,15 @@ class CycleState {
   T* Mutable(size_t slot) {
     return static_cast<T*>(data_[slot].get());
   }
+  // Like Mutable, but first gives this CycleState its own copy of the slot's
+  // data if a clone shares it. REQUIRES: T is copy-constructible.
+  template <class T>
+  T* CopyOnWrite(size_t slot) {
+    if (data_[slot] != nullptr && data_[slot].use_count() > 1) {
+      data_[slot] = std::make_shared<T>(*static_cast<const T*>(data_[slot].get()));
+    }
+    return Mutable<T>(slot);
+  }
 
   // PreFilter returned Skip: the plugin's Filter is not run (SkipFilterPlugins).
   void set_skip_filter(size_t slot) { skip_filter_[slot] = true; }
@@ -41,7 +60,9 @@ class CycleState {
   bool skip_score(size_t slot) const { return skip_score_[slot]; }
 
  private:
-  std::vector<std::unique_ptr<StateData>> data_;
+  CycleState(const CycleState&) = default;
+
+  std::vector<std::shared_ptr<StateData>> data_;
   std::vector<bool> skip_filter_;
   std::vector<bool> skip_score_;
 };

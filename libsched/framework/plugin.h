@@ -53,6 +53,21 @@ class PreFilterPlugin : public virtual Plugin {
   virtual Status PreFilter(CycleState& state, const Pod& pod,
                            const ClusterState& snapshot,
                            PreFilterResult* result) const = 0;
+
+  // PreFilterExtensions: keep this plugin's PreFilter state right when a pod
+  // is added to (nominated pods) or removed from (preemption victims)
+  // `node` for one evaluation. Plugins whose state does not depend on other
+  // pods keep the defaults. A plugin that changes its slot uses
+  // CycleState::CopyOnWrite, since `state` is a clone.
+  virtual bool HasPreFilterExtensions() const { return false; }
+  virtual Status AddPod(CycleState& /*state*/, const Pod& /*pod*/, const Pod& /*pod_to_add*/,
+                        const NodeInfo& /*node*/) const {
+    return Status();
+  }
+  virtual Status RemovePod(CycleState& /*state*/, const Pod& /*pod*/,
+                           const Pod& /*pod_to_remove*/, const NodeInfo& /*node*/) const {
+    return Status();
+  }
 };
 
 class FilterPlugin : public virtual Plugin {
