@@ -24,6 +24,7 @@
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/node.h"
+#include "libsched/model/pdb.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/resource.h"
 
@@ -42,19 +43,25 @@ struct DecodedPod {
 };
 ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, DecodedPod* out);
 
+// policy/v1 PodDisruptionBudget (decode_pdb.cc). An invalid selector is
+// not an error: it matches no pod, as upstream treats it.
+ApiStatus DecodePdb(const cJSON* obj, const JsonPath& path, Interner& in,
+                    std::shared_ptr<const PodDisruptionBudget>* out);
+
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
 struct Change {
-  enum class Op { kUpsertNode, kRemoveNode, kUpsertPod, kRemovePod };
+  enum class Op { kUpsertNode, kRemoveNode, kUpsertPod, kRemovePod, kUpsertPdb, kRemovePdb };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
   std::shared_ptr<const Pod> pod;    // kUpsertPod
-  std::string key;                   // kRemoveNode: name; kRemovePod: "ns/name"
+  std::string key;                   // kRemoveNode: name; kRemovePod/kRemovePdb: "ns/name"
+  std::shared_ptr<const PodDisruptionBudget> pdb = nullptr;  // kUpsertPdb
 };
 
 // What sched_engine_apply reports back.
 struct ApplySummary {
-  int64_t applied = 0;                     // Node and Pod items changing state
+  int64_t applied = 0;                     // Node, Pod and PDB items changing state
   std::map<std::string, int64_t> ignored;  // other kinds, by kind
   int64_t pending_pods = 0;                // pods without spec.nodeName
 };

@@ -1,7 +1,8 @@
 // sched_engine_apply documents -> ChangeSet, mirroring what the scheduler's
 // informer handlers do with each object (pkg/scheduler/eventhandlers.go):
 // Nodes go to the cache; Pods bound to a node go to the cache; unbound pods
-// belong to the queue; terminal pods are filtered out (deleted).
+// belong to the queue; terminal pods are filtered out (deleted);
+// PodDisruptionBudgets are kept for preemption (its PDB lister).
 #include <string>
 #include <string_view>
 
@@ -59,6 +60,17 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
       // binds or deletes it.
       ++out->summary.pending_pods;
     }
+    return ApiStatus();
+  }
+  if (api_version == "policy/v1" && kind == "PodDisruptionBudget") {
+    std::shared_ptr<const PodDisruptionBudget> pdb;
+    CAPI_RETURN_IF_ERROR(DecodePdb(obj, path, in, &pdb));
+    if (type == EventType::kDelete) {
+      out->changes.push_back({Change::Op::kRemovePdb, nullptr, nullptr, pdb->ns + "/" + pdb->name});
+    } else {
+      out->changes.push_back({Change::Op::kUpsertPdb, nullptr, nullptr, {}, std::move(pdb)});
+    }
+    ++out->summary.applied;
     return ApiStatus();
   }
   ++out->summary.ignored[std::string(kind)];

@@ -44,6 +44,8 @@ struct ContainerStatus {
 struct PodStatus {
   bool terminal = false;
   std::string nominated_node_name;  // status.nominatedNodeName
+  std::string start_time;           // status.startTime
+  bool disruption_target_by_scheduler = false;
   bool resize_infeasible = false;  // IsPodResizeInfeasible
   // Later entries win, as upstream's name-keyed map (init statuses last).
   std::vector<ContainerStatus> containers;
@@ -89,10 +91,12 @@ ApiStatus DecodeStatus(const cJSON* obj, const JsonPath& path, Interner& in, Pod
   if (status == nullptr) return ApiStatus();
   const JsonPath sp = path.Child("status");
 
-  std::string_view phase, nominated;
+  std::string_view phase, nominated, start_time;
   CAPI_RETURN_IF_ERROR(GetString(status, "phase", sp, &phase));
   CAPI_RETURN_IF_ERROR(GetString(status, "nominatedNodeName", sp, &nominated));
+  CAPI_RETURN_IF_ERROR(GetString(status, "startTime", sp, &start_time));
   out->nominated_node_name = nominated;
+  out->start_time = start_time;
   if (phase == "Succeeded" || phase == "Failed") {
     out->terminal = true;
   } else if (!phase.empty() && phase != "Pending" && phase != "Running" && phase != "Unknown") {
@@ -101,15 +105,22 @@ ApiStatus DecodeStatus(const cJSON* obj, const JsonPath& path, Interner& in, Pod
   }
 
   bool seen_resize_condition = false;
+  bool seen_disruption_target = false;
   CAPI_RETURN_IF_ERROR(
       ForEachElement(status, "conditions", sp, [&](const cJSON* c, const JsonPath& p) {
         CAPI_RETURN_IF_ERROR(AsObject(c, p));
-        std::string_view type, reason;
+        std::string_view type, reason, cond_status;
         CAPI_RETURN_IF_ERROR(GetString(c, "type", p, &type));
         CAPI_RETURN_IF_ERROR(GetString(c, "reason", p, &reason));
+        CAPI_RETURN_IF_ERROR(GetString(c, "status", p, &cond_status));
         if (type == "PodResizePending" && !seen_resize_condition) {
           seen_resize_condition = true;  // the first one decides
           out->resize_infeasible = reason == "Infeasible";
+        }
+        if (type == "DisruptionTarget" && !seen_disruption_target) {
+          seen_disruption_target = true;  // the first one decides
+          out->disruption_target_by_scheduler =
+              cond_status == "True" && reason == "PreemptionByScheduler";
         }
         return ApiStatus();
       }));
@@ -438,6 +449,14 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
   pod->node_name = node_name;
   if (!scheduler_name.empty()) pod->scheduler_name = scheduler_name;
   CAPI_RETURN_IF_ERROR(GetInt32(spec, "priority", sp, &pod->priority));
+  std::string_view preemption_policy;
+  CAPI_RETURN_IF_ERROR(GetString(spec, "preemptionPolicy", sp, &preemption_policy));
+  if (preemption_policy == "Never") {
+    pod->preempt_never = true;
+  } else if (!preemption_policy.empty() && preemption_policy != "PreemptLowerPriority") {
+    return Unsupported(sp.Child("preemptionPolicy"), preemption_policy,
+                       {"Never", "PreemptLowerPriority"});
+  }
   CAPI_RETURN_IF_ERROR(DecodeNodeSelector(spec, sp, in, pod));
   CAPI_RETURN_IF_ERROR(DecodeNodeAffinity(spec, sp, in, pod));
   CAPI_RETURN_IF_ERROR(
@@ -515,6 +534,8 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   CAPI_RETURN_IF_ERROR(DecodeStatus(obj, path, in, &status));
   CAPI_RETURN_IF_ERROR(DecodeSpec(obj, path, in, status, pod.get()));
   pod->nominated_node_name = status.nominated_node_name;
+  pod->start_time = status.start_time;
+  pod->disruption_target_by_scheduler = status.disruption_target_by_scheduler;
   out->pod = std::move(pod);
   out->terminal = status.terminal;
   return ApiStatus();

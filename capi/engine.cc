@@ -63,6 +63,12 @@ void Engine::Commit(const ChangeSet& changes) {
       case Change::Op::kRemovePod:
         state_.RemovePod(c.key);  // an unknown pod is a no-op
         break;
+      case Change::Op::kUpsertPdb:
+        state_.UpsertPdb(c.pdb);
+        break;
+      case Change::Op::kRemovePdb:
+        state_.RemovePdb(c.key);  // an unknown PDB is a no-op
+        break;
     }
   }
 }

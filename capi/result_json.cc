@@ -91,6 +91,20 @@ std::string ScheduleResultJson(const Pod& pod, const ScheduleResult& r,
   w.Key("evaluatedNodes").Int(r.evaluated_nodes);
   w.Key("feasibleNodes").Int(r.feasible_nodes);
   w.Key("assumed").Bool(assumed);
+  if (!r.nominated_node.empty()) {
+    // Preemption: the caller deletes the victims and records the node in
+    // the pod's status.nominatedNodeName; the engine changes neither.
+    w.Key("nominatedNodeName").String(r.nominated_node);
+    w.Key("victims").BeginArray();
+    for (const auto& v : r.victims) {
+      w.BeginObject();
+      w.Key("namespace").String(v->ns);
+      w.Key("name").String(v->name);
+      w.Key("uid").String(v->uid);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   if (flags & SCHED_SCHEDULE_NODE_STATUSES) WriteNodeStatuses(w, r, state);
   if (flags & SCHED_SCHEDULE_SCORES) WriteScores(w, r);
   w.EndObject();

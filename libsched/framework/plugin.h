@@ -9,18 +9,23 @@
 #define LIBSCHED_FRAMEWORK_PLUGIN_H_
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
+#include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
 #include "libsched/model/pod.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_info.h"
 
 namespace sched {
+
+class Framework;  // framework.h: what PostFilter plugins may run
 
 inline constexpr int64_t kMaxNodeScore = 100;  // framework.MaxNodeScore
 inline constexpr int64_t kMinNodeScore = 0;
@@ -74,6 +79,27 @@ class FilterPlugin : public virtual Plugin {
  public:
   virtual Status Filter(const CycleState& state, const Pod& pod,
                         const NodeInfo& node) const = 0;
+};
+
+// PostFilterResult (fwk.PostFilterResult): where the pod is nominated and
+// what must go to make room there.
+struct PostFilterResult {
+  std::string nominated_node_name;
+  // Pods to delete, most important first (priority, then start time).
+  std::vector<std::shared_ptr<const Pod>> victims;
+  // Backs the reasons of the Status PostFilter returns.
+  std::deque<std::string> messages;
+};
+
+class PostFilterPlugin : public virtual Plugin {
+ public:
+  // Runs when no node passed Filter. `statuses` holds each node's Filter
+  // verdict. Success with a nominated node: the pod may fit there once
+  // the victims are gone. Unschedulable: PostFilter could not help; the
+  // reasons say why. May draw random numbers through `fw`, so it is not
+  // safe to call concurrently with the same Framework.
+  virtual Status PostFilter(const Framework& fw, const CycleState& state, const Pod& pod,
+                            const NodeToStatus& statuses, PostFilterResult* result) const = 0;
 };
 
 class PreScorePlugin : public virtual Plugin {

@@ -8,6 +8,7 @@ void Profile::Add(std::unique_ptr<Plugin> plugin, int64_t score_weight) {
   plugins_.push_back(std::move(plugin));
   if (auto* x = dynamic_cast<const PreFilterPlugin*>(p)) pre_filter_.push_back(x);
   if (auto* x = dynamic_cast<const FilterPlugin*>(p)) filter_.push_back(x);
+  if (auto* x = dynamic_cast<const PostFilterPlugin*>(p)) post_filter_.push_back(x);
   if (auto* x = dynamic_cast<const PreScorePlugin*>(p)) pre_score_.push_back(x);
   if (auto* x = dynamic_cast<const ScorePlugin*>(p)) {
     score_.push_back({x, score_weight == 0 ? 1 : score_weight});

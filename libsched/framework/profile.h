@@ -33,6 +33,7 @@ class Profile {
   size_t num_slots() const { return plugins_.size(); }
   const std::vector<const PreFilterPlugin*>& pre_filter() const { return pre_filter_; }
   const std::vector<const FilterPlugin*>& filter() const { return filter_; }
+  const std::vector<const PostFilterPlugin*>& post_filter() const { return post_filter_; }
   const std::vector<const PreScorePlugin*>& pre_score() const { return pre_score_; }
   const std::vector<WeightedScorePlugin>& score() const { return score_; }
 
@@ -45,6 +46,7 @@ class Profile {
   std::vector<std::unique_ptr<Plugin>> plugins_;
   std::vector<const PreFilterPlugin*> pre_filter_;
   std::vector<const FilterPlugin*> filter_;
+  std::vector<const PostFilterPlugin*> post_filter_;
   std::vector<const PreScorePlugin*> pre_score_;
   std::vector<WeightedScorePlugin> score_;
   int32_t percentage_ = 0;

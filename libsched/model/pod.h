@@ -61,6 +61,17 @@ struct Pod {
   int32_t num_containers = 0;  // len(initContainers) + len(containers)
 
   bool terminating = false;  // metadata.deletionTimestamp set
+
+  // status.startTime as serialized (RFC 3339, UTC, seconds: such strings
+  // order as times); empty when unset, which upstream reads as "now"
+  // (util.GetPodStartTime), i.e. later than any recorded start.
+  std::string start_time;
+  // spec.preemptionPolicy is Never: the pod may not preempt others.
+  bool preempt_never = false;
+  // A DisruptionTarget condition with status True and reason
+  // PreemptionByScheduler (defaultpreemption podTerminatingByPreemption
+  // also needs `terminating`).
+  bool disruption_target_by_scheduler = false;
 };
 
 }  // namespace sched

@@ -1,7 +1,6 @@
 #include "libsched/scheduler/scheduler.h"
 
 #include <algorithm>
-#include <map>
 
 namespace sched {
 namespace {
@@ -90,17 +89,30 @@ bool Scheduler::RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState
   return false;
 }
 
-Status Scheduler::RunFilters(const CycleState& cs, const Pod& pod, const NodeInfo& node) const {
-  // framework.go RunFilterPlugins: the first failing plugin decides.
-  for (const FilterPlugin* p : profile_.filter()) {
-    if (cs.skip_filter(p->slot())) continue;
-    Status s = p->Filter(cs, pod, node);
-    if (!s.IsSuccess()) {
-      s.set_plugin(p->Name());
-      return s;
+void Scheduler::RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
+                               ScheduleResult& r) const {
+  // framework.go RunPostFilterPlugins: the first success or
+  // UnschedulableAndUnresolvable (or error) decides; otherwise the reasons
+  // of all plugins are kept. schedulingCycle records the message either way.
+  if (profile_.post_filter().empty()) return;
+  const NodeToStatus statuses(r.failures, r.absent_status ? &*r.absent_status : nullptr);
+  std::string reasons;
+  for (const PostFilterPlugin* p : profile_.post_filter()) {
+    PostFilterResult pr;
+    const Status s = p->PostFilter(fw, cs, pod, statuses, &pr);
+    if (s.IsSuccess() || !s.IsRejected() || s.code() == Code::kUnschedulableAndUnresolvable) {
+      r.post_filter_msg = s.Message();
+      if (s.IsSuccess()) {
+        r.nominated_node = std::move(pr.nominated_node_name);
+        r.victims = std::move(pr.victims);
+      }
+      return;
+    }
+    for (std::string_view reason : s.reasons()) {
+      reasons += (reasons.empty() ? "" : ", ") + std::string(reason);
     }
   }
-  return Status();
+  r.post_filter_msg = std::move(reasons);
 }
 
 void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
@@ -175,7 +187,8 @@ const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
   return selected;
 }
 
-ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state) {
+ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
+                                  const PodNominator* nominator) {
   ScheduleResult r;
   const auto& all_nodes = state.NodeList();
   r.num_all_nodes = static_cast<int64_t>(all_nodes.size());
@@ -185,12 +198,33 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state) {
     return r;
   }
 
+  const Framework fw(profile_, state, nominator, rng_);
   r.cycle_state = std::make_shared<CycleState>(profile_.num_slots());
   CycleState& cs = *r.cycle_state;
   PreFilterResult restriction;
   if (!RunPreFilters(cs, pod, state, r, &restriction)) {
-    if (!r.error) r.message = FitErrorMessage(r);
+    if (!r.error) {
+      RunPostFilters(fw, cs, pod, r);
+      r.message = FitErrorMessage(r);
+    }
     return r;
+  }
+
+  // evaluateNominatedNode: where preemption made room, the pod likely fits
+  // and nowhere else; if it does, no other node is filtered. Like upstream,
+  // this ignores the PreFilter node restriction.
+  const NodeInfo* nominated_failed = nullptr;
+  if (!pod.nominated_node_name.empty()) {
+    if (const NodeInfo* ni = state.FindNode(pod.nominated_node_name)) {
+      Status s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
+      if (s.IsSuccess()) {
+        r.node = ni->node()->name;
+        r.evaluated_nodes = r.feasible_nodes = 1;
+        return r;
+      }
+      r.failures.push_back({ni, std::move(s)});
+      nominated_failed = ni;
+    }
   }
 
   std::vector<const NodeInfo*> subset;
@@ -203,14 +237,16 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state) {
 
   // findNodesThatPassFilters, evaluated in order from the rotating start
   // index and stopping at numFeasibleNodesToFind (upstream with parallelism
-  // 1 visits nodes in exactly this order).
+  // 1 visits nodes in exactly this order). The nominated node, if it just
+  // failed, keeps that verdict (upstream re-runs it to the same result).
   std::vector<const NodeInfo*> feasible;
   const int64_t num_nodes = static_cast<int64_t>(nodes.size());
   int64_t to_find = NumFeasibleNodesToFind(num_nodes);
   if (profile_.score().empty()) to_find = std::min<int64_t>(to_find, 1);
   for (int64_t i = 0; i < num_nodes && static_cast<int64_t>(feasible.size()) < to_find; ++i) {
     const NodeInfo* ni = nodes[(next_start_node_index_ + i) % num_nodes];
-    Status s = RunFilters(cs, pod, *ni);
+    if (ni == nominated_failed) continue;
+    Status s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
     if (s.IsSuccess()) {
       feasible.push_back(ni);
     } else {
@@ -223,6 +259,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state) {
   r.evaluated_nodes = static_cast<int64_t>(processed);
 
   if (feasible.empty()) {
+    RunPostFilters(fw, cs, pod, r);
     r.message = FitErrorMessage(r);
     return r;
   }
@@ -238,23 +275,13 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state) {
 
 std::string FitErrorMessage(const ScheduleResult& r) {
   std::string msg = "0/" + std::to_string(r.num_all_nodes) + " nodes are available:";
-  if (!r.pre_filter_msg.empty()) return msg + " " + r.pre_filter_msg + ".";
-  std::map<std::string_view, int64_t> histogram;
-  for (const auto& f : r.failures) {
-    for (auto reason : f.status.reasons()) ++histogram[reason];
+  if (!r.pre_filter_msg.empty()) {
+    msg += " " + r.pre_filter_msg + ".";
+  } else {
+    msg += ReasonsHistogram(r.num_all_nodes, r.failures,
+                            r.absent_status ? &*r.absent_status : nullptr);
   }
-  const int64_t absent = r.num_all_nodes - static_cast<int64_t>(r.failures.size());
-  if (r.absent_status && absent > 0) {
-    for (auto reason : r.absent_status->reasons()) histogram[reason] += absent;
-  }
-  // Upstream sorts the formatted "<count> <reason>" strings, count included.
-  std::vector<std::string> entries;
-  for (const auto& [reason, count] : histogram) {
-    entries.push_back(std::to_string(count) + " " + std::string(reason));
-  }
-  std::sort(entries.begin(), entries.end());
-  for (size_t i = 0; i < entries.size(); ++i) msg += (i ? ", " : " ") + entries[i];
-  if (!entries.empty()) msg += ".";
+  if (!r.post_filter_msg.empty()) msg += " " + r.post_filter_msg;
   return msg;
 }
 

@@ -1,9 +1,11 @@
 // Scheduler: one scheduling cycle for one pod against the cluster state,
-// mirroring schedulePod / findNodesThatFitPod / prioritizeNodes / selectHost
-// in pkg/scheduler/schedule_one.go:
-//   PreFilter -> Filter (from a rotating start index, stopping at
-//   numFeasibleNodesToFind) -> PreScore -> Score -> NormalizeScore ->
-//   weighted sum -> selectHost -> (optionally) assume.
+// mirroring schedulingCycle / schedulePod / findNodesThatFitPod /
+// evaluateNominatedNode / prioritizeNodes / selectHost in
+// pkg/scheduler/schedule_one.go:
+//   PreFilter -> the nominated node first, if the pod has one -> Filter
+//   (with nominated pods; from a rotating start index, stopping at
+//   numFeasibleNodesToFind) -> PostFilter (preemption) when nothing fits ->
+//   PreScore -> Score -> NormalizeScore -> weighted sum -> selectHost.
 //
 // Deliberate difference: selectHost picks uniformly at random among the top
 // total scores (reservoir sampling, as upstream did v1.16-v1.34) from a
@@ -25,6 +27,9 @@
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
+#include "libsched/framework/framework.h"
+#include "libsched/framework/node_to_status.h"
+#include "libsched/framework/pod_nominator.h"
 #include "libsched/framework/profile.h"
 #include "libsched/framework/status.h"
 #include "libsched/model/pod.h"
@@ -34,11 +39,6 @@ namespace sched {
 
 // "no nodes available to schedule pods" (scheduler.go ErrNoNodesAvailable).
 inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
-
-struct NodeFailure {
-  const NodeInfo* node;
-  Status status;  // the first failing Filter plugin's status
-};
 
 struct NodePluginScores {
   const NodeInfo* node;
@@ -71,6 +71,15 @@ struct ScheduleResult {
   std::vector<std::string_view> score_plugins;
   std::vector<NodePluginScores> scores;
 
+  // When no node fit and PostFilter ran: its message ("preemption: ..."),
+  // appended to the FitError text; empty when preemption succeeded.
+  std::string post_filter_msg;
+  // Preemption made room on this node: the pod is to be nominated there
+  // (status.nominatedNodeName), not bound, once `victims` are deleted.
+  std::string nominated_node;
+  // The pods to delete for that, most important first.
+  std::vector<std::shared_ptr<const Pod>> victims;
+
   // Storage behind the string_views above: reasons plugins built during the
   // cycle live in its CycleState, messages the framework built live here.
   std::shared_ptr<CycleState> cycle_state;
@@ -83,15 +92,20 @@ class Scheduler {
 
   const Profile& profile() const { return profile_; }
 
-  // Runs one cycle for `pod`. Does not change `state`.
-  ScheduleResult Schedule(const Pod& pod, const ClusterState& state);
+  // Runs one cycle for `pod`. Does not change `state`. `nominator` (may be
+  // null) supplies the pods nominated to each node: those of priority >=
+  // the pod's count as present when the pod is filtered.
+  ScheduleResult Schedule(const Pod& pod, const ClusterState& state,
+                          const PodNominator* nominator = nullptr);
 
  private:
   int64_t NumFeasibleNodesToFind(int64_t num_all_nodes) const;
   // Returns false (with r.absent_status set) when PreFilter rejected the pod.
   bool RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state,
                      ScheduleResult& r, PreFilterResult* restriction) const;
-  Status RunFilters(const CycleState& cs, const Pod& pod, const NodeInfo& node) const;
+  // RunPostFilterPlugins: fills r's post_filter_msg, nominated_node, victims.
+  void RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
+                      ScheduleResult& r) const;
   void Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
                   const std::vector<const NodeInfo*>& feasible, ScheduleResult& r) const;
   const NodeInfo* SelectHost(const ScheduleResult& r);
@@ -102,7 +116,8 @@ class Scheduler {
 };
 
 // The FitError summary: "0/N nodes are available: <sorted histogram>." or
-// the PreFilter message (framework.FitError.Error in framework/types.go).
+// the PreFilter message, then the PostFilter message if any
+// (framework.FitError.Error in framework/types.go).
 std::string FitErrorMessage(const ScheduleResult& r);
 
 }  // namespace sched

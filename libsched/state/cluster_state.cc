@@ -103,6 +103,20 @@ bool ClusterState::RemovePod(std::string_view key) {
   return true;
 }
 
+void ClusterState::UpsertPdb(std::shared_ptr<const PodDisruptionBudget> pdb) {
+  std::string key = pdb->ns + "/" + pdb->name;
+  pdbs_.insert_or_assign(std::move(key), std::move(pdb));
+  ++generation_;
+}
+
+bool ClusterState::RemovePdb(std::string_view key) {
+  auto it = pdbs_.find(key);
+  if (it == pdbs_.end()) return false;
+  pdbs_.erase(it);
+  ++generation_;
+  return true;
+}
+
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }
 
 const NodeInfo* ClusterState::FindNode(std::string_view name) const {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 
 #include "libsched/model/interner.h"
 #include "libsched/model/node.h"
+#include "libsched/model/pdb.h"
 #include "libsched/model/pod.h"
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
@@ -64,6 +66,15 @@ class ClusterState {
   void AssumePod(std::shared_ptr<const Pod> pod);
   bool HasPod(std::string_view key) const { return pods_.count(std::string(key)) > 0; }
 
+  // PodDisruptionBudgets, keyed "namespace/name" (what preemption reads).
+  void UpsertPdb(std::shared_ptr<const PodDisruptionBudget> pdb);
+  // False if unknown.
+  bool RemovePdb(std::string_view key);
+  const std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>>& pdbs()
+      const {
+    return pdbs_;
+  }
+
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
   const NodeInfo* FindNode(std::string_view name) const;
@@ -86,6 +97,7 @@ class ClusterState {
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   std::unordered_map<Atom, int> image_nodes_;
+  std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   NodeTree tree_;
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;

@@ -255,7 +255,8 @@ static void TestApplyIsAllOrNothing(void) {
   CHECK_STREQ(after, before);
   CHECK_STREQ(after,
               "{\"pod\":\"prod/big\",\"node\":null,\"reason\":\"Unschedulable\","
-              "\"message\":\"0/2 nodes are available: 2 Insufficient cpu.\","
+              "\"message\":\"0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 "
+              "nodes are available: 2 Preemption is not helpful for scheduling.\","
               "\"numAllNodes\":2,\"evaluatedNodes\":2,\"feasibleNodes\":0,"
               "\"assumed\":false}");
   sched_free(before);
@@ -295,7 +296,9 @@ static void TestSchedule(void) {
   PodJson(pod, sizeof pod, "web-2", "1500m");
   result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUSES);
   CHECK_CONTAINS(result, "\"node\":null,\"reason\":\"Unschedulable\","
-                         "\"message\":\"0/2 nodes are available: 2 Insufficient cpu.\"");
+                         "\"message\":\"0/2 nodes are available: 2 Insufficient cpu. "
+                         "preemption: 0/2 nodes are available: 1 No preemption victims found "
+                         "for incoming pod, 1 Preemption is not helpful for scheduling.\"");
   CHECK_CONTAINS(result, "\"nodeStatuses\":[{\"node\":");
   CHECK_CONTAINS(result, "\"code\":\"Unschedulable\",\"plugin\":\"NodeResourcesFit\","
                          "\"reasons\":[\"Insufficient cpu\"]");

@@ -67,6 +67,16 @@ class GeneratedClusters(unittest.TestCase):
         simlib.Expected(nodes + pods).check(self, out, num_nodes=len(nodes))
         return out
 
+    @staticmethod
+    def no_victims(n):
+        """DefaultPreemption's suffix when no node has lower-priority pods."""
+        return f" preemption: 0/{n} nodes are available: {n} No preemption victims found for incoming pod."
+
+    @staticmethod
+    def not_helpful(n):
+        """DefaultPreemption's suffix when every node failed for good."""
+        return f" preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling."
+
     def assertAllUnschedulable(self, out, message):
         self.assertEqual(out["placements"], [])
         self.assertEqual({u["message"] for u in out["unschedulable"]}, {message})
@@ -80,7 +90,8 @@ class GeneratedClusters(unittest.TestCase):
     def test_taints_not_tolerated(self):
         out = self.schedule(instantiate("node-with-taint", 10),
                             instantiate("unschedulable-pod-taint-toleration", 20))
-        self.assertAllUnschedulable(out, "0/10 nodes are available: 10 node(s) had untolerated taint(s).")
+        self.assertAllUnschedulable(out, "0/10 nodes are available: 10 node(s) had untolerated taint(s)."
+                                    + self.not_helpful(10))
 
     def test_extended_resource_per_node(self):
         # Pod i asks for foo.com/bar-i, which only node i has.
@@ -93,13 +104,14 @@ class GeneratedClusters(unittest.TestCase):
         out = self.schedule(instantiate("node-default", 5), instantiate("pod-hostport-80", 8))
         self.assertEqual(len({p["node"] for p in out["placements"]}), 5)
         self.assertEqual([u["message"] for u in out["unschedulable"]], 3 * [
-            "0/5 nodes are available: 5 node(s) didn't have free ports for the requested pod ports."])
+            "0/5 nodes are available: 5 node(s) didn't have free ports for the requested pod ports."
+            + self.no_victims(5)])
 
     def test_cpu_runs_out(self):
         out = self.schedule(instantiate("node-default", 10), instantiate("pod-high-priority", 15))
         self.assertEqual(len(out["placements"]), 10)
         self.assertEqual({u["message"] for u in out["unschedulable"]},
-                         {"0/10 nodes are available: 10 Insufficient cpu."})
+                         {"0/10 nodes are available: 10 Insufficient cpu." + self.no_victims(10)})
 
     def test_priority_goes_first(self):
         # Listed last, the high-priority pods (3 cpu) still get the room;
@@ -110,16 +122,17 @@ class GeneratedClusters(unittest.TestCase):
         placed = [p["pod"] for p in out["placements"]]
         self.assertEqual([p.startswith("default/high-") for p in placed], [True, True, False, False])
         self.assertEqual([u["message"] for u in out["unschedulable"]],
-                         2 * ["0/2 nodes are available: 2 Insufficient cpu."])
+                         2 * ["0/2 nodes are available: 2 Insufficient cpu." + self.no_victims(2)])
 
     def test_node_affinity_matches_no_node(self):
         out = self.schedule(instantiate("node-default", 3), instantiate("pod-with-node-affinity", 2))
         self.assertAllUnschedulable(
-            out, "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.")
+            out, "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector."
+            + self.not_helpful(3))
 
     def test_no_pod_slots(self):
         out = self.schedule(instantiate("churn__node-default", 3), instantiate("light-pod", 2))
-        self.assertAllUnschedulable(out, "0/3 nodes are available: 3 Too many pods.")
+        self.assertAllUnschedulable(out, "0/3 nodes are available: 3 Too many pods." + self.no_victims(3))
 
     def test_match_fields_pins_to_named_node(self):
         out = self.schedule(instantiate("node-with-name", 1) + instantiate("node-default", 3),

@@ -1,0 +1,71 @@
+// Framework: one profile's plugins run against one snapshot, for one cycle
+// (the parts of frameworkImpl in pkg/scheduler/framework/runtime/framework.go
+// that the cycle and PostFilter plugins share, and the fwk.Handle a
+// PostFilter plugin sees: snapshot, nominated pods, extension runners).
+//
+// Thread-safety: the Run* methods are const and may be called concurrently
+// with distinct CycleStates; RandomInt draws from the scheduler's source
+// and must not.
+#ifndef LIBSCHED_FRAMEWORK_FRAMEWORK_H_
+#define LIBSCHED_FRAMEWORK_FRAMEWORK_H_
+
+#include <cstdint>
+#include <random>
+
+#include "libsched/framework/cycle_state.h"
+#include "libsched/framework/pod_nominator.h"
+#include "libsched/framework/profile.h"
+#include "libsched/framework/status.h"
+#include "libsched/model/pod.h"
+#include "libsched/state/cluster_state.h"
+#include "libsched/state/node_info.h"
+
+namespace sched {
+
+class Framework {
+ public:
+  // `nominator` may be null (no nominated pods). All arguments must
+  // outlive the Framework.
+  Framework(const Profile& profile, const ClusterState& snapshot, const PodNominator* nominator,
+            std::mt19937_64& rng)
+      : profile_(profile), snapshot_(snapshot), nominator_(nominator), rng_(rng) {}
+
+  const Profile& profile() const { return profile_; }
+  const ClusterState& snapshot() const { return snapshot_; }
+
+  // RunFilterPlugins: the first failing plugin's status (with its name),
+  // or success. Plugins whose PreFilter returned Skip are not run.
+  Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
+
+  // RunFilterPluginsWithNominatedPods: with the nominated pods of `node`
+  // whose priority is >= the pod's (the pod itself excluded) added to a
+  // copy of `node` and to a clone of `state`, then, if any were added and
+  // that passed, once more without them. Without nominated pods it is one
+  // RunFilterPlugins and copies nothing.
+  Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
+                                           const NodeInfo& node) const;
+
+  // RunPreFilterExtensionAddPod / RemovePod: tells each PreFilter plugin
+  // with extensions (and not skipped) that `other` joins or leaves `node`.
+  // An Error status names the failing plugin.
+  Status RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const Pod& other,
+                                     const NodeInfo& node) const;
+  Status RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod, const Pod& other,
+                                        const NodeInfo& node) const;
+
+  // A uniform integer in [0, n) from the scheduler's seeded source.
+  // REQUIRES: n > 0.
+  int64_t RandomInt(int64_t n) const {
+    return std::uniform_int_distribution<int64_t>(0, n - 1)(rng_);
+  }
+
+ private:
+  const Profile& profile_;
+  const ClusterState& snapshot_;
+  const PodNominator* nominator_;
+  std::mt19937_64& rng_;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_FRAMEWORK_FRAMEWORK_H_

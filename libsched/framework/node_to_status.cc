@@ -1,0 +1,50 @@
+#include "libsched/framework/node_to_status.h"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+namespace sched {
+
+NodeToStatus::NodeToStatus(std::span<const NodeFailure> failures, const Status* absent)
+    : absent_(absent ? absent->code() : Code::kUnschedulableAndUnresolvable) {
+  for (const NodeFailure& f : failures) codes_[f.node] = f.status.code();
+}
+
+Code NodeToStatus::CodeFor(const NodeInfo* node) const {
+  auto it = codes_.find(node);
+  return it == codes_.end() ? absent_ : it->second;
+}
+
+std::vector<const NodeInfo*> NodeToStatus::NodesForStatusCode(
+    std::span<const NodeInfo* const> all, Code code) const {
+  std::vector<const NodeInfo*> out;
+  for (const NodeInfo* n : all) {
+    if (CodeFor(n) == code) out.push_back(n);
+  }
+  return out;
+}
+
+std::string ReasonsHistogram(int64_t num_all_nodes, std::span<const NodeFailure> failures,
+                             const Status* absent) {
+  std::map<std::string_view, int64_t> histogram;
+  for (const auto& f : failures) {
+    for (auto reason : f.status.reasons()) ++histogram[reason];
+  }
+  const int64_t num_absent = num_all_nodes - static_cast<int64_t>(failures.size());
+  if (absent != nullptr && num_absent > 0) {
+    for (auto reason : absent->reasons()) histogram[reason] += num_absent;
+  }
+  // Upstream sorts the formatted "<count> <reason>" strings, count included.
+  std::vector<std::string> entries;
+  for (const auto& [reason, count] : histogram) {
+    entries.push_back(std::to_string(count) + " " + std::string(reason));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string msg;
+  for (size_t i = 0; i < entries.size(); ++i) msg += (i ? ", " : " ") + entries[i];
+  if (!entries.empty()) msg += ".";
+  return msg;
+}
+
+}  // namespace sched
