@@ -1,0 +1,403 @@
+// DefaultPreemption: upstream's default_preemption_test.go scenarios
+// (TestSelectBestCandidate, TestDryRunPreemption's PDB cases,
+// TestPodEligibleToPreemptOthers, calculateNumCandidates) with
+// NodeResourcesFit as the only Filter, run through the Scheduler.
+#include "libsched/plugins/default_preemption.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "libsched/plugins/node_resources_fit.h"
+#include "libsched/scheduler/scheduler.h"
+#include "libsched/testing/builders.h"
+
+namespace sched {
+namespace {
+
+using testing::NodeBuilder;
+using testing::PodBuilder;
+
+// default_preemption_test.go's priorities and resources (cpu milli, memory).
+constexpr int32_t kNeg = -100, kLow = 0, kMid = 100, kHigh = 1000, kVeryHigh = 10000;
+struct Req {
+  int64_t cpu, mem;
+};
+constexpr Req kSmall{100, 100}, kMedium{200, 200}, kLarge{300, 300}, kVeryLarge{500, 500};
+
+// "1970-01-01T00:00:0<n>Z": epochTime<n> (upstream uses nanoseconds; the
+// API serializes seconds).
+std::string Epoch(int n) { return "1970-01-01T00:00:0" + std::to_string(n) + "Z"; }
+
+struct PodSpec {
+  std::string name;
+  std::string node;  // empty: the preemptor
+  int32_t priority;
+  Req req;
+  std::string start_time = Epoch(0);
+  std::vector<std::pair<std::string, std::string>> labels = {};
+};
+
+class DefaultPreemptionTest : public ::testing::Test {
+ protected:
+  void AddNodes(const std::vector<std::string>& names, Req capacity = kVeryLarge) {
+    for (const auto& n : names) {
+      state_->UpsertNode(
+          NodeBuilder(state_->interner(), n).Capacity(capacity.cpu, capacity.mem, 32).Build());
+    }
+  }
+  std::shared_ptr<Pod> MakePod(const PodSpec& s) {
+    PodBuilder b(state_->interner(), s.name);
+    b.Priority(s.priority).Container(s.req.cpu, s.req.mem);
+    for (const auto& [k, v] : s.labels) b.Label(k, v);
+    if (!s.node.empty()) b.NodeName(s.node);
+    auto p = std::make_shared<Pod>(*b.Build());
+    p->uid = s.name;
+    p->start_time = s.start_time;
+    return p;
+  }
+  void AddPods(const std::vector<PodSpec>& pods) {
+    for (const auto& s : pods) state_->UpsertPod(MakePod(s));
+  }
+  static Profile MakeProfile(DefaultPreemptionArgs args = {}) {
+    Profile p("default-scheduler");
+    p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}));
+    p.Add(std::make_unique<DefaultPreemption>(args));
+    return p;
+  }
+  static std::vector<std::string> Names(const std::vector<std::shared_ptr<const Pod>>& pods) {
+    std::vector<std::string> out;
+    for (const auto& p : pods) out.push_back(p->name);
+    return out;
+  }
+
+  std::unique_ptr<ClusterState> state_ = std::make_unique<ClusterState>();
+};
+
+TEST_F(DefaultPreemptionTest, SelectBestCandidate) {
+  struct Case {
+    const char* name;
+    std::vector<std::string> nodes;
+    int32_t priority;
+    std::vector<PodSpec> pods;
+    std::set<std::string> want;  // any of these
+  };
+  const Case cases[] = {
+      {"a pod that fits on both nodes when lower priority pods are preempted",
+       {"node1", "node2"},
+       kHigh,
+       {{"p1", "node1", kMid, kLarge}, {"p2", "node2", kMid, kLarge}},
+       {"node1", "node2"}},
+      {"node with min highest priority pod is picked",
+       {"node1", "node2", "node3"},
+       kHigh,
+       {{"p1.1", "node1", kMid, kMedium},
+        {"p1.2", "node1", kMid, kLarge},
+        {"p2.1", "node2", kMid, kMedium},
+        {"p2.2", "node2", kLow, kMedium},
+        {"p3.1", "node3", kLow, kMedium},
+        {"p3.2", "node3", kLow, kMedium}},
+       {"node3"}},
+      {"when highest priorities are the same, minimum sum of priorities is picked",
+       {"node1", "node2", "node3"},
+       kHigh,
+       {{"p1.1", "node1", kMid, kMedium},
+        {"p1.2", "node1", kMid, kLarge},
+        {"p2.1", "node2", kMid, kLarge},
+        {"p2.2", "node2", kLow, kMedium},
+        {"p3.1", "node3", kMid, kMedium},
+        {"p3.2", "node3", kMid, kMedium}},
+       {"node2"}},
+      {"when highest priority and sum are the same, minimum number of pods is picked",
+       {"node1", "node2", "node3"},
+       kHigh,
+       {{"p1.1", "node1", kMid, kSmall},
+        {"p1.2", "node1", kNeg, kSmall},
+        {"p1.3", "node1", kMid, kSmall},
+        {"p1.4", "node1", kNeg, kSmall},
+        {"p2.1", "node2", kMid, kLarge},
+        {"p2.2", "node2", kNeg, kMedium},
+        {"p3.1", "node3", kMid, kMedium},
+        {"p3.2", "node3", kNeg, kSmall},
+        {"p3.3", "node3", kLow, kSmall}},
+       {"node2"}},
+      {"sum of adjusted priorities is considered",
+       {"node1", "node2", "node3"},
+       kHigh,
+       {{"p1.1", "node1", kMid, kSmall},
+        {"p1.2", "node1", kNeg, kSmall},
+        {"p1.3", "node1", kNeg, kSmall},
+        {"p2.1", "node2", kMid, kLarge},
+        {"p2.2", "node2", kNeg, kMedium},
+        {"p3.1", "node3", kMid, kMedium},
+        {"p3.2", "node3", kNeg, kSmall},
+        {"p3.3", "node3", kLow, kSmall}},
+       {"node2"}},
+      {"non-overlapping lowest high priority, sum priorities, and number of pods",
+       {"node1", "node2", "node3", "node4"},
+       kVeryHigh,
+       {{"p1.1", "node1", kMid, kSmall},
+        {"p1.2", "node1", kLow, kSmall},
+        {"p1.3", "node1", kLow, kSmall},
+        {"p2.1", "node2", kHigh, kLarge},
+        {"p3.1", "node3", kMid, kMedium},
+        {"p3.2", "node3", kLow, kSmall},
+        {"p3.3", "node3", kLow, kSmall},
+        {"p3.4", "node3", kLow, kMedium},
+        {"p4.1", "node4", kMid, kMedium},
+        {"p4.2", "node4", kMid, kSmall},
+        {"p4.3", "node4", kMid, kSmall},
+        {"p4.4", "node4", kNeg, kSmall}},
+       {"node1"}},
+      {"same priority, same number of victims, different start time for each node's pod",
+       {"node1", "node2", "node3"},
+       kHigh,
+       {{"p1.1", "node1", kMid, kMedium, Epoch(2)},
+        {"p1.2", "node1", kMid, kMedium, Epoch(2)},
+        {"p2.1", "node2", kMid, kMedium, Epoch(3)},
+        {"p2.2", "node2", kMid, kMedium, Epoch(3)},
+        {"p3.1", "node3", kMid, kMedium, Epoch(1)},
+        {"p3.2", "node3", kMid, kMedium, Epoch(1)}},
+       {"node2"}},
+      {"same priority, same number of victims, different start time for all pods",
+       {"node1", "node2", "node3"},
+       kHigh,
+       {{"p1.1", "node1", kMid, kMedium, Epoch(4)},
+        {"p1.2", "node1", kMid, kMedium, Epoch(2)},
+        {"p2.1", "node2", kMid, kMedium, Epoch(5)},
+        {"p2.2", "node2", kMid, kMedium, Epoch(1)},
+        {"p3.1", "node3", kMid, kMedium, Epoch(3)},
+        {"p3.2", "node3", kMid, kMedium, Epoch(6)}},
+       {"node3"}},
+      {"different priority, same number of victims, different start time for all pods",
+       {"node1", "node2", "node3"},
+       kHigh,
+       {{"p1.1", "node1", kLow, kMedium, Epoch(4)},
+        {"p1.2", "node1", kMid, kMedium, Epoch(2)},
+        {"p2.1", "node2", kMid, kMedium, Epoch(6)},
+        {"p2.2", "node2", kLow, kMedium, Epoch(1)},
+        {"p3.1", "node3", kLow, kMedium, Epoch(3)},
+        {"p3.2", "node3", kMid, kMedium, Epoch(5)}},
+       {"node2"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    state_ = std::make_unique<ClusterState>();
+    AddNodes(c.nodes);
+    AddPods(c.pods);
+    for (uint64_t seed : {1, 2, 3}) {
+      Scheduler s(MakeProfile(), seed);
+      const auto pod = MakePod({"p", "", c.priority, kVeryLarge});
+      const ScheduleResult r = s.Schedule(*pod, *state_);
+      EXPECT_EQ(r.node, "");
+      EXPECT_TRUE(c.want.count(r.nominated_node)) << r.nominated_node << ": " << r.message;
+      EXPECT_FALSE(r.victims.empty());
+      EXPECT_EQ(r.post_filter_msg, "");
+    }
+  }
+}
+
+TEST_F(DefaultPreemptionTest, VictimsAreTheLeastImportantAndSortedMostImportantFirst) {
+  // 500m node holding 4 x 100m (one per priority) + 100m of higher
+  // priority: a 300m preemptor must evict 3 of the 4 lower ones; the most
+  // important (mid, then the older low) are reprieved first.
+  AddNodes({"node1"});
+  AddPods({{"keep", "node1", kVeryHigh, kSmall},
+           {"mid", "node1", kMid, kSmall},
+           {"low-old", "node1", kLow, kSmall, Epoch(1)},
+           {"low-new", "node1", kLow, kSmall, Epoch(2)},
+           {"neg", "node1", kNeg, kSmall}});
+  Scheduler s(MakeProfile(), 1);
+  const ScheduleResult r = s.Schedule(*MakePod({"p", "", kHigh, {300, 300}}), *state_);
+  EXPECT_EQ(r.nominated_node, "node1");
+  EXPECT_EQ(Names(r.victims), (std::vector<std::string>{"low-old", "low-new", "neg"}));
+  EXPECT_EQ(r.message, "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.");
+}
+
+TEST_F(DefaultPreemptionTest, PdbViolations) {
+  // TestDryRunPreemption's PDB cases: node1 holds two app=foo pods that
+  // must both go.
+  struct Case {
+    const char* name;
+    int32_t allowed;
+    std::vector<std::string> disrupted;
+    int64_t want_violations;
+  };
+  const Case cases[] = {
+      {"preemption with violation of same pdb", 1, {}, 1},
+      {"preemption with violation of the pdb with pod whose eviction was processed", 1,
+       {"p1.2"}, 0},
+      {"preemption with violation of both pdbs' budget", 0, {}, 2},
+      {"budget covers both", 2, {}, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    state_ = std::make_unique<ClusterState>();
+    AddNodes({"node1"});
+    AddPods({{"p1.1", "node1", kMid, kMedium, Epoch(0), {{"app", "foo"}}},
+             {"p1.2", "node1", kLow, kMedium, Epoch(0), {{"app", "foo"}}}});
+    auto pdb = std::make_shared<PodDisruptionBudget>();
+    pdb->ns = "default";
+    pdb->name = "pdb";
+    pdb->selector.emplace().requirements.push_back(
+        testing::Req(state_->interner(), "app", SelectorOp::kIn, {"foo"}));
+    pdb->disruptions_allowed = c.allowed;
+    pdb->disrupted_pods = c.disrupted;
+    state_->UpsertPdb(pdb);
+
+    const Profile profile = MakeProfile();
+    std::mt19937_64 rng(1);
+    const Framework fw(profile, *state_, nullptr, rng);
+    const auto pod = MakePod({"p", "", kHigh, kVeryLarge});
+    CycleState cs(profile.num_slots());
+    PreFilterResult ignored;
+    ASSERT_TRUE(profile.pre_filter()[0]->PreFilter(cs, *pod, *state_, &ignored).IsSuccess());
+    NodeInfo node = *state_->FindNode("node1");
+    const std::vector<const PodDisruptionBudget*> pdbs = {pdb.get()};
+    Victims v;
+    const DefaultPreemption pl(DefaultPreemptionArgs{});
+    ASSERT_TRUE(pl.SelectVictimsOnNode(fw, cs, *pod, node, pdbs, &v).IsSuccess());
+    EXPECT_EQ(Names(v.pods), (std::vector<std::string>{"p1.1", "p1.2"}));
+    EXPECT_EQ(v.num_pdb_violations, c.want_violations);
+    // The original node is untouched.
+    EXPECT_EQ(state_->FindNode("node1")->pods().size(), 2u);
+  }
+}
+
+TEST_F(DefaultPreemptionTest, NonViolatingNodeIsPreferred) {
+  AddNodes({"node1", "node2"});
+  AddPods({{"a", "node1", kLow, kVeryLarge, Epoch(0), {{"app", "foo"}}},
+           {"b", "node2", kMid, kVeryLarge}});
+  auto pdb = std::make_shared<PodDisruptionBudget>();
+  pdb->ns = "default";
+  pdb->name = "pdb";
+  pdb->selector.emplace().requirements.push_back(
+      testing::Req(state_->interner(), "app", SelectorOp::kIn, {"foo"}));
+  state_->UpsertPdb(pdb);
+  Scheduler s(MakeProfile(), 1);
+  // Without the PDB node1 (lower victim priority) would win.
+  EXPECT_EQ(s.Schedule(*MakePod({"p", "", kHigh, kLarge}), *state_).nominated_node, "node2");
+  state_->RemovePdb("default/pdb");
+  EXPECT_EQ(s.Schedule(*MakePod({"p", "", kHigh, kLarge}), *state_).nominated_node, "node1");
+}
+
+TEST_F(DefaultPreemptionTest, MessagesAndTheNodesThatMayHelp) {
+  // A 450m pod: node1 (200m free) holds only an equal-priority pod, node2
+  // (400m free) a lower one, "tiny" is smaller than the pod (unresolvable:
+  // not dry-run).
+  AddNodes({"node1", "node2"});
+  AddNodes({"tiny"}, {100, 100});
+  AddPods({{"same", "node1", kHigh, kLarge}, {"low", "node2", kLow, kSmall}});
+  Scheduler s(MakeProfile(), 1);
+  const ScheduleResult r = s.Schedule(*MakePod({"p", "", kHigh, {450, 450}}), *state_);
+  EXPECT_EQ(r.nominated_node, "node2");
+  EXPECT_EQ(Names(r.victims), std::vector<std::string>{"low"});
+  // Success adds nothing to the FitError text.
+  EXPECT_EQ(r.message, "0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory.");
+
+  const ScheduleResult none = s.Schedule(*MakePod({"q", "", kLow, {450, 450}}), *state_);
+  EXPECT_EQ(none.nominated_node, "");
+  EXPECT_TRUE(none.victims.empty());
+  EXPECT_EQ(none.message,
+            "0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory. preemption: 0/3 "
+            "nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption "
+            "victims found for incoming pod.");
+}
+
+TEST_F(DefaultPreemptionTest, PodEligibleToPreemptOthers) {
+  AddNodes({"node1"});
+  auto victim = MakePod({"v", "node1", kLow, kSmall});
+  victim->terminating = true;
+  victim->disruption_target_by_scheduler = true;
+  state_->UpsertPod(victim);
+  auto other = MakePod({"o", "node1", kLow, kSmall});
+  other->terminating = true;  // terminating, but not because of preemption
+  const Profile profile = MakeProfile();
+  std::mt19937_64 rng(1);
+  const Framework fw(profile, *state_, nullptr, rng);
+  const DefaultPreemption pl(DefaultPreemptionArgs{});
+
+  auto pod = MakePod({"p", "", kHigh, kSmall});
+  EXPECT_EQ(pl.PodEligibleToPreemptOthers(fw, *pod, Code::kUnschedulable), "");
+  pod->nominated_node_name = "node1";
+  EXPECT_EQ(pl.PodEligibleToPreemptOthers(fw, *pod, Code::kUnschedulable),
+            "not eligible due to a terminating pod on the nominated node.");
+  // The nominated node cannot help any more: preempt again elsewhere.
+  EXPECT_EQ(pl.PodEligibleToPreemptOthers(fw, *pod, Code::kUnschedulableAndUnresolvable), "");
+  pod->preempt_never = true;
+  EXPECT_EQ(pl.PodEligibleToPreemptOthers(fw, *pod, Code::kUnschedulableAndUnresolvable),
+            "not eligible due to preemptionPolicy=Never.");
+
+  state_->RemovePod("default/v");
+  state_->UpsertPod(other);
+  pod->preempt_never = false;
+  EXPECT_EQ(pl.PodEligibleToPreemptOthers(fw, *pod, Code::kUnschedulable), "");
+}
+
+TEST_F(DefaultPreemptionTest, PreemptionPolicyNeverMessage) {
+  AddNodes({"node1"});
+  AddPods({{"low", "node1", kLow, kVeryLarge}});
+  Scheduler s(MakeProfile(), 1);
+  auto pod = MakePod({"p", "", kHigh, kSmall});
+  pod->preempt_never = true;
+  const ScheduleResult r = s.Schedule(*pod, *state_);
+  EXPECT_EQ(r.nominated_node, "");
+  EXPECT_EQ(r.message,
+            "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory. preemption: not "
+            "eligible due to preemptionPolicy=Never.");
+}
+
+TEST_F(DefaultPreemptionTest, CalculateNumCandidates) {
+  struct Case {
+    DefaultPreemptionArgs args;
+    int32_t nodes, want;
+  };
+  const Case cases[] = {
+      {{10, 100}, 10, 10},    {{10, 100}, 1000, 100}, {{10, 100}, 5000, 500},
+      {{40, 0}, 10, 4},       {{0, 3}, 10, 3},        {{100, 0}, 7, 7},
+      {{10, 100}, 0, 0},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(DefaultPreemption(c.args).CalculateNumCandidates(c.nodes), c.want)
+        << c.args.min_candidate_nodes_percentage << "/" << c.args.min_candidate_nodes_absolute
+        << " of " << c.nodes;
+  }
+}
+
+TEST_F(DefaultPreemptionTest, CandidateOffsetIsSeeded) {
+  // One candidate wanted, four equal nodes: the random offset decides, the
+  // same seed always the same way, and different seeds reach different nodes.
+  AddNodes({"node1", "node2", "node3", "node4"});
+  AddPods({{"a", "node1", kLow, kVeryLarge},
+           {"b", "node2", kLow, kVeryLarge},
+           {"c", "node3", kLow, kVeryLarge},
+           {"d", "node4", kLow, kVeryLarge}});
+  std::set<std::string> seen;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Scheduler a(MakeProfile({0, 1}), seed), b(MakeProfile({0, 1}), seed);
+    const auto pod = MakePod({"p", "", kHigh, kSmall});
+    const std::string na = a.Schedule(*pod, *state_).nominated_node;
+    EXPECT_EQ(na, b.Schedule(*pod, *state_).nominated_node);
+    seen.insert(na);
+  }
+  EXPECT_GT(seen.size(), 1u);
+}
+
+TEST(PickOneNodeForPreemptionTest, StartTimeTieBreakAndFirstWins) {
+  Interner in;
+  auto pod = [&](int32_t prio, std::string start) {
+    auto p = std::make_shared<Pod>(*PodBuilder(in, "x").Priority(prio).Build());
+    p->start_time = std::move(start);
+    return std::shared_ptr<const Pod>(p);
+  };
+  const PreemptionCandidate c[] = {
+      {nullptr, {{pod(kMid, Epoch(1))}, 0}},
+      {nullptr, {{pod(kMid, "")}, 0}},  // no start time: "now", the latest
+      {nullptr, {{pod(kMid, "")}, 0}},
+  };
+  EXPECT_EQ(PickOneNodeForPreemption(c), 1u);
+  EXPECT_EQ(PickOneNodeForPreemption(std::span(c, 1)), 0u);
+}
+
+}  // namespace
+}  // namespace sched
