@@ -1,0 +1,172 @@
+// The cycle with nominated pods: RunFilterPluginsWithNominatedPods' two
+// passes (framework/runtime/framework_test.go
+// TestFilterPluginsWithNominatedPods) and evaluateNominatedNode
+// (schedule_one_test.go "test prefilter plugin returning ..." /
+// nominated node cases).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "libsched/plugins/node_resources_fit.h"
+#include "libsched/scheduler/scheduler.h"
+#include "libsched/testing/builders.h"
+
+namespace sched {
+namespace {
+
+using testing::NodeBuilder;
+using testing::PodBuilder;
+
+class FakeNominator : public PodNominator {
+ public:
+  std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
+      std::string_view node) const override {
+    auto it = pods.find(std::string(node));
+    return it == pods.end() ? std::vector<std::shared_ptr<const Pod>>{} : it->second;
+  }
+  std::map<std::string, std::vector<std::shared_ptr<const Pod>>> pods;
+};
+
+// Rejects nodes without any pod: passes only when nominated pods count,
+// so the second pass (without them) decides.
+class NeedsCompany : public FilterPlugin {
+ public:
+  std::string_view Name() const override { return "NeedsCompany"; }
+  Status Filter(const CycleState&, const Pod&, const NodeInfo& n) const override {
+    return n.pods().empty() ? Status(Code::kUnschedulable, "node(s) had no pods") : Status();
+  }
+};
+
+// A PreFilter with extensions counting added pods in its CycleState slot;
+// its Filter rejects when the count is not zero.
+class CountingPreFilter : public PreFilterPlugin, public FilterPlugin {
+ public:
+  struct Count : StateData {
+    int added = 0;
+  };
+  std::string_view Name() const override { return "Counting"; }
+  Status PreFilter(CycleState& cs, const Pod&, const ClusterState&,
+                   PreFilterResult*) const override {
+    cs.Write(slot(), std::make_unique<Count>());
+    return Status();
+  }
+  bool HasPreFilterExtensions() const override { return true; }
+  Status AddPod(CycleState& cs, const Pod&, const Pod&, const NodeInfo&) const override {
+    ++cs.CopyOnWrite<Count>(slot())->added;
+    return Status();
+  }
+  Status Filter(const CycleState& cs, const Pod&, const NodeInfo&) const override {
+    return cs.Read<Count>(slot())->added == 0
+               ? Status()
+               : Status(Code::kUnschedulable, "saw a nominated pod");
+  }
+};
+
+class NominatedPodsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* n : {"n0", "n1"}) {
+      state_.UpsertNode(NodeBuilder(state_.interner(), n).Capacity(1000, 1000).Build());
+    }
+  }
+  std::shared_ptr<const Pod> MakePod(const std::string& name, int32_t priority, int64_t cpu,
+                                     const std::string& nominated = "") {
+    auto p = std::make_shared<Pod>(
+        *PodBuilder(state_.interner(), name).Priority(priority).Container(cpu, 0).Build());
+    p->uid = name;
+    p->nominated_node_name = nominated;
+    return p;
+  }
+  static Profile FitProfile() {
+    Profile p("default-scheduler");
+    p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}));
+    return p;
+  }
+
+  ClusterState state_;
+  FakeNominator nominator_;
+};
+
+TEST_F(NominatedPodsTest, NominatedPodsOfEqualOrHigherPriorityTakeTheirRoom) {
+  struct Case {
+    const char* name;
+    int32_t nominated_priority;
+    bool same_uid;
+    bool n0_feasible;
+  };
+  const Case cases[] = {
+      {"higher priority nominated pod counts", 20, false, false},
+      {"equal priority nominated pod counts", 10, false, false},
+      {"lower priority nominated pod is ignored", 5, false, true},
+      {"the pod itself is ignored", 20, true, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    nominator_.pods["n0"] = {MakePod(c.same_uid ? "p" : "other", c.nominated_priority, 600)};
+    Scheduler s(FitProfile(), 1);
+    const ScheduleResult r = s.Schedule(*MakePod("p", 10, 500), state_, &nominator_);
+    EXPECT_EQ(r.feasible_nodes, c.n0_feasible ? 2 : 1);
+    if (!c.n0_feasible) {
+      ASSERT_EQ(r.failures.size(), 1u);
+      EXPECT_EQ(r.failures[0].node->node()->name, "n0");
+      EXPECT_EQ(r.failures[0].status.Message(), "Insufficient cpu");
+    }
+  }
+}
+
+TEST_F(NominatedPodsTest, BothPassesMustSucceed) {
+  Profile p("x");
+  p.Add(std::make_unique<NeedsCompany>());
+  Scheduler s(std::move(p), 1);
+  // With the nominated pod n0 has company, without it not: rejected.
+  nominator_.pods["n0"] = {MakePod("other", 10, 0)};
+  ScheduleResult r = s.Schedule(*MakePod("p", 10, 0), state_, &nominator_);
+  EXPECT_EQ(r.message, "0/2 nodes are available: 2 node(s) had no pods.");
+  // A real pod on n0 passes both passes.
+  auto bound = std::make_shared<Pod>(*MakePod("bound", 0, 0));
+  bound->node_name = "n0";
+  state_.UpsertPod(bound);
+  r = s.Schedule(*MakePod("p", 10, 0), state_, &nominator_);
+  EXPECT_EQ(r.node, "n0");
+}
+
+TEST_F(NominatedPodsTest, AddPodRunsOnACloneOfTheCycleState) {
+  Profile p("x");
+  p.Add(std::make_unique<CountingPreFilter>());
+  Scheduler s(std::move(p), 1);
+  nominator_.pods["n0"] = {MakePod("other", 10, 0)};
+  const ScheduleResult r = s.Schedule(*MakePod("p", 10, 0), state_, &nominator_);
+  EXPECT_EQ(r.node, "n1");
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].status.Message(), "saw a nominated pod");
+  // The cycle's own state never saw the nominated pod.
+  EXPECT_EQ(r.cycle_state->Read<CountingPreFilter::Count>(0)->added, 0);
+}
+
+TEST_F(NominatedPodsTest, NominatedNodeIsTriedFirstAndAloneWhenItFits) {
+  Scheduler s(FitProfile(), 1);
+  for (const char* node : {"n0", "n1"}) {
+    const ScheduleResult r = s.Schedule(*MakePod("p", 10, 500, node), state_, &nominator_);
+    EXPECT_EQ(r.node, node);
+    EXPECT_EQ(r.evaluated_nodes, 1);
+    EXPECT_EQ(r.feasible_nodes, 1);
+  }
+  // An unknown nominated node is skipped.
+  const ScheduleResult r = s.Schedule(*MakePod("p", 10, 500, "gone"), state_);
+  EXPECT_EQ(r.evaluated_nodes, 2);
+}
+
+TEST_F(NominatedPodsTest, NominatedNodeThatNoLongerFitsIsReportedOnce) {
+  auto bound = std::make_shared<Pod>(*MakePod("bound", 0, 800));
+  bound->node_name = "n1";
+  state_.UpsertPod(bound);
+  Scheduler s(FitProfile(), 1);
+  const ScheduleResult r = s.Schedule(*MakePod("p", 10, 500, "n1"), state_);
+  EXPECT_EQ(r.node, "n0");
+  EXPECT_EQ(r.evaluated_nodes, 2);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].node->node()->name, "n1");
+}
+
+}  // namespace
+}  // namespace sched
