@@ -62,7 +62,8 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
     }
     return ApiStatus();
   }
-  if (api_version == "policy/v1" && kind == "PodDisruptionBudget") {
+  // Items of a PodDisruptionBudgetList carry no apiVersion.
+  if ((api_version == "policy/v1" || api_version.empty()) && kind == "PodDisruptionBudget") {
     std::shared_ptr<const PodDisruptionBudget> pdb;
     CAPI_RETURN_IF_ERROR(DecodePdb(obj, path, in, &pdb));
     if (type == EventType::kDelete) {

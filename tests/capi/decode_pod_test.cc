@@ -64,6 +64,25 @@ TEST_F(DecodePodTest, MetadataAndDefaults) {
   EXPECT_EQ(q.labels.Get(A("empty")), A(""));
 }
 
+TEST_F(DecodePodTest, PreemptionFields) {
+  const Pod p = Decode(R"({"metadata":{"name":"p","deletionTimestamp":"2024-01-02T03:05:00Z"},
+      "spec":{"preemptionPolicy":"Never"},
+      "status":{"startTime":"2024-01-02T03:04:05Z","conditions":[
+        {"type":"DisruptionTarget","status":"True","reason":"PreemptionByScheduler"},
+        {"type":"DisruptionTarget","status":"False","reason":"Other"}]}})");
+  EXPECT_TRUE(p.preempt_never);
+  EXPECT_EQ(p.start_time, "2024-01-02T03:04:05Z");
+  EXPECT_TRUE(p.disruption_target_by_scheduler);  // the first condition decides
+
+  const Pod q = Decode(R"({"metadata":{"name":"p"},
+      "spec":{"preemptionPolicy":"PreemptLowerPriority"},
+      "status":{"conditions":[
+        {"type":"DisruptionTarget","status":"True","reason":"EvictionByEvictionAPI"}]}})");
+  EXPECT_FALSE(q.preempt_never);
+  EXPECT_EQ(q.start_time, "");
+  EXPECT_FALSE(q.disruption_target_by_scheduler);
+}
+
 TEST_F(DecodePodTest, TerminalPhases) {
   for (const char* phase : {"Succeeded", "Failed"}) {
     bool terminal = false;
@@ -330,6 +349,12 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"DeletionTimestampType", R"({"metadata":{"name":"p","deletionTimestamp":1}})",
                   "metadata.deletionTimestamp",
                   "metadata.deletionTimestamp: expected a string, got a number"},
+        ErrorCase{"PreemptionPolicy", Spec(R"("preemptionPolicy":"Sometimes")"),
+                  "spec.preemptionPolicy",
+                  "spec.preemptionPolicy: Unsupported value: \"Sometimes\": supported values: "
+                  "\"Never\", \"PreemptLowerPriority\""},
+        ErrorCase{"StartTimeType", R"({"metadata":{"name":"p"},"status":{"startTime":1}})",
+                  "status.startTime", "status.startTime: expected a string, got a number"},
         ErrorCase{"PriorityFraction", Spec(R"("priority":1.5)"), "spec.priority",
                   "spec.priority: expected an integer, got 1.5"},
         ErrorCase{"PriorityRange", Spec(R"("priority":3000000000)"), "spec.priority",

@@ -116,6 +116,35 @@ TEST_F(EngineTest, FailedApplyChangesNothing) {
   }
 }
 
+TEST_F(EngineTest, PreemptionNominatesAndNamesVictimsWithoutChangingState) {
+  Apply("[" + Event("ADDED", Node("n1", "2")) + "," +
+        Event("ADDED", R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":"low",
+            "namespace":"ns","uid":"u-low"},"spec":{"nodeName":"n1","priority":1,
+            "containers":[{"name":"c","resources":{"requests":{"cpu":"1500m"}}}]}})") +
+        "]");
+  const std::string high = Pod("high", "1", "", R"("priority":100,)");
+  const std::string want =
+      R"({"pod":"ns/high","node":null,"reason":"Unschedulable","message":"0/1 nodes are )"
+      R"(available: 1 Insufficient cpu.","numAllNodes":1,"evaluatedNodes":1,"feasibleNodes":0,)"
+      R"("assumed":false,"nominatedNodeName":"n1","victims":[{"namespace":"ns","name":"low",)"
+      R"("uid":"u-low"}]})";
+  // ASSUME does not assume a nominated pod, and the victim stays until the
+  // caller deletes it: the same call gives the same answer.
+  EXPECT_EQ(ScheduleText(high, SCHED_SCHEDULE_ASSUME), want);
+  EXPECT_EQ(ScheduleText(high, SCHED_SCHEDULE_ASSUME), want);
+
+  // A PDB with an empty selector covers no pod (LabelSelectorAsSelector).
+  Apply(R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget",
+      "metadata":{"name":"b","namespace":"ns"},"spec":{"selector":{}}})");
+  EXPECT_EQ(ScheduleText(high), want);
+
+  // Once the caller deletes the victim, the nominated pod fits there.
+  Apply(Event("DELETED", Pod("low", "1500m", "n1")));
+  Json r = Schedule(Pod("high", "1", "", R"("priority":100,)"));
+  EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "node")->valuestring, "n1");
+  EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(r.get(), "victims"), nullptr);
+}
+
 TEST_F(EngineTest, AssumeThenEventsReplaceOrRemoveTheAssumedPod) {
   Apply("[" + Event("ADDED", Node("n1", "2")) + "," + Event("ADDED", Node("n2", "2")) + "]");
   const std::string web = Pod("web", "1500m");
