@@ -11,6 +11,7 @@
 #include "capi/json_reader.h"
 #include "libsched/model/label_syntax.h"
 #include "libsched/model/pod_requests.h"
+#include "libsched/model/timestamp.h"
 #include "libsched/plugins/registry.h"
 
 namespace sched::capi {
@@ -44,7 +45,7 @@ struct ContainerStatus {
 struct PodStatus {
   bool terminal = false;
   std::string nominated_node_name;  // status.nominatedNodeName
-  std::string start_time;           // status.startTime
+  std::optional<int64_t> start_time;  // status.startTime, Unix nanoseconds
   bool disruption_target_by_scheduler = false;
   bool resize_infeasible = false;  // IsPodResizeInfeasible
   // Later entries win, as upstream's name-keyed map (init statuses last).
@@ -96,7 +97,13 @@ ApiStatus DecodeStatus(const cJSON* obj, const JsonPath& path, Interner& in, Pod
   CAPI_RETURN_IF_ERROR(GetString(status, "nominatedNodeName", sp, &nominated));
   CAPI_RETURN_IF_ERROR(GetString(status, "startTime", sp, &start_time));
   out->nominated_node_name = nominated;
-  out->start_time = start_time;
+  if (!start_time.empty()) {
+    out->start_time = ParseRfc3339(start_time);
+    if (!out->start_time) {
+      return ApiStatus::Invalid(sp.Child("startTime"),
+                                "must be an RFC 3339 time like 2024-01-02T15:04:05Z");
+    }
+  }
   if (phase == "Succeeded" || phase == "Failed") {
     out->terminal = true;
   } else if (!phase.empty() && phase != "Pending" && phase != "Running" && phase != "Unknown") {

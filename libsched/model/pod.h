@@ -62,10 +62,9 @@ struct Pod {
 
   bool terminating = false;  // metadata.deletionTimestamp set
 
-  // status.startTime as serialized (RFC 3339, UTC, seconds: such strings
-  // order as times); empty when unset, which upstream reads as "now"
+  // status.startTime in Unix nanoseconds; unset means "now" to upstream
   // (util.GetPodStartTime), i.e. later than any recorded start.
-  std::string start_time;
+  std::optional<int64_t> start_time;
   // spec.preemptionPolicy is Never: the pod may not preempt others.
   bool preempt_never = false;
   // A DisruptionTarget condition with status True and reason

@@ -12,10 +12,9 @@ constexpr std::string_view kNoVictims = "No preemption victims found for incomin
 constexpr std::string_view kNotHelpful = "Preemption is not helpful for scheduling";
 
 // util.GetPodStartTime(a).Before(GetPodStartTime(b)); an unset start time
-// is "now", later than any recorded one. RFC 3339 UTC strings order as times.
-bool StartedBefore(const std::string& a, const std::string& b) {
-  if (a.empty()) return false;
-  return b.empty() || a < b;
+// is "now", later than any recorded one.
+bool StartedBefore(const std::optional<int64_t>& a, const std::optional<int64_t>& b) {
+  return a && (!b || *a < *b);
 }
 
 // isPreemptionAllowed with the default IsEligiblePod (always true).
@@ -46,8 +45,8 @@ void SplitByPdbViolation(std::span<const std::shared_ptr<const Pod>> pods,
 
 // GetEarliestPodStartTime: the earliest start among the highest-priority
 // victims.
-const std::string& EarliestStartOfTopVictims(const Victims& v) {
-  const std::string* earliest = &v.pods[0]->start_time;
+const std::optional<int64_t>& EarliestStartOfTopVictims(const Victims& v) {
+  const std::optional<int64_t>* earliest = &v.pods[0]->start_time;
   int32_t max_priority = v.pods[0]->priority;
   for (const auto& p : v.pods) {
     if (p->priority == max_priority) {

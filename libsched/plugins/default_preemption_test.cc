@@ -25,16 +25,15 @@ struct Req {
 };
 constexpr Req kSmall{100, 100}, kMedium{200, 200}, kLarge{300, 300}, kVeryLarge{500, 500};
 
-// "1970-01-01T00:00:0<n>Z": epochTime<n> (upstream uses nanoseconds; the
-// API serializes seconds).
-std::string Epoch(int n) { return "1970-01-01T00:00:0" + std::to_string(n) + "Z"; }
+// epochTime<n>: n nanoseconds after the Unix epoch.
+std::optional<int64_t> Epoch(int n) { return n; }
 
 struct PodSpec {
   std::string name;
   std::string node;  // empty: the preemptor
   int32_t priority;
   Req req;
-  std::string start_time = Epoch(0);
+  std::optional<int64_t> start_time = Epoch(0);
   std::vector<std::pair<std::string, std::string>> labels = {};
 };
 
@@ -385,15 +384,15 @@ TEST_F(DefaultPreemptionTest, CandidateOffsetIsSeeded) {
 
 TEST(PickOneNodeForPreemptionTest, StartTimeTieBreakAndFirstWins) {
   Interner in;
-  auto pod = [&](int32_t prio, std::string start) {
+  auto pod = [&](int32_t prio, std::optional<int64_t> start) {
     auto p = std::make_shared<Pod>(*PodBuilder(in, "x").Priority(prio).Build());
-    p->start_time = std::move(start);
+    p->start_time = start;
     return std::shared_ptr<const Pod>(p);
   };
   const PreemptionCandidate c[] = {
       {nullptr, {{pod(kMid, Epoch(1))}, 0}},
-      {nullptr, {{pod(kMid, "")}, 0}},  // no start time: "now", the latest
-      {nullptr, {{pod(kMid, "")}, 0}},
+      {nullptr, {{pod(kMid, std::nullopt)}, 0}},  // no start time: "now", the latest
+      {nullptr, {{pod(kMid, std::nullopt)}, 0}},
   };
   EXPECT_EQ(PickOneNodeForPreemption(c), 1u);
   EXPECT_EQ(PickOneNodeForPreemption(std::span(c, 1)), 0u);

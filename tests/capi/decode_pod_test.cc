@@ -71,7 +71,7 @@ TEST_F(DecodePodTest, PreemptionFields) {
         {"type":"DisruptionTarget","status":"True","reason":"PreemptionByScheduler"},
         {"type":"DisruptionTarget","status":"False","reason":"Other"}]}})");
   EXPECT_TRUE(p.preempt_never);
-  EXPECT_EQ(p.start_time, "2024-01-02T03:04:05Z");
+  EXPECT_EQ(p.start_time, int64_t{1704164645} * 1'000'000'000);
   EXPECT_TRUE(p.disruption_target_by_scheduler);  // the first condition decides
 
   const Pod q = Decode(R"({"metadata":{"name":"p"},
@@ -79,7 +79,7 @@ TEST_F(DecodePodTest, PreemptionFields) {
       "status":{"conditions":[
         {"type":"DisruptionTarget","status":"True","reason":"EvictionByEvictionAPI"}]}})");
   EXPECT_FALSE(q.preempt_never);
-  EXPECT_EQ(q.start_time, "");
+  EXPECT_EQ(q.start_time, std::nullopt);
   EXPECT_FALSE(q.disruption_target_by_scheduler);
 }
 
@@ -353,6 +353,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "spec.preemptionPolicy",
                   "spec.preemptionPolicy: Unsupported value: \"Sometimes\": supported values: "
                   "\"Never\", \"PreemptLowerPriority\""},
+        ErrorCase{"StartTimeSyntax",
+                  R"({"metadata":{"name":"p"},"status":{"startTime":"2024-01-02"}})",
+                  "status.startTime",
+                  "status.startTime: must be an RFC 3339 time like 2024-01-02T15:04:05Z"},
         ErrorCase{"StartTimeType", R"({"metadata":{"name":"p"},"status":{"startTime":1}})",
                   "status.startTime", "status.startTime: expected a string, got a number"},
         ErrorCase{"PriorityFraction", Spec(R"("priority":1.5)"), "spec.priority",
