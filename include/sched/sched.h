@@ -109,8 +109,9 @@ SCHED_API void sched_engine_free(sched_engine *engine);
 /* Applies cluster changes: one watch event
  * {"type":"ADDED"|"MODIFIED"|"DELETED","object":{...}}, a JSON array of
  * events, a List ({"kind":"List","items":[...]}, items are upserted), or a
- * single object (upserted). Objects are core/v1 Nodes and Pods as the API
- * server serializes them; other kinds are accepted and counted as ignored.
+ * single object (upserted). Objects are core/v1 Nodes and Pods and
+ * policy/v1 PodDisruptionBudgets (read by preemption) as the API server
+ * serializes them; other kinds are accepted and counted as ignored.
  * Pods with spec.nodeName are bound to that node; pods without it are not
  * held by the engine (they are scheduled with sched_engine_schedule).
  * All-or-nothing: if any item is invalid, nothing is applied.
@@ -140,10 +141,14 @@ SCHED_API sched_status sched_engine_apply(sched_engine *engine, const char *json
  * "node": null and upstream's FitError message. With SCHED_SCHEDULE_ASSUME
  * and a chosen node, the pod is added to that node before the call returns
  * (cache.AssumePod); a later event for the same namespace/name replaces it.
+ * When no node fits, preemption (DefaultPreemption) may add
+ * "nominatedNodeName" and "victims" [{"namespace","name","uid"}]: the pod
+ * may fit there once the caller deletes the victims. The engine deletes
+ * nothing and never assumes such a pod, even with SCHED_SCHEDULE_ASSUME.
  * spec.schedulerName (default "default-scheduler") picks the profile; a name
  * that no profile of the engine has is SCHED_INVALID_ARGUMENT with the path
  * "spec.schedulerName".
- * Mirrors pkg/scheduler/schedule_one.go (schedulePod). */
+ * Mirrors pkg/scheduler/schedule_one.go (schedulingCycle, schedulePod). */
 SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *pod,
                                              size_t len, uint32_t flags,
                                              char **result_json, sched_error **err);
