@@ -62,6 +62,20 @@ class CountingPreFilter : public PreFilterPlugin, public FilterPlugin {
   }
 };
 
+// A PreFilter whose AddPod extension fails.
+class FailingAddPod : public PreFilterPlugin {
+ public:
+  std::string_view Name() const override { return "FailingAddPod"; }
+  Status PreFilter(CycleState&, const Pod&, const ClusterState&,
+                   PreFilterResult*) const override {
+    return Status();
+  }
+  bool HasPreFilterExtensions() const override { return true; }
+  Status AddPod(CycleState&, const Pod&, const Pod&, const NodeInfo&) const override {
+    return Status::Error("boom");
+  }
+};
+
 class NominatedPodsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -141,6 +155,17 @@ TEST_F(NominatedPodsTest, AddPodRunsOnACloneOfTheCycleState) {
   EXPECT_EQ(r.failures[0].status.Message(), "saw a nominated pod");
   // The cycle's own state never saw the nominated pod.
   EXPECT_EQ(r.cycle_state->Read<CountingPreFilter::Count>(0)->added, 0);
+}
+
+TEST_F(NominatedPodsTest, AddPodErrorEndsTheCycle) {
+  Profile p("x");
+  p.Add(std::make_unique<FailingAddPod>());
+  Scheduler s(std::move(p), 1);
+  nominator_.pods["n0"] = {MakePod("other", 10, 0)};
+  const ScheduleResult r = s.Schedule(*MakePod("p", 10, 0), state_, &nominator_);
+  EXPECT_TRUE(r.error);
+  EXPECT_EQ(r.node, "");
+  EXPECT_EQ(r.message, "running AddPod on PreFilter plugin \"FailingAddPod\": boom");
 }
 
 TEST_F(NominatedPodsTest, NominatedNodeIsTriedFirstAndAloneWhenItFits) {

@@ -249,6 +249,11 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     Status s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
     if (s.IsSuccess()) {
       feasible.push_back(ni);
+    } else if (s.code() == Code::kError) {
+      // findNodesThatPassFilters: an error ends the cycle.
+      r.error = true;
+      r.message = s.Message();
+      return r;
     } else {
       r.failures.push_back({ni, std::move(s)});
     }
