@@ -23,6 +23,7 @@
 #include "capi/json_path.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
+#include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/resource.h"
@@ -42,19 +43,37 @@ struct DecodedPod {
 };
 ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, DecodedPod* out);
 
+// spec.affinity.podAffinity / podAntiAffinity of `spec` into
+// pod->pod_affinity (decode_pod_affinity.cc). REQUIRES: pod->labels and
+// pod->ns_atom are set (matchLabelKeys and default namespaces read them).
+ApiStatus DecodePodAffinity(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod);
+
+// A core/v1 Namespace (decode_namespace.cc): name and labels.
+ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,
+                          std::shared_ptr<const Namespace>* out);
+
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
 struct Change {
-  enum class Op { kUpsertNode, kRemoveNode, kUpsertPod, kRemovePod };
+  enum class Op {
+    kUpsertNode,
+    kRemoveNode,
+    kUpsertPod,
+    kRemovePod,
+    kUpsertNamespace,
+    kRemoveNamespace
+  };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
   std::shared_ptr<const Pod> pod;    // kUpsertPod
-  std::string key;                   // kRemoveNode: name; kRemovePod: "ns/name"
+  // kRemoveNode, kRemoveNamespace: name; kRemovePod: "ns/name"
+  std::string key;
+  std::shared_ptr<const Namespace> ns;  // kUpsertNamespace
 };
 
 // What sched_engine_apply reports back.
 struct ApplySummary {
-  int64_t applied = 0;                     // Node and Pod items changing state
+  int64_t applied = 0;                     // Node, Pod and Namespace items changing state
   std::map<std::string, int64_t> ignored;  // other kinds, by kind
   int64_t pending_pods = 0;                // pods without spec.nodeName
 };
@@ -108,6 +127,14 @@ ApiStatus DecodeLabels(const cJSON* v, const JsonPath& path, Interner& in, Label
 // to the metadata object.
 ApiStatus DecodeName(const cJSON* obj, const JsonPath& path, const cJSON** meta,
                      std::string_view* name);
+
+// labels.NewRequirement for matchExpressions (field = false), or the
+// matchFields conversion of nodeaffinity.go (field = true). A requirement
+// that would not convert is kept with valid = false: upstream evaluates
+// node selectors lazily and such a term never matches. Malformed JSON
+// (wrong types) is an error.
+ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, Interner& in,
+                            Requirement* out);
 
 // "Unsupported value" in upstream's words, listing what is supported.
 ApiStatus Unsupported(const JsonPath& path, std::string_view value,

@@ -63,6 +63,12 @@ void Engine::Commit(const ChangeSet& changes) {
       case Change::Op::kRemovePod:
         state_.RemovePod(c.key);  // an unknown pod is a no-op
         break;
+      case Change::Op::kUpsertNamespace:
+        state_.UpsertNamespace(c.ns);
+        break;
+      case Change::Op::kRemoveNamespace:
+        state_.RemoveNamespace(c.key);  // an unknown namespace is a no-op
+        break;
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "libsched/plugins/image_locality.h"
+#include "libsched/plugins/inter_pod_affinity.h"
 #include "libsched/plugins/node_affinity.h"
 #include "libsched/plugins/node_name.h"
 #include "libsched/plugins/node_ports.h"
@@ -22,6 +23,7 @@ Profile NewDefaultProfile(std::string scheduler_name) {
   p.Add(std::make_unique<NodeAffinity>(), 2);
   p.Add(std::make_unique<NodePorts>());
   p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}), 1);
+  p.Add(std::make_unique<InterPodAffinity>(InterPodAffinityArgs{}), 2);
   p.Add(std::make_unique<NodeResourcesBalancedAllocation>(), 1);
   p.Add(std::make_unique<ImageLocality>(), 1);
   return p;

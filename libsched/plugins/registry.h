@@ -15,7 +15,7 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 // The default profile's plugins that the engine implements, in upstream's
 // MultiPoint order with upstream's score weights: NodeUnschedulable,
 // NodeName, TaintToleration (3), NodeAffinity (2), NodePorts,
-// NodeResourcesFit (1), NodeResourcesBalancedAllocation (1),
+// NodeResourcesFit (1), InterPodAffinity (2), NodeResourcesBalancedAllocation (1),
 // ImageLocality (1).
 Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName);
 
