@@ -27,6 +27,7 @@
 #include "libsched/model/node.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/resource.h"
+#include "libsched/plugins/registry.h"
 
 namespace sched::capi {
 
@@ -93,6 +94,7 @@ ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out);
 struct ProfileConfig {
   std::string scheduler_name;
   int32_t percentage_of_nodes_to_score = 0;  // 0 = adaptive
+  PluginArgs plugin_args;                    // from pluginConfig
 };
 
 struct EngineConfig {
@@ -103,6 +105,11 @@ struct EngineConfig {
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus
 // "seed". Strict, as upstream decodes configs: unknown fields are errors.
 ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out);
+
+// A profile's pluginConfig list (decode_plugin_config.cc): unique plugin
+// names; only InterPodAffinity's args (InterPodAffinityArgs) are accepted,
+// strictly, and validated as upstream. `v` may be JSON null.
+ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* out);
 
 // ---- Building blocks shared by the decoders (decode.cc) -------------------
 

@@ -28,7 +28,7 @@ ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* 
 
 Engine::Engine(const EngineConfig& config) {
   for (const ProfileConfig& p : config.profiles) {
-    Profile profile = NewDefaultProfile(p.scheduler_name);
+    Profile profile = NewDefaultProfile(p.scheduler_name, p.plugin_args);
     profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
     schedulers_.emplace(p.scheduler_name,
                         std::make_unique<Scheduler>(std::move(profile), config.seed));
