@@ -256,6 +256,71 @@ ApiStatus DecodePodLevel(const cJSON* spec, const JsonPath& path, Interner& in,
   return ApiStatus();
 }
 
+}  // namespace
+
+// Declared in decode.h: pod affinity label selectors use it too.
+ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, Interner& in,
+                            Requirement* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  std::string_view key, op;
+  CAPI_RETURN_IF_ERROR(GetString(v, "key", path, &key));
+  CAPI_RETURN_IF_ERROR(GetString(v, "operator", path, &op));
+  std::vector<std::string_view> values;
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(v, "values", path, [&](const cJSON* s, const JsonPath& p) {
+        return AsString(s, p, &values.emplace_back());
+      }));
+  out->key = in.Intern(key);
+
+  bool known_op = true;
+  if (op == "In") {
+    out->op = SelectorOp::kIn;
+  } else if (op == "NotIn") {
+    out->op = SelectorOp::kNotIn;
+  } else if (op == "Exists") {
+    out->op = SelectorOp::kExists;
+  } else if (op == "DoesNotExist") {
+    out->op = SelectorOp::kDoesNotExist;
+  } else if (op == "Gt") {
+    out->op = SelectorOp::kGt;
+  } else if (op == "Lt") {
+    out->op = SelectorOp::kLt;
+  } else {
+    known_op = false;
+  }
+  const bool set_op = out->op == SelectorOp::kIn || out->op == SelectorOp::kNotIn;
+  const bool numeric_op = out->op == SelectorOp::kGt || out->op == SelectorOp::kLt;
+
+  if (field) {
+    // Fields support In / NotIn with one value. The API server also rejects
+    // any key but metadata.name (ValidateNodeFieldSelectorRequirement).
+    out->valid = known_op && set_op && values.size() == 1 && key == "metadata.name";
+  } else {
+    bool valid = known_op && IsQualifiedName(key);
+    if (set_op) {
+      valid = valid && !values.empty();
+    } else if (numeric_op) {
+      valid = valid && values.size() == 1;
+      if (valid) {
+        const std::optional<int64_t> n = ParseDecimalInt64(values[0]);
+        valid = n.has_value();
+        out->number = n.value_or(0);
+      }
+    } else {
+      valid = valid && values.empty();
+    }
+    for (std::string_view s : values) valid = valid && IsLabelValue(s);
+    out->valid = valid;
+  }
+  if (!numeric_op) {
+    for (std::string_view s : values) out->values.push_back(in.Intern(s));
+    std::sort(out->values.begin(), out->values.end());
+  }
+  return ApiStatus();
+}
+
+namespace {
+
 ApiStatus DecodeTerm(const cJSON* v, const JsonPath& path, Interner& in, NodeSelectorTerm* out) {
   if (v == nullptr) return ApiStatus();  // an empty term: matches nothing
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
@@ -420,66 +485,6 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
 }
 
 }  // namespace
-
-ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, Interner& in,
-                            Requirement* out) {
-  CAPI_RETURN_IF_ERROR(AsObject(v, path));
-  std::string_view key, op;
-  CAPI_RETURN_IF_ERROR(GetString(v, "key", path, &key));
-  CAPI_RETURN_IF_ERROR(GetString(v, "operator", path, &op));
-  std::vector<std::string_view> values;
-  CAPI_RETURN_IF_ERROR(
-      ForEachElement(v, "values", path, [&](const cJSON* s, const JsonPath& p) {
-        return AsString(s, p, &values.emplace_back());
-      }));
-  out->key = in.Intern(key);
-
-  bool known_op = true;
-  if (op == "In") {
-    out->op = SelectorOp::kIn;
-  } else if (op == "NotIn") {
-    out->op = SelectorOp::kNotIn;
-  } else if (op == "Exists") {
-    out->op = SelectorOp::kExists;
-  } else if (op == "DoesNotExist") {
-    out->op = SelectorOp::kDoesNotExist;
-  } else if (op == "Gt") {
-    out->op = SelectorOp::kGt;
-  } else if (op == "Lt") {
-    out->op = SelectorOp::kLt;
-  } else {
-    known_op = false;
-  }
-  const bool set_op = out->op == SelectorOp::kIn || out->op == SelectorOp::kNotIn;
-  const bool numeric_op = out->op == SelectorOp::kGt || out->op == SelectorOp::kLt;
-
-  if (field) {
-    // Fields support In / NotIn with one value. The API server also rejects
-    // any key but metadata.name (ValidateNodeFieldSelectorRequirement).
-    out->valid = known_op && set_op && values.size() == 1 && key == "metadata.name";
-  } else {
-    bool valid = known_op && IsQualifiedName(key);
-    if (set_op) {
-      valid = valid && !values.empty();
-    } else if (numeric_op) {
-      valid = valid && values.size() == 1;
-      if (valid) {
-        const std::optional<int64_t> n = ParseDecimalInt64(values[0]);
-        valid = n.has_value();
-        out->number = n.value_or(0);
-      }
-    } else {
-      valid = valid && values.empty();
-    }
-    for (std::string_view s : values) valid = valid && IsLabelValue(s);
-    out->valid = valid;
-  }
-  if (!numeric_op) {
-    for (std::string_view s : values) out->values.push_back(in.Intern(s));
-    std::sort(out->values.begin(), out->values.end());
-  }
-  return ApiStatus();
-}
 
 ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, DecodedPod* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
