@@ -23,10 +23,12 @@
 #include "capi/json_path.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
+#include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pdb.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/resource.h"
+#include "libsched/plugins/registry.h"
 
 namespace sched::capi {
 
@@ -48,20 +50,40 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
 ApiStatus DecodePdb(const cJSON* obj, const JsonPath& path, Interner& in,
                     std::shared_ptr<const PodDisruptionBudget>* out);
 
+// spec.affinity.podAffinity / podAntiAffinity of `spec` into
+// pod->pod_affinity (decode_pod_affinity.cc). REQUIRES: pod->labels and
+// pod->ns_atom are set (matchLabelKeys and default namespaces read them).
+ApiStatus DecodePodAffinity(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod);
+
+// A core/v1 Namespace (decode_namespace.cc): name and labels.
+ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,
+                          std::shared_ptr<const Namespace>* out);
+
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
 struct Change {
-  enum class Op { kUpsertNode, kRemoveNode, kUpsertPod, kRemovePod, kUpsertPdb, kRemovePdb };
+  enum class Op {
+    kUpsertNode,
+    kRemoveNode,
+    kUpsertPod,
+    kRemovePod,
+    kUpsertPdb,
+    kRemovePdb,
+    kUpsertNamespace,
+    kRemoveNamespace
+  };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
   std::shared_ptr<const Pod> pod;    // kUpsertPod
-  std::string key;                   // kRemoveNode: name; kRemovePod/kRemovePdb: "ns/name"
+  // kRemoveNode, kRemoveNamespace: name; kRemovePod, kRemovePdb: "ns/name"
+  std::string key;
   std::shared_ptr<const PodDisruptionBudget> pdb = nullptr;  // kUpsertPdb
+  std::shared_ptr<const Namespace> ns = nullptr;             // kUpsertNamespace
 };
 
 // What sched_engine_apply reports back.
 struct ApplySummary {
-  int64_t applied = 0;                     // Node, Pod and PDB items changing state
+  int64_t applied = 0;                     // Node, Pod, PDB and Namespace items changing state
   std::map<std::string, int64_t> ignored;  // other kinds, by kind
   int64_t pending_pods = 0;                // pods without spec.nodeName
 };
@@ -81,6 +103,7 @@ ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out);
 struct ProfileConfig {
   std::string scheduler_name;
   int32_t percentage_of_nodes_to_score = 0;  // 0 = adaptive
+  PluginArgs plugin_args;                    // from pluginConfig
 };
 
 struct EngineConfig {
@@ -91,6 +114,11 @@ struct EngineConfig {
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus
 // "seed". Strict, as upstream decodes configs: unknown fields are errors.
 ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out);
+
+// A profile's pluginConfig list (decode_plugin_config.cc): unique plugin
+// names; only InterPodAffinity's args (InterPodAffinityArgs) are accepted,
+// strictly, and validated as upstream. `v` may be JSON null.
+ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* out);
 
 // ---- Building blocks shared by the decoders (decode.cc) -------------------
 
@@ -115,6 +143,14 @@ ApiStatus DecodeLabels(const cJSON* v, const JsonPath& path, Interner& in, Label
 // to the metadata object.
 ApiStatus DecodeName(const cJSON* obj, const JsonPath& path, const cJSON** meta,
                      std::string_view* name);
+
+// labels.NewRequirement for matchExpressions (field = false), or the
+// matchFields conversion of nodeaffinity.go (field = true). A requirement
+// that would not convert is kept with valid = false: upstream evaluates
+// node selectors lazily and such a term never matches. Malformed JSON
+// (wrong types) is an error.
+ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, Interner& in,
+                            Requirement* out);
 
 // "Unsupported value" in upstream's words, listing what is supported.
 ApiStatus Unsupported(const JsonPath& path, std::string_view value,

@@ -1,8 +1,9 @@
 // sched_engine_apply documents -> ChangeSet, mirroring what the scheduler's
 // informer handlers do with each object (pkg/scheduler/eventhandlers.go):
-// Nodes go to the cache; Pods bound to a node go to the cache; unbound pods
-// belong to the queue; terminal pods are filtered out (deleted);
-// PodDisruptionBudgets are kept for preemption (its PDB lister).
+// Nodes go to the cache; Namespaces to the namespace lister; Pods bound to
+// a node go to the cache; unbound pods belong to the queue; terminal pods
+// are filtered out (deleted); PodDisruptionBudgets are kept for preemption
+// (its PDB lister).
 #include <string>
 #include <string_view>
 
@@ -31,9 +32,9 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
     std::shared_ptr<const Node> node;
     CAPI_RETURN_IF_ERROR(DecodeNode(obj, path, in, &node));
     if (type == EventType::kDelete) {
-      out->changes.push_back({Change::Op::kRemoveNode, nullptr, nullptr, node->name});
+      out->changes.push_back({Change::Op::kRemoveNode, nullptr, nullptr, node->name, nullptr});
     } else {
-      out->changes.push_back({Change::Op::kUpsertNode, std::move(node), nullptr, {}});
+      out->changes.push_back({Change::Op::kUpsertNode, std::move(node), nullptr, {}, nullptr});
     }
     ++out->summary.applied;
     return ApiStatus();
@@ -45,14 +46,16 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
     if (type == EventType::kDelete || decoded.terminal) {
       // Removal by key also drops a copy the engine assumed for a pod that
       // was still pending; such a deletion counts as a pending pod's.
-      out->changes.push_back({Change::Op::kRemovePod, nullptr, nullptr, PodKey(*decoded.pod)});
+      out->changes.push_back(
+          {Change::Op::kRemovePod, nullptr, nullptr, PodKey(*decoded.pod), nullptr});
       if (bound || decoded.terminal) {
         ++out->summary.applied;
       } else {
         ++out->summary.pending_pods;
       }
     } else if (bound) {
-      out->changes.push_back({Change::Op::kUpsertPod, nullptr, std::move(decoded.pod), {}});
+      out->changes.push_back(
+          {Change::Op::kUpsertPod, nullptr, std::move(decoded.pod), {}, nullptr});
       ++out->summary.applied;
     } else {
       // The scheduling queue's business: a pending pod is scheduled by
@@ -70,6 +73,17 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
       out->changes.push_back({Change::Op::kRemovePdb, nullptr, nullptr, pdb->ns + "/" + pdb->name});
     } else {
       out->changes.push_back({Change::Op::kUpsertPdb, nullptr, nullptr, {}, std::move(pdb)});
+    }
+    ++out->summary.applied;
+    return ApiStatus();
+  }
+  if (core && kind == "Namespace") {
+    std::shared_ptr<const Namespace> ns;
+    CAPI_RETURN_IF_ERROR(DecodeNamespace(obj, path, in, &ns));
+    if (type == EventType::kDelete) {
+      out->changes.push_back({Change::Op::kRemoveNamespace, nullptr, nullptr, ns->name, nullptr});
+    } else {
+      out->changes.push_back({Change::Op::kUpsertNamespace, nullptr, nullptr, {}, nullptr, std::move(ns)});
     }
     ++out->summary.applied;
     return ApiStatus();

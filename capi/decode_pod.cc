@@ -274,10 +274,9 @@ ApiStatus DecodePodLevel(const cJSON* spec, const JsonPath& path, Interner& in,
   return ApiStatus();
 }
 
-// labels.NewRequirement for matchExpressions (field = false), or the
-// matchFields conversion of nodeaffinity.go (field = true). A requirement
-// that would not convert is kept with valid = false: upstream evaluates
-// node selectors lazily and such a term never matches.
+}  // namespace
+
+// Declared in decode.h: pod affinity label selectors use it too.
 ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, Interner& in,
                             Requirement* out) {
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
@@ -337,6 +336,8 @@ ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, In
   }
   return ApiStatus();
 }
+
+namespace {
 
 ApiStatus DecodeTerm(const cJSON* v, const JsonPath& path, Interner& in, NodeSelectorTerm* out) {
   if (v == nullptr) return ApiStatus();  // an empty term: matches nothing
@@ -466,6 +467,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
   }
   CAPI_RETURN_IF_ERROR(DecodeNodeSelector(spec, sp, in, pod));
   CAPI_RETURN_IF_ERROR(DecodeNodeAffinity(spec, sp, in, pod));
+  CAPI_RETURN_IF_ERROR(DecodePodAffinity(spec, sp, in, pod));
   CAPI_RETURN_IF_ERROR(
       ForEachElement(spec, "tolerations", sp, [&](const cJSON* t, const JsonPath& p) {
         return DecodeToleration(t, p, in, &pod->tolerations);
@@ -532,6 +534,7 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   CAPI_RETURN_IF_ERROR(DecodeLabels(labels, mp.Child("labels"), in, &pod->labels));
   pod->name = name;
   pod->ns = ns.empty() ? kDefaultNamespace : ns;
+  pod->ns_atom = in.Intern(pod->ns);
   pod->uid = uid;
   pod->creation_timestamp = created;
   pod->terminating = deleted != nullptr;

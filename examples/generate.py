@@ -376,6 +376,50 @@ def workload_objects():
              "ffmpeg", "docker.io/linuxserver/ffmpeg:7.1.1",
              resources={"requests": {"cpu": "2", "memory": "2Gi", "ephemeral-storage": "200Gi"}})]}})
 
+    add("Namespaces: their labels are what namespaceSelector in pod affinity selects.",
+        {"apiVersion": "v1", "kind": "Namespace",
+         "metadata": {"name": "shop", "labels": {"team": "shop"}}})
+    add(None, {"apiVersion": "v1", "kind": "Namespace",
+               "metadata": {"name": "monitoring", "labels": {"team": "platform"}}})
+
+    add("InterPodAffinity: one redis cache per node (required anti-affinity by hostname;\n"
+        "matchLabelKeys pod-template-hash limits it to this rollout), preferably next to\n"
+        "a web pod (preferred affinity, weight 100).",
+        deployment("cache", "shop", 8, pod_template({"app": "cache"}, [container(
+            "redis", "docker.io/library/redis:7.4.1", "250m", "1Gi")],
+            affinity={
+                "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+                    "labelSelector": {"matchLabels": {"app": "cache"}},
+                    "matchLabelKeys": ["pod-template-hash"],
+                    "topologyKey": "kubernetes.io/hostname"}]},
+                "podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{
+                    "weight": 100, "podAffinityTerm": {
+                        "labelSelector": {"matchLabels": {"app": "web"}},
+                        "topologyKey": "kubernetes.io/hostname"}}]}})))
+
+    add("InterPodAffinity: one ZooKeeper member per zone (required anti-affinity by zone);\n"
+        "the fourth finds no zone left (didn't match pod anti-affinity rules).",
+        {"apiVersion": "apps/v1", "kind": "StatefulSet",
+         "metadata": {"name": "zk", "namespace": "shop"},
+         "spec": {"replicas": 4, "serviceName": "zk",
+                  "selector": {"matchLabels": {"app": "zk"}},
+                  "template": pod_template({"app": "zk"}, [container(
+                      "zookeeper", "docker.io/library/zookeeper:3.9.3", "500m", "1Gi")],
+                      affinity={"podAntiAffinity": {
+                          "requiredDuringSchedulingIgnoredDuringExecution": [{
+                              "labelSelector": {"matchLabels": {"app": "zk"}},
+                              "topologyKey": "topology.kubernetes.io/zone"}]}})}})
+
+    add("InterPodAffinity with namespaceSelector: the backup agent runs in the zone of a\n"
+        "postgres pod of any namespace labelled team=shop.",
+        {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "pg-backup", "namespace": "monitoring"},
+         "spec": {"containers": [container("backup", "docker.io/library/postgres:16.6", "200m", "256Mi")],
+                  "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+                      "labelSelector": {"matchLabels": {"app": "postgres"}},
+                      "namespaceSelector": {"matchLabels": {"team": "shop"}},
+                      "topologyKey": "topology.kubernetes.io/zone"}]}}}})
+
     add("Batch fill at low priority: exhausts the amd64 CPU left over, so the last\n"
         "replicas get a histogram of every reason in one message.",
         deployment("batch-fill", "batch", 300, pod_template({"app": "batch-fill"}, [container(

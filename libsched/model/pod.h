@@ -10,6 +10,7 @@
 
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
+#include "libsched/model/pod_affinity.h"
 #include "libsched/model/resource.h"
 #include "libsched/model/taint.h"
 
@@ -28,6 +29,7 @@ struct HostPort {
 
 struct Pod {
   std::string ns;  // metadata.namespace ("default" when empty)
+  Atom ns_atom = kNoAtom;  // ns, interned (affinity terms list namespaces as ids)
   std::string name;
   std::string uid;
   std::string node_name;       // spec.nodeName
@@ -46,6 +48,8 @@ struct Pod {
   // ...preferredDuringSchedulingIgnoredDuringExecution
   std::vector<PreferredSchedulingTerm> preferred_node_affinity;
   std::vector<Toleration> tolerations;
+  // spec.affinity.podAffinity / podAntiAffinity (InterPodAffinity).
+  PodAffinityTerms pod_affinity;
 
   // Actual requests per PodRequests (containers, init/sidecar rule,
   // pod-level resources, overhead): what Filter and Requested use.

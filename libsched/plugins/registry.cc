@@ -4,6 +4,7 @@
 
 #include "libsched/plugins/default_preemption.h"
 #include "libsched/plugins/image_locality.h"
+#include "libsched/plugins/inter_pod_affinity.h"
 #include "libsched/plugins/node_affinity.h"
 #include "libsched/plugins/node_name.h"
 #include "libsched/plugins/node_ports.h"
@@ -14,7 +15,7 @@
 
 namespace sched {
 
-Profile NewDefaultProfile(std::string scheduler_name) {
+Profile NewDefaultProfile(std::string scheduler_name, const PluginArgs& args) {
   Profile p(std::move(scheduler_name));
   // MultiPoint order and weights of default_plugins.go (v1.36.3).
   p.Add(std::make_unique<NodeUnschedulable>());
@@ -23,6 +24,7 @@ Profile NewDefaultProfile(std::string scheduler_name) {
   p.Add(std::make_unique<NodeAffinity>(), 2);
   p.Add(std::make_unique<NodePorts>());
   p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}), 1);
+  p.Add(std::make_unique<InterPodAffinity>(args.inter_pod_affinity), 2);
   p.Add(std::make_unique<DefaultPreemption>(DefaultPreemptionArgs{}));
   p.Add(std::make_unique<NodeResourcesBalancedAllocation>(), 1);
   p.Add(std::make_unique<ImageLocality>(), 1);

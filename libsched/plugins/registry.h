@@ -7,6 +7,7 @@
 #include <string>
 
 #include "libsched/framework/profile.h"
+#include "libsched/plugins/inter_pod_affinity.h"
 
 namespace sched {
 
@@ -15,9 +16,16 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 // The default profile's plugins that the engine implements, in upstream's
 // MultiPoint order with upstream's score weights: NodeUnschedulable,
 // NodeName, TaintToleration (3), NodeAffinity (2), NodePorts,
-// NodeResourcesFit (1), NodeResourcesBalancedAllocation (1),
+// NodeResourcesFit (1), InterPodAffinity (2), NodeResourcesBalancedAllocation (1),
 // ImageLocality (1).
-Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName);
+// The plugin arguments a profile may set (pluginConfig); defaults as
+// upstream's v1 defaults.
+struct PluginArgs {
+  InterPodAffinityArgs inter_pod_affinity;
+};
+
+Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName,
+                          const PluginArgs& args = {});
 
 }  // namespace sched
 

@@ -117,6 +117,25 @@ bool ClusterState::RemovePdb(std::string_view key) {
   return true;
 }
 
+void ClusterState::UpsertNamespace(std::shared_ptr<const Namespace> ns) {
+  const Atom name = ns->name_atom;
+  namespaces_[name] = std::move(ns);
+  ++generation_;
+}
+
+bool ClusterState::RemoveNamespace(std::string_view name) {
+  const Atom a = interner_.Find(name);
+  if (a == kNoAtom || namespaces_.erase(a) == 0) return false;
+  ++generation_;
+  return true;
+}
+
+const LabelSet& ClusterState::NamespaceLabels(Atom name) const {
+  static const LabelSet kNoLabels;
+  auto it = namespaces_.find(name);
+  return it == namespaces_.end() ? kNoLabels : it->second->labels;
+}
+
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }
 
 const NodeInfo* ClusterState::FindNode(std::string_view name) const {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "libsched/model/interner.h"
+#include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pdb.h"
 #include "libsched/model/pod.h"
@@ -75,6 +76,19 @@ class ClusterState {
     return pdbs_;
   }
 
+  // Adds or replaces a Namespace by name (watch ADDED / MODIFIED).
+  void UpsertNamespace(std::shared_ptr<const Namespace> ns);
+  // Removes a Namespace; false if unknown. Its pods stay.
+  bool RemoveNamespace(std::string_view name);
+  // The labels of the namespace `name` (an interned namespace name), or an
+  // empty set when no such Namespace is known — as upstream's
+  // GetNamespaceLabelsSnapshot falls back to no labels.
+  const LabelSet& NamespaceLabels(Atom name) const;
+  // Every known Namespace, by interned name (the namespace lister).
+  const std::unordered_map<Atom, std::shared_ptr<const Namespace>>& namespaces() const {
+    return namespaces_;
+  }
+
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
   const NodeInfo* FindNode(std::string_view name) const;
@@ -98,6 +112,7 @@ class ClusterState {
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
+  std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
   NodeTree tree_;
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "libsched/testing/builders.h"
 
 namespace sched {
@@ -142,6 +147,54 @@ TEST(ClusterStateTest, BatchDefersTheNodeListUntilItEnds) {
     s.RemoveNode("b1");
   }
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2"}));
+}
+
+// NodeInfo.PodsWithAffinity / PodsWithRequiredAntiAffinity follow the pods
+// (framework/types.go podWithAffinity, podWithRequiredAntiAffinity).
+TEST(ClusterStateTest, PodsWithAffinityFollowPods) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertNode(NodeBuilder(in, "n1").Build());
+  const AffinityTerm term = testing::PodTerm(in, "zone", {});
+  s.UpsertPod(PodBuilder(in, "plain").NodeName("n1").Build());
+  s.UpsertPod(PodBuilder(in, "pref").NodeName("n1").PreferredPodAntiAffinity(1, term).Build());
+  s.UpsertPod(PodBuilder(in, "anti").NodeName("n1").RequiredPodAntiAffinity(term).Build());
+  s.UpsertPod(PodBuilder(in, "aff").NodeName("n1").RequiredPodAffinity(term).Build());
+  auto names = [](const std::vector<const Pod*>& pods) {
+    std::vector<std::string> out;
+    for (const Pod* p : pods) out.push_back(p->name);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const NodeInfo* ni = s.FindNode("n1");
+  EXPECT_EQ(names(ni->pods_with_affinity()), (std::vector<std::string>{"aff", "anti", "pref"}));
+  EXPECT_EQ(names(ni->pods_with_required_anti_affinity()), std::vector<std::string>{"anti"});
+
+  // Replacing a pod with one without affinity drops it from both lists.
+  s.UpsertPod(PodBuilder(in, "anti").NodeName("n1").Build());
+  EXPECT_EQ(names(ni->pods_with_affinity()), (std::vector<std::string>{"aff", "pref"}));
+  EXPECT_TRUE(ni->pods_with_required_anti_affinity().empty());
+  EXPECT_TRUE(s.RemovePod("default/aff"));
+  EXPECT_EQ(names(ni->pods_with_affinity()), std::vector<std::string>{"pref"});
+}
+
+TEST(ClusterStateTest, NamespacesAndTheirLabels) {
+  ClusterState s;
+  Interner& in = s.interner();
+  auto ns = std::make_shared<Namespace>();
+  ns->name = "team-a";
+  ns->name_atom = in.Intern("team-a");
+  ns->labels = LabelSet({{in.Intern("team"), in.Intern("a")}});
+  const uint64_t gen = s.generation();
+  s.UpsertNamespace(ns);
+  EXPECT_GT(s.generation(), gen);
+  EXPECT_EQ(s.NamespaceLabels(in.Intern("team-a")).Get(in.Intern("team")), in.Intern("a"));
+  EXPECT_TRUE(s.NamespaceLabels(in.Intern("other")).empty()) << "unknown: no labels";
+  EXPECT_EQ(s.namespaces().size(), 1u);
+  EXPECT_FALSE(s.RemoveNamespace("other"));
+  EXPECT_FALSE(s.RemoveNamespace("never-interned"));
+  EXPECT_TRUE(s.RemoveNamespace("team-a"));
+  EXPECT_TRUE(s.NamespaceLabels(in.Intern("team-a")).empty());
 }
 
 }  // namespace

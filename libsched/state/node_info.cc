@@ -7,6 +7,14 @@ namespace {
 
 bool ByAtom(const std::pair<Atom, int64_t>& e, Atom a) { return e.first < a; }
 
+// Swap-removes `pod` from `v` if present, as upstream's removeFromSlice.
+void Erase(std::vector<const Pod*>& v, const Pod* pod) {
+  auto it = std::find(v.begin(), v.end(), pod);
+  if (it == v.end()) return;
+  *it = v.back();
+  v.pop_back();
+}
+
 }  // namespace
 
 std::optional<int64_t> NodeInfo::ImageSize(Atom image) const {
@@ -42,6 +50,10 @@ void NodeInfo::AddPod(std::shared_ptr<const Pod> pod, uint64_t generation) {
   non_zero_requested_.memory =
       SaturatingAdd(non_zero_requested_.memory, pod->non_zero_requests.memory);
   used_ports_.insert(used_ports_.end(), pod->host_ports.begin(), pod->host_ports.end());
+  if (pod->pod_affinity.has_pod_affinity) pods_with_affinity_.push_back(pod.get());
+  if (pod->pod_affinity.has_required_anti_affinity) {
+    pods_with_required_anti_affinity_.push_back(pod.get());
+  }
   pods_.push_back(std::move(pod));
   generation_ = generation;
 }
@@ -59,6 +71,8 @@ bool NodeInfo::RemovePod(const Pod* pod, uint64_t generation) {
     auto u = std::find(used_ports_.begin(), used_ports_.end(), hp);
     if (u != used_ports_.end()) used_ports_.erase(u);
   }
+  Erase(pods_with_affinity_, pod);
+  Erase(pods_with_required_anti_affinity_, pod);
   // Swap-remove, as upstream does: pod order on a node is not stable.
   *it = std::move(pods_.back());
   pods_.pop_back();

@@ -24,6 +24,13 @@ class NodeInfo {
   // node are kept, as upstream's cache does); node() is null until then.
   const Node* node() const { return node_.get(); }
   const std::vector<std::shared_ptr<const Pod>>& pods() const { return pods_; }
+  // The pods with podAffinity or podAntiAffinity (PodsWithAffinity), and
+  // those with required anti-affinity (PodsWithRequiredAntiAffinity): what
+  // InterPodAffinity iterates instead of every pod. Pointers into pods().
+  const std::vector<const Pod*>& pods_with_affinity() const { return pods_with_affinity_; }
+  const std::vector<const Pod*>& pods_with_required_anti_affinity() const {
+    return pods_with_required_anti_affinity_;
+  }
   const Resource& requested() const { return requested_; }
   // Only milli_cpu and memory are kept (NonZeroRequested).
   const Resource& non_zero_requested() const { return non_zero_requested_; }
@@ -42,6 +49,8 @@ class NodeInfo {
  private:
   std::shared_ptr<const Node> node_;
   std::vector<std::shared_ptr<const Pod>> pods_;
+  std::vector<const Pod*> pods_with_affinity_;
+  std::vector<const Pod*> pods_with_required_anti_affinity_;
   Resource requested_;
   Resource non_zero_requested_;
   std::vector<HostPort> used_ports_;

@@ -63,6 +63,7 @@ std::shared_ptr<const Node> NodeBuilder::Build() {
 PodBuilder::PodBuilder(Interner& in, std::string name, std::string ns) : in_(in) {
   pod_.name = std::move(name);
   pod_.ns = std::move(ns);
+  pod_.ns_atom = in_.Intern(pod_.ns);
   pod_.uid = pod_.ns + "/" + pod_.name;
   pod_.scheduler_name = "default-scheduler";
 }
@@ -138,6 +139,40 @@ PodBuilder& PodBuilder::HostPort(int32_t port, Protocol proto, const std::string
   pod_.host_ports.push_back({ip, proto, port});
   return *this;
 }
+namespace {
+
+AffinityTerm WithDefaultNamespace(AffinityTerm t, Atom ns) {
+  if (t.namespaces.empty() && !t.namespace_selector) t.namespaces.push_back(ns);
+  return t;
+}
+
+}  // namespace
+
+PodBuilder& PodBuilder::RequiredPodAffinity(AffinityTerm t) {
+  pod_.pod_affinity.has_pod_affinity = true;
+  pod_.pod_affinity.required_affinity.push_back(WithDefaultNamespace(std::move(t), pod_.ns_atom));
+  return *this;
+}
+PodBuilder& PodBuilder::RequiredPodAntiAffinity(AffinityTerm t) {
+  pod_.pod_affinity.has_pod_affinity = true;
+  pod_.pod_affinity.has_required_anti_affinity = true;
+  pod_.pod_affinity.required_anti_affinity.push_back(
+      WithDefaultNamespace(std::move(t), pod_.ns_atom));
+  return *this;
+}
+PodBuilder& PodBuilder::PreferredPodAffinity(int32_t weight, AffinityTerm t) {
+  pod_.pod_affinity.has_pod_affinity = true;
+  pod_.pod_affinity.preferred_affinity.push_back(
+      {WithDefaultNamespace(std::move(t), pod_.ns_atom), weight});
+  return *this;
+}
+PodBuilder& PodBuilder::PreferredPodAntiAffinity(int32_t weight, AffinityTerm t) {
+  pod_.pod_affinity.has_pod_affinity = true;
+  pod_.pod_affinity.preferred_anti_affinity.push_back(
+      {WithDefaultNamespace(std::move(t), pod_.ns_atom), weight});
+  return *this;
+}
+
 std::shared_ptr<const Pod> PodBuilder::Build() {
   pod_.labels = LabelSet(labels_);
   pod_.requests = PodRequests(spec_);
@@ -167,6 +202,23 @@ Requirement Req(Interner& in, const std::string& key, SelectorOp op,
   if (op == SelectorOp::kIn || op == SelectorOp::kNotIn) r.valid = !r.values.empty();
   if (op == SelectorOp::kExists || op == SelectorOp::kDoesNotExist) r.valid = r.values.empty();
   return r;
+}
+
+LabelSelector Selector(std::vector<Requirement> reqs) {
+  LabelSelector s;
+  for (const auto& r : reqs) s.valid = s.valid && r.valid;
+  s.requirements = std::move(reqs);
+  return s;
+}
+
+AffinityTerm PodTerm(Interner& in, const std::string& topology_key,
+                     std::vector<Requirement> selector, std::vector<std::string> namespaces) {
+  AffinityTerm t;
+  t.topology_key = in.Intern(topology_key);
+  t.selector = Selector(std::move(selector));
+  for (const auto& ns : namespaces) t.namespaces.push_back(in.Intern(ns));
+  std::sort(t.namespaces.begin(), t.namespaces.end());
+  return t;
 }
 
 NodeSelectorTerm Term(std::vector<Requirement> exprs) {

@@ -64,6 +64,12 @@ class PodBuilder {
   PodBuilder& Overhead(int64_t milli_cpu, int64_t memory);
   PodBuilder& HostPort(int32_t port, Protocol proto = Protocol::kTCP,
                        const std::string& ip = "0.0.0.0");
+  // Pod (anti-)affinity terms. A term with no namespaces and no
+  // namespace_selector gets the pod's namespace, as the decoder does.
+  PodBuilder& RequiredPodAffinity(AffinityTerm t);
+  PodBuilder& RequiredPodAntiAffinity(AffinityTerm t);
+  PodBuilder& PreferredPodAffinity(int32_t weight, AffinityTerm t);
+  PodBuilder& PreferredPodAntiAffinity(int32_t weight, AffinityTerm t);
   std::shared_ptr<const Pod> Build();
 
  private:
@@ -76,6 +82,13 @@ class PodBuilder {
 // A node selector requirement; values are interned. For Gt/Lt pass one value.
 Requirement Req(Interner& in, const std::string& key, SelectorOp op,
                 std::vector<std::string> values = {});
+// A pod affinity term on `topology_key` whose label selector holds
+// `selector` (empty: selects every pod); namespaces as given.
+AffinityTerm PodTerm(Interner& in, const std::string& topology_key,
+                     std::vector<Requirement> selector,
+                     std::vector<std::string> namespaces = {});
+// A label selector of these requirements.
+LabelSelector Selector(std::vector<Requirement> reqs);
 // A term of match_expressions only.
 NodeSelectorTerm Term(std::vector<Requirement> exprs);
 // A term on metadata.name (match_fields).

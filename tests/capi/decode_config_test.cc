@@ -55,6 +55,26 @@ TEST(DecodeConfigTest, LoneProfileDefaultsItsName) {
   EXPECT_EQ(c.profiles.size(), 1u);
 }
 
+TEST(DecodeConfigTest, InterPodAffinityArgs) {
+  EngineConfig c;
+  ApiStatus s = Decode(R"({"profiles":[
+      {"schedulerName":"a","pluginConfig":[{"name":"InterPodAffinity","args":{
+        "apiVersion":"kubescheduler.config.k8s.io/v1","kind":"InterPodAffinityArgs",
+        "hardPodAffinityWeight":0,"ignorePreferredTermsOfExistingPods":true}}]},
+      {"schedulerName":"b","pluginConfig":[{"name":"InterPodAffinity"}]},
+      {"schedulerName":"c","pluginConfig":null}]})",
+                       &c);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(c.profiles.size(), 3u);
+  EXPECT_EQ(c.profiles[0].plugin_args.inter_pod_affinity.hard_pod_affinity_weight, 0);
+  EXPECT_TRUE(c.profiles[0].plugin_args.inter_pod_affinity.ignore_preferred_terms_of_existing_pods);
+  for (size_t i : {1, 2}) {  // the v1 defaults
+    EXPECT_EQ(c.profiles[i].plugin_args.inter_pod_affinity.hard_pod_affinity_weight, 1);
+    EXPECT_FALSE(
+        c.profiles[i].plugin_args.inter_pod_affinity.ignore_preferred_terms_of_existing_pods);
+  }
+}
+
 class DecodeConfigErrorTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(DecodeConfigErrorTest, NamesPathAndReason) {
@@ -94,6 +114,33 @@ INSTANTIATE_TEST_SUITE_P(
                   "profiles[0].x", "profiles[0].x: unknown field"},
         ErrorCase{"ProfilePlugins", R"({"profiles":[{"plugins":{}}]})", "profiles[0].plugins",
                   "profiles[0].plugins: not supported: every profile runs the default plugins"},
+        ErrorCase{"HardPodAffinityWeightRange",
+                  R"({"profiles":[{"pluginConfig":[{"name":"InterPodAffinity",
+                      "args":{"hardPodAffinityWeight":101}}]}]})",
+                  "profiles[0].pluginConfig[0].args.hardPodAffinityWeight",
+                  "profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: "
+                  "not in valid range [0, 100]"},
+        ErrorCase{"InterPodAffinityArgsUnknown",
+                  R"({"profiles":[{"pluginConfig":[{"name":"InterPodAffinity",
+                      "args":{"hardPodAffinityWeigth":1}}]}]})",
+                  "profiles[0].pluginConfig[0].args.hardPodAffinityWeigth",
+                  "profiles[0].pluginConfig[0].args.hardPodAffinityWeigth: unknown field"},
+        ErrorCase{"InterPodAffinityArgsKind",
+                  R"({"profiles":[{"pluginConfig":[{"name":"InterPodAffinity",
+                      "args":{"kind":"NodeAffinityArgs"}}]}]})",
+                  "profiles[0].pluginConfig[0].args.kind",
+                  "profiles[0].pluginConfig[0].args.kind: Unsupported value: "
+                  "\"NodeAffinityArgs\": supported values: \"InterPodAffinityArgs\""},
+        ErrorCase{"PluginConfigDuplicate",
+                  R"({"profiles":[{"pluginConfig":[{"name":"InterPodAffinity"},
+                      {"name":"InterPodAffinity"}]}]})",
+                  "profiles[0].pluginConfig[1]",
+                  "profiles[0].pluginConfig[1]: Duplicate value: \"InterPodAffinity\""},
+        ErrorCase{"PluginConfigOtherPlugin",
+                  R"({"profiles":[{"pluginConfig":[{"name":"NodeAffinity","args":{}}]}]})",
+                  "profiles[0].pluginConfig[0].name",
+                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity "
+                  "takes arguments"},
         ErrorCase{"ProfileNameMissing", R"({"profiles":[{"schedulerName":"a"},{}]})",
                   "profiles[1].schedulerName", "profiles[1].schedulerName: Required value"},
         ErrorCase{"ProfileNameDuplicate",

@@ -256,6 +256,47 @@ TEST_F(EngineTest, ProfilesAreChosenBySchedulerName) {
   sched_engine_free(e);
 }
 
+// InterPodAffinity through the ABI: Namespace events feed namespaceSelector,
+// and an assumed pod's anti-affinity keeps the next replica off its node.
+TEST_F(EngineTest, PodAffinityFollowsNamespacesAndAssumedPods) {
+  auto node = [](const std::string& name) {
+    return R"({"kind":"Node","metadata":{"name":")" + name +
+           R"(","labels":{"host":")" + name +
+           R"("}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}})";
+  };
+  const std::string ns = R"({"kind":"Namespace","metadata":{"name":"ns","labels":{"t":"x"}}})";
+  ASSERT_EQ(Apply("[" + Event("ADDED", node("n1")) + "," + Event("ADDED", node("n2")) + "," +
+                  Event("ADDED", Pod("db", "1", "n2")) + "," + Event("ADDED", ns) + "]"),
+            R"({"applied":4,"ignored":{},"pendingPods":0})");
+  // Near any pod of a namespace labelled t=x: db on n2.
+  const std::string near = Pod("near", "1", "", R"("affinity":{"podAffinity":{
+      "requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{},
+      "namespaceSelector":{"matchLabels":{"t":"x"}},"topologyKey":"host"}]}},)");
+  EXPECT_EQ(NodeFor(near), "n2");
+  Apply(Event("DELETED", ns));
+  Json r = Schedule(near);
+  EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
+               "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. "
+               "preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
+               "scheduling.");
+
+  // One replica per host: the first is assumed on n1 (emptier than n2).
+  auto replica = [](const std::string& name) {
+    return R"({"kind":"Pod","metadata":{"name":")" + name +
+           R"(","labels":{"app":"r"}},"spec":{"affinity":{"podAntiAffinity":{
+           "requiredDuringSchedulingIgnoredDuringExecution":[{
+           "labelSelector":{"matchLabels":{"app":"r"}},"topologyKey":"host"}]}},
+           "containers":[{"name":"c"}]}})";
+  };
+  EXPECT_EQ(NodeFor(replica("r1"), SCHED_SCHEDULE_ASSUME), "n1");
+  EXPECT_EQ(NodeFor(replica("r2"), SCHED_SCHEDULE_ASSUME), "n2");
+  r = Schedule(replica("r3"));
+  EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
+               "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. "
+               "preemption: 0/2 nodes are available: 2 No preemption victims found for "
+               "incoming pod.");
+}
+
 TEST_F(EngineTest, SameSeedSameDecisions) {
   std::string nodes = "[";
   for (int i = 0; i < 10; ++i) {

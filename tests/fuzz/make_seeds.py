@@ -197,6 +197,9 @@ HAND_CONFIGS = [
     '{"profiles":[{"schedulerName":"a"},{}]}',
     '{"profiles":null,"seed":null,"percentageOfNodesToScore":null,"parallelism":null}',
     '{"profiles":[{"plugins":{}}]}',
+    '{"profiles":[{"pluginConfig":[{"name":"InterPodAffinity","args":{"hardPodAffinityWeight":5,'
+    '"ignorePreferredTermsOfExistingPods":true}}]}]}',
+    '{"profiles":[{"pluginConfig":[{"name":"InterPodAffinity","args":{"hardPodAffinityWeight":101}}]}]}',
     '{"percentageOfNodesToScore":101}',
     '{"percentageOfNodesToScore":1.5}',
     '{"parallelism":0}',
@@ -238,6 +241,11 @@ HAND_APPLY = [
     '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-0","namespace":"default"},"spec":{"nodeName":"n1"},"status":{"phase":"Failed"}}',
     '{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},"spec":{"unschedulable":true}}',
     '{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"}}',
+    '[{"type":"ADDED","object":{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"default","labels":{"team":"a"}}}},'
+    '{"type":"DELETED","object":{"kind":"Namespace","metadata":{"name":"kube-system"}}}]',
+    '{"kind":"Pod","metadata":{"name":"anti","namespace":"default","labels":{"app":"ipa"}},"spec":{"nodeName":"n1",'
+    '"affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":['
+    '{"labelSelector":{"matchLabels":{"app":"ipa"}},"topologyKey":"kubernetes.io/hostname"}]}},"containers":[{"name":"c"}]}}',
     '{"apiVersion":"apps/v1","kind":"Node","metadata":{"name":"x"}}',
     '{"kind":"Node","metadata":{"name":"bad"},"status":{"allocatable":{"cpu":"lots"}}}',
     '{"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"1"}}}' + SEPARATOR +
@@ -279,6 +287,18 @@ HAND_PODS = [
                            {"name": "s", "restartPolicy": "Always", "resources": {"requests": {"cpu": "500m"}}}],
         "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}}],
         "overhead": {"cpu": "250m", "memory": "120Mi"}, "resources": {"requests": {"cpu": "1500m"}}}},
+    {"kind": "Pod", "metadata": {"name": "ipa", "labels": {"app": "ipa"}}, "spec": {"affinity": {
+        "podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "ipa"}}, "topologyKey": "topology.kubernetes.io/zone",
+             "namespaceSelector": {"matchExpressions": [{"key": "team", "operator": "Exists"}]}}]},
+        "podAntiAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": [
+                {"labelSelector": {}, "matchLabelKeys": ["app"], "topologyKey": "kubernetes.io/hostname"}],
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchExpressions": [
+                    {"key": "app", "operator": "NotIn", "values": ["x"]}]},
+                    "namespaces": ["default", "kube-system"], "topologyKey": "disk"}}]}},
+        "containers": [{"name": "c"}]}},
     {"kind": "Pod", "metadata": {"name": "gt"}, "spec": {"affinity": {"nodeAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
             {"matchExpressions": [{"key": "gen", "operator": "Gt", "values": ["2"]}]}]}}}, "containers": [{"name": "c"}]}},

@@ -75,6 +75,21 @@ class BundledExample(unittest.TestCase):
         cordoned = {"general-a-007", "general-b-019", "general-c-031", "highmem-b-004"}
         self.assertFalse(cordoned & set(self.where.values()))
 
+    def test_inter_pod_affinity(self):
+        def zone(node):
+            return node.rsplit("-", 2)[1]
+        def nodes_of(prefix):
+            return [n for p, n in self.where.items() if p.startswith(prefix)]
+        cache = nodes_of("shop/cache-")
+        self.assertEqual(len(cache), 8)
+        self.assertEqual(len(set(cache)), 8)                       # required anti-affinity
+        self.assertLessEqual(set(cache), set(nodes_of("shop/web-")))  # preferred affinity
+        self.assertEqual(sorted(zone(n) for n in nodes_of("shop/zk-")), ["a", "b", "c"])
+        self.assertIn("didn't match pod anti-affinity rules", self.why["shop/zk-3"])
+        # namespaceSelector: a zone where a postgres pod of namespace shop runs.
+        self.assertIn(zone(self.where["monitoring/pg-backup"]),
+                      {zone(n) for n in nodes_of("shop/postgres-")})
+
     def test_unschedulable_reasons(self):
         def reasons(pod):
             return self.why[pod]

@@ -9,10 +9,11 @@ import subprocess
 SCHEDSIM = None  # each test sets it from its first argument
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "Job")
-# Kinds the engine may come to use (DESIGN.md, "Data flow"); any other kind
-# must always be reported as ignored.
-ENGINE_KINDS = {"Node", "Pod", "PersistentVolume", "PersistentVolumeClaim", "Service",
-                "StorageClass", "CSINode", "PriorityClass", "PodDisruptionBudget"}
+# Kinds the engine may come to use (DESIGN.md, "Data flow"; Namespace for
+# InterPodAffinity's namespaceSelector); any other kind must always be
+# reported as ignored.
+ENGINE_KINDS = {"Node", "Pod", "Namespace", "PersistentVolume", "PersistentVolumeClaim",
+                "Service", "StorageClass", "CSINode", "PriorityClass", "PodDisruptionBudget"}
 SAFE = "[bcdfghjklmnpqrstvwxz2456789]"  # the API server's name alphabet
 SUFFIX = SAFE + "{5}"
 

@@ -1,0 +1,185 @@
+// InterPodAffinity PreFilter, PreFilterExtensions and Filter
+// (interpodaffinity/filtering.go).
+#include <memory>
+#include <string>
+
+#include "libsched/plugins/inter_pod_affinity.h"
+#include "libsched/plugins/internal/inter_pod_affinity_state.h"
+
+namespace sched {
+namespace {
+
+using interpodaffinity::MatchesAllTerms;
+using interpodaffinity::PreFilterData;
+using interpodaffinity::State;
+using interpodaffinity::TopologyCounts;
+using interpodaffinity::TopologyPair;
+
+// topologyToMatchedTermCount.update: adds `value` to the node's pair for
+// `key`, if the node has that label; a count back at zero is dropped.
+void Update(TopologyCounts& m, const Node& node, Atom key, int64_t value) {
+  const std::optional<Atom> v = node.labels.Get(key);
+  if (!v) return;
+  const uint64_t pair = TopologyPair(key, *v);
+  if ((m[pair] += value) == 0) m.erase(pair);
+}
+
+// updateWithAffinityTerms: every term counts when `pod` matches all of them.
+void UpdateWithAffinityTerms(TopologyCounts& m, const std::vector<AffinityTerm>& terms,
+                             const Pod& pod, const Node& node, const Interner& in,
+                             int64_t value) {
+  if (!MatchesAllTerms(terms, pod, in)) return;
+  for (const AffinityTerm& t : terms) Update(m, node, t.topology_key, value);
+}
+
+// updateWithAntiAffinityTerms: each term that matches `pod` counts.
+void UpdateWithAntiAffinityTerms(TopologyCounts& m, const std::vector<AffinityTerm>& terms,
+                                 const Pod& pod, const LabelSet& ns_labels, const Node& node,
+                                 const Interner& in, int64_t value) {
+  for (const AffinityTerm& t : terms) {
+    if (t.Matches(pod, ns_labels, in)) Update(m, node, t.topology_key, value);
+  }
+}
+
+// P's terms are merged, so the other pods' namespace labels are not needed.
+const LabelSet& NoLabels() {
+  static const LabelSet kNoLabels;
+  return kNoLabels;
+}
+
+// preFilterState.updateWithPod: `other` (on `node`) appears (+1) or goes (-1).
+void ApplyPod(PreFilterData& s, const Pod& pod, const Pod& other, const Node& node,
+                   const Interner& in, int64_t multiplier) {
+  UpdateWithAntiAffinityTerms(s.existing_anti_affinity_counts,
+                              other.pod_affinity.required_anti_affinity, pod,
+                              *s.namespace_labels, node, in, multiplier);
+  UpdateWithAffinityTerms(s.affinity_counts, s.required_affinity, other, node, in, multiplier);
+  UpdateWithAntiAffinityTerms(s.anti_affinity_counts, s.required_anti_affinity, other,
+                              NoLabels(), node, in, multiplier);
+}
+
+// satisfyPodAffinity.
+bool SatisfyPodAffinity(const PreFilterData& s, const Node& node) {
+  bool pods_exist = true;
+  for (const AffinityTerm& t : s.required_affinity) {
+    const std::optional<Atom> v = node.labels.Get(t.topology_key);
+    if (!v) return false;  // every topology label must exist on the node
+    auto it = s.affinity_counts.find(TopologyPair(t.topology_key, *v));
+    if (it == s.affinity_counts.end() || it->second <= 0) pods_exist = false;
+  }
+  // The first pod of a group with affinity to itself: no pod anywhere
+  // matches, but P matches its own terms.
+  return pods_exist || (s.affinity_counts.empty() && s.pod_matches_own_affinity);
+}
+
+// satisfyPodAntiAffinity.
+bool SatisfyPodAntiAffinity(const PreFilterData& s, const Node& node) {
+  if (s.anti_affinity_counts.empty()) return true;
+  for (const AffinityTerm& t : s.required_anti_affinity) {
+    const std::optional<Atom> v = node.labels.Get(t.topology_key);
+    if (!v) continue;
+    auto it = s.anti_affinity_counts.find(TopologyPair(t.topology_key, *v));
+    if (it != s.anti_affinity_counts.end() && it->second > 0) return false;
+  }
+  return true;
+}
+
+// satisfyExistingPodsAntiAffinity: any of the node's labels may be a
+// topology key of some existing pod's term.
+bool SatisfyExistingPodsAntiAffinity(const PreFilterData& s, const Node& node) {
+  if (s.existing_anti_affinity_counts.empty()) return true;
+  for (const auto& [key, value] : node.labels.entries()) {
+    auto it = s.existing_anti_affinity_counts.find(TopologyPair(key, value));
+    if (it != s.existing_anti_affinity_counts.end() && it->second > 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
+                                   const ClusterState& snapshot,
+                                   PreFilterResult* /*result*/) const {
+  const Interner& in = snapshot.interner();
+  auto st = std::make_unique<State>();
+  st->interner = &in;
+  if (!pod.pod_affinity.parse_error.empty()) {
+    // framework.NewPodInfo failed: upstream rejects the pod outright.
+    st->parse_message = "parsing pod: " + pod.pod_affinity.parse_error;
+    const std::string_view reason = st->parse_message;
+    state.Write(slot(), std::move(st));
+    return Status(Code::kUnschedulableAndUnresolvable, reason);
+  }
+  PreFilterData& s = st->filter.emplace();
+  s.required_affinity = pod.pod_affinity.required_affinity;
+  s.required_anti_affinity = pod.pod_affinity.required_anti_affinity;
+  for (AffinityTerm& t : s.required_affinity) interpodaffinity::MergeNamespaces(snapshot, &t);
+  for (AffinityTerm& t : s.required_anti_affinity) {
+    interpodaffinity::MergeNamespaces(snapshot, &t);
+  }
+  s.namespace_labels = &snapshot.NamespaceLabels(pod.ns_atom);
+  s.pod_matches_own_affinity = MatchesAllTerms(s.required_affinity, pod, in);
+
+  const bool incoming = !s.required_affinity.empty() || !s.required_anti_affinity.empty();
+  for (const NodeInfo* ni : snapshot.NodeList()) {
+    const Node& node = *ni->node();
+    // getExistingAntiAffinityCounts: only pods with required anti-affinity.
+    for (const Pod* existing : ni->pods_with_required_anti_affinity()) {
+      UpdateWithAntiAffinityTerms(s.existing_anti_affinity_counts,
+                                  existing->pod_affinity.required_anti_affinity, pod,
+                                  *s.namespace_labels, node, in, 1);
+    }
+    // getIncomingAffinityAntiAffinityCounts: every pod, when P has terms.
+    if (!incoming) continue;
+    for (const auto& existing : ni->pods()) {
+      UpdateWithAffinityTerms(s.affinity_counts, s.required_affinity, *existing, node, in, 1);
+      UpdateWithAntiAffinityTerms(s.anti_affinity_counts, s.required_anti_affinity, *existing,
+                                  NoLabels(), node, in, 1);
+    }
+  }
+  if (s.existing_anti_affinity_counts.empty() && !incoming) return Status(Code::kSkip);
+  state.Write(slot(), std::move(st));
+  return Status();
+}
+
+Status InterPodAffinity::UpdateWithPod(CycleState& state, const Pod& pod, const Pod& other,
+                                       const NodeInfo& node, int64_t multiplier) const {
+  const State* read = state.Read<State>(slot());
+  if (read == nullptr || !read->filter) {
+    return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
+  }
+  State* s = state.CopyOnWrite<State>(slot());
+  ApplyPod(*s->filter, pod, other, *node.node(), *s->interner, multiplier);
+  return Status();
+}
+
+Status InterPodAffinity::AddPod(CycleState& state, const Pod& pod, const Pod& pod_to_add,
+                                const NodeInfo& node) const {
+  return UpdateWithPod(state, pod, pod_to_add, node, 1);
+}
+
+Status InterPodAffinity::RemovePod(CycleState& state, const Pod& pod, const Pod& pod_to_remove,
+                                   const NodeInfo& node) const {
+  return UpdateWithPod(state, pod, pod_to_remove, node, -1);
+}
+
+Status InterPodAffinity::Filter(const CycleState& state, const Pod& /*pod*/,
+                                const NodeInfo& node) const {
+  const State* s = state.Read<State>(slot());
+  if (s == nullptr || !s->filter) {
+    return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
+  }
+  const Node& n = *node.node();
+  if (!SatisfyPodAffinity(*s->filter, n)) {
+    return Status(Code::kUnschedulableAndUnresolvable, kReasonAffinity);
+  }
+  if (!SatisfyPodAntiAffinity(*s->filter, n)) {
+    return Status(Code::kUnschedulable, kReasonAntiAffinity);
+  }
+  if (!SatisfyExistingPodsAntiAffinity(*s->filter, n)) {
+    return Status(Code::kUnschedulable, kReasonExistingAntiAffinity);
+  }
+  return Status();
+}
+
+}  // namespace sched

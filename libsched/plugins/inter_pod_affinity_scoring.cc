@@ -1,0 +1,149 @@
+// InterPodAffinity PreScore, Score and NormalizeScore
+// (interpodaffinity/scoring.go).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <memory>
+
+#include "libsched/plugins/inter_pod_affinity.h"
+#include "libsched/plugins/internal/inter_pod_affinity_state.h"
+
+namespace sched {
+namespace {
+
+using interpodaffinity::PreScoreData;
+using interpodaffinity::State;
+using interpodaffinity::TopologyPair;
+
+// Builds the topology scores of one cycle (scoreMap and processExistingPod).
+class ScoreBuilder {
+ public:
+  ScoreBuilder(const Pod& pod, const LabelSet& ns_labels, int32_t hard_weight,
+               const Interner& in, PreScoreData* out)
+      : pod_(pod), ns_labels_(ns_labels), hard_weight_(hard_weight), in_(in), out_(*out) {}
+
+  // P's preferred terms, merged (they match with no namespace lookup).
+  std::vector<WeightedAffinityTerm> affinity, anti_affinity;
+
+  void ProcessExistingPod(const Pod& existing, const Node& node) {
+    if (node.labels.empty()) return;
+    static const LabelSet kNoLabels;
+    ProcessTerms(affinity, existing, kNoLabels, node, 1);
+    ProcessTerms(anti_affinity, existing, kNoLabels, node, -1);
+    const PodAffinityTerms& e = existing.pod_affinity;
+    if (hard_weight_ > 0) {
+      for (const AffinityTerm& t : e.required_affinity) {
+        ProcessTerm(t, hard_weight_, pod_, ns_labels_, node, 1);
+      }
+    }
+    ProcessTerms(e.preferred_affinity, pod_, ns_labels_, node, 1);
+    ProcessTerms(e.preferred_anti_affinity, pod_, ns_labels_, node, -1);
+  }
+
+ private:
+  void ProcessTerm(const AffinityTerm& t, int32_t weight, const Pod& target,
+                   const LabelSet& ns_labels, const Node& node, int64_t multiplier) {
+    if (!t.Matches(target, ns_labels, in_)) return;
+    const std::optional<Atom> v = node.labels.Get(t.topology_key);
+    if (!v) return;
+    if (std::find(out_.topology_keys.begin(), out_.topology_keys.end(), t.topology_key) ==
+        out_.topology_keys.end()) {
+      out_.topology_keys.push_back(t.topology_key);
+    }
+    out_.topology_score[TopologyPair(t.topology_key, *v)] += int64_t{weight} * multiplier;
+  }
+  void ProcessTerms(const std::vector<WeightedAffinityTerm>& terms, const Pod& target,
+                    const LabelSet& ns_labels, const Node& node, int64_t multiplier) {
+    for (const WeightedAffinityTerm& t : terms) {
+      ProcessTerm(t.term, t.weight, target, ns_labels, node, multiplier);
+    }
+  }
+
+  const Pod& pod_;
+  const LabelSet& ns_labels_;
+  const int32_t hard_weight_;
+  const Interner& in_;
+  PreScoreData& out_;
+};
+
+}  // namespace
+
+Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
+                                  std::span<const NodeInfo* const> /*feasible*/,
+                                  const ClusterState& snapshot) const {
+  const PodAffinityTerms& terms = pod.pod_affinity;
+  const bool has_constraints =
+      !terms.preferred_affinity.empty() || !terms.preferred_anti_affinity.empty();
+  if (args_.ignore_preferred_terms_of_existing_pods && !has_constraints) {
+    return Status(Code::kSkip);
+  }
+  const Interner& in = snapshot.interner();
+  auto st = std::make_unique<State>();
+  st->interner = &in;
+  PreScoreData& data = st->score.emplace();
+  ScoreBuilder builder(pod, snapshot.NamespaceLabels(pod.ns_atom), args_.hard_pod_affinity_weight,
+                       in, &data);
+  builder.affinity = terms.preferred_affinity;
+  builder.anti_affinity = terms.preferred_anti_affinity;
+  for (auto& t : builder.affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
+  for (auto& t : builder.anti_affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
+
+  // Unless P has preferred terms, only pods with affinity can score.
+  for (const NodeInfo* ni : snapshot.NodeList()) {
+    if (has_constraints) {
+      for (const auto& existing : ni->pods()) builder.ProcessExistingPod(*existing, *ni->node());
+    } else {
+      for (const Pod* existing : ni->pods_with_affinity()) {
+        builder.ProcessExistingPod(*existing, *ni->node());
+      }
+    }
+  }
+  if (data.topology_keys.empty()) return Status(Code::kSkip);
+  state.Write(slot(), std::move(st));
+  return Status();
+}
+
+Status InterPodAffinity::Score(const CycleState& state, const Pod& /*pod*/, const NodeInfo& node,
+                               int64_t* score) const {
+  const State* s = state.Read<State>(slot());
+  if (s == nullptr || !s->score) {
+    return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
+  }
+  const Node& n = *node.node();
+  int64_t sum = 0;
+  for (Atom key : s->score->topology_keys) {
+    const std::optional<Atom> v = n.labels.Get(key);
+    if (!v) continue;
+    auto it = s->score->topology_score.find(TopologyPair(key, *v));
+    if (it != s->score->topology_score.end()) sum += it->second;
+  }
+  *score = sum;
+  return Status();
+}
+
+Status InterPodAffinity::NormalizeScore(const CycleState& state, const Pod& /*pod*/,
+                                        std::span<int64_t> scores) const {
+  const State* s = state.Read<State>(slot());
+  if (s == nullptr || !s->score) {
+    return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
+  }
+  if (scores.empty()) return Status();
+  int64_t min_count = std::numeric_limits<int64_t>::max();
+  int64_t max_count = std::numeric_limits<int64_t>::min();
+  for (int64_t v : scores) {
+    max_count = std::max(max_count, v);
+    min_count = std::min(min_count, v);
+  }
+  const int64_t diff = max_count - min_count;
+  for (int64_t& v : scores) {
+    double f = 0;
+    if (diff > 0) {
+      f = static_cast<double>(kMaxNodeScore) *
+          (static_cast<double>(v - min_count) / static_cast<double>(diff));
+    }
+    v = static_cast<int64_t>(f);
+  }
+  return Status();
+}
+
+}  // namespace sched

@@ -1,0 +1,70 @@
+// InterPodAffinity's CycleState data and the helpers its filtering and
+// scoring halves share. Internal to libsched/plugins/inter_pod_affinity*.
+#ifndef LIBSCHED_PLUGINS_INTERNAL_INTER_POD_AFFINITY_STATE_H_
+#define LIBSCHED_PLUGINS_INTERNAL_INTER_POD_AFFINITY_STATE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libsched/framework/cycle_state.h"
+#include "libsched/model/pod_affinity.h"
+#include "libsched/state/cluster_state.h"
+
+namespace sched::interpodaffinity {
+
+// A (topologyKey, value) pair packed into one integer (topologyPair).
+inline uint64_t TopologyPair(Atom key, Atom value) {
+  return (uint64_t{key} << 32) | value;
+}
+
+// Matched-term counts per topology pair (topologyToMatchedTermCount).
+using TopologyCounts = std::unordered_map<uint64_t, int64_t>;
+
+// preFilterState. Copyable: AddPod / RemovePod copy it on write.
+struct PreFilterData {
+  // Existing pods whose required anti-affinity terms match P.
+  TopologyCounts existing_anti_affinity_counts;
+  // Existing pods that match all of P's required affinity terms.
+  TopologyCounts affinity_counts;
+  // Existing pods that match P's required anti-affinity terms.
+  TopologyCounts anti_affinity_counts;
+  // P's required terms with namespaceSelector resolved.
+  std::vector<AffinityTerm> required_affinity;
+  std::vector<AffinityTerm> required_anti_affinity;
+  // P matches all of its own required affinity terms (first-pod rule).
+  bool pod_matches_own_affinity = false;
+  const LabelSet* namespace_labels = nullptr;  // of P's namespace
+};
+
+// preScoreState: score per topology pair, and the keys that occur.
+struct PreScoreData {
+  std::unordered_map<uint64_t, int64_t> topology_score;
+  std::vector<Atom> topology_keys;  // distinct, in first-seen order
+};
+
+// The plugin's one CycleState slot: PreFilter fills `filter` (a parse
+// failure only `parse_message`, which backs the rejection's reason);
+// PreScore replaces the slot with one holding `score`.
+struct State final : StateData {
+  const Interner* interner = nullptr;
+  std::optional<PreFilterData> filter;
+  std::optional<PreScoreData> score;
+  std::string parse_message;
+};
+
+// mergeAffinityTermNamespacesIfNotEmpty for P's terms: a term whose
+// namespaceSelector is not `{}` gets the names of the Namespaces it selects
+// added to its namespaces, and then selects no further namespace; so the
+// term can be matched with no namespace lookup.
+void MergeNamespaces(const ClusterState& snapshot, AffinityTerm* term);
+
+// podMatchesAllAffinityTerms: false for no terms. `terms` are P's, merged.
+bool MatchesAllTerms(const std::vector<AffinityTerm>& terms, const Pod& pod,
+                     const Interner& interner);
+
+}  // namespace sched::interpodaffinity
+
+#endif  // LIBSCHED_PLUGINS_INTERNAL_INTER_POD_AFFINITY_STATE_H_
