@@ -41,3 +41,19 @@ func Array(docs ...[]byte) []byte {
 	}
 	return append(out, ']')
 }
+
+// The workload of the per-call overhead benchmarks, shared by package sched
+// and package cloop so both measure the same calls.
+var (
+	// BenchCluster adds four nodes (bench/RESULTS.md, "Go package per-call
+	// overhead").
+	BenchCluster = Array(
+		Event("ADDED", Node("bench-1", "4", 110)),
+		Event("ADDED", Node("bench-2", "8", 110)),
+		Event("ADDED", Node("bench-3", "16", 110)),
+		Event("ADDED", Node("bench-4", "32", 110)))
+	// BenchEvent modifies one node of BenchCluster without changing it.
+	BenchEvent = Event("MODIFIED", Node("bench-1", "4", 110))
+	// BenchPod is a pending pod that fits every node of BenchCluster.
+	BenchPod = Pod("bench-pod", "500m", "")
+)
