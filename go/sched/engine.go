@@ -106,7 +106,9 @@ func (e *Engine) Schedule(ctx context.Context, pod []byte, flags ...ScheduleFlag
 // Go memory handed to fn's C call (the input bytes, out and cerr) holds no
 // Go pointers, so the cgo rules allow passing it without copying: it stays
 // put for the duration of the call, and the library keeps no pointer into
-// its inputs after returning (sched.h convention 4).
+// its inputs after returning (sched.h convention 4). The deferred RUnlock
+// keeps e reachable until the C call has returned, so the finalizer cannot
+// free the handle mid-call (the job runtime.KeepAlive does elsewhere).
 func (e *Engine) call(fn func(*C.sched_engine, **C.char, **C.sched_error) C.sched_status, v any) error {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
