@@ -25,7 +25,7 @@ go vet ./...
 go vet -tags sched_static ./...
 
 echo "== go test -race (dynamic)"
-go test -race -count=1 ./...
+go test -race -count=1 -timeout 5m ./...
 
 echo "== go test (static, tag sched_static)"
 tmp=$(mktemp -d)
@@ -36,6 +36,6 @@ if readelf -d "$tmp/sched.test" | grep -q 'NEEDED.*libsched'; then
   readelf -d "$tmp/sched.test" | grep NEEDED >&2
   exit 1
 fi
-(unset LD_LIBRARY_PATH && "$tmp/sched.test" -test.count=1)
+(unset LD_LIBRARY_PATH && "$tmp/sched.test" -test.count=1 -test.timeout 5m)
 
 echo "test-go.sh: all Go checks passed"
