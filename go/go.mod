@@ -1,0 +1,3 @@
+module github.com/libsched/libsched/go
+
+go 1.22
