@@ -88,7 +88,9 @@ func TestConcurrentApplyAndSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatalf("probe: %v", err)
 	}
-	want := fmt.Sprintf("0/%d nodes are available: %d Too many pods.", nodes, nodes)
+	want := fmt.Sprintf("0/%d nodes are available: %d Too many pods. preemption: "+
+		"0/%d nodes are available: %d No preemption victims found for incoming pod.",
+		nodes, nodes, nodes, nodes)
 	if r.Message != want || r.NumAllNodes != nodes || len(r.NodeStatuses) != nodes {
 		t.Errorf("probe = %q on %d nodes (%d statuses), want %q",
 			r.Message, r.NumAllNodes, len(r.NodeStatuses), want)

@@ -167,7 +167,8 @@ func TestSchedule(t *testing.T) {
 				NumAllNodes: 2, EvaluatedNodes: 2, FeasibleNodes: 1}},
 		{name: "fits nowhere", pod: schedtest.Pod("big", "3", ""),
 			want: sched.Result{Pod: "prod/big", Reason: sched.ReasonUnschedulable,
-				Message:     "0/2 nodes are available: 2 Insufficient cpu.",
+				Message: "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes " +
+					"are available: 2 Preemption is not helpful for scheduling.",
 				NumAllNodes: 2, EvaluatedNodes: 2}},
 		// 1500m exceeds n2's allocatable cpu: fit.go calls that unresolvable.
 		{name: "node statuses", pod: schedtest.Pod("big", "1500m", ""),
@@ -251,7 +252,9 @@ func TestScheduleAssume(t *testing.T) {
 	// The assumed pod takes n1's room.
 	r, err = e.Schedule(ctx, pod("web-2"))
 	if err != nil || r.Reason != sched.ReasonUnschedulable ||
-		r.Message != "0/2 nodes are available: 2 Insufficient cpu." {
+		r.Message != "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are "+
+			"available: 1 No preemption victims found for incoming pod, 1 Preemption is not "+
+			"helpful for scheduling." {
 		t.Fatalf("after Assume: %+v, %v; want 2 Insufficient cpu", r, err)
 	}
 	// A DELETED event for the assumed pod frees the room again.
@@ -380,5 +383,41 @@ func TestVersion(t *testing.T) {
 	}
 	if got := sched.UpstreamVersion(); got != "v1.36.3" {
 		t.Errorf("UpstreamVersion() = %q, want v1.36.3", got)
+	}
+}
+
+// A higher-priority pod that fits only without a lower-priority one gets a
+// nominated node and the victim; the engine itself evicts nothing.
+func TestSchedulePreemption(t *testing.T) {
+	e := twoNodeEngine(t)
+	ctx := context.Background()
+	if _, err := e.Apply(schedtest.Array(
+		// low-1 outranks low-2, so evicting low-2 is the cheaper preemption
+		// (pickOneNodeForPreemption: lowest highest-victim priority).
+		schedtest.Event("ADDED", []byte(`{"kind":"Pod","metadata":{"name":"low-1","namespace":"prod"},`+
+			`"spec":{"nodeName":"n1","priority":10,"containers":[{"name":"c",`+
+			`"resources":{"requests":{"cpu":"1500m"}}}]}}`)),
+		schedtest.Event("ADDED", schedtest.Pod("low-2", "900m", "n2")))); err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	high := []byte(`{"kind":"Pod","metadata":{"name":"high","namespace":"prod"},"spec":{` +
+		`"priority":1000,"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`)
+	r, err := e.Schedule(ctx, high, sched.Assume)
+	if err != nil {
+		t.Fatalf("Schedule: %v", err)
+	}
+	wantVictims := []sched.Victim{{Namespace: "prod", Name: "low-2", UID: "low-2-uid"}}
+	if r.Node != "" || r.Assumed || r.NominatedNodeName != "n2" || !reflect.DeepEqual(r.Victims, wantVictims) {
+		t.Fatalf("result = %+v; want nominated n2, victim prod/low-2, not assumed", r)
+	}
+	// Once the caller evicts the victim, the pod fits on its nominated node.
+	if _, err := e.Apply(schedtest.Event("DELETED", schedtest.Pod("low-2", "900m", "n2"))); err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	nominated := []byte(`{"kind":"Pod","metadata":{"name":"high","namespace":"prod"},"spec":{` +
+		`"priority":1000,"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]},` +
+		`"status":{"nominatedNodeName":"n2"}}`)
+	if r, err = e.Schedule(ctx, nominated); err != nil || r.Node != "n2" || r.EvaluatedNodes != 1 {
+		t.Fatalf("after eviction: %+v, %v; want n2 found on the nominated node alone", r, err)
 	}
 }

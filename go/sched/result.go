@@ -56,12 +56,27 @@ type Result struct {
 	FeasibleNodes int `json:"feasibleNodes"`
 	// Assumed is true when the pod was added to Node (flag Assume).
 	Assumed bool `json:"assumed"`
+	// NominatedNodeName is set when preemption (DefaultPreemption's
+	// PostFilter) found a node that fits once Victims are gone; the engine
+	// deletes nothing: the caller evicts the victims and schedules the pod
+	// again with status.nominatedNodeName set.
+	NominatedNodeName string `json:"nominatedNodeName,omitempty"`
+	// Victims are the pods to evict for NominatedNodeName, most important
+	// first.
+	Victims []Victim `json:"victims,omitempty"`
 	// NodeStatuses lists every rejected node; only with flag NodeStatuses.
 	NodeStatuses []NodeStatus `json:"nodeStatuses"`
 	// Scores holds the feasible nodes' scores; only with flag Scores (and
 	// then with no nodes when fewer than two nodes were feasible, as
 	// upstream skips scoring).
 	Scores *ScoreTable `json:"scores"`
+}
+
+// Victim is a pod preemption would evict.
+type Victim struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	UID       string `json:"uid"`
 }
 
 // NodeStatus is why one node was rejected.
