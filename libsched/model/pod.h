@@ -61,7 +61,18 @@ struct Pod {
   int32_t num_containers = 0;  // len(initContainers) + len(containers)
 
   bool terminating = false;  // metadata.deletionTimestamp set
+
+  // spec.schedulingGates[].name, in order: while any is left the queue keeps
+  // the pod out of activeQ (SchedulingGates PreEnqueue).
+  std::vector<std::string> scheduling_gates;
 };
+
+// Whether `a` and `b` are the same pod object: by UID when both have one,
+// else by namespace and name (upstream compares UIDs; test pods may lack one).
+inline bool SamePod(const Pod& a, const Pod& b) {
+  if (!a.uid.empty() && !b.uid.empty()) return a.uid == b.uid;
+  return a.ns == b.ns && a.name == b.name;
+}
 
 }  // namespace sched
 
