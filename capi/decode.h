@@ -45,10 +45,12 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
 struct Change {
-  enum class Op { kUpsertNode, kRemoveNode, kUpsertPod, kRemovePod };
+  // kQueuePod: a pending pod (no spec.nodeName) added or updated; it goes
+  // to the scheduling queue.
+  enum class Op { kUpsertNode, kRemoveNode, kUpsertPod, kRemovePod, kQueuePod };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
-  std::shared_ptr<const Pod> pod;    // kUpsertPod
+  std::shared_ptr<const Pod> pod;    // kUpsertPod, kQueuePod; kRemovePod: the deleted pod
   std::string key;                   // kRemoveNode: name; kRemovePod: "ns/name"
 };
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "libsched/queue/queued_pod_info.h"
+#include "libsched/state/cluster_state.h"
 
 namespace sched {
 

@@ -13,11 +13,9 @@
 #include "libsched/framework/cluster_event.h"
 #include "libsched/model/pod.h"
 #include "libsched/queue/clock.h"
+#include "libsched/state/cluster_state.h"  // PodKey: "namespace/name", the queue's key too
 
 namespace sched {
-
-// The queue's key of a pod: "namespace/name" (upstream's podInfoKeyFunc).
-inline std::string PodKey(const Pod& pod) { return pod.ns + "/" + pod.name; }
 
 struct QueuedPodInfo {
   std::shared_ptr<const Pod> pod;

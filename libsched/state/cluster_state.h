@@ -63,6 +63,8 @@ class ClusterState {
   // cycle sees it (cache.AssumePod). REQUIRES: pod->node_name == node_name.
   void AssumePod(std::shared_ptr<const Pod> pod);
   bool HasPod(std::string_view key) const { return pods_.count(std::string(key)) > 0; }
+  // The bound or assumed pod with `key`, or null.
+  std::shared_ptr<const Pod> GetPod(std::string_view key) const;
 
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
