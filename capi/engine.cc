@@ -176,7 +176,9 @@ ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result)
   std::lock_guard<std::mutex> lock(mu_);
   queue_->Flush();
   std::string out = "{\"results\":[";
-  for (uint32_t n = 0; max_cycles == 0 || n < max_cycles; ++n) {
+  // Without a bound, stop when activeQ is empty: Pop would otherwise take
+  // backoffQ's head, and a pod that keeps failing there would spin forever.
+  for (uint32_t n = 0; max_cycles == 0 ? queue_->NumActive() > 0 : n < max_cycles; ++n) {
     std::unique_ptr<QueuedPodInfo> p = queue_->Pop();
     if (p == nullptr) break;
     // Only pods of a profile are queued (CommitOne).

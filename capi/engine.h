@@ -43,7 +43,7 @@ class Engine {
   ApiStatus Schedule(std::string_view pod_json, uint32_t flags, MallocString* result);
 
   // sched_engine_run: flushes the queue at the current time, then runs up
-  // to `max_cycles` cycles (0: until no pod is ready), assuming each pod
+  // to `max_cycles` cycles (0: until activeQ is empty), assuming each pod
   // that fits and handing the others back to the queue. Unknown flag bits
   // (anything but NODE_STATUSES and SCORES) are rejected.
   ApiStatus Run(uint32_t max_cycles, uint32_t flags, MallocString* result);

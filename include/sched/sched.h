@@ -160,7 +160,9 @@ SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *p
 /* Runs scheduling cycles at the current time, as kube-scheduler's
  * scheduleOne loop: flushes the pods whose backoff ended (and those
  * unschedulable for more than 5 minutes), then pops and schedules up to
- * max_cycles pods (0: until no pod is ready). A pod that fits is assumed on
+ * max_cycles pods. With max_cycles > 0 a pod still backing off is taken when
+ * no other is ready, as upstream; 0 means "until activeQ is empty", so pods
+ * backing off wait for the clock and the call always ends. A pod that fits is assumed on
  * its node; one that does not goes back to the queue to wait for a cluster
  * event that can help it. *result_json receives
  *   {"results":[<schedule result>,...]}

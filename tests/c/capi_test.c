@@ -372,6 +372,10 @@ static void TestQueue(void) {
   CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
   CHECK_CONTAINS(out, "\"queue\":\"Backoff\"");
   sched_free(out);
+  /* Run without a bound leaves a pod that is backing off alone. */
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_STREQ(out, "{\"results\":[]}");
+  sched_free(out);
   /* Expiries are whole seconds: at 1000 ms the pod is still backing off. */
   CHECK(sched_engine_advance_clock(engine, 1000, &err) == SCHED_OK);
   CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
@@ -384,6 +388,24 @@ static void TestQueue(void) {
   sched_free(out);
   CHECK(sched_engine_run(engine, 1, 0, &out, &err) == SCHED_OK);
   CHECK_CONTAINS(out, "{\"results\":[{\"pod\":\"prod/big\",\"node\":\"n3\"");
+  sched_free(out);
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_STREQ(out, "{\"results\":[]}");
+  sched_free(out);
+
+  /* A pod rejected with no plugin recorded (only NodeAffinity's node-name
+   * restriction) always backs off: an unbounded run still ends. */
+  out = Apply(engine,
+              "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"pinned\"},\"spec\":{\"affinity\":"
+              "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+              "{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\","
+              "\"operator\":\"In\",\"values\":[\"n9\"]}]}]}}}}}");
+  sched_free(out);
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "{\"results\":[{\"pod\":\"default/pinned\",\"node\":null");
+  sched_free(out);
+  CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "\"pod\":\"default/pinned\",\"queue\":\"Backoff\"");
   sched_free(out);
   CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
   CHECK_STREQ(out, "{\"results\":[]}");
