@@ -100,16 +100,11 @@ inline constexpr ClusterEvent kAssignedPodDelete{EventResource::kAssignedPod, ac
 inline constexpr ClusterEvent kUnscheduledPodAdd{EventResource::kUnschedulablePod, action::kAdd, {}};
 inline constexpr ClusterEvent kUnscheduledPodUpdate{EventResource::kUnschedulablePod,
                                                     action::kUpdate, {}};
-inline constexpr ClusterEvent kUnscheduledPodDelete{EventResource::kUnschedulablePod,
-                                                    action::kDelete, {}};
 inline constexpr ClusterEvent kUnschedulableTimeout{EventResource::kWildCard, action::kAll,
                                                     "UnschedulableTimeout"};
-inline constexpr ClusterEvent kForceActivate{EventResource::kWildCard, action::kAll,
-                                             "ForceActivate"};
 // Labels of queue moves that are not cluster events.
 inline constexpr std::string_view kScheduleAttemptFailure = "ScheduleAttemptFailure";
 inline constexpr std::string_view kBackoffComplete = "BackoffComplete";
-inline constexpr std::string_view kPopFromBackoffQ = "PopFromBackoffQ";
 }  // namespace events
 
 // NodeSchedulingPropertiesChange: one Node event per kind of change from

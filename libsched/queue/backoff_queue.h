@@ -61,8 +61,6 @@ class BackoffQueue {
   // popBackoff: the head of the plugin-rejected order, backing off or not
   // (null when empty); for Pop when activeQ is empty.
   std::unique_ptr<QueuedPodInfo> PopBackoff() { return backoff_.Pop(); }
-  size_t LenBackoff() const { return backoff_.Len(); }
-  size_t Len() const { return backoff_.Len() + error_backoff_.Len(); }
   // Plugin-rejected pods in order, then errored ones in order.
   std::vector<const QueuedPodInfo*> List() const;
 

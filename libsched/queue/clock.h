@@ -24,7 +24,6 @@ class FakeClock final : public Clock {
  public:
   explicit FakeClock(Time start = Time::zero()) : now_(start) {}
   Time Now() const override { return now_; }
-  void Set(Time t) { now_ = t; }
   void Step(Duration d) { now_ += d; }
 
  private:

@@ -23,8 +23,6 @@ struct QueuedPodInfo {
   // When the pod was added to the queue, or re-added after a failed attempt;
   // ties in priority pop the older first.
   Time timestamp{};
-  // When the pod first entered activeQ (for latency metrics upstream).
-  std::optional<Time> initial_attempt_timestamp;
   int attempts = 0;                  // times popped
   int unschedulable_count = 0;       // attempts rejected by plugins
   int consecutive_errors_count = 0;  // attempts in a row that ended in an Error

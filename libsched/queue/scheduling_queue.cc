@@ -120,7 +120,6 @@ std::string_view PriorityQueue::MoveToActiveQ(std::unique_ptr<QueuedPodInfo> p,
     AddToUnschedulable(std::move(p));
     return kUnschedulableQ;
   }
-  if (!p->initial_attempt_timestamp) p->initial_attempt_timestamp = clock_.Now();
   unschedulable_pods_.erase(p->key);
   backoff_q_.Delete(p->key);
   const bool new_or_updated = event == events::kUnscheduledPodAdd.Label() ||

@@ -156,8 +156,6 @@ class PriorityQueue final : public PodNominator {
   // unschedulablePods by key, then in-flight pods in pop order.
   std::vector<QueuedPodView> Snapshot() const;
   size_t NumActive() const { return active_q_.Len(); }
-  size_t NumBackoff() const { return backoff_q_.Len(); }
-  size_t NumUnschedulable() const { return unschedulable_pods_.size(); }
   size_t NumInFlight() const { return in_flight_pods_.size(); }
 
  private:
