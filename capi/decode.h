@@ -81,6 +81,9 @@ struct ProfileConfig {
 struct EngineConfig {
   std::vector<ProfileConfig> profiles;  // at least one, names unique
   uint64_t seed = 0;                    // seeds selectHost's random source
+  // The scheduling queue's backoff, in seconds: 1 <= initial <= max.
+  int64_t pod_initial_backoff_seconds = 1;
+  int64_t pod_max_backoff_seconds = 10;
 };
 
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus

@@ -1,5 +1,6 @@
 #include "capi/engine.h"
 
+#include <chrono>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -65,7 +66,10 @@ Engine::Engine(const EngineConfig& config) {
     hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));
     schedulers_.emplace(p.scheduler_name, std::move(s));
   }
-  queue_ = std::make_unique<PriorityQueue>(clock_, std::move(hints));
+  QueueOptions options;
+  options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
+  options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
+  queue_ = std::make_unique<PriorityQueue>(clock_, std::move(hints), options);
 }
 
 ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {

@@ -363,4 +363,15 @@ TEST_F(EngineQueueTest, GatedPodWaitsForItsGatesAndAssumedPodsLeaveTheQueue) {
   EXPECT_EQ(Where("ns/o"), "");
 }
 
+TEST_F(EngineQueueTest, BackoffComesFromTheConfig) {
+  sched_engine_free(engine_);
+  engine_ = NewEngine(R"({"podInitialBackoffSeconds":3,"podMaxBackoffSeconds":4})");
+  Apply("[" + Event("ADDED", Node("n1", "1")) + "," + Event("ADDED", Pod("p", "2")) + "]");
+  Run();
+  char* out = nullptr;
+  ASSERT_EQ(sched_engine_queue(engine_, &out, nullptr), SCHED_OK);
+  EXPECT_NE(std::string(out).find(R"("backoffExpiresAtMillis":3000)"), std::string::npos) << out;
+  sched_free(out);
+}
+
 }  // namespace
