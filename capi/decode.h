@@ -62,11 +62,14 @@ ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
 struct Change {
+  // kQueuePod: a pending pod (no spec.nodeName) added or updated; it goes
+  // to the scheduling queue.
   enum class Op {
     kUpsertNode,
     kRemoveNode,
     kUpsertPod,
     kRemovePod,
+    kQueuePod,
     kUpsertPdb,
     kRemovePdb,
     kUpsertNamespace,
@@ -74,7 +77,7 @@ struct Change {
   };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
-  std::shared_ptr<const Pod> pod;    // kUpsertPod
+  std::shared_ptr<const Pod> pod;    // kUpsertPod, kQueuePod; kRemovePod: the deleted pod
   // kRemoveNode, kRemoveNamespace: name; kRemovePod, kRemovePdb: "ns/name"
   std::string key;
   std::shared_ptr<const PodDisruptionBudget> pdb = nullptr;  // kUpsertPdb
@@ -109,6 +112,9 @@ struct ProfileConfig {
 struct EngineConfig {
   std::vector<ProfileConfig> profiles;  // at least one, names unique
   uint64_t seed = 0;                    // seeds selectHost's random source
+  // The scheduling queue's backoff, in seconds: 1 <= initial <= max.
+  int64_t pod_initial_backoff_seconds = 1;
+  int64_t pod_max_backoff_seconds = 10;
 };
 
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus

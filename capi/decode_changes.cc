@@ -46,8 +46,8 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
     if (type == EventType::kDelete || decoded.terminal) {
       // Removal by key also drops a copy the engine assumed for a pod that
       // was still pending; such a deletion counts as a pending pod's.
-      out->changes.push_back(
-          {Change::Op::kRemovePod, nullptr, nullptr, PodKey(*decoded.pod), nullptr});
+      std::string key = PodKey(*decoded.pod);
+      out->changes.push_back({Change::Op::kRemovePod, nullptr, std::move(decoded.pod), key});
       if (bound || decoded.terminal) {
         ++out->summary.applied;
       } else {
@@ -58,9 +58,9 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
           {Change::Op::kUpsertPod, nullptr, std::move(decoded.pod), {}, nullptr});
       ++out->summary.applied;
     } else {
-      // The scheduling queue's business: a pending pod is scheduled by
-      // sched_engine_schedule, and an assumed copy stays until an event
-      // binds or deletes it.
+      // The scheduling queue's business (sched_engine_run); an assumed copy
+      // stays in the cache until an event binds or deletes it.
+      out->changes.push_back({Change::Op::kQueuePod, nullptr, std::move(decoded.pod), {}});
       ++out->summary.pending_pods;
     }
     return ApiStatus();

@@ -20,6 +20,8 @@ namespace {
 
 constexpr std::string_view kApiVersion = "kubescheduler.config.k8s.io/v1";
 constexpr std::string_view kKind = "KubeSchedulerConfiguration";
+// A bound on backoff seconds (about 31 years) that keeps nanoseconds in range.
+constexpr int64_t kMaxBackoffSeconds = 1'000'000'000;
 
 ApiStatus UnknownField(const JsonPath& path, std::string_view name) {
   return ApiStatus::Invalid(path.Child(name), "unknown field");
@@ -106,6 +108,11 @@ ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out) {
       // thread count yet, so the value is not used.
       int64_t parallelism;
       if (!cJSON_IsNull(m)) CAPI_RETURN_IF_ERROR(AsInt(m, p, 1, INT32_MAX, &parallelism));
+    } else if (name == "podInitialBackoffSeconds" || name == "podMaxBackoffSeconds") {
+      if (cJSON_IsNull(m)) continue;
+      int64_t* field = name == "podInitialBackoffSeconds" ? &out->pod_initial_backoff_seconds
+                                                          : &out->pod_max_backoff_seconds;
+      CAPI_RETURN_IF_ERROR(AsInt(m, p, 1, kMaxBackoffSeconds, field));
     } else if (name == "seed") {
       CAPI_RETURN_IF_ERROR(DecodeSeed(m, p, &out->seed));
     } else if (name == "profiles") {
@@ -114,6 +121,10 @@ ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out) {
     } else {
       return UnknownField(path, name);
     }
+  }
+  if (out->pod_max_backoff_seconds < out->pod_initial_backoff_seconds) {
+    return ApiStatus::Invalid(path.Child("podMaxBackoffSeconds"),
+                              "must be greater than or equal to PodInitialBackoffSeconds");
   }
   const JsonPath profiles_path = path.Child("profiles");
   if (profiles_json != nullptr) {

@@ -472,6 +472,14 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
       ForEachElement(spec, "tolerations", sp, [&](const cJSON* t, const JsonPath& p) {
         return DecodeToleration(t, p, in, &pod->tolerations);
       }));
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(spec, "schedulingGates", sp, [&](const cJSON* g, const JsonPath& p) {
+        CAPI_RETURN_IF_ERROR(AsObject(g, p));
+        std::string_view gate;
+        CAPI_RETURN_IF_ERROR(GetString(g, "name", p, &gate));
+        pod->scheduling_gates.emplace_back(gate);
+        return ApiStatus();
+      }));
 
   PodResourceSpec resources;
   // Init containers first: GetHostPorts and sumImageScores list them first.

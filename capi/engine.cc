@@ -1,10 +1,14 @@
 #include "capi/engine.h"
 
+#include <chrono>
 #include <cstdio>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
+#include "capi/queue_json.h"
 #include "capi/result_json.h"
 #include "libsched/plugins/registry.h"
 #include "sched/sched.h"
@@ -14,6 +18,32 @@ namespace {
 
 constexpr uint32_t kKnownScheduleFlags =
     SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
+constexpr uint32_t kKnownRunFlags = SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
+
+ApiStatus CheckFlags(uint32_t flags, uint32_t known, const char* function) {
+  if (const uint32_t unknown = flags & ~known; unknown != 0) {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%x", static_cast<unsigned>(unknown));
+    return ApiStatus::InvalidCall(std::string("unknown flag bits ") + hex + " in " + function +
+                                  " flags");
+  }
+  return ApiStatus();
+}
+
+// Diagnosis.UnschedulablePlugins: the plugins whose rejections the cycle
+// recorded. Empty for an error, and when only a PreFilterResult excluded
+// nodes (ScheduleResult does not name the restricting plugins).
+std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
+  std::set<std::string, std::less<>> out;
+  if (r.error) return out;
+  for (const NodeFailure& f : r.failures) {
+    if (f.status.IsRejected() && !f.status.plugin().empty()) out.emplace(f.status.plugin());
+  }
+  if (r.absent_status && r.absent_status->IsRejected() && !r.absent_status->plugin().empty()) {
+    out.emplace(r.absent_status->plugin());
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -27,12 +57,19 @@ ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* 
 }
 
 Engine::Engine(const EngineConfig& config) {
+  QueueingHintMapPerProfile hints;
   for (const ProfileConfig& p : config.profiles) {
     Profile profile = NewDefaultProfile(p.scheduler_name, p.plugin_args);
     profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
-    schedulers_.emplace(p.scheduler_name,
-                        std::make_unique<Scheduler>(std::move(profile), config.seed));
+    auto s = std::make_unique<Scheduler>(std::move(profile), config.seed);
+    // The scheduler owns the profile, so hint functions may point into it.
+    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));
+    schedulers_.emplace(p.scheduler_name, std::move(s));
   }
+  QueueOptions options;
+  options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
+  options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
+  queue_ = std::make_unique<PriorityQueue>(clock_, std::move(hints), options);
 }
 
 ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
@@ -49,43 +86,75 @@ ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
 
 void Engine::Commit(const ChangeSet& changes) {
   ClusterState::Batch batch(state_);
-  for (const Change& c : changes.changes) {
-    switch (c.op) {
-      case Change::Op::kUpsertNode:
-        state_.UpsertNode(c.node);
-        break;
-      case Change::Op::kRemoveNode:
-        state_.RemoveNode(c.key);  // an unknown node is a no-op
-        break;
-      case Change::Op::kUpsertPod:
-        state_.UpsertPod(c.pod);
-        break;
-      case Change::Op::kRemovePod:
-        state_.RemovePod(c.key);  // an unknown pod is a no-op
-        break;
-      case Change::Op::kUpsertPdb:
-        state_.UpsertPdb(c.pdb);
-        break;
-      case Change::Op::kRemovePdb:
-        state_.RemovePdb(c.key);  // an unknown PDB is a no-op
-        break;
-      case Change::Op::kUpsertNamespace:
-        state_.UpsertNamespace(c.ns);
-        break;
-      case Change::Op::kRemoveNamespace:
-        state_.RemoveNamespace(c.key);  // an unknown namespace is a no-op
-        break;
+  for (const Change& c : changes.changes) CommitOne(c);
+}
+
+// The informer handlers of pkg/scheduler/eventhandlers.go with queueing
+// hints on: each cache change becomes the cluster events the queue expects.
+void Engine::CommitOne(const Change& c) {
+  switch (c.op) {
+    case Change::Op::kUpsertNode: {
+      const NodeInfo* old = state_.FindNode(c.node->name);
+      const std::shared_ptr<const Node> old_node = old ? old->shared_node() : nullptr;
+      state_.UpsertNode(c.node);
+      if (old_node == nullptr) {
+        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, c.node);
+      } else {
+        for (const ClusterEvent& e : NodeSchedulingPropertiesChange(*c.node, *old_node)) {
+          queue_->MoveAllToActiveOrBackoffQueue(e, old_node, c.node);
+        }
+      }
+      break;
     }
+    case Change::Op::kRemoveNode: {
+      const NodeInfo* old = state_.FindNode(c.key);
+      if (old != nullptr) {
+        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeDelete, old->shared_node(), {});
+      }
+      state_.RemoveNode(c.key);  // an unknown node is a no-op
+      break;
+    }
+    case Change::Op::kUpsertPod: {
+      const std::shared_ptr<const Pod> old = state_.GetPod(PodKey(*c.pod));
+      state_.UpsertPod(c.pod);
+      queue_->Delete(*c.pod);  // bound: no longer pending
+      if (old == nullptr) {
+        queue_->AssignedPodAdded(c.pod);
+      } else {
+        queue_->AssignedPodUpdated(old, c.pod);
+      }
+      break;
+    }
+    case Change::Op::kRemovePod: {
+      const std::shared_ptr<const Pod> old = state_.GetPod(c.key);
+      state_.RemovePod(c.key);  // an unknown pod is a no-op
+      queue_->Delete(*c.pod);
+      if (old != nullptr) queue_->AssignedPodDeleted(old);
+      break;
+    }
+    case Change::Op::kQueuePod:
+      // Only pods of this engine's profiles; an assumed pod is not pending.
+      if (schedulers_.contains(c.pod->scheduler_name) && !state_.HasPod(PodKey(*c.pod))) {
+        queue_->Add(c.pod);
+      }
+      break;
+    case Change::Op::kUpsertPdb:
+      state_.UpsertPdb(c.pdb);
+      break;
+    case Change::Op::kRemovePdb:
+      state_.RemovePdb(c.key);  // an unknown PDB is a no-op
+      break;
+    case Change::Op::kUpsertNamespace:
+      state_.UpsertNamespace(c.ns);
+      break;
+    case Change::Op::kRemoveNamespace:
+      state_.RemoveNamespace(c.key);  // an unknown namespace is a no-op
+      break;
   }
 }
 
 ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocString* result) {
-  if (const uint32_t unknown = flags & ~kKnownScheduleFlags; unknown != 0) {
-    char hex[16];
-    std::snprintf(hex, sizeof hex, "0x%x", static_cast<unsigned>(unknown));
-    return ApiStatus::InvalidCall(std::string("unknown flag bits ") + hex +
-                                  " in sched_engine_schedule flags");
-  }
+  CAPI_RETURN_IF_ERROR(CheckFlags(flags, kKnownScheduleFlags, "sched_engine_schedule"));
   JsonDoc doc;
   CAPI_RETURN_IF_ERROR(ParseJson(pod_json, &doc));
   const JsonPath root;
@@ -111,9 +180,60 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
   // failed allocation must leave the state unchanged.
   *result = NewCString(ScheduleResultJson(*pod, r, state_, flags, assume));
   if (assume) {
+    queue_->Delete(*pod);  // an assumed pod is no longer pending
     pod->node_name = r.node;
     state_.AssumePod(std::move(pod));
   }
+  return ApiStatus();
+}
+
+ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result) {
+  CAPI_RETURN_IF_ERROR(CheckFlags(flags, kKnownRunFlags, "sched_engine_run"));
+  std::lock_guard<std::mutex> lock(mu_);
+  queue_->Flush();
+  std::string out = "{\"results\":[";
+  // Without a bound, stop when activeQ is empty: Pop would otherwise take
+  // backoffQ's head, and a pod that keeps failing there would spin forever.
+  for (uint32_t n = 0; max_cycles == 0 ? queue_->NumActive() > 0 : n < max_cycles; ++n) {
+    std::unique_ptr<QueuedPodInfo> p = queue_->Pop();
+    if (p == nullptr) break;
+    // Only pods of a profile are queued (CommitOne).
+    const ScheduleResult r = schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, state_);
+    if (n > 0) out += ',';
+    out += ScheduleResultJson(*p->pod, r, state_, flags, !r.node.empty());
+    if (r.node.empty()) {
+      p->unschedulable_plugins = RejectingPlugins(r);
+      // The pod was in flight, so it is in no queue: this cannot fail.
+      (void)queue_->AddUnschedulableIfNotPresent(std::move(p));
+      continue;
+    }
+    auto assumed = std::make_shared<Pod>(*p->pod);
+    assumed->node_name = r.node;
+    queue_->DeleteNominatedPodIfExists(*p->pod);
+    queue_->Done(*p->pod);
+    state_.AssumePod(std::move(assumed));
+  }
+  out += "]}";
+  *result = NewCString(out);
+  return ApiStatus();
+}
+
+ApiStatus Engine::AdvanceClock(uint64_t millis) {
+  // Beyond ~292 years of nanoseconds the clock would overflow.
+  constexpr uint64_t kMaxMillis = 9'000'000'000'000ULL;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (millis > kMaxMillis || clock_.Now().count() / 1'000'000 > static_cast<int64_t>(kMaxMillis - millis)) {
+    return ApiStatus::InvalidCall("sched_engine_advance_clock: the clock would pass " +
+                                  std::to_string(kMaxMillis) + " ms");
+  }
+  clock_.Step(std::chrono::milliseconds(millis));
+  queue_->Flush();
+  return ApiStatus();
+}
+
+ApiStatus Engine::QueueJson(MallocString* result) {
+  std::lock_guard<std::mutex> lock(mu_);
+  *result = NewCString(capi::QueueJson(*queue_, clock_.Now()));
   return ApiStatus();
 }
 

@@ -1,5 +1,6 @@
 // Engine: what a sched_engine handle holds: the resident cluster state, one
-// Scheduler per profile, and the lock that serializes every call on it.
+// Scheduler per profile, the scheduling queue of pending pods with its
+// clock, and the lock that serializes every call on it.
 //
 // Every public method validates its whole input before changing anything,
 // so a call that returns an error leaves the engine as it was.
@@ -19,6 +20,8 @@
 #include "capi/c_string.h"
 #include "capi/decode.h"
 #include "capi/error.h"
+#include "libsched/queue/clock.h"
+#include "libsched/queue/scheduling_queue.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 
@@ -39,13 +42,27 @@ class Engine {
   // whose spec.schedulerName names no profile.
   ApiStatus Schedule(std::string_view pod_json, uint32_t flags, MallocString* result);
 
+  // sched_engine_run: flushes the queue at the current time, then runs up
+  // to `max_cycles` cycles (0: until activeQ is empty), assuming each pod
+  // that fits and handing the others back to the queue. Unknown flag bits
+  // (anything but NODE_STATUSES and SCORES) are rejected.
+  ApiStatus Run(uint32_t max_cycles, uint32_t flags, MallocString* result);
+  // sched_engine_advance_clock: moves the queue's clock and flushes.
+  ApiStatus AdvanceClock(uint64_t millis);
+  // sched_engine_queue: where every pending pod is and why.
+  ApiStatus QueueJson(MallocString* result);
+
  private:
   explicit Engine(const EngineConfig& config);
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
+  // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
+  void CommitOne(const Change& c);
 
   std::mutex mu_;
   ClusterState state_;                                             // guarded by mu_
   std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
+  FakeClock clock_;                       // guarded by mu_; starts at 0
+  std::unique_ptr<PriorityQueue> queue_;  // guarded by mu_; pods of every profile
 };
 
 }  // namespace sched::capi

@@ -105,4 +105,35 @@ sched_status sched_engine_schedule(sched_engine* engine, const char* pod, size_t
   });
 }
 
+sched_status sched_engine_run(sched_engine* engine, uint32_t max_cycles, uint32_t flags,
+                              char** result_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (result_json == nullptr) return ApiStatus::InvalidCall("result_json is NULL");
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(engine->rep->Run(max_cycles, flags, &result));
+    *result_json = result.release();
+    return ApiStatus();
+  });
+}
+
+sched_status sched_engine_advance_clock(sched_engine* engine, uint64_t millis,
+                                        sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    return engine->rep->AdvanceClock(millis);
+  });
+}
+
+sched_status sched_engine_queue(sched_engine* engine, char** queue_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (queue_json == nullptr) return ApiStatus::InvalidCall("queue_json is NULL");
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(engine->rep->QueueJson(&result));
+    *queue_json = result.release();
+    return ApiStatus();
+  });
+}
+
 }  // extern "C"

@@ -109,11 +109,13 @@ SCHED_API void sched_engine_free(sched_engine *engine);
 /* Applies cluster changes: one watch event
  * {"type":"ADDED"|"MODIFIED"|"DELETED","object":{...}}, a JSON array of
  * events, a List ({"kind":"List","items":[...]}, items are upserted), or a
- * single object (upserted). Objects are core/v1 Nodes and Pods and
- * policy/v1 PodDisruptionBudgets (read by preemption) as the API server
- * serializes them; other kinds are accepted and counted as ignored.
- * Pods with spec.nodeName are bound to that node; pods without it are not
- * held by the engine (they are scheduled with sched_engine_schedule).
+ * single object (upserted). Objects are core/v1 Nodes, Pods and
+ * Namespaces and policy/v1 PodDisruptionBudgets (read by preemption) as the
+ * API server serializes them; other kinds are accepted and counted as
+ * ignored. Pods with spec.nodeName are bound to that node; pods without it
+ * (and whose spec.schedulerName names a profile) join the scheduling queue,
+ * which sched_engine_run drains; sched_engine_schedule ignores the queue.
+ * Node and bound-pod changes are the cluster events that move queued pods.
  * All-or-nothing: if any item is invalid, nothing is applied.
  * summary_json (may be NULL) receives
  *   {"applied":N,"ignored":{"<Kind>":N,...},"pendingPods":N}.
@@ -152,6 +154,43 @@ SCHED_API sched_status sched_engine_apply(sched_engine *engine, const char *json
 SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *pod,
                                              size_t len, uint32_t flags,
                                              char **result_json, sched_error **err);
+
+/* ---- Scheduling queue -------------------------------------------------- */
+/* Pending pods enter the queue through sched_engine_apply. The queue's clock
+ * starts at 0 when the engine is created and moves only with
+ * sched_engine_advance_clock; nothing happens in the background.
+ * Mirrors pkg/scheduler/backend/queue (PriorityQueue, queueing hints,
+ * backoff 1 s doubling to 10 s, unschedulable pods retried after 5 min). */
+
+/* Runs scheduling cycles at the current time, as kube-scheduler's
+ * scheduleOne loop: flushes the pods whose backoff ended (and those
+ * unschedulable for more than 5 minutes), then pops and schedules up to
+ * max_cycles pods. With max_cycles > 0 a pod still backing off is taken when
+ * no other is ready, as upstream; 0 means "until activeQ is empty", so pods
+ * backing off wait for the clock and the call always ends. A pod that fits is assumed on
+ * its node; one that does not goes back to the queue to wait for a cluster
+ * event that can help it. *result_json receives
+ *   {"results":[<schedule result>,...]}
+ * with one sched_engine_schedule result per cycle, in order (flags:
+ * SCHED_SCHEDULE_NODE_STATUSES and SCHED_SCHEDULE_SCORES; other bits are
+ * rejected). On SCHED_OUT_OF_MEMORY cycles already run stay run. */
+SCHED_API sched_status sched_engine_run(sched_engine *engine, uint32_t max_cycles,
+                                        uint32_t flags, char **result_json,
+                                        sched_error **err);
+
+/* Moves the queue's clock forward by `millis` milliseconds, then flushes as
+ * sched_engine_run does. SCHED_INVALID_ARGUMENT (clock unchanged) when the
+ * clock would pass 9e12 ms. */
+SCHED_API sched_status sched_engine_advance_clock(sched_engine *engine, uint64_t millis,
+                                                  sched_error **err);
+
+/* Writes where every queued pod is and why (docs/api.md, "Queue"):
+ *   {"nowMillis":N,"schedulingCycle":N,"pods":[{"pod":"ns/name",
+ *    "queue":"Active"|"Backoff"|"Unschedulable","attempts":N,
+ *    "unschedulablePlugins":[...],"gatingPlugin"?:"SchedulingGates",
+ *    "queuedAtMillis":N,"backoffExpiresAtMillis"?:N},...]} */
+SCHED_API sched_status sched_engine_queue(sched_engine *engine, char **queue_json,
+                                          sched_error **err);
 
 #ifdef __cplusplus
 } /* extern "C" */

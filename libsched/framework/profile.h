@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
@@ -36,6 +37,10 @@ class Profile {
   const std::vector<const PostFilterPlugin*>& post_filter() const { return post_filter_; }
   const std::vector<const PreScorePlugin*>& pre_score() const { return pre_score_; }
   const std::vector<WeightedScorePlugin>& score() const { return score_; }
+  const std::vector<const PreEnqueuePlugin*>& pre_enqueue() const { return pre_enqueue_; }
+  // The plugins whose rejections the queue tracks (PreEnqueue, PreFilter or
+  // Filter; upstream's shouldHaveEnqueueExtensions), in call order.
+  const std::vector<const Plugin*>& rejecting_plugins() const { return rejecting_; }
 
   // 0 = adaptive (upstream default); 1..100 = fixed percentage.
   int32_t percentage_of_nodes_to_score() const { return percentage_; }
@@ -49,6 +54,8 @@ class Profile {
   std::vector<const PostFilterPlugin*> post_filter_;
   std::vector<const PreScorePlugin*> pre_score_;
   std::vector<WeightedScorePlugin> score_;
+  std::vector<const PreEnqueuePlugin*> pre_enqueue_;
+  std::vector<const Plugin*> rejecting_;
   int32_t percentage_ = 0;
 };
 

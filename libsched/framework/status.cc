@@ -15,9 +15,11 @@ std::string_view CodeName(Code c) {
   return "Unknown";
 }
 
-Status Status::Error(std::string message) {
-  Status s(Code::kError);
-  s.owned_ = std::make_shared<const std::string>(std::move(message));
+Status Status::Error(std::string message) { return Owned(Code::kError, std::move(message)); }
+
+Status Status::Owned(Code code, std::string reason) {
+  Status s(code);
+  s.owned_ = std::make_shared<const std::string>(std::move(reason));
   s.reasons_.push_back(*s.owned_);
   return s;
 }

@@ -35,6 +35,9 @@ class Status {
       : code_(code), reasons_(std::move(reasons)) {}
   // An Error status owns its message (errors are rare and may be dynamic).
   static Status Error(std::string message);
+  // A status of `code` owning its one, dynamic, reason (e.g. PreEnqueue's
+  // "waiting for scheduling gates: [...]").
+  static Status Owned(Code code, std::string reason);
 
   Code code() const { return code_; }
   bool IsSuccess() const { return code_ == Code::kSuccess; }

@@ -75,7 +75,17 @@ struct Pod {
   // PreemptionByScheduler (defaultpreemption podTerminatingByPreemption
   // also needs `terminating`).
   bool disruption_target_by_scheduler = false;
+  // spec.schedulingGates[].name, in order: while any is left the queue keeps
+  // the pod out of activeQ (SchedulingGates PreEnqueue).
+  std::vector<std::string> scheduling_gates;
 };
+
+// Whether `a` and `b` are the same pod object: by UID when both have one,
+// else by namespace and name (upstream compares UIDs; test pods may lack one).
+inline bool SamePod(const Pod& a, const Pod& b) {
+  if (!a.uid.empty() && !b.uid.empty()) return a.uid == b.uid;
+  return a.ns == b.ns && a.name == b.name;
+}
 
 }  // namespace sched
 

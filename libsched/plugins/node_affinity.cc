@@ -55,7 +55,33 @@ std::optional<std::vector<Atom>> RequiredNodeNames(const Pod& pod) {
   return names;
 }
 
+// nodeSelector AND required affinity (nodeaffinity.RequiredNodeAffinity).
+bool MatchesRequired(const Pod& pod, const Node& n, const Interner& in) {
+  for (const Requirement& r : pod.node_selector) {
+    if (!r.Matches(n.labels, in)) return false;
+  }
+  return !pod.required_node_affinity ||
+         pod.required_node_affinity->Matches(n.labels, n.name_atom, in);
+}
+
 }  // namespace
+
+std::vector<ClusterEventWithHint> NodeAffinity::EventsToRegister(
+    const Interner& interner) const {
+  const Interner* in = &interner;
+  auto node_changed = [in](const Pod& pod, const EventObject& old_obj,
+                           const EventObject& new_obj) {
+    const Node* old_node = AsNode(old_obj);
+    const Node* new_node = AsNode(new_obj);
+    if (new_node == nullptr) return QueueingHint::kQueue;
+    if (!MatchesRequired(pod, *new_node, *in)) return QueueingHint::kQueueSkip;
+    if (old_node != nullptr && MatchesRequired(pod, *old_node, *in)) {
+      return QueueingHint::kQueueSkip;
+    }
+    return QueueingHint::kQueue;
+  };
+  return {{{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel, {}}, node_changed}};
+}
 
 Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                PreFilterResult* result) const {
@@ -78,15 +104,7 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod,
   if (s == nullptr) {
     return Status::Error("reading \"PreFilterNodeAffinity\" from cycleState: not found");
   }
-  const Node& n = *node.node();
-  // nodeSelector AND required affinity (nodeaffinity.RequiredNodeAffinity).
-  for (const Requirement& r : pod.node_selector) {
-    if (!r.Matches(n.labels, *s->interner)) {
-      return Status(Code::kUnschedulableAndUnresolvable, kReasonPod);
-    }
-  }
-  if (pod.required_node_affinity &&
-      !pod.required_node_affinity->Matches(n.labels, n.name_atom, *s->interner)) {
+  if (!MatchesRequired(pod, *node.node(), *s->interner)) {
     return Status(Code::kUnschedulableAndUnresolvable, kReasonPod);
   }
   return Status();

@@ -15,7 +15,9 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
@@ -23,7 +25,8 @@ namespace sched {
 class NodeAffinity final : public PreFilterPlugin,
                            public FilterPlugin,
                            public PreScorePlugin,
-                           public ScorePlugin {
+                           public ScorePlugin,
+                           public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeAffinity";
   // ErrReasonPod.
@@ -33,6 +36,9 @@ class NodeAffinity final : public PreFilterPlugin,
   static constexpr std::string_view kReasonConflict = "pod affinity terms conflict";
 
   std::string_view Name() const override { return kName; }
+  // Node Add|UpdateNodeLabel: Queue when the node now matches the pod's
+  // nodeSelector and required affinity and did not before (or is new).
+  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
 
   // Skip when the pod has neither a nodeSelector nor required node affinity.
   // Otherwise `result` gets the union over required terms of the

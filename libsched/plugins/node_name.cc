@@ -2,6 +2,11 @@
 
 namespace sched {
 
+std::vector<ClusterEventWithHint> NodeName::EventsToRegister(
+    const Interner& /*interner*/) const {
+  return {{{EventResource::kNode, action::kAdd, {}}, nullptr}};
+}
+
 Status NodeName::Filter(const CycleState& /*state*/, const Pod& pod,
                         const NodeInfo& node) const {
   if (pod.node_name.empty() || pod.node_name == node.node()->name) return Status();

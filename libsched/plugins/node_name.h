@@ -6,18 +6,22 @@
 #define LIBSCHED_PLUGINS_NODE_NAME_H_
 
 #include <string_view>
+#include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
 
-class NodeName final : public FilterPlugin {
+class NodeName final : public FilterPlugin, public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeName";
   // ErrReason.
   static constexpr std::string_view kReason = "node(s) didn't match the requested node name";
 
   std::string_view Name() const override { return kName; }
+  // Node Add, without a hint (any new node may carry the name).
+  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
   // REQUIRES: node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;

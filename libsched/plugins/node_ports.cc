@@ -34,6 +34,27 @@ bool NodePorts::FitsPorts(std::span<const HostPort> want, std::span<const HostPo
   return true;
 }
 
+std::vector<ClusterEventWithHint> NodePorts::EventsToRegister(
+    const Interner& /*interner*/) const {
+  auto pod_deleted = [](const Pod& pod, const EventObject& old_obj,
+                        const EventObject& /*new_obj*/) {
+    const Pod* deleted = AsPod(old_obj);
+    if (deleted == nullptr) return QueueingHint::kQueue;
+    // A pod neither bound nor nominated held no port anywhere.
+    if (deleted->node_name.empty() && deleted->nominated_node_name.empty()) {
+      return QueueingHint::kQueueSkip;
+    }
+    if (deleted->host_ports.empty() || FitsPorts(pod.host_ports, deleted->host_ports)) {
+      return QueueingHint::kQueueSkip;
+    }
+    return QueueingHint::kQueue;
+  };
+  return {
+      {{EventResource::kPod, action::kDelete, {}}, pod_deleted},
+      {{EventResource::kNode, action::kAdd, {}}, nullptr},
+  };
+}
+
 Status NodePorts::PreFilter(CycleState& state, const Pod& pod,
                             const ClusterState& /*snapshot*/,
                             PreFilterResult* /*result*/) const {

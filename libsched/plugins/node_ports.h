@@ -11,12 +11,14 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
 
-class NodePorts final : public PreFilterPlugin, public FilterPlugin {
+class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodePorts";
   // ErrReason.
@@ -24,6 +26,9 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin {
       "node(s) didn't have free ports for the requested pod ports";
 
   std::string_view Name() const override { return kName; }
+  // Pod Delete: Queue when the deleted pod was bound or nominated and held
+  // a host port that conflicts with the pod's; Node Add without a hint.
+  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
   // Skip when the pod requests no host port.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;

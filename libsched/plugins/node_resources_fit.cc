@@ -150,6 +150,88 @@ Status NodeResourcesFit::ValidateArgs(const NodeResourcesFitArgs& args) {
   return errs.empty() ? Status() : Status::Error(std::move(errs));
 }
 
+namespace {
+
+// isFit: the pod's requests fit `node` with nothing on it (no ignored
+// resources, as upstream's Fits).
+bool FitsEmptyNode(const Resource& req, const Node& node) {
+  const Resource& alloc = node.allocatable;
+  if (alloc.allowed_pods < 1) return false;
+  if (req.milli_cpu > alloc.milli_cpu || req.memory > alloc.memory ||
+      req.ephemeral_storage > alloc.ephemeral_storage) {
+    return false;
+  }
+  return std::all_of(req.scalar.begin(), req.scalar.end(),
+                     [&](const auto& kv) { return kv.second <= alloc.Scalar(kv.first); });
+}
+
+// haveAnyRequestedResourcesIncreased.
+bool AnyRequestedAllocatableIncreased(const Resource& req, const Node& old_node,
+                                      const Node& new_node) {
+  const Resource& o = old_node.allocatable;
+  const Resource& n = new_node.allocatable;
+  if (n.allowed_pods > o.allowed_pods) return true;
+  if ((req.milli_cpu > 0 && n.milli_cpu > o.milli_cpu) ||
+      (req.memory > 0 && n.memory > o.memory) ||
+      (req.ephemeral_storage > 0 && n.ephemeral_storage > o.ephemeral_storage)) {
+    return true;
+  }
+  return std::any_of(req.scalar.begin(), req.scalar.end(), [&](const auto& kv) {
+    return kv.second != 0 && n.Scalar(kv.first) > o.Scalar(kv.first);
+  });
+}
+
+// isSchedulableAfterPodScaleDown: the pod itself changed, or a bound pod
+// lowered a request that `pod` makes.
+bool ScaleDownHelps(const Pod& pod, const Pod& original, const Pod& modified) {
+  if (SamePod(pod, modified)) return true;
+  if (modified.node_name.empty()) return false;
+  const Resource& req = pod.requests;
+  const Resource& o = original.requests;
+  const Resource& m = modified.requests;
+  if ((req.milli_cpu != 0 && o.milli_cpu > m.milli_cpu) ||
+      (req.memory != 0 && o.memory > m.memory) ||
+      (req.ephemeral_storage != 0 && o.ephemeral_storage > m.ephemeral_storage)) {
+    return true;
+  }
+  return std::any_of(req.scalar.begin(), req.scalar.end(), [&](const auto& kv) {
+    return kv.second != 0 && o.Scalar(kv.first) > m.Scalar(kv.first);
+  });
+}
+
+}  // namespace
+
+std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegister(
+    const Interner& /*interner*/) const {
+  auto pod_event = [](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
+    const Pod* original = AsPod(old_obj);
+    const Pod* modified = AsPod(new_obj);
+    if (original == nullptr) return QueueingHint::kQueue;
+    if (modified == nullptr) {  // deleted: it freed room only if it had any
+      return original->node_name.empty() && original->nominated_node_name.empty()
+                 ? QueueingHint::kQueueSkip
+                 : QueueingHint::kQueue;
+    }
+    return ScaleDownHelps(pod, *original, *modified) ? QueueingHint::kQueue
+                                                     : QueueingHint::kQueueSkip;
+  };
+  auto node_changed = [](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
+    const Node* old_node = AsNode(old_obj);
+    const Node* new_node = AsNode(new_obj);
+    if (new_node == nullptr) return QueueingHint::kQueue;
+    if (!FitsEmptyNode(pod.requests, *new_node)) return QueueingHint::kQueueSkip;
+    if (old_node == nullptr) return QueueingHint::kQueue;
+    return AnyRequestedAllocatableIncreased(pod.requests, *old_node, *new_node)
+               ? QueueingHint::kQueue
+               : QueueingHint::kQueueSkip;
+  };
+  // InPlacePodVerticalScaling is GA in v1.36: scale-down is registered.
+  return {
+      {{EventResource::kPod, action::kDelete | action::kUpdatePodScaleDown, {}}, pod_event},
+      {{EventResource::kNode, action::kAdd | action::kUpdateNodeAllocatable, {}}, node_changed},
+  };
+}
+
 Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
                                    const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 #include "libsched/plugins/helper/resource_allocation.h"
 
@@ -72,7 +73,8 @@ int64_t BrokenLinear(std::span<const UtilizationShapePoint> shape, int64_t utili
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
                                public PreScorePlugin,
-                               public ScorePlugin {
+                               public ScorePlugin,
+                               public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeResourcesFit";
 
@@ -82,6 +84,12 @@ class NodeResourcesFit final : public PreFilterPlugin,
   explicit NodeResourcesFit(NodeResourcesFitArgs args = {});
 
   std::string_view Name() const override { return kName; }
+  // Pod Delete|UpdatePodScaleDown: Queue when a bound or nominated pod is
+  // deleted, when the pod itself scaled down, or when a bound pod lowered a
+  // request the pod makes. Node Add|UpdateNodeAllocatable: Queue when the
+  // pod fits the empty node and (for an update) some allocatable it requests,
+  // or the pod count, went up.
+  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
 
   // Never skips. Records the pod's scalar requests to check (non-zero, not
   // ignored) with their reason strings.

@@ -12,12 +12,16 @@
 #define LIBSCHED_PLUGINS_NODE_UNSCHEDULABLE_H_
 
 #include <string_view>
+#include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
 
-class NodeUnschedulable final : public PreFilterPlugin, public FilterPlugin {
+class NodeUnschedulable final : public PreFilterPlugin,
+                                public FilterPlugin,
+                                public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeUnschedulable";
   // ErrReasonUnschedulable.
@@ -26,6 +30,10 @@ class NodeUnschedulable final : public PreFilterPlugin, public FilterPlugin {
   static constexpr std::string_view kTaintNodeUnschedulable = "node.kubernetes.io/unschedulable";
 
   std::string_view Name() const override { return kName; }
+  // Node Add|UpdateNodeTaint: Queue when the node is (now) schedulable;
+  // Pod UpdatePodToleration: Queue when the pod itself now tolerates the
+  // unschedulable taint.
+  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
   // Skip when the pod tolerates {node.kubernetes.io/unschedulable, NoSchedule}.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;

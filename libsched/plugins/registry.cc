@@ -11,6 +11,7 @@
 #include "libsched/plugins/node_resources_balanced_allocation.h"
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/plugins/node_unschedulable.h"
+#include "libsched/plugins/scheduling_gates.h"
 #include "libsched/plugins/taint_toleration.h"
 
 namespace sched {
@@ -18,6 +19,7 @@ namespace sched {
 Profile NewDefaultProfile(std::string scheduler_name, const PluginArgs& args) {
   Profile p(std::move(scheduler_name));
   // MultiPoint order and weights of default_plugins.go (v1.36.3).
+  p.Add(std::make_unique<SchedulingGates>());
   p.Add(std::make_unique<NodeUnschedulable>());
   p.Add(std::make_unique<NodeName>());
   p.Add(std::make_unique<TaintToleration>(), 3);

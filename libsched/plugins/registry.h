@@ -14,7 +14,8 @@ namespace sched {
 inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 
 // The default profile's plugins that the engine implements, in upstream's
-// MultiPoint order with upstream's score weights: NodeUnschedulable,
+// MultiPoint order with upstream's score weights: SchedulingGates
+// (PreEnqueue only: the queue runs it), NodeUnschedulable,
 // NodeName, TaintToleration (3), NodeAffinity (2), NodePorts,
 // NodeResourcesFit (1), InterPodAffinity (2), NodeResourcesBalancedAllocation (1),
 // ImageLocality (1).

@@ -19,19 +19,50 @@ bool Tolerated(std::span<const Toleration> tolerations, const Taint& taint) {
   return false;
 }
 
+// FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc: some
+// NoSchedule or NoExecute taint is not tolerated.
+bool HasUntoleratedTaint(std::span<const Toleration> tolerations,
+                         std::span<const Taint> taints) {
+  for (const Taint& taint : taints) {
+    if (taint.effect != TaintEffect::kNoSchedule && taint.effect != TaintEffect::kNoExecute) {
+      continue;
+    }
+    if (!Tolerated(tolerations, taint)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Status TaintToleration::Filter(const CycleState& /*state*/, const Pod& pod,
                                const NodeInfo& node) const {
-  for (const Taint& taint : node.node()->taints) {
-    if (taint.effect != TaintEffect::kNoSchedule && taint.effect != TaintEffect::kNoExecute) {
-      continue;
-    }
-    if (!Tolerated(pod.tolerations, taint)) {
-      return Status(Code::kUnschedulableAndUnresolvable, kReasonUntolerated);
-    }
+  if (HasUntoleratedTaint(pod.tolerations, node.node()->taints)) {
+    return Status(Code::kUnschedulableAndUnresolvable, kReasonUntolerated);
   }
   return Status();
+}
+
+std::vector<ClusterEventWithHint> TaintToleration::EventsToRegister(
+    const Interner& /*interner*/) const {
+  auto node_changed = [](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
+    const Node* old_node = AsNode(old_obj);
+    const Node* new_node = AsNode(new_obj);
+    if (new_node == nullptr) return QueueingHint::kQueue;
+    const bool was_untolerated =
+        old_node == nullptr || HasUntoleratedTaint(pod.tolerations, old_node->taints);
+    const bool is_untolerated = HasUntoleratedTaint(pod.tolerations, new_node->taints);
+    return was_untolerated && !is_untolerated ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
+  };
+  auto toleration_added = [](const Pod& pod, const EventObject& /*old_obj*/,
+                             const EventObject& new_obj) {
+    const Pod* modified = AsPod(new_obj);
+    if (modified == nullptr) return QueueingHint::kQueue;
+    return SamePod(pod, *modified) ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
+  };
+  return {
+      {{EventResource::kNode, action::kAdd | action::kUpdateNodeTaint, {}}, node_changed},
+      {{EventResource::kPod, action::kUpdatePodToleration, {}}, toleration_added},
+  };
 }
 
 Status TaintToleration::PreScore(CycleState& state, const Pod& pod,

@@ -13,14 +13,17 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
 
 class TaintToleration final : public FilterPlugin,
                               public PreScorePlugin,
-                              public ScorePlugin {
+                              public ScorePlugin,
+                              public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "TaintToleration";
   // The Filter reason since v1.35: it names no taint, so the FitError
@@ -28,6 +31,10 @@ class TaintToleration final : public FilterPlugin,
   static constexpr std::string_view kReasonUntolerated = "node(s) had untolerated taint(s)";
 
   std::string_view Name() const override { return kName; }
+  // Node Add|UpdateNodeTaint: Queue when the node had an untolerated
+  // NoSchedule/NoExecute taint (or is new) and now has none; Pod
+  // UpdatePodToleration: Queue for the pod's own update.
+  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
   // REQUIRES: node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;

@@ -138,6 +138,11 @@ const LabelSet& ClusterState::NamespaceLabels(Atom name) const {
 
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }
 
+std::shared_ptr<const Pod> ClusterState::GetPod(std::string_view key) const {
+  auto it = pods_.find(std::string(key));
+  return it == pods_.end() ? nullptr : it->second;
+}
+
 const NodeInfo* ClusterState::FindNode(std::string_view name) const {
   auto it = infos_.find(std::string(name));
   if (it == infos_.end() || !it->second->node()) return nullptr;

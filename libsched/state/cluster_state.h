@@ -66,6 +66,8 @@ class ClusterState {
   // cycle sees it (cache.AssumePod). REQUIRES: pod->node_name == node_name.
   void AssumePod(std::shared_ptr<const Pod> pod);
   bool HasPod(std::string_view key) const { return pods_.count(std::string(key)) > 0; }
+  // The bound or assumed pod with `key`, or null.
+  std::shared_ptr<const Pod> GetPod(std::string_view key) const;
 
   // PodDisruptionBudgets, keyed "namespace/name" (what preemption reads).
   void UpsertPdb(std::shared_ptr<const PodDisruptionBudget> pdb);

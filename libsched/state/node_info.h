@@ -23,6 +23,8 @@ class NodeInfo {
   // A NodeInfo may exist before its Node arrives (pods bound to an unknown
   // node are kept, as upstream's cache does); node() is null until then.
   const Node* node() const { return node_.get(); }
+  // node(), shared: for cluster events that outlive this NodeInfo's node.
+  const std::shared_ptr<const Node>& shared_node() const { return node_; }
   const std::vector<std::shared_ptr<const Pod>>& pods() const { return pods_; }
   // The pods with podAffinity or podAntiAffinity (PodsWithAffinity), and
   // those with required anti-affinity (PodsWithRequiredAntiAffinity): what

@@ -339,6 +339,97 @@ static void TestSchedule(void) {
   sched_engine_free(engine);
 }
 
+/* The queue: pending pods from apply, run until idle, a node event that
+ * moves the unschedulable pod, the clock, and the queue document. */
+static void TestQueue(void) {
+  sched_engine *engine = TwoNodeEngine();
+  char pod[1024], events[4096];
+  char *out = NULL;
+  sched_error *err = NULL;
+
+  PodJson(pod, sizeof pod, "a", "1500m");
+  snprintf(events, sizeof events, "[{\"type\":\"ADDED\",\"object\":%s},", pod);
+  PodJson(pod, sizeof pod, "big", "3");
+  snprintf(events + strlen(events), sizeof events - strlen(events),
+           "{\"type\":\"ADDED\",\"object\":%s}]", pod);
+  out = Apply(engine, events);
+  CHECK_STREQ(out, "{\"applied\":0,\"ignored\":{},\"pendingPods\":2}");
+  sched_free(out);
+
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "{\"results\":[{\"pod\":\"prod/a\",\"node\":\"n1\"");
+  CHECK_CONTAINS(out, "{\"pod\":\"prod/big\",\"node\":null,\"reason\":\"Unschedulable\"");
+  sched_free(out);
+
+  CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
+  CHECK_STREQ(out, "{\"nowMillis\":0,\"schedulingCycle\":2,\"pods\":[{\"pod\":\"prod/big\","
+                   "\"queue\":\"Unschedulable\",\"attempts\":1,\"unschedulablePlugins\":"
+                   "[\"NodeResourcesFit\"],\"queuedAtMillis\":0,\"backoffExpiresAtMillis\":1000}]}");
+  sched_free(out);
+
+  /* A node big enough: NodeResourcesFit's hint moves the pod to backoff. */
+  out = Apply(engine,
+              "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"},\"status\":{\"allocatable\":"
+              "{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\"}}}");
+  sched_free(out);
+  CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "\"queue\":\"Backoff\"");
+  sched_free(out);
+  /* Run without a bound leaves a pod that is backing off alone. */
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_STREQ(out, "{\"results\":[]}");
+  sched_free(out);
+  /* Expiries are whole seconds: at 1000 ms the pod is still backing off. */
+  CHECK(sched_engine_advance_clock(engine, 1000, &err) == SCHED_OK);
+  CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "\"queue\":\"Backoff\"");
+  sched_free(out);
+  CHECK(sched_engine_advance_clock(engine, 1000, &err) == SCHED_OK);
+  CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "{\"nowMillis\":2000,");
+  CHECK_CONTAINS(out, "\"queue\":\"Active\"");
+  sched_free(out);
+  CHECK(sched_engine_run(engine, 1, 0, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "{\"results\":[{\"pod\":\"prod/big\",\"node\":\"n3\"");
+  sched_free(out);
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_STREQ(out, "{\"results\":[]}");
+  sched_free(out);
+
+  /* A pod rejected with no plugin recorded (only NodeAffinity's node-name
+   * restriction) always backs off: an unbounded run still ends. */
+  out = Apply(engine,
+              "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"pinned\"},\"spec\":{\"affinity\":"
+              "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+              "{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\","
+              "\"operator\":\"In\",\"values\":[\"n9\"]}]}]}}}}}");
+  sched_free(out);
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "{\"results\":[{\"pod\":\"default/pinned\",\"node\":null");
+  sched_free(out);
+  CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "\"pod\":\"default/pinned\",\"queue\":\"Backoff\"");
+  sched_free(out);
+  CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
+  CHECK_STREQ(out, "{\"results\":[]}");
+  sched_free(out);
+
+  /* Bad calls. */
+  out = NULL;
+  CHECK(sched_engine_run(engine, 0, SCHED_SCHEDULE_ASSUME, &out, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_message(err), "unknown flag bits 0x1 in sched_engine_run flags");
+  sched_error_free(err);
+  err = NULL;
+  CHECK(out == NULL);
+  CHECK(sched_engine_run(engine, 0, 0, NULL, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_run(NULL, 0, 0, &out, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_queue(engine, NULL, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_queue(NULL, &out, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_advance_clock(NULL, 1, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_advance_clock(engine, UINT64_MAX, NULL) == SCHED_INVALID_ARGUMENT);
+  sched_engine_free(engine);
+}
+
 int main(void) {
   TestVersions();
   TestStatusNames();
@@ -347,6 +438,7 @@ int main(void) {
   TestApplyShapes();
   TestApplyIsAllOrNothing();
   TestSchedule();
+  TestQueue();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

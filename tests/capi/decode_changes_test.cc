@@ -48,17 +48,22 @@ TEST(DecodeChangesTest, EventsArray) {
                           R"({"type":"ADDED","object":{"kind":"Service","metadata":{}}})" + "]";
   const ApiStatus s = Decode(doc, in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
-  ASSERT_EQ(cs.changes.size(), 5u);
+  ASSERT_EQ(cs.changes.size(), 6u);
   EXPECT_EQ(cs.changes[0].op, Change::Op::kUpsertNode);
   EXPECT_EQ(cs.changes[1].op, Change::Op::kUpsertPod);
   EXPECT_EQ(cs.changes[1].pod->node_name, "n1");
-  // A deleted pending pod drops any copy the engine assumed.
-  EXPECT_EQ(cs.changes[2].op, Change::Op::kRemovePod);
-  EXPECT_EQ(cs.changes[2].key, "default/p");
+  // A pending pod goes to the queue.
+  EXPECT_EQ(cs.changes[2].op, Change::Op::kQueuePod);
+  EXPECT_EQ(cs.changes[2].pod->name, "p");
+  // A deleted pending pod leaves the queue and drops any copy the engine
+  // assumed.
   EXPECT_EQ(cs.changes[3].op, Change::Op::kRemovePod);
-  EXPECT_EQ(cs.changes[3].key, "ns/b");
-  EXPECT_EQ(cs.changes[4].op, Change::Op::kRemoveNode);
-  EXPECT_EQ(cs.changes[4].key, "n1");
+  EXPECT_EQ(cs.changes[3].key, "default/p");
+  EXPECT_EQ(cs.changes[3].pod->name, "p");
+  EXPECT_EQ(cs.changes[4].op, Change::Op::kRemovePod);
+  EXPECT_EQ(cs.changes[4].key, "ns/b");
+  EXPECT_EQ(cs.changes[5].op, Change::Op::kRemoveNode);
+  EXPECT_EQ(cs.changes[5].key, "n1");
   EXPECT_EQ(cs.summary.applied, 4);
   EXPECT_EQ(cs.summary.pending_pods, 2);
   EXPECT_EQ(cs.summary.ignored, (std::map<std::string, int64_t>{{"Service", 1}}));
@@ -84,7 +89,7 @@ TEST(DecodeChangesTest, Lists) {
                            kNode + "," + kBound + "," + kPending + R"(,{"kind":"ConfigMap"},)" +
                            R"({"kind":"Node","apiVersion":"example.com/v1"}]})";
   ASSERT_TRUE(Decode(list, in, &cs).ok());
-  EXPECT_EQ(cs.changes.size(), 2u);
+  EXPECT_EQ(cs.changes.size(), 3u);  // node, bound pod, queued pod
   EXPECT_EQ(cs.summary.applied, 2);
   EXPECT_EQ(cs.summary.pending_pods, 1);
   EXPECT_EQ(cs.summary.ignored,

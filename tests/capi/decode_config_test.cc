@@ -25,6 +25,8 @@ TEST(DecodeConfigTest, EmptyIsTheDefaultProfile) {
   EXPECT_EQ(c.profiles[0].scheduler_name, "default-scheduler");
   EXPECT_EQ(c.profiles[0].percentage_of_nodes_to_score, 0);
   EXPECT_EQ(c.seed, 0u);
+  EXPECT_EQ(c.pod_initial_backoff_seconds, 1);
+  EXPECT_EQ(c.pod_max_backoff_seconds, 10);
 }
 
 TEST(DecodeConfigTest, FullConfig) {
@@ -32,12 +34,15 @@ TEST(DecodeConfigTest, FullConfig) {
   const ApiStatus s = Decode(R"({
       "apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration",
       "percentageOfNodesToScore":40,"parallelism":8,"seed":"18446744073709551615",
+      "podInitialBackoffSeconds":2,"podMaxBackoffSeconds":2,
       "profiles":[{"schedulerName":"a"},
                   {"schedulerName":"b","percentageOfNodesToScore":0},
                   {"schedulerName":"c","percentageOfNodesToScore":100}]})",
                              &c);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(c.seed, UINT64_MAX);
+  EXPECT_EQ(c.pod_initial_backoff_seconds, 2);
+  EXPECT_EQ(c.pod_max_backoff_seconds, 2);
   ASSERT_EQ(c.profiles.size(), 3u);
   EXPECT_EQ(c.profiles[0].scheduler_name, "a");
   EXPECT_EQ(c.profiles[0].percentage_of_nodes_to_score, 40);  // the global value
@@ -104,6 +109,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "percentageOfNodesToScore: must be between 0 and 100, got -1"},
         ErrorCase{"Parallelism", R"({"parallelism":0})", "parallelism",
                   "parallelism: must be between 1 and 2147483647, got 0"},
+        ErrorCase{"InitialBackoff", R"({"podInitialBackoffSeconds":0})",
+                  "podInitialBackoffSeconds",
+                  "podInitialBackoffSeconds: must be between 1 and 1000000000, got 0"},
+        ErrorCase{"MaxBackoffBelowInitial",
+                  R"({"podInitialBackoffSeconds":5,"podMaxBackoffSeconds":4})",
+                  "podMaxBackoffSeconds",
+                  "podMaxBackoffSeconds: must be greater than or equal to "
+                  "PodInitialBackoffSeconds"},
         ErrorCase{"SeedNegative", R"({"seed":-1})", "seed",
                   "seed: must be between 0 and 9007199254740992, got -1"},
         ErrorCase{"SeedString", R"({"seed":"12a"})", "seed",

@@ -1,6 +1,7 @@
 // DecodePod: good pods decode to the right model values; every kind of bad
 // known field is rejected with its path and reason.
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -221,6 +222,12 @@ TEST_F(DecodePodTest, Tolerations) {
             (Toleration{A("k"), TolerationOp::kExists, A(""), TaintEffect::kNoExecute}));
 }
 
+TEST_F(DecodePodTest, SchedulingGates) {
+  EXPECT_TRUE(DecodeSpec(R"("containers":[])").scheduling_gates.empty());
+  const Pod p = DecodeSpec(R"("schedulingGates":[{"name":"example.com/a"},{"name":"b"}])");
+  EXPECT_EQ(p.scheduling_gates, (std::vector<std::string>{"example.com/a", "b"}));
+}
+
 TEST_F(DecodePodTest, NodeSelectorAndAffinity) {
   const Pod p = DecodeSpec(R"(
       "nodeSelector":{"disk":"ssd"},
@@ -363,6 +370,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "spec.priority: expected an integer, got 1.5"},
         ErrorCase{"PriorityRange", Spec(R"("priority":3000000000)"), "spec.priority",
                   "spec.priority: must be between -2147483648 and 2147483647, got 3000000000"},
+        ErrorCase{"SchedulingGatesNotArray", Spec(R"("schedulingGates":{})"),
+                  "spec.schedulingGates", "spec.schedulingGates: expected an array, got an object"},
+        ErrorCase{"SchedulingGateNameNotString", Spec(R"("schedulingGates":[{"name":1}])"),
+                  "spec.schedulingGates[0].name",
+                  "spec.schedulingGates[0].name: expected a string, got a number"},
         ErrorCase{"ContainersNotArray", Spec(R"("containers":{})"), "spec.containers",
                   "spec.containers: expected an array, got an object"},
         ErrorCase{"ContainerNotObject", Spec(R"("containers":[null])"), "spec.containers[0]",

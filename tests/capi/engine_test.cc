@@ -359,4 +359,89 @@ TEST_F(EngineTest, ScheduleRejectsOtherKinds) {
   sched_error_free(err);
 }
 
+// The queue through the engine: informer events become cluster events.
+class EngineQueueTest : public EngineTest {
+ protected:
+  std::string Run(uint32_t max_cycles = 0) {
+    char* out = nullptr;
+    sched_error* err = nullptr;
+    EXPECT_EQ(sched_engine_run(engine_, max_cycles, 0, &out, &err), SCHED_OK)
+        << sched_error_message(err);
+    std::string text = out != nullptr ? out : "";
+    sched_free(out);
+    sched_error_free(err);
+    return text;
+  }
+  // The queue `pod` ("ns/name") is in, or "" when it is not queued.
+  std::string Where(const std::string& pod) {
+    char* out = nullptr;
+    EXPECT_EQ(sched_engine_queue(engine_, &out, nullptr), SCHED_OK);
+    Json q(cJSON_Parse(out));
+    sched_free(out);
+    const cJSON* p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(q.get(), "pods")) {
+      if (std::string(cJSON_GetObjectItemCaseSensitive(p, "pod")->valuestring) == pod) {
+        return cJSON_GetObjectItemCaseSensitive(p, "queue")->valuestring;
+      }
+    }
+    return "";
+  }
+};
+
+TEST_F(EngineQueueTest, BoundPodDeletionMovesPodsItMayHelp) {
+  Apply("[" + Event("ADDED", Node("n1", "4")) + "," + Event("ADDED", Pod("hog", "3", "n1")) + "," +
+        Event("ADDED", Pod("p", "2")) + "]");
+  EXPECT_NE(Run().find(R"("reason":"Unschedulable")"), std::string::npos);
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  // A pending pod's deletion helps nobody; a bound pod's frees its room.
+  Apply(Event("ADDED", Pod("other", "1")));
+  EXPECT_EQ(Where("ns/other"), "Active");
+  Apply(Event("DELETED", Pod("other", "1")));
+  EXPECT_EQ(Where("ns/other"), "");
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(Event("DELETED", Pod("hog", "3", "n1")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+  EXPECT_NE(Run(1).find(R"("node":"n1")"), std::string::npos);
+  EXPECT_EQ(Where("ns/p"), "");
+}
+
+TEST_F(EngineQueueTest, NodeUpdatesMoveByKind) {
+  Apply("[" + Event("ADDED", Node("n1", "1")) + "," + Event("ADDED", Pod("p", "2")) + "]");
+  Run();
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  // A label change is not something NodeResourcesFit registered for.
+  Apply(Event("MODIFIED", R"({"kind":"Node","metadata":{"name":"n1","labels":{"a":"b"}},)"
+                          R"("status":{"allocatable":{"cpu":"1","memory":"64Gi","pods":"110"}}})"));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  // More cpu is.
+  Apply(Event("MODIFIED", Node("n1", "2")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+}
+
+TEST_F(EngineQueueTest, GatedPodWaitsForItsGatesAndAssumedPodsLeaveTheQueue) {
+  Apply(Event("ADDED", Node("n1", "4")));
+  Apply(Event("ADDED", Pod("g", "1", "", R"("schedulingGates":[{"name":"x"}],)")));
+  EXPECT_EQ(Where("ns/g"), "Unschedulable");
+  EXPECT_EQ(Run(), R"({"results":[]})");
+  Apply(Event("MODIFIED", Pod("g", "1")));
+  EXPECT_EQ(Where("ns/g"), "Active");
+  // Placing the pod directly with ASSUME takes it out of the queue.
+  EXPECT_EQ(NodeFor(Pod("g", "1"), SCHED_SCHEDULE_ASSUME), "n1");
+  EXPECT_EQ(Where("ns/g"), "");
+  // Pods of a scheduler this engine has no profile for are not queued.
+  Apply(Event("ADDED", Pod("o", "1", "", R"("schedulerName":"other",)")));
+  EXPECT_EQ(Where("ns/o"), "");
+}
+
+TEST_F(EngineQueueTest, BackoffComesFromTheConfig) {
+  sched_engine_free(engine_);
+  engine_ = NewEngine(R"({"podInitialBackoffSeconds":3,"podMaxBackoffSeconds":4})");
+  Apply("[" + Event("ADDED", Node("n1", "1")) + "," + Event("ADDED", Pod("p", "2")) + "]");
+  Run();
+  char* out = nullptr;
+  ASSERT_EQ(sched_engine_queue(engine_, &out, nullptr), SCHED_OK);
+  EXPECT_NE(std::string(out).find(R"("backoffExpiresAtMillis":3000)"), std::string::npos) << out;
+  sched_free(out);
+}
+
 }  // namespace

@@ -1,0 +1,77 @@
+// EnqueueExtensions and PreEnqueue: how plugins tell the scheduling queue
+// which cluster events may make a pod they rejected schedulable, and which
+// pods may not enter activeQ at all. Mirrors fwk.EnqueueExtensions,
+// fwk.ClusterEventWithHint, fwk.QueueingHintFn and fwk.PreEnqueuePlugin
+// (staging/src/k8s.io/kube-scheduler/framework/{interface,types}.go).
+//
+// Thread-safety: EventsToRegister and PreEnqueue are const; hint functions
+// are called by the queue under its caller's lock and must not block.
+#ifndef LIBSCHED_FRAMEWORK_ENQUEUE_EXTENSIONS_H_
+#define LIBSCHED_FRAMEWORK_ENQUEUE_EXTENSIONS_H_
+
+#include <functional>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "libsched/framework/cluster_event.h"
+#include "libsched/framework/plugin.h"
+#include "libsched/model/interner.h"
+#include "libsched/model/node.h"
+#include "libsched/model/pod.h"
+
+namespace sched {
+
+enum class QueueingHint : uint8_t {
+  kQueueSkip,  // the event cannot help the pod
+  kQueue,      // the event may make the pod schedulable
+};
+
+// The old or new object of an event: none (the old object of an Add, the new
+// one of a Delete, or a kind the model does not hold), a Node or a Pod.
+// Shared so that events recorded while pods are in flight stay valid.
+using EventObject =
+    std::variant<std::monostate, std::shared_ptr<const Node>, std::shared_ptr<const Pod>>;
+
+// The Node in `o`, or null.
+inline const Node* AsNode(const EventObject& o) {
+  auto* p = std::get_if<std::shared_ptr<const Node>>(&o);
+  return p != nullptr ? p->get() : nullptr;
+}
+// The Pod in `o`, or null.
+inline const Pod* AsPod(const EventObject& o) {
+  auto* p = std::get_if<std::shared_ptr<const Pod>>(&o);
+  return p != nullptr ? p->get() : nullptr;
+}
+
+// QueueingHintFn: `pod` was rejected by the registering plugin; `old_obj` /
+// `new_obj` are the event's objects. A hint that cannot read the objects it
+// expects returns kQueue (upstream treats a hint error as Queue).
+using QueueingHintFn =
+    std::function<QueueingHint(const Pod& pod, const EventObject& old_obj,
+                               const EventObject& new_obj)>;
+
+struct ClusterEventWithHint {
+  ClusterEvent event;
+  QueueingHintFn hint;  // empty: always kQueue
+};
+
+class EnqueueExtensions : public virtual Plugin {
+ public:
+  // The events that may make a pod this plugin rejected schedulable. Hint
+  // functions may keep a pointer to `interner`, which must outlive them.
+  virtual std::vector<ClusterEventWithHint> EventsToRegister(
+      const Interner& interner) const = 0;
+};
+
+class PreEnqueuePlugin : public virtual Plugin {
+ public:
+  // Success lets the pod into activeQ / backoffQ; a rejection keeps it among
+  // the unschedulable pods, gated, until an event this plugin registered
+  // for moves it.
+  virtual Status PreEnqueue(const Pod& pod) const = 0;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_FRAMEWORK_ENQUEUE_EXTENSIONS_H_

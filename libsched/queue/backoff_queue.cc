@@ -1,0 +1,97 @@
+#include "libsched/queue/backoff_queue.h"
+
+#include <chrono>
+#include <utility>
+
+namespace sched {
+namespace {
+
+// backoffQOrderingWindowDuration.
+constexpr Duration kOrderingWindow = std::chrono::seconds(1);
+
+Time Expiry(const QueuedPodInfo& p) { return p.backoff_expiration.value_or(Time::min()); }
+
+}  // namespace
+
+BackoffQueue::BackoffQueue(const Clock& clock, Duration initial, Duration max,
+                           bool pop_from_backoff_q, PodHeap::LessFn active_less)
+    : clock_(clock),
+      initial_(initial),
+      max_(max),
+      pop_from_backoff_q_(pop_from_backoff_q),
+      backoff_([pop_from_backoff_q, active_less](const QueuedPodInfo& a,
+                                                 const QueuedPodInfo& b) {
+        if (Expiry(a) != Expiry(b)) return Expiry(a) < Expiry(b);
+        return pop_from_backoff_q && active_less(a, b);
+      }),
+      error_backoff_(
+          [](const QueuedPodInfo& a, const QueuedPodInfo& b) { return Expiry(a) < Expiry(b); }) {}
+
+Time BackoffQueue::AlignToWindow(Time t) const {
+  if (!pop_from_backoff_q_) return t;
+  // Truncate toward the past, as Go's Time.Truncate.
+  Time r = t % kOrderingWindow;
+  if (r < Time::zero()) r += kOrderingWindow;
+  return t - r;
+}
+
+Duration BackoffQueue::BackoffDuration(int count) const {
+  if (count <= 0) return Duration::zero();
+  const int shift = count - 1;
+  // A shift of 62 or more overflows any positive initial: it is the max.
+  if (shift >= 62 || initial_.count() > (max_.count() >> shift)) return max_;
+  return Duration(initial_.count() << shift);
+}
+
+Time BackoffQueue::ComputeBackoffTime(const QueuedPodInfo& p) const {
+  if (max_ == Duration::zero()) return Time::min();
+  const int count =
+      p.consecutive_errors_count > 0 ? p.consecutive_errors_count : p.unschedulable_count;
+  if (count == 0) return Time::min();
+  return AlignToWindow(p.timestamp + BackoffDuration(count));
+}
+
+Time BackoffQueue::BackoffTime(QueuedPodInfo& p) const {
+  if (!p.backoff_expiration) p.backoff_expiration = ComputeBackoffTime(p);
+  return *p.backoff_expiration;
+}
+
+bool BackoffQueue::IsPodBackingoff(QueuedPodInfo& p) const {
+  return BackoffTime(p) >= AlignToWindow(clock_.Now());
+}
+
+void BackoffQueue::Add(std::unique_ptr<QueuedPodInfo> p) {
+  BackoffTime(*p);  // fills the cache the order reads
+  const bool errored = p->unschedulable_plugins.empty();
+  (errored ? backoff_ : error_backoff_).Delete(p->key);
+  (errored ? error_backoff_ : backoff_).AddOrUpdate(std::move(p));
+}
+
+QueuedPodInfo* BackoffQueue::Get(std::string_view key) const {
+  QueuedPodInfo* p = backoff_.Get(key);
+  return p != nullptr ? p : error_backoff_.Get(key);
+}
+
+std::unique_ptr<QueuedPodInfo> BackoffQueue::Delete(std::string_view key) {
+  auto p = backoff_.Delete(key);
+  return p != nullptr ? std::move(p) : error_backoff_.Delete(key);
+}
+
+std::vector<std::unique_ptr<QueuedPodInfo>> BackoffQueue::PopAllBackoffCompleted() {
+  std::vector<std::unique_ptr<QueuedPodInfo>> out;
+  for (PodHeap* h : {&backoff_, &error_backoff_}) {
+    while (QueuedPodInfo* head = h->Peek()) {
+      if (IsPodBackingoff(*head)) break;
+      out.push_back(h->Pop());
+    }
+  }
+  return out;
+}
+
+std::vector<const QueuedPodInfo*> BackoffQueue::List() const {
+  std::vector<const QueuedPodInfo*> out = backoff_.List();
+  for (const QueuedPodInfo* p : error_backoff_.List()) out.push_back(p);
+  return out;
+}
+
+}  // namespace sched

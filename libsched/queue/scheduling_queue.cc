@@ -1,0 +1,388 @@
+#include "libsched/queue/scheduling_queue.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace sched {
+namespace {
+
+// PrioritySort's Less: higher priority first, then the earlier queued.
+bool ActiveLess(const QueuedPodInfo& a, const QueuedPodInfo& b) {
+  if (a.pod->priority != b.pod->priority) return a.pod->priority > b.pod->priority;
+  return a.timestamp < b.timestamp;
+}
+
+}  // namespace
+
+PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints,
+                             QueueOptions options)
+    : clock_(clock),
+      hints_(std::move(hints)),
+      options_(options),
+      active_q_(ActiveLess),
+      backoff_q_(clock, options.pod_initial_backoff, options.pod_max_backoff,
+                 options.pop_from_backoff_q, ActiveLess) {}
+
+std::unique_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(
+    std::shared_ptr<const Pod> pod) const {
+  auto p = std::make_unique<QueuedPodInfo>();
+  p->key = PodKey(*pod);
+  p->pod = std::move(pod);
+  p->timestamp = clock_.Now();
+  return p;
+}
+
+const ProfileQueueingHints* PriorityQueue::HintsFor(const Pod& pod) const {
+  auto it = hints_.find(pod.scheduler_name);
+  return it == hints_.end() ? nullptr : &it->second;
+}
+
+void PriorityQueue::RunPreEnqueuePlugins(QueuedPodInfo& p) const {
+  const ProfileQueueingHints* h = HintsFor(*p.pod);
+  if (h != nullptr) {
+    // The plugin that gated the pod last time runs first: it most likely
+    // still does.
+    std::vector<const PreEnqueuePlugin*> order = h->pre_enqueue;
+    std::stable_partition(order.begin(), order.end(), [&](const PreEnqueuePlugin* pl) {
+      return pl->Name() == p.gating_plugin;
+    });
+    for (const PreEnqueuePlugin* pl : order) {
+      if (pl->PreEnqueue(*p.pod).IsSuccess()) continue;
+      const std::string name(pl->Name());
+      p.unschedulable_plugins.insert(name);
+      auto events = h->plugin_events.find(name);
+      p.gating_plugin_events =
+          events == h->plugin_events.end() ? std::vector<ClusterEvent>{} : events->second;
+      p.gating_plugin = name;
+      return;
+    }
+  }
+  p.gating_plugin.clear();
+  p.gating_plugin_events.clear();
+}
+
+bool PriorityQueue::IsEventOfInterest(const ClusterEvent& event) const {
+  if (event.IsWildCard()) return true;
+  for (const auto& [name, h] : hints_) {
+    for (const QueueingHintFunction& f : h.hints) {
+      if (f.event.Matches(event)) return true;
+    }
+  }
+  return false;
+}
+
+PriorityQueue::Strategy PriorityQueue::IsPodWorthRequeuing(const QueuedPodInfo& p,
+                                                           const ClusterEvent& event,
+                                                           const EventObject& old_obj,
+                                                           const EventObject& new_obj) const {
+  // Rejected by no plugin: something unexpected failed; any event may help.
+  if (p.unschedulable_plugins.empty()) return Strategy::kAfterBackoff;
+  if (event.IsWildCard()) {
+    // A wildcard event carrying a pod is meant for that pod only.
+    const Pod* target = AsPod(new_obj);
+    if (target != nullptr && !SamePod(*target, *p.pod)) return Strategy::kSkip;
+    return Strategy::kAfterBackoff;
+  }
+  const ProfileQueueingHints* h = HintsFor(*p.pod);
+  if (h == nullptr) return Strategy::kAfterBackoff;
+  for (const QueueingHintFunction& f : h->hints) {
+    if (!f.event.Matches(event) || !p.unschedulable_plugins.contains(f.plugin)) continue;
+    if (!f.hint || f.hint(*p.pod, old_obj, new_obj) == QueueingHint::kQueue) {
+      return Strategy::kAfterBackoff;
+    }
+  }
+  return Strategy::kSkip;
+}
+
+PriorityQueue::Strategy PriorityQueue::SchedulingHintForInFlightPod(
+    const QueuedPodInfo& p, std::list<InFlightEntry>::const_iterator marker) const {
+  for (auto it = std::next(marker); it != in_flight_.end(); ++it) {
+    const auto* e = std::get_if<InFlightEvent>(&*it);
+    if (e == nullptr) continue;
+    if (IsPodWorthRequeuing(p, e->event, e->old_obj, e->new_obj) == Strategy::kAfterBackoff) {
+      return Strategy::kAfterBackoff;
+    }
+  }
+  return Strategy::kSkip;
+}
+
+void PriorityQueue::AddToUnschedulable(std::unique_ptr<QueuedPodInfo> p) {
+  std::string key = p->key;
+  unschedulable_pods_[std::move(key)] = std::move(p);
+}
+
+std::string_view PriorityQueue::MoveToActiveQ(std::unique_ptr<QueuedPodInfo> p,
+                                              std::string_view event) {
+  // PreEnqueue already ran when the pod entered backoffQ.
+  const bool from_backoff = event == events::kBackoffComplete;
+  if (!(options_.pop_from_backoff_q && from_backoff)) RunPreEnqueuePlugins(*p);
+  if (p->Gated()) {
+    AddToUnschedulable(std::move(p));
+    return kUnschedulableQ;
+  }
+  unschedulable_pods_.erase(p->key);
+  backoff_q_.Delete(p->key);
+  const bool new_or_updated = event == events::kUnscheduledPodAdd.Label() ||
+                              event == events::kUnscheduledPodUpdate.Label();
+  if (new_or_updated) nominator_.AddNominatedPod(p->pod);
+  active_q_.AddOrUpdate(std::move(p));
+  return kActiveQ;
+}
+
+std::string_view PriorityQueue::MoveToBackoffQ(std::unique_ptr<QueuedPodInfo> p,
+                                               std::string_view /*event*/) {
+  // With pop-from-backoffQ a pod may leave backoffQ for scheduling directly,
+  // so PreEnqueue runs on the way in.
+  if (options_.pop_from_backoff_q) {
+    RunPreEnqueuePlugins(*p);
+    if (p->Gated()) {
+      AddToUnschedulable(std::move(p));
+      return kUnschedulableQ;
+    }
+  }
+  unschedulable_pods_.erase(p->key);
+  backoff_q_.Add(std::move(p));
+  return kBackoffQ;
+}
+
+std::string_view PriorityQueue::Requeue(std::unique_ptr<QueuedPodInfo> p, Strategy strategy,
+                                        std::string_view event) {
+  if (strategy == Strategy::kSkip) {
+    AddToUnschedulable(std::move(p));
+    return kUnschedulableQ;
+  }
+  if (backoff_q_.IsPodBackingoff(*p)) return MoveToBackoffQ(std::move(p), event);
+  return MoveToActiveQ(std::move(p), event);
+}
+
+void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
+  const std::string key = PodKey(*pod);
+  std::shared_ptr<const Pod> known;
+  if (const QueuedPodInfo* p = active_q_.Get(key)) known = p->pod;
+  if (const QueuedPodInfo* p = backoff_q_.Get(key)) known = p->pod;
+  if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
+    known = it->second->pod;
+  }
+  if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
+    known = std::get<InFlightPod>(*it->second).pod;
+  }
+  if (known != nullptr) {
+    Update(*known, std::move(pod));
+    return;
+  }
+  MoveToActiveQ(NewQueuedPodInfo(std::move(pod)), events::kUnscheduledPodAdd.Label());
+}
+
+void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
+  const std::string key = PodKey(*new_pod);
+  const std::vector<ClusterEvent> changes = PodSchedulingPropertiesChange(*new_pod, old_pod);
+  const EventObject old_obj = std::make_shared<const Pod>(old_pod);
+  const EventObject new_obj = new_pod;
+
+  // In flight: record the update; it is replayed if the pod comes back.
+  if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
+    std::get<InFlightPod>(*it->second).pod = new_pod;
+    for (const ClusterEvent& e : changes) in_flight_.push_back(InFlightEvent{e, old_obj, new_obj});
+    return;
+  }
+  if (auto p = active_q_.Delete(key)) {
+    p->pod = new_pod;
+    active_q_.AddOrUpdate(std::move(p));
+    nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
+    return;
+  }
+  if (backoff_q_.Update(key, [&](QueuedPodInfo& p) { p.pod = new_pod; })) {
+    nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
+    return;
+  }
+  if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
+    it->second->pod = new_pod;
+    nominator_.UpdateNominatedPod(old_pod, new_pod);
+    for (const ClusterEvent& e : changes) {
+      auto found = unschedulable_pods_.find(key);
+      const Strategy s = IsPodWorthRequeuing(*found->second, e, old_obj, new_obj);
+      std::unique_ptr<QueuedPodInfo> p = std::move(found->second);
+      unschedulable_pods_.erase(found);
+      if (Requeue(std::move(p), s, e.Label()) != kUnschedulableQ) break;
+    }
+    return;
+  }
+  MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod)), events::kUnscheduledPodUpdate.Label());
+}
+
+void PriorityQueue::Delete(const Pod& pod) {
+  const std::string key = PodKey(pod);
+  nominator_.DeleteNominatedPodIfExists(pod);
+  active_q_.Delete(key);
+  backoff_q_.Delete(key);
+  unschedulable_pods_.erase(key);
+  if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
+    std::get<InFlightPod>(*it->second).deleted = true;
+  }
+}
+
+std::unique_ptr<QueuedPodInfo> PriorityQueue::Pop() {
+  std::unique_ptr<QueuedPodInfo> p = active_q_.Pop();
+  if (p == nullptr && options_.pop_from_backoff_q) p = backoff_q_.PopBackoff();
+  if (p == nullptr) return nullptr;
+  ++p->attempts;
+  ++scheduling_cycle_;
+  in_flight_.push_back(InFlightPod{p->key, p->pod, false});
+  in_flight_pods_[p->key] = std::prev(in_flight_.end());
+  return p;
+}
+
+void PriorityQueue::Done(const Pod& pod) {
+  auto it = in_flight_pods_.find(PodKey(pod));
+  if (it == in_flight_pods_.end()) return;
+  in_flight_.erase(it->second);
+  in_flight_pods_.erase(it);
+  // Events older than every remaining in-flight pod concern no one now.
+  while (!in_flight_.empty() && std::holds_alternative<InFlightEvent>(in_flight_.front())) {
+    in_flight_.pop_front();
+  }
+}
+
+Status PriorityQueue::AddUnschedulableIfNotPresent(std::unique_ptr<QueuedPodInfo> p) {
+  const std::string key = p->key;
+  std::string_view present;
+  if (unschedulable_pods_.contains(key)) present = "unschedulable";
+  if (backoff_q_.Has(key)) present = "backoff";
+  if (active_q_.Has(key)) present = "active";
+  if (!present.empty()) {
+    Done(*p->pod);
+    return Status::Error("Pod " + key + " is already present in the " + std::string(present) +
+                         " queue");
+  }
+  auto marker = in_flight_pods_.find(key);
+  if (marker != in_flight_pods_.end()) {
+    const InFlightPod& f = std::get<InFlightPod>(*marker->second);
+    if (f.deleted) {  // gone while it was being scheduled
+      Done(*p->pod);
+      return Status();
+    }
+    p->pod = f.pod;  // the newest version, as upstream re-reads the informer
+  }
+
+  if (p->unschedulable_plugins.empty()) {
+    ++p->consecutive_errors_count;
+  } else {
+    ++p->unschedulable_count;
+    p->consecutive_errors_count = 0;
+  }
+  p->timestamp = clock_.Now();
+  p->backoff_expiration.reset();
+
+  // Only events that the pod's rejecting plugins' hints accept count; an
+  // event that moves nothing leaves the pod unschedulable.
+  Strategy s = Strategy::kAfterBackoff;
+  if (!p->unschedulable_plugins.empty() && marker != in_flight_pods_.end()) {
+    s = SchedulingHintForInFlightPod(*p, marker->second);
+  }
+  Done(*p->pod);
+  Requeue(std::move(p), s, events::kScheduleAttemptFailure);
+  return Status();
+}
+
+void PriorityQueue::MovePodsToActiveOrBackoffQueue(const std::vector<std::string>& keys,
+                                                   const ClusterEvent& event,
+                                                   const EventObject& old_obj,
+                                                   const EventObject& new_obj) {
+  if (!IsEventOfInterest(event)) return;
+  const std::string label = event.Label();
+  for (const std::string& key : keys) {
+    auto it = unschedulable_pods_.find(key);
+    if (it == unschedulable_pods_.end()) continue;
+    QueuedPodInfo& p = *it->second;
+    if (p.Gated() && std::none_of(p.gating_plugin_events.begin(), p.gating_plugin_events.end(),
+                                  [&](const ClusterEvent& e) { return e.Matches(event); })) {
+      continue;  // no event its gating plugin ignores can ungate it
+    }
+    const Strategy s = IsPodWorthRequeuing(p, event, old_obj, new_obj);
+    if (s == Strategy::kSkip) continue;
+    std::unique_ptr<QueuedPodInfo> moved = std::move(it->second);
+    unschedulable_pods_.erase(it);
+    Requeue(std::move(moved), s, label);
+  }
+  if (!in_flight_pods_.empty()) in_flight_.push_back(InFlightEvent{event, old_obj, new_obj});
+}
+
+void PriorityQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
+                                                  const EventObject& old_obj,
+                                                  const EventObject& new_obj,
+                                                  const PreEnqueueCheck& pre_check) {
+  if (!IsEventOfInterest(event)) return;
+  std::vector<std::string> keys;
+  for (const auto& [key, p] : unschedulable_pods_) {
+    if (!pre_check || pre_check(*p->pod)) keys.push_back(key);
+  }
+  MovePodsToActiveOrBackoffQueue(keys, event, old_obj, new_obj);
+}
+
+void PriorityQueue::AssignedPodAdded(std::shared_ptr<const Pod> pod) {
+  MoveAllToActiveOrBackoffQueue(events::kAssignedPodAdd, {}, std::move(pod));
+}
+
+void PriorityQueue::AssignedPodUpdated(std::shared_ptr<const Pod> old_pod,
+                                       std::shared_ptr<const Pod> new_pod) {
+  for (const ClusterEvent& e : PodSchedulingPropertiesChange(*new_pod, *old_pod)) {
+    MoveAllToActiveOrBackoffQueue(e, old_pod, new_pod);
+  }
+}
+
+void PriorityQueue::AssignedPodDeleted(std::shared_ptr<const Pod> pod) {
+  MoveAllToActiveOrBackoffQueue(events::kAssignedPodDelete, std::move(pod), {});
+}
+
+void PriorityQueue::Flush() {
+  FlushBackoffQCompleted();
+  FlushUnschedulablePodsLeftover();
+}
+
+void PriorityQueue::FlushBackoffQCompleted() {
+  for (auto& p : backoff_q_.PopAllBackoffCompleted()) {
+    MoveToActiveQ(std::move(p), events::kBackoffComplete);
+  }
+}
+
+void PriorityQueue::FlushUnschedulablePodsLeftover() {
+  const Time now = clock_.Now();
+  std::vector<std::string> keys;
+  for (const auto& [key, p] : unschedulable_pods_) {
+    if (now - p->timestamp > options_.pod_max_in_unschedulable_pods) keys.push_back(key);
+  }
+  if (!keys.empty()) {
+    MovePodsToActiveOrBackoffQueue(keys, events::kUnschedulableTimeout, {}, {});
+  }
+}
+
+std::vector<QueuedPodView> PriorityQueue::Snapshot() const {
+  std::vector<QueuedPodView> out;
+  auto view = [&](const QueuedPodInfo& p, std::string_view queue) {
+    QueuedPodView v;
+    v.pod = p.pod;
+    v.queue = queue;
+    v.attempts = p.attempts;
+    v.unschedulable_plugins.assign(p.unschedulable_plugins.begin(),
+                                   p.unschedulable_plugins.end());
+    v.gating_plugin = p.gating_plugin;
+    v.timestamp = p.timestamp;
+    const Time expiry = p.backoff_expiration.value_or(backoff_q_.ComputeBackoffTime(p));
+    if (expiry != Time::min()) v.backoff_expiration = expiry;
+    out.push_back(std::move(v));
+  };
+  for (const QueuedPodInfo* p : active_q_.List()) view(*p, kActiveQ);
+  for (const QueuedPodInfo* p : backoff_q_.List()) view(*p, kBackoffQ);
+  for (const auto& [key, p] : unschedulable_pods_) view(*p, kUnschedulableQ);
+  for (const InFlightEntry& e : in_flight_) {
+    if (const auto* f = std::get_if<InFlightPod>(&e)) {
+      QueuedPodView v;
+      v.pod = f->pod;
+      v.queue = kInFlight;
+      out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+}  // namespace sched

@@ -1,0 +1,211 @@
+// PriorityQueue: the scheduling queue of pending pods, mirroring
+// pkg/scheduler/backend/queue/{scheduling_queue,active_queue}.go
+// (kube-scheduler v1.36.3, SchedulerQueueingHints GA, SchedulerPopFromBackoffQ
+// on).
+//
+//   activeQ            pods ready to be tried: priority desc, then the time
+//                      they were queued asc (PrioritySort).
+//   backoffQ           pods that failed and wait out their backoff.
+//   unschedulablePods  pods that failed and wait for an event that can help
+//                      them (or at most pod_max_in_unschedulable_pods), and
+//                      pods a PreEnqueue plugin (SchedulingGates) gates.
+//   in flight          popped pods being scheduled; cluster events that
+//                      arrive meanwhile are recorded and replayed against the
+//                      pod if it comes back unschedulable.
+//
+// An event moves an unschedulable pod only when one of the plugins that
+// rejected it registered for the event and that plugin's hint says Queue; a
+// pod rejected by no plugin (an error) moves on any event. A moved pod goes
+// to backoffQ while backing off, else to activeQ.
+//
+// Time is read from the injected Clock only; nothing runs in the background:
+// the caller calls Flush() (upstream's Run goroutines) when time has moved.
+// Pop() never blocks: it returns null when there is nothing to schedule.
+//
+// Thread-safety: none; the engine serializes calls (its write lock).
+#ifndef LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
+#define LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "libsched/framework/cluster_event.h"
+#include "libsched/framework/enqueue_extensions.h"
+#include "libsched/framework/pod_nominator.h"
+#include "libsched/framework/status.h"
+#include "libsched/queue/backoff_queue.h"
+#include "libsched/queue/clock.h"
+#include "libsched/queue/nominator.h"
+#include "libsched/queue/pod_heap.h"
+#include "libsched/queue/queued_pod_info.h"
+#include "libsched/queue/queueing_hint_map.h"
+
+namespace sched {
+
+struct QueueOptions {
+  Duration pod_initial_backoff = std::chrono::seconds(1);
+  Duration pod_max_backoff = std::chrono::seconds(10);
+  Duration pod_max_in_unschedulable_pods = std::chrono::minutes(5);
+  // SchedulerPopFromBackoffQ (beta, on in v1.36): Pop takes the head of
+  // backoffQ when activeQ is empty, and backoff expiries are whole seconds.
+  bool pop_from_backoff_q = true;
+};
+
+// Queue names as upstream logs them.
+inline constexpr std::string_view kActiveQ = "Active";
+inline constexpr std::string_view kBackoffQ = "Backoff";
+inline constexpr std::string_view kUnschedulableQ = "Unschedulable";
+inline constexpr std::string_view kInFlight = "InFlight";
+
+// Where one pod is and why, for inspection (Snapshot()).
+struct QueuedPodView {
+  std::shared_ptr<const Pod> pod;
+  std::string_view queue;  // kActiveQ, kBackoffQ, kUnschedulableQ, kInFlight
+  int attempts = 0;
+  std::vector<std::string> unschedulable_plugins;
+  std::string gating_plugin;  // "" unless gated
+  Time timestamp{};
+  std::optional<Time> backoff_expiration;  // set when the pod has failed
+};
+
+// preCheck of MoveAllToActiveOrBackoffQueue: false keeps the pod where it is.
+using PreEnqueueCheck = std::function<bool(const Pod&)>;
+
+class PriorityQueue final : public PodNominator {
+ public:
+  // `clock` must outlive the queue; `hints` holds one entry per profile
+  // (scheduler name) whose pods this queue takes.
+  PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints, QueueOptions options = {});
+
+  // A new pending pod: to activeQ, or to unschedulablePods if gated. A pod
+  // the queue already holds is updated instead.
+  void Add(std::shared_ptr<const Pod> pod);
+  // An update of a pending pod. In activeQ / backoffQ it is updated in place;
+  // in unschedulablePods the update's events (PodSchedulingPropertiesChange)
+  // are checked against its rejecting plugins' hints; in flight the events
+  // are recorded for its return; unknown, it is added.
+  void Update(const Pod& old_pod, std::shared_ptr<const Pod> new_pod);
+  // The pod is gone (deleted or bound by someone else): removed everywhere,
+  // nomination included. An in-flight pod is dropped when it comes back.
+  void Delete(const Pod& pod);
+
+  // The next pod to schedule (activeQ head, else the head of backoffQ), now
+  // in flight; null when there is none. Increments the scheduling cycle and
+  // the pod's attempts. The caller must hand it back through
+  // AddUnschedulableIfNotPresent or call Done.
+  std::unique_ptr<QueuedPodInfo> Pop();
+  // The pod's cycle is over (bound, or assumed): stop recording events for
+  // it. No-op for a pod not in flight.
+  void Done(const Pod& pod);
+  // A popped pod failed: p->unschedulable_plugins holds the plugins that
+  // rejected it (empty for an Error). Events received while it was in
+  // flight decide: one that its plugins' hints accept sends it to backoffQ
+  // (or activeQ once backoff is over); otherwise unschedulablePods, except
+  // that a pod that failed with an error always backs off. Calls Done.
+  // Error (and the pod is dropped) when the pod is already queued; a pod
+  // deleted while in flight is dropped silently.
+  Status AddUnschedulableIfNotPresent(std::unique_ptr<QueuedPodInfo> p);
+
+  // A cluster event: moves the unschedulable pods it may help (and that
+  // pass `pre_check`, when set); recorded for in-flight pods.
+  void MoveAllToActiveOrBackoffQueue(const ClusterEvent& event, const EventObject& old_obj,
+                                     const EventObject& new_obj,
+                                     const PreEnqueueCheck& pre_check = nullptr);
+  // Bound pods changed (eventhandlers.go with queueing hints on):
+  // AssignedPodAdd, one event per kind of update, AssignedPodDelete.
+  void AssignedPodAdded(std::shared_ptr<const Pod> pod);
+  void AssignedPodUpdated(std::shared_ptr<const Pod> old_pod, std::shared_ptr<const Pod> new_pod);
+  void AssignedPodDeleted(std::shared_ptr<const Pod> pod);
+
+  // What upstream's Run goroutines do, at the clock's current time: moves
+  // pods whose backoff ended to activeQ (flushBackoffQCompleted), then pods
+  // unschedulable for longer than pod_max_in_unschedulable_pods to
+  // backoffQ / activeQ (flushUnschedulablePodsLeftover).
+  void Flush();
+  void FlushBackoffQCompleted();
+  void FlushUnschedulablePodsLeftover();
+
+  // Nominations (PodNominator and upstream's nominator methods).
+  void AddNominatedPod(std::shared_ptr<const Pod> pod,
+                       const std::optional<std::string>& node_name = std::nullopt) {
+    nominator_.AddNominatedPod(std::move(pod), node_name);
+  }
+  void DeleteNominatedPodIfExists(const Pod& pod) { nominator_.DeleteNominatedPodIfExists(pod); }
+  void UpdateNominatedPod(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
+    nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
+  }
+  std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
+      std::string_view node_name) const override {
+    return nominator_.NominatedPodsForNode(node_name);
+  }
+  const Nominator& nominator() const { return nominator_; }
+
+  // Pods popped so far (upstream's schedulingCycle).
+  int64_t SchedulingCycle() const { return scheduling_cycle_; }
+  // Every pod the queue knows: activeQ in pop order, backoffQ in order,
+  // unschedulablePods by key, then in-flight pods in pop order.
+  std::vector<QueuedPodView> Snapshot() const;
+  size_t NumActive() const { return active_q_.Len(); }
+  size_t NumInFlight() const { return in_flight_pods_.size(); }
+
+ private:
+  enum class Strategy { kSkip, kAfterBackoff };
+
+  // One entry of the in-flight log: a popped pod or an event received
+  // while some pod was in flight.
+  struct InFlightPod {
+    std::string key;
+    std::shared_ptr<const Pod> pod;  // newest version (updates in flight)
+    bool deleted = false;
+  };
+  struct InFlightEvent {
+    ClusterEvent event;
+    EventObject old_obj;
+    EventObject new_obj;
+  };
+  using InFlightEntry = std::variant<InFlightPod, InFlightEvent>;
+
+  std::unique_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod) const;
+  // The profile's hints for `pod`, or null for an unknown scheduler name.
+  const ProfileQueueingHints* HintsFor(const Pod& pod) const;
+  void RunPreEnqueuePlugins(QueuedPodInfo& p) const;
+  bool IsEventOfInterest(const ClusterEvent& event) const;
+  Strategy IsPodWorthRequeuing(const QueuedPodInfo& p, const ClusterEvent& event,
+                               const EventObject& old_obj, const EventObject& new_obj) const;
+  Strategy SchedulingHintForInFlightPod(const QueuedPodInfo& p,
+                                        std::list<InFlightEntry>::const_iterator marker) const;
+  // Each returns the queue the pod ended up in.
+  std::string_view MoveToActiveQ(std::unique_ptr<QueuedPodInfo> p, std::string_view event);
+  std::string_view MoveToBackoffQ(std::unique_ptr<QueuedPodInfo> p, std::string_view event);
+  std::string_view Requeue(std::unique_ptr<QueuedPodInfo> p, Strategy strategy,
+                           std::string_view event);
+  void AddToUnschedulable(std::unique_ptr<QueuedPodInfo> p);
+  void MovePodsToActiveOrBackoffQueue(const std::vector<std::string>& keys,
+                                      const ClusterEvent& event, const EventObject& old_obj,
+                                      const EventObject& new_obj);
+
+  const Clock& clock_;
+  QueueingHintMapPerProfile hints_;
+  QueueOptions options_;
+  PodHeap active_q_;
+  BackoffQueue backoff_q_;
+  std::map<std::string, std::unique_ptr<QueuedPodInfo>, std::less<>> unschedulable_pods_;
+  std::list<InFlightEntry> in_flight_;  // pods and events, in arrival order
+  std::unordered_map<std::string, std::list<InFlightEntry>::iterator> in_flight_pods_;
+  Nominator nominator_;
+  int64_t scheduling_cycle_ = 0;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
