@@ -174,7 +174,7 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
     AppendJsonString(msg, pod->scheduler_name);
     return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
   }
-  const ScheduleResult r = it->second->Schedule(*pod, state_);
+  const ScheduleResult r = it->second->Schedule(*pod, state_, queue_.get());
   const bool assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
   // Render and allocate before assuming: r points into the state, and a
   // failed allocation must leave the state unchanged.
@@ -198,10 +198,12 @@ ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result)
     std::unique_ptr<QueuedPodInfo> p = queue_->Pop();
     if (p == nullptr) break;
     // Only pods of a profile are queued (CommitOne).
-    const ScheduleResult r = schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, state_);
+    const ScheduleResult r =
+        schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, state_, queue_.get());
     if (n > 0) out += ',';
     out += ScheduleResultJson(*p->pod, r, state_, flags, !r.node.empty());
     if (r.node.empty()) {
+      if (!r.nominated_node.empty()) Nominate(*p, r.nominated_node);
       p->unschedulable_plugins = RejectingPlugins(r);
       // The pod was in flight, so it is in no queue: this cannot fail.
       (void)queue_->AddUnschedulableIfNotPresent(std::move(p));
@@ -216,6 +218,25 @@ ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result)
   out += "]}";
   *result = NewCString(out);
   return ApiStatus();
+}
+
+// The preemption executor's bookkeeping (framework/preemption/executor.go
+// and preemption.go prepareCandidate), minus the API calls: the pod is
+// nominated to the node, and lower-priority pods nominated there lose their
+// nomination. Victims stay until the caller deletes them (sched_engine_apply),
+// whose pod-delete events then move the pod.
+void Engine::Nominate(QueuedPodInfo& p, const std::string& node) {
+  for (const std::shared_ptr<const Pod>& other : queue_->NominatedPodsForNode(node)) {
+    if (other->priority >= p.pod->priority) continue;
+    auto cleared = std::make_shared<Pod>(*other);
+    cleared->nominated_node_name.clear();
+    queue_->DeleteNominatedPodIfExists(*other);
+    queue_->Update(*other, std::move(cleared));
+  }
+  auto nominated = std::make_shared<Pod>(*p.pod);
+  nominated->nominated_node_name = node;
+  queue_->AddNominatedPod(nominated, node);
+  p.pod = std::move(nominated);
 }
 
 ApiStatus Engine::AdvanceClock(uint64_t millis) {

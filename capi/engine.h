@@ -57,6 +57,8 @@ class Engine {
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
   // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
   void CommitOne(const Change& c);
+  // Records a preemption's nomination of `p` to `node`. REQUIRES: mu_ held.
+  void Nominate(QueuedPodInfo& p, const std::string& node);
 
   std::mutex mu_;
   ClusterState state_;                                             // guarded by mu_

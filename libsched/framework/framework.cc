@@ -27,7 +27,7 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
       CycleState state_with = state.Clone();
       bool added = false;
       for (const auto& np : nominated) {
-        if (np->priority < pod.priority || np->uid == pod.uid) continue;
+        if (np->priority < pod.priority || SamePod(*np, pod)) continue;
         node_with.AddPod(np, node.generation());
         Status s = RunPreFilterExtensionAddPod(state_with, pod, *np, node_with);
         if (!s.IsSuccess()) return s;

@@ -445,3 +445,35 @@ TEST_F(EngineQueueTest, BackoffComesFromTheConfig) {
 }
 
 }  // namespace
+
+namespace {
+
+// Preemption inside the queue's loop: the preemptor is nominated, its
+// nomination keeps room on the node against lower-priority pods (the
+// two-pass filter), and once the caller deletes the victim the pod's
+// nominated node is tried first.
+TEST_F(EngineQueueTest, PreemptionNominatesAndTheNominationHoldsTheRoom) {
+  Apply("[" + Event("ADDED", Node("n1", "4")) + "," + Event("ADDED", Pod("low", "3", "n1")) + "," +
+        Event("ADDED", Pod("hi", "2", "", R"("priority":100,)")) + "]");
+  const std::string first = Run();
+  EXPECT_NE(first.find(R"("nominatedNodeName":"n1")"), std::string::npos) << first;
+  EXPECT_NE(first.find(R"("name":"low")"), std::string::npos) << first;
+  EXPECT_EQ(Where("ns/hi"), "Unschedulable");
+
+  // The caller evicts the victim; a mid-priority pod arrives. With the
+  // victim gone n1 has 4 cpu, but hi's nomination holds 2 of them.
+  Apply("[" + Event("DELETED", Pod("low", "3", "n1")) + "," +
+        Event("ADDED", Pod("mid", "3", "", R"("priority":50,)")) + "]");
+  EXPECT_EQ(Where("ns/hi"), "Backoff");
+  const std::string second = Run();  // activeQ holds only mid
+  EXPECT_NE(second.find(R"("pod":"ns/mid")"), std::string::npos) << second;
+  EXPECT_NE(second.find("Insufficient cpu"), std::string::npos) << second;
+
+  // Backoff (1 s) ends strictly after its window (isPodBackingoff).
+  ASSERT_EQ(sched_engine_advance_clock(engine_, 2000, nullptr), SCHED_OK);
+  const std::string third = Run();
+  EXPECT_NE(third.find(R"("pod":"ns/hi","node":"n1")"), std::string::npos) << third;
+  EXPECT_NE(third.find(R"("evaluatedNodes":1)"), std::string::npos) << third;
+}
+
+}  // namespace
