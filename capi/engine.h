@@ -2,7 +2,8 @@
 // Scheduler per profile, and the lock that serializes every call on it.
 //
 // Every public method validates its whole input before changing anything,
-// so a call that returns an error leaves the engine as it was.
+// so a call that returns an error leaves the engine as it was, down to the
+// strings it interned while decoding (rolled back).
 //
 // Thread-safety: all methods may be called concurrently; they serialize on
 // an internal mutex (JSON parsing runs outside it).
@@ -19,6 +20,7 @@
 #include "capi/c_string.h"
 #include "capi/decode.h"
 #include "capi/error.h"
+#include "capi/state_digest.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 
@@ -39,9 +41,17 @@ class Engine {
   // whose spec.schedulerName names no profile.
   ApiStatus Schedule(std::string_view pod_json, uint32_t flags, MallocString* result);
 
+  // For tests (not in the C API): XXH3-64 digests of the state
+  // (capi/state_digest.h). ClusterDigest covers nodes, pods and aggregates;
+  // StateDigest adds the node order and each scheduler's random source and
+  // start index. Equal before and after a call that failed.
+  uint64_t ClusterDigest();
+  uint64_t StateDigest();
+
  private:
   explicit Engine(const EngineConfig& config);
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
+  uint64_t Digest(DigestScope scope);
 
   std::mutex mu_;
   ClusterState state_;                                             // guarded by mu_

@@ -1,11 +1,23 @@
 #include "libsched/state/node_info.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace sched {
 namespace {
 
 bool ByAtom(const std::pair<Atom, int64_t>& e, Atom a) { return e.first < a; }
+
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+
+bool IsSaturated(const Resource& r) {
+  if (r.milli_cpu == kSaturated || r.memory == kSaturated ||
+      r.ephemeral_storage == kSaturated || r.allowed_pods == kSaturated) {
+    return true;
+  }
+  return std::any_of(r.scalar.begin(), r.scalar.end(),
+                     [](const auto& e) { return e.second == kSaturated; });
+}
 
 }  // namespace
 
@@ -35,12 +47,16 @@ void NodeInfo::ClearNode(uint64_t generation) {
   generation_ = generation;
 }
 
-void NodeInfo::AddPod(std::shared_ptr<const Pod> pod, uint64_t generation) {
-  requested_.Add(pod->requests);
+void NodeInfo::AddRequests(const Pod& pod) {
+  requested_.Add(pod.requests);
   non_zero_requested_.milli_cpu =
-      SaturatingAdd(non_zero_requested_.milli_cpu, pod->non_zero_requests.milli_cpu);
+      SaturatingAdd(non_zero_requested_.milli_cpu, pod.non_zero_requests.milli_cpu);
   non_zero_requested_.memory =
-      SaturatingAdd(non_zero_requested_.memory, pod->non_zero_requests.memory);
+      SaturatingAdd(non_zero_requested_.memory, pod.non_zero_requests.memory);
+}
+
+void NodeInfo::AddPod(std::shared_ptr<const Pod> pod, uint64_t generation) {
+  AddRequests(*pod);
   used_ports_.insert(used_ports_.end(), pod->host_ports.begin(), pod->host_ports.end());
   pods_.push_back(std::move(pod));
   generation_ = generation;
@@ -50,6 +66,11 @@ bool NodeInfo::RemovePod(const Pod* pod, uint64_t generation) {
   auto it = std::find_if(pods_.begin(), pods_.end(),
                          [pod](const auto& p) { return p.get() == pod; });
   if (it == pods_.end()) return false;
+  // A saturated sum no longer knows its true value: subtracting from it
+  // would leave too little, so re-add the remaining pods instead.
+  const bool saturated = IsSaturated(requested_) ||
+                         non_zero_requested_.milli_cpu == kSaturated ||
+                         non_zero_requested_.memory == kSaturated;
   requested_.Sub(pod->requests);
   non_zero_requested_.milli_cpu =
       SaturatingSub(non_zero_requested_.milli_cpu, pod->non_zero_requests.milli_cpu);
@@ -62,6 +83,11 @@ bool NodeInfo::RemovePod(const Pod* pod, uint64_t generation) {
   // Swap-remove, as upstream does: pod order on a node is not stable.
   *it = std::move(pods_.back());
   pods_.pop_back();
+  if (saturated) {
+    requested_ = Resource();
+    non_zero_requested_ = Resource();
+    for (const auto& p : pods_) AddRequests(*p);
+  }
   generation_ = generation;
   return true;
 }

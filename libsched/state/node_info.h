@@ -2,6 +2,9 @@
 // mirroring framework.NodeInfo (pkg/scheduler/framework/types.go).
 //
 // Updated incrementally as pods come and go; every change bumps generation.
+// Request sums saturate at INT64_MAX (requests are never negative), so they
+// are min(true sum, INT64_MAX); removing a pod from a saturated sum re-adds
+// the remaining pods, keeping that exact.
 // Thread-safety: const methods may be called concurrently; mutation needs
 // exclusive access (ClusterState owns NodeInfos and serializes changes).
 #ifndef LIBSCHED_STATE_NODE_INFO_H_
@@ -40,6 +43,8 @@ class NodeInfo {
   bool RemovePod(const Pod* pod, uint64_t generation);
 
  private:
+  void AddRequests(const Pod& pod);
+
   std::shared_ptr<const Node> node_;
   std::vector<std::shared_ptr<const Pod>> pods_;
   Resource requested_;
