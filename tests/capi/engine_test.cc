@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 
 #include "sched/sched.h"
+#include "tests/capi/engine_test_util.h"
 
+namespace sched::capi {
 namespace {
 
 struct CJsonDeleter {
@@ -20,23 +22,9 @@ struct CJsonDeleter {
 };
 using Json = std::unique_ptr<cJSON, CJsonDeleter>;
 
-std::string Node(const std::string& name, const std::string& cpu) {
-  return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name +
-         R"("},"status":{"allocatable":{"cpu":")" + cpu + R"(","memory":"64Gi","pods":"110"}}})";
-}
-
-// A pod asking for `cpu`; bound when `node` is set.
-std::string Pod(const std::string& name, const std::string& cpu, const std::string& node = "",
-                const std::string& extra_spec = "") {
-  const std::string node_name = node.empty() ? "" : R"("nodeName":")" + node + "\",";
-  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
-         R"(","namespace":"ns"},"spec":{)" + node_name + extra_spec +
-         R"("containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu + R"("}}}]}})";
-}
-
-std::string Event(const std::string& type, const std::string& object) {
-  return R"({"type":")" + type + R"(","object":)" + object + "}";
-}
+using testing::EventJson;
+using testing::NodeJson;
+using testing::PodJson;
 
 class EngineTest : public ::testing::Test {
  protected:
@@ -95,20 +83,20 @@ class EngineTest : public ::testing::Test {
 };
 
 TEST_F(EngineTest, FailedApplyChangesNothing) {
-  ASSERT_EQ(Apply("[" + Event("ADDED", Node("n1", "4")) + "]"),
+  ASSERT_EQ(Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "]"),
             R"({"applied":1,"ignored":{},"pendingPods":0})");
-  const std::string probe = Pod("probe", "3");
+  const std::string probe = PodJson("probe", "3");
   const std::string before = ScheduleText(probe, SCHED_SCHEDULE_NODE_STATUSES);
   EXPECT_NE(before.find(R"("node":"n1")"), std::string::npos) << before;
 
   // Each batch holds valid changes (a pod taking n1's cpu, a new node, a
   // deleted node) before its bad item.
   const std::vector<std::string> bad = {
-      "[" + Event("ADDED", Pod("hog", "4", "n1")) + "," + Event("ADDED", Node("n2", "x")) + "]",
-      "[" + Event("DELETED", Node("n1", "4")) + "," + Event("ADDED", R"({"kind":"Pod"})") + "]",
-      "[" + Event("ADDED", Node("n3", "64")) + "," + Event("UPDATED", Node("n4", "1")) + "]",
-      R"({"kind":"List","items":[)" + Pod("hog", "4", "n1") + R"(,{"kind":"Node"}]})",
-      "[" + Event("ADDED", Pod("hog", "4", "n1")) + "] trailing",
+      "[" + EventJson("ADDED", PodJson("hog", "4", "n1")) + "," + EventJson("ADDED", NodeJson("n2", "x")) + "]",
+      "[" + EventJson("DELETED", NodeJson("n1", "4")) + "," + EventJson("ADDED", R"({"kind":"Pod"})") + "]",
+      "[" + EventJson("ADDED", NodeJson("n3", "64")) + "," + EventJson("UPDATED", NodeJson("n4", "1")) + "]",
+      R"({"kind":"List","items":[)" + PodJson("hog", "4", "n1") + R"(,{"kind":"Node"}]})",
+      "[" + EventJson("ADDED", PodJson("hog", "4", "n1")) + "] trailing",
   };
   for (const std::string& doc : bad) {
     EXPECT_EQ(Apply(doc).rfind("INVALID_ARGUMENT: ", 0), 0u) << doc;
@@ -117,54 +105,54 @@ TEST_F(EngineTest, FailedApplyChangesNothing) {
 }
 
 TEST_F(EngineTest, AssumeThenEventsReplaceOrRemoveTheAssumedPod) {
-  Apply("[" + Event("ADDED", Node("n1", "2")) + "," + Event("ADDED", Node("n2", "2")) + "]");
-  const std::string web = Pod("web", "1500m");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," + EventJson("ADDED", NodeJson("n2", "2")) + "]");
+  const std::string web = PodJson("web", "1500m");
   const std::string chosen = NodeFor(web, SCHED_SCHEDULE_ASSUME);
   ASSERT_FALSE(chosen.empty());
   const std::string other = chosen == "n1" ? "n2" : "n1";
   // The assumed pod holds its node: a second such pod goes to the other.
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), other);
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), other);
 
   // The binding event places web on the other node: the assumed copy goes.
-  Apply(Event("MODIFIED", Pod("web", "1500m", other)));
-  EXPECT_EQ(NodeFor(Pod("web3", "1500m")), chosen);
+  Apply(EventJson("MODIFIED", PodJson("web", "1500m", other)));
+  EXPECT_EQ(NodeFor(PodJson("web3", "1500m")), chosen);
 
   // Deleting web frees both nodes.
-  Apply(Event("DELETED", Pod("web", "1500m", other)));
-  Json r = Schedule(Pod("web4", "1500m"));
+  Apply(EventJson("DELETED", PodJson("web", "1500m", other)));
+  Json r = Schedule(PodJson("web4", "1500m"));
   EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(r.get(), "feasibleNodes")->valuedouble, 2);
 }
 
 TEST_F(EngineTest, DeletingAPendingPodDropsItsAssumedCopy) {
-  Apply(Event("ADDED", Node("n1", "2")));
-  const std::string web = Pod("web", "1500m");
+  Apply(EventJson("ADDED", NodeJson("n1", "2")));
+  const std::string web = PodJson("web", "1500m");
   ASSERT_EQ(NodeFor(web, SCHED_SCHEDULE_ASSUME), "n1");
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), "");
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), "");
   // An update of the still-pending pod keeps the assumed copy...
-  EXPECT_EQ(Apply(Event("MODIFIED", web)), R"({"applied":0,"ignored":{},"pendingPods":1})");
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), "");
+  EXPECT_EQ(Apply(EventJson("MODIFIED", web)), R"({"applied":0,"ignored":{},"pendingPods":1})");
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), "");
   // ...its deletion drops it.
-  Apply(Event("DELETED", web));
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), "n1");
+  Apply(EventJson("DELETED", web));
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), "n1");
 }
 
 TEST_F(EngineTest, TerminalPodsLeaveTheirNode) {
-  Apply("[" + Event("ADDED", Node("n1", "2")) + "," + Event("ADDED", Pod("job", "2", "n1")) + "]");
-  EXPECT_EQ(NodeFor(Pod("p", "1")), "");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," + EventJson("ADDED", PodJson("job", "2", "n1")) + "]");
+  EXPECT_EQ(NodeFor(PodJson("p", "1")), "");
   const std::string done = R"({"kind":"Pod","metadata":{"name":"job","namespace":"ns"},
       "spec":{"nodeName":"n1"},"status":{"phase":"Succeeded"}})";
-  EXPECT_EQ(Apply(Event("MODIFIED", done)), R"({"applied":1,"ignored":{},"pendingPods":0})");
-  EXPECT_EQ(NodeFor(Pod("p", "1")), "n1");
+  EXPECT_EQ(Apply(EventJson("MODIFIED", done)), R"({"applied":1,"ignored":{},"pendingPods":0})");
+  EXPECT_EQ(NodeFor(PodJson("p", "1")), "n1");
 }
 
 TEST_F(EngineTest, DeletingWhatIsMissingIsANoOp) {
-  EXPECT_EQ(Apply("[" + Event("DELETED", Node("ghost", "1")) + "," +
-                  Event("DELETED", Pod("ghost", "1", "ghost")) + "]"),
+  EXPECT_EQ(Apply("[" + EventJson("DELETED", NodeJson("ghost", "1")) + "," +
+                  EventJson("DELETED", PodJson("ghost", "1", "ghost")) + "]"),
             R"({"applied":2,"ignored":{},"pendingPods":0})");
 }
 
 TEST_F(EngineTest, NoNodesIsUnschedulable) {
-  Json r = Schedule(Pod("p", "1"));
+  Json r = Schedule(PodJson("p", "1"));
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "reason")->valuestring,
                "Unschedulable");
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
@@ -172,9 +160,9 @@ TEST_F(EngineTest, NoNodesIsUnschedulable) {
 }
 
 TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
-  Apply("[" + Event("ADDED", Node("n1", "1")) + "," + Event("ADDED", Node("n2", "1")) + "," +
-        Event("ADDED", Node("n3", "8")) + "]");
-  Json r = Schedule(Pod("p", "2"), SCHED_SCHEDULE_NODE_STATUSES);
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," + EventJson("ADDED", NodeJson("n2", "1")) + "," +
+        EventJson("ADDED", NodeJson("n3", "8")) + "]");
+  Json r = Schedule(PodJson("p", "2"), SCHED_SCHEDULE_NODE_STATUSES);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "node")->valuestring, "n3");
   const cJSON* statuses = cJSON_GetObjectItemCaseSensitive(r.get(), "nodeStatuses");
   ASSERT_EQ(cJSON_GetArraySize(statuses), 2);
@@ -191,8 +179,8 @@ TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
 }
 
 TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
-  Apply("[" + Event("ADDED", Node("n1", "4")) + "," + Event("ADDED", Node("n2", "8")) + "]");
-  Json r = Schedule(Pod("p", "1"), SCHED_SCHEDULE_SCORES);
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," + EventJson("ADDED", NodeJson("n2", "8")) + "]");
+  Json r = Schedule(PodJson("p", "1"), SCHED_SCHEDULE_SCORES);
   const cJSON* scores = cJSON_GetObjectItemCaseSensitive(r.get(), "scores");
   ASSERT_NE(scores, nullptr);
   const int plugins = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(scores, "plugins"));
@@ -210,13 +198,13 @@ TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
 
 TEST_F(EngineTest, ProfilesAreChosenBySchedulerName) {
   sched_engine* e = NewEngine(R"({"profiles":[{"schedulerName":"a"},{"schedulerName":"b"}]})");
-  Apply(e, Event("ADDED", Node("n1", "4")));
+  Apply(e, EventJson("ADDED", NodeJson("n1", "4")));
   const std::string text =
-      ScheduleText(e, Pod("p", "1", "", R"("schedulerName":"b",)"), 0);
+      ScheduleText(e, PodJson("p", "1", "", R"("schedulerName":"b",)"), 0);
   EXPECT_NE(text.find(R"("node":"n1")"), std::string::npos) << text;
 
   // The default scheduler is not among this engine's profiles.
-  const std::string pod = Pod("p", "1");
+  const std::string pod = PodJson("p", "1");
   char* out = nullptr;
   sched_error* err = nullptr;
   EXPECT_EQ(sched_engine_schedule(e, pod.data(), pod.size(), 0, &out, &err),
@@ -230,7 +218,7 @@ TEST_F(EngineTest, ProfilesAreChosenBySchedulerName) {
 TEST_F(EngineTest, SameSeedSameDecisions) {
   std::string nodes = "[";
   for (int i = 0; i < 10; ++i) {
-    nodes += (i ? "," : "") + Event("ADDED", Node("n" + std::to_string(i), "4"));
+    nodes += (i ? "," : "") + EventJson("ADDED", NodeJson("n" + std::to_string(i), "4"));
   }
   nodes += "]";
   std::vector<std::string> runs[2];
@@ -238,7 +226,7 @@ TEST_F(EngineTest, SameSeedSameDecisions) {
     sched_engine* e = NewEngine(R"({"seed":12345})");
     Apply(e, nodes);
     for (int i = 0; i < 20; ++i) {
-      run.push_back(ScheduleText(e, Pod("p" + std::to_string(i), "100m"), SCHED_SCHEDULE_ASSUME));
+      run.push_back(ScheduleText(e, PodJson("p" + std::to_string(i), "100m"), SCHED_SCHEDULE_ASSUME));
     }
     sched_engine_free(e);
   }
@@ -246,7 +234,7 @@ TEST_F(EngineTest, SameSeedSameDecisions) {
 }
 
 TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
-  Apply(Event("ADDED", Node("n1", "16")));
+  Apply(EventJson("ADDED", NodeJson("n1", "16")));
   constexpr int kThreads = 8;
   constexpr int kPerThread = 2;
   std::atomic<int> scheduled{0};
@@ -254,7 +242,7 @@ TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
-        const std::string pod = Pod("p-" + std::to_string(t) + "-" + std::to_string(i), "1");
+        const std::string pod = PodJson("p-" + std::to_string(t) + "-" + std::to_string(i), "1");
         char* out = nullptr;
         if (sched_engine_schedule(engine_, pod.data(), pod.size(), SCHED_SCHEDULE_ASSUME, &out,
                                   nullptr) == SCHED_OK &&
@@ -262,7 +250,7 @@ TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
           ++scheduled;
         }
         sched_free(out);
-        const std::string unrelated = Event("ADDED", Node("x" + std::to_string(t), "0"));
+        const std::string unrelated = EventJson("ADDED", NodeJson("x" + std::to_string(t), "0"));
         sched_engine_apply(engine_, unrelated.data(), unrelated.size(), nullptr, nullptr);
       }
     });
@@ -270,7 +258,7 @@ TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
   for (auto& th : threads) th.join();
   EXPECT_EQ(scheduled.load(), kThreads * kPerThread);
   // Exactly the 16 cpus are taken.
-  EXPECT_EQ(NodeFor(Pod("one-more", "1")), "");
+  EXPECT_EQ(NodeFor(PodJson("one-more", "1")), "");
 }
 
 TEST_F(EngineTest, RejectsDeepNesting) {
@@ -280,7 +268,7 @@ TEST_F(EngineTest, RejectsDeepNesting) {
 }
 
 TEST_F(EngineTest, ScheduleRejectsOtherKinds) {
-  const std::string node = Node("n1", "1");
+  const std::string node = NodeJson("n1", "1");
   char* out = nullptr;
   sched_error* err = nullptr;
   EXPECT_EQ(sched_engine_schedule(engine_, node.data(), node.size(), 0, &out, &err),
@@ -290,3 +278,4 @@ TEST_F(EngineTest, ScheduleRejectsOtherKinds) {
 }
 
 }  // namespace
+}  // namespace sched::capi
