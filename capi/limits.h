@@ -37,6 +37,10 @@ inline constexpr size_t kMaxApplyItems = 200000;
 // these only through the request size; real objects hold at most hundreds.
 inline constexpr size_t kMaxItems = 10000;
 
+// Profiles in an engine config: each builds a scheduler with its own
+// plugins, and real configs have a handful.
+inline constexpr size_t kMaxProfiles = 100;
+
 // Any string value or map key the decoder reads, in bytes. The longest
 // strings Kubernetes allows in the fields we read are image references
 // (255-byte name, 128-byte tag, digest) and qualified names (317 bytes).
