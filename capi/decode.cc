@@ -133,17 +133,25 @@ ApiStatus CheckMaxLen(std::string_view s, const JsonPath& path, std::string_view
                                       std::to_string(max) + " characters");
 }
 
-ApiStatus CheckLabelLengths(std::string_view key, std::string_view value,
-                            const JsonPath& map_path) {
-  const JsonPath path = map_path.Child(key);
+ApiStatus CheckLabelKeyLength(std::string_view key, const JsonPath& path) {
   const size_t slash = key.find('/');
   if (slash != std::string_view::npos) {
     CAPI_RETURN_IF_ERROR(
         CheckMaxLen(key.substr(0, slash), path, "key prefix part ", kMaxLabelKeyPrefixBytes));
   }
   const std::string_view name = slash == std::string_view::npos ? key : key.substr(slash + 1);
-  CAPI_RETURN_IF_ERROR(CheckMaxLen(name, path, "key name part ", kMaxLabelKeyNameBytes));
+  return CheckMaxLen(name, path, "key name part ", kMaxLabelKeyNameBytes);
+}
+
+ApiStatus CheckLabelValueLength(std::string_view value, const JsonPath& path) {
   return CheckMaxLen(value, path, "", kMaxLabelValueBytes);
+}
+
+ApiStatus CheckLabelLengths(std::string_view key, std::string_view value,
+                            const JsonPath& map_path) {
+  const JsonPath path = map_path.Child(key);
+  CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, path));
+  return CheckLabelValueLength(value, path);
 }
 
 ApiStatus Unsupported(const JsonPath& path, std::string_view value,

@@ -111,9 +111,13 @@ ApiStatus DecodeLabels(const cJSON* v, const JsonPath& path, Interner& in, Label
 ApiStatus CheckMaxLen(std::string_view s, const JsonPath& path, std::string_view what,
                       size_t max);
 
-// Rejects a label (or nodeSelector entry) of map `map_path` whose key parts
-// or value exceed API validation's lengths (capi/limits.h); syntax is not
-// checked.
+// Reject a label key (a qualified name: prefix and name parts) or a label
+// value at `path` that exceeds API validation's lengths (capi/limits.h);
+// syntax is not checked. Also used for taints' and tolerations' keys and
+// values, which API validation checks the same way.
+ApiStatus CheckLabelKeyLength(std::string_view key, const JsonPath& path);
+ApiStatus CheckLabelValueLength(std::string_view value, const JsonPath& path);
+// Both, for an entry of the map at `map_path` (labels, nodeSelector).
 ApiStatus CheckLabelLengths(std::string_view key, std::string_view value,
                             const JsonPath& map_path);
 

@@ -398,6 +398,8 @@ ApiStatus DecodeToleration(const cJSON* v, const JsonPath& path, Interner& in,
   CAPI_RETURN_IF_ERROR(GetString(v, "operator", path, &op));
   CAPI_RETURN_IF_ERROR(GetString(v, "value", path, &value));
   CAPI_RETURN_IF_ERROR(GetString(v, "effect", path, &effect));
+  CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, path.Child("key")));
+  CAPI_RETURN_IF_ERROR(CheckLabelValueLength(value, path.Child("value")));
   Toleration t;
   t.key = key.empty() ? kNoAtom : in.Intern(key);
   t.value = in.Intern(value);

@@ -168,6 +168,15 @@ std::vector<BadCall> BadCalls() {
            EventJson("ADDED", NodeJson("a", "1", "\"" + std::string(254, 'p') + "/k\":\"v\""))),
        0, "[4].object.metadata.labels." + std::string(254, 'p') + "/k",
        "key prefix part must be no more than 253"},
+      {"LongTaintKeyFifth", Call::kApply,
+       BatchWithFifth(EventJson("ADDED", R"({"kind":"Node","metadata":{"name":"a"},"spec":{"taints":[{"key":")" +
+                                             std::string(64, 'k') + R"(","effect":"NoSchedule"}]}})")),
+       0, "[4].object.spec.taints[0].key", "key name part must be no more than 63 characters"},
+      {"LongTolerationValueFifth", Call::kApply,
+       BatchWithFifth(EventJson("ADDED", PodJson("a", "1", "n0",
+                                                 R"("tolerations":[{"key":"k","value":")" +
+                                                     std::string(64, 'v') + R"("}],)"))),
+       0, "[4].object.spec.tolerations[0].value", "must be no more than 63 characters"},
       // Schedule calls: each pod carries strings the engine has not seen.
       {"UnknownFlagBits", Call::kSchedule, PodWith(""), SCHED_SCHEDULE_ASSUME | 0x80u, "",
        "unknown flag bits 0x80"},
