@@ -174,9 +174,8 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
   std::vector<const std::string*> names;
   for (const auto& [name, info] : state.node_infos()) names.push_back(&name);
   std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });
-  e.List(names, [&](const std::string* name) {
-    e.Info(*name, *state.node_infos().at(*name), state);
-  });
+  e.List(names,
+         [&](const std::string* name) { e.Info(*name, *state.node_infos().at(*name), state); });
   if (scope == DigestScope::kAll) {
     e.List(state.NodeList(), [&](const NodeInfo* n) { e.Str(n->node()->name); });
     e.U64(schedulers.size());

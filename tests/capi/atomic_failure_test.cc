@@ -3,14 +3,13 @@
 // bad flags, an unknown schedulerName, an invalid pod with ASSUME...), the
 // engine's state digest is the same before and after, and the next valid
 // call answers as on an engine that never saw the bad one.
+#include <gtest/gtest.h>
 #include <sys/mman.h>
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "capi/engine.h"
 #include "capi/limits.h"
@@ -96,9 +95,9 @@ struct BadCall {
   std::string name;
   Call call;
   std::string input;
-  uint32_t flags;        // kSchedule
-  std::string path;      // the error's path
-  std::string message;   // a part of the error's message
+  uint32_t flags;       // kSchedule
+  std::string path;     // the error's path
+  std::string message;  // a part of the error's message
 };
 
 void PrintTo(const BadCall& c, std::ostream* os) { *os << c.name; }
@@ -117,17 +116,18 @@ std::vector<BadCall> BadCalls() {
        "[4].object.status.allocatable.cpu", "invalid quantity"},
       {"NegativeQuantityFifth", Call::kApply,
        BatchWithFifth(EventJson("ADDED", PodJson("a", "-1", "n0"))), 0,
-       "[4].object.spec.containers[0].resources.requests.cpu", "must be greater than or equal to 0"},
-      {"UnknownEventTypeFifth", Call::kApply, BatchWithFifth(EventJson("UPDATED", NodeJson("a", "1"))),
-       0, "[4].type", "Unsupported value"},
+       "[4].object.spec.containers[0].resources.requests.cpu",
+       "must be greater than or equal to 0"},
+      {"UnknownEventTypeFifth", Call::kApply,
+       BatchWithFifth(EventJson("UPDATED", NodeJson("a", "1"))), 0, "[4].type",
+       "Unsupported value"},
       {"MissingNameFifth", Call::kApply, BatchWithFifth(EventJson("ADDED", R"({"kind":"Pod"})")), 0,
        "[4].object.metadata.name", "Required value"},
       {"BadListItem", Call::kApply,
        R"({"kind":"NodeList","items":[)" + NodeJson("a", "1") + R"(,{"metadata":{}}]})", 0,
        "items[1].metadata.name", "Required value"},
       {"TooDeep", Call::kApply, BatchWithFifth(std::string(70, '[') + std::string(70, ']')), 0,
-       "[4]" + ZeroIndexes(63),
-       "JSON nested deeper than 64 levels"},
+       "[4]" + ZeroIndexes(63), "JSON nested deeper than 64 levels"},
       {"TooManyEvents", Call::kApply, "[" + Repeat("{}", kMaxApplyItems + 1) + "]", 0, "",
        "Too many: 200001: must have at most 200000 items"},
       {"TooManyListItems", Call::kApply,
@@ -135,20 +135,23 @@ std::vector<BadCall> BadCalls() {
        "Too many: 200001: must have at most 200000 items"},
       {"TooManyTolerationsFifth", Call::kApply,
        BatchWithFifth(EventJson(
-           "ADDED", PodJson("a", "1", "n0", R"("tolerations":[)" + Repeat("{}", kMaxItems + 1) + "],"))),
+           "ADDED",
+           PodJson("a", "1", "n0", R"("tolerations":[)" + Repeat("{}", kMaxItems + 1) + "],"))),
        0, "[4].object.spec.tolerations", "Too many: 10001: must have at most 10000 items"},
       {"TooManyLabelsFifth", Call::kApply,
-       BatchWithFifth(EventJson("ADDED", NodeJson("a", "1", [] {
-                                  std::string l;
-                                  for (size_t i = 0; i <= kMaxItems; ++i) {
-                                    l += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":\"v\"";
-                                  }
-                                  return l;
-                                }()))),
+       BatchWithFifth(EventJson("ADDED", NodeJson("a", "1",
+                                                  [] {
+                                                    std::string l;
+                                                    for (size_t i = 0; i <= kMaxItems; ++i) {
+                                                      l += (i ? ",\"k" : "\"k") +
+                                                           std::to_string(i) + "\":\"v\"";
+                                                    }
+                                                    return l;
+                                                  }()))),
        0, "[4].object.metadata.labels", "Too many: 10001: must have at most 10000 items"},
       {"LongStringFifth", Call::kApply,
-       BatchWithFifth(EventJson("ADDED", R"({"kind":"Pod","metadata":{"name":"a","uid":")" + kLong +
-                                             R"("}})")),
+       BatchWithFifth(EventJson(
+           "ADDED", R"({"kind":"Pod","metadata":{"name":"a","uid":")" + kLong + R"("}})")),
        0, "[4].object.metadata.uid", "Too long: may not be more than 4096 bytes"},
       {"LongNodeNameFifth", Call::kApply,
        BatchWithFifth(EventJson("ADDED", NodeJson(std::string(254, 'a'), "1"))), 0,
@@ -161,16 +164,19 @@ std::vector<BadCall> BadCalls() {
        BatchWithFifth(EventJson("ADDED", NodeJson("a", "1", two_labels.substr(1)))), 0,
        "[4].object.metadata.labels.l", "must be no more than 63 characters"},
       {"LongLabelKeyNameFifth", Call::kApply,
-       BatchWithFifth(EventJson("ADDED", NodeJson("a", "1", "\"" + std::string(64, 'k') + "\":\"v\""))),
-       0, "[4].object.metadata.labels." + std::string(64, 'k'), "key name part must be no more than 63"},
+       BatchWithFifth(
+           EventJson("ADDED", NodeJson("a", "1", "\"" + std::string(64, 'k') + "\":\"v\""))),
+       0, "[4].object.metadata.labels." + std::string(64, 'k'),
+       "key name part must be no more than 63"},
       {"LongLabelKeyPrefixFifth", Call::kApply,
        BatchWithFifth(
            EventJson("ADDED", NodeJson("a", "1", "\"" + std::string(254, 'p') + "/k\":\"v\""))),
        0, "[4].object.metadata.labels." + std::string(254, 'p') + "/k",
        "key prefix part must be no more than 253"},
       {"LongTaintKeyFifth", Call::kApply,
-       BatchWithFifth(EventJson("ADDED", R"({"kind":"Node","metadata":{"name":"a"},"spec":{"taints":[{"key":")" +
-                                             std::string(64, 'k') + R"(","effect":"NoSchedule"}]}})")),
+       BatchWithFifth(EventJson(
+           "ADDED", R"({"kind":"Node","metadata":{"name":"a"},"spec":{"taints":[{"key":")" +
+                        std::string(64, 'k') + R"(","effect":"NoSchedule"}]}})")),
        0, "[4].object.spec.taints[0].key", "key name part must be no more than 63 characters"},
       {"LongTolerationValueFifth", Call::kApply,
        BatchWithFifth(EventJson("ADDED", PodJson("a", "1", "n0",
@@ -262,8 +268,9 @@ TEST(AtomicFailureLimitsTest, DigestSeesEveryKindOfChange) {
   EXPECT_NE(rep.ClusterDigest(), cluster);
   cluster = rep.ClusterDigest();
 
-  ASSERT_EQ(CallApply(engine.get(), EventJson("MODIFIED", NodeJson("n0", "8", "\"k\":\"v\""))).status,
-            SCHED_OK);
+  ASSERT_EQ(
+      CallApply(engine.get(), EventJson("MODIFIED", NodeJson("n0", "8", "\"k\":\"v\""))).status,
+      SCHED_OK);
   EXPECT_NE(rep.ClusterDigest(), cluster);
   EXPECT_NE(rep.StateDigest(), state);
 }

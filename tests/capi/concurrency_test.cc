@@ -5,14 +5,13 @@
 // is lost or applied twice. Sized to run in well under a second, also under
 // TSan, where it checks the engine's locking and the cJSON parse lock.
 #include <cJSON.h>
+#include <gtest/gtest.h>
 
 #include <latch>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "capi/engine.h"
 #include "sched/sched.h"
@@ -51,7 +50,8 @@ std::string Events(const std::vector<std::string>& events) {
 // nothing from the random source, so the answer cannot depend on other
 // threads' calls).
 std::string PinnedPod(const std::string& name, const std::string& node) {
-  return PodJson(name, "500m", "", R"("nodeSelector":{"kubernetes.io/hostname":")" + node + R"("},)");
+  return PodJson(name, "500m", "",
+                 R"("nodeSelector":{"kubernetes.io/hostname":")" + node + R"("},)");
 }
 
 // What a call answered, without the parts that count other threads' nodes
@@ -74,7 +74,8 @@ std::string Answer(const CallResult& r) {
 std::vector<std::string> RunThread(sched_engine* e, int t) {
   std::vector<std::string> answers;
   std::vector<std::string> nodes;
-  for (int i = 0; i < kNodesPerThread; ++i) nodes.push_back(EventJson("ADDED", ThreadNode(t, i, 0)));
+  for (int i = 0; i < kNodesPerThread; ++i)
+    nodes.push_back(EventJson("ADDED", ThreadNode(t, i, 0)));
   answers.push_back(Answer(CallApply(e, Events(nodes))));
   const std::string prefix = "t" + std::to_string(t) + "-";
   for (int r = 0; r < kRounds; ++r) {
@@ -88,9 +89,10 @@ std::vector<std::string> RunThread(sched_engine* e, int t) {
     if (r > 0) {
       // The previous round's first pod goes, and its assumed pod is bound.
       const std::string prev = std::to_string(r - 1);
-      batch.push_back(EventJson("DELETED", PodJson(prefix + "b" + prev + "-0", "1", NodeName(t, 0))));
-      batch.push_back(EventJson(
-          "MODIFIED", PodJson(prefix + "s" + prev, "500m", NodeName(t, (r - 1) % kNodesPerThread))));
+      batch.push_back(
+          EventJson("DELETED", PodJson(prefix + "b" + prev + "-0", "1", NodeName(t, 0))));
+      batch.push_back(EventJson("MODIFIED", PodJson(prefix + "s" + prev, "500m",
+                                                    NodeName(t, (r - 1) % kNodesPerThread))));
     }
     batch.push_back(EventJson("MODIFIED", ThreadNode(t, r % kNodesPerThread, r)));
     answers.push_back(Answer(CallApply(e, Events(batch))));

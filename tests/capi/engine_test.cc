@@ -2,14 +2,13 @@
 // that replace an assumed pod, terminal pods, profiles, determinism and
 // concurrent calls.
 #include <cJSON.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sched/sched.h"
 #include "tests/capi/engine_test_util.h"
@@ -45,8 +44,9 @@ class EngineTest : public ::testing::Test {
     sched_error* err = nullptr;
     char* summary = nullptr;
     const sched_status st = sched_engine_apply(e, json.data(), json.size(), &summary, &err);
-    std::string out = st == SCHED_OK ? summary : std::string(sched_status_name(st)) + ": " +
-                                                     sched_error_message(err);
+    std::string out = st == SCHED_OK
+                          ? summary
+                          : std::string(sched_status_name(st)) + ": " + sched_error_message(err);
     sched_free(summary);
     sched_error_free(err);
     return out;
@@ -92,9 +92,12 @@ TEST_F(EngineTest, FailedApplyChangesNothing) {
   // Each batch holds valid changes (a pod taking n1's cpu, a new node, a
   // deleted node) before its bad item.
   const std::vector<std::string> bad = {
-      "[" + EventJson("ADDED", PodJson("hog", "4", "n1")) + "," + EventJson("ADDED", NodeJson("n2", "x")) + "]",
-      "[" + EventJson("DELETED", NodeJson("n1", "4")) + "," + EventJson("ADDED", R"({"kind":"Pod"})") + "]",
-      "[" + EventJson("ADDED", NodeJson("n3", "64")) + "," + EventJson("UPDATED", NodeJson("n4", "1")) + "]",
+      "[" + EventJson("ADDED", PodJson("hog", "4", "n1")) + "," +
+          EventJson("ADDED", NodeJson("n2", "x")) + "]",
+      "[" + EventJson("DELETED", NodeJson("n1", "4")) + "," +
+          EventJson("ADDED", R"({"kind":"Pod"})") + "]",
+      "[" + EventJson("ADDED", NodeJson("n3", "64")) + "," +
+          EventJson("UPDATED", NodeJson("n4", "1")) + "]",
       R"({"kind":"List","items":[)" + PodJson("hog", "4", "n1") + R"(,{"kind":"Node"}]})",
       "[" + EventJson("ADDED", PodJson("hog", "4", "n1")) + "] trailing",
   };
@@ -105,7 +108,8 @@ TEST_F(EngineTest, FailedApplyChangesNothing) {
 }
 
 TEST_F(EngineTest, AssumeThenEventsReplaceOrRemoveTheAssumedPod) {
-  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," + EventJson("ADDED", NodeJson("n2", "2")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," +
+        EventJson("ADDED", NodeJson("n2", "2")) + "]");
   const std::string web = PodJson("web", "1500m");
   const std::string chosen = NodeFor(web, SCHED_SCHEDULE_ASSUME);
   ASSERT_FALSE(chosen.empty());
@@ -137,7 +141,8 @@ TEST_F(EngineTest, DeletingAPendingPodDropsItsAssumedCopy) {
 }
 
 TEST_F(EngineTest, TerminalPodsLeaveTheirNode) {
-  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," + EventJson("ADDED", PodJson("job", "2", "n1")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," +
+        EventJson("ADDED", PodJson("job", "2", "n1")) + "]");
   EXPECT_EQ(NodeFor(PodJson("p", "1")), "");
   const std::string done = R"({"kind":"Pod","metadata":{"name":"job","namespace":"ns"},
       "spec":{"nodeName":"n1"},"status":{"phase":"Succeeded"}})";
@@ -153,15 +158,15 @@ TEST_F(EngineTest, DeletingWhatIsMissingIsANoOp) {
 
 TEST_F(EngineTest, NoNodesIsUnschedulable) {
   Json r = Schedule(PodJson("p", "1"));
-  EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "reason")->valuestring,
-               "Unschedulable");
+  EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "reason")->valuestring, "Unschedulable");
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "no nodes available to schedule pods");
 }
 
 TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
-  Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," + EventJson("ADDED", NodeJson("n2", "1")) + "," +
-        EventJson("ADDED", NodeJson("n3", "8")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," +
+        EventJson("ADDED", NodeJson("n2", "1")) + "," + EventJson("ADDED", NodeJson("n3", "8")) +
+        "]");
   Json r = Schedule(PodJson("p", "2"), SCHED_SCHEDULE_NODE_STATUSES);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "node")->valuestring, "n3");
   const cJSON* statuses = cJSON_GetObjectItemCaseSensitive(r.get(), "nodeStatuses");
@@ -179,7 +184,8 @@ TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
 }
 
 TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
-  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," + EventJson("ADDED", NodeJson("n2", "8")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," +
+        EventJson("ADDED", NodeJson("n2", "8")) + "]");
   Json r = Schedule(PodJson("p", "1"), SCHED_SCHEDULE_SCORES);
   const cJSON* scores = cJSON_GetObjectItemCaseSensitive(r.get(), "scores");
   ASSERT_NE(scores, nullptr);
@@ -199,8 +205,7 @@ TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
 TEST_F(EngineTest, ProfilesAreChosenBySchedulerName) {
   sched_engine* e = NewEngine(R"({"profiles":[{"schedulerName":"a"},{"schedulerName":"b"}]})");
   Apply(e, EventJson("ADDED", NodeJson("n1", "4")));
-  const std::string text =
-      ScheduleText(e, PodJson("p", "1", "", R"("schedulerName":"b",)"), 0);
+  const std::string text = ScheduleText(e, PodJson("p", "1", "", R"("schedulerName":"b",)"), 0);
   EXPECT_NE(text.find(R"("node":"n1")"), std::string::npos) << text;
 
   // The default scheduler is not among this engine's profiles.
@@ -226,7 +231,8 @@ TEST_F(EngineTest, SameSeedSameDecisions) {
     sched_engine* e = NewEngine(R"({"seed":12345})");
     Apply(e, nodes);
     for (int i = 0; i < 20; ++i) {
-      run.push_back(ScheduleText(e, PodJson("p" + std::to_string(i), "100m"), SCHED_SCHEDULE_ASSUME));
+      run.push_back(
+          ScheduleText(e, PodJson("p" + std::to_string(i), "100m"), SCHED_SCHEDULE_ASSUME));
     }
     sched_engine_free(e);
   }

@@ -15,8 +15,8 @@ namespace sched::capi::testing {
 // inside of metadata.labels ("" for none).
 inline std::string NodeJson(const std::string& name, const std::string& cpu,
                             const std::string& labels = "") {
-  return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name +
-         R"(","labels":{)" + labels + R"(}},"status":{"allocatable":{"cpu":")" + cpu +
+  return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name + R"(","labels":{)" +
+         labels + R"(}},"status":{"allocatable":{"cpu":")" + cpu +
          R"(","memory":"64Gi","pods":"110"}}})";
 }
 
