@@ -6,6 +6,7 @@
 
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
+#include "capi/limits.h"
 #include "libsched/model/quantity.h"
 
 namespace sched::capi {
@@ -108,6 +109,7 @@ ApiStatus DecodeLabels(const cJSON* v, const JsonPath& path, Interner& in, Label
   for (const cJSON* e = v->child; e != nullptr; e = e->next) {
     std::string_view value;  // null decodes as ""
     if (!cJSON_IsNull(e)) CAPI_RETURN_IF_ERROR(AsString(e, path.Child(e->string), &value));
+    CAPI_RETURN_IF_ERROR(CheckLabelLengths(e->string, value, path));
     entries.emplace_back(in.Intern(e->string), in.Intern(value));
   }
   *out = LabelSet(std::move(entries));
@@ -121,7 +123,35 @@ ApiStatus DecodeName(const cJSON* obj, const JsonPath& path, const cJSON** meta,
   *name = {};
   if (*meta != nullptr) CAPI_RETURN_IF_ERROR(GetString(*meta, "name", meta_path, name));
   if (name->empty()) return Required(meta_path.Child("name"));
-  return ApiStatus();
+  return CheckMaxLen(*name, meta_path.Child("name"), "", kMaxNameBytes);
+}
+
+ApiStatus CheckMaxLen(std::string_view s, const JsonPath& path, std::string_view what,
+                      size_t max) {
+  if (s.size() <= max) return ApiStatus();
+  return ApiStatus::Invalid(path, std::string(what) + "must be no more than " +
+                                      std::to_string(max) + " characters");
+}
+
+ApiStatus CheckLabelKeyLength(std::string_view key, const JsonPath& path) {
+  const size_t slash = key.find('/');
+  if (slash != std::string_view::npos) {
+    CAPI_RETURN_IF_ERROR(
+        CheckMaxLen(key.substr(0, slash), path, "key prefix part ", kMaxLabelKeyPrefixBytes));
+  }
+  const std::string_view name = slash == std::string_view::npos ? key : key.substr(slash + 1);
+  return CheckMaxLen(name, path, "key name part ", kMaxLabelKeyNameBytes);
+}
+
+ApiStatus CheckLabelValueLength(std::string_view value, const JsonPath& path) {
+  return CheckMaxLen(value, path, "", kMaxLabelValueBytes);
+}
+
+ApiStatus CheckLabelLengths(std::string_view key, std::string_view value,
+                            const JsonPath& map_path) {
+  const JsonPath path = map_path.Child(key);
+  CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, path));
+  return CheckLabelValueLength(value, path);
 }
 
 ApiStatus Unsupported(const JsonPath& path, std::string_view value,

@@ -10,6 +10,7 @@
 
 #include <cJSON.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -145,8 +146,24 @@ ApiStatus DecodeResourceList(const cJSON* v, const JsonPath& path, Interner& in,
 // A map[string]string of labels; `v` may be null.
 ApiStatus DecodeLabels(const cJSON* v, const JsonPath& path, Interner& in, LabelSet* out);
 
-// metadata.name of `obj`, which must be present and non-empty; sets *meta
-// to the metadata object.
+// Rejects `s` at `path` when longer than `max` bytes, in API validation's
+// words (validation.MaxLenError): "<what>must be no more than <max>
+// characters". `what` is "" or a prefix such as "key name part ".
+ApiStatus CheckMaxLen(std::string_view s, const JsonPath& path, std::string_view what,
+                      size_t max);
+
+// Reject a label key (a qualified name: prefix and name parts) or a label
+// value at `path` that exceeds API validation's lengths (capi/limits.h);
+// syntax is not checked. Also used for taints' and tolerations' keys and
+// values, which API validation checks the same way.
+ApiStatus CheckLabelKeyLength(std::string_view key, const JsonPath& path);
+ApiStatus CheckLabelValueLength(std::string_view value, const JsonPath& path);
+// Both, for an entry of the map at `map_path` (labels, nodeSelector).
+ApiStatus CheckLabelLengths(std::string_view key, std::string_view value,
+                            const JsonPath& map_path);
+
+// metadata.name of `obj`, which must be present, non-empty and at most
+// kMaxNameBytes long; sets *meta to the metadata object.
 ApiStatus DecodeName(const cJSON* obj, const JsonPath& path, const cJSON** meta,
                      std::string_view* name);
 

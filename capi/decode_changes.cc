@@ -9,6 +9,7 @@
 
 #include "capi/decode.h"
 #include "capi/json_reader.h"
+#include "capi/limits.h"
 #include "libsched/state/cluster_state.h"
 
 namespace sched::capi {
@@ -125,6 +126,7 @@ bool IsEvent(const cJSON* obj) {
 ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out) {
   const JsonPath path;
   if (cJSON_IsArray(root)) {
+    CAPI_RETURN_IF_ERROR(CheckItemCount(root, path, kMaxApplyItems));
     size_t i = 0;
     for (const cJSON* e = root->child; e != nullptr; e = e->next, ++i) {
       CAPI_RETURN_IF_ERROR(DecodeEvent(e, path.Index(i), in, out));
@@ -140,9 +142,12 @@ ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out) {
   std::string_view kind;
   CAPI_RETURN_IF_ERROR(GetString(root, "kind", path, &kind));
   if (kind.size() >= 4 && kind.substr(kind.size() - 4) == "List") {
-    return ForEachElement(root, "items", path, [&](const cJSON* item, const JsonPath& p) {
-      return DecodeObject(item, p, EventType::kUpsert, kind, in, out);
-    });
+    return ForEachElement(
+        root, "items", path,
+        [&](const cJSON* item, const JsonPath& p) {
+          return DecodeObject(item, p, EventType::kUpsert, kind, in, out);
+        },
+        kMaxApplyItems);
   }
   return DecodeObject(root, path, EventType::kUpsert, {}, in, out);
 }

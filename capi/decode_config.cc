@@ -13,6 +13,7 @@
 #include "capi/decode.h"
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
+#include "capi/limits.h"
 #include "libsched/plugins/registry.h"
 
 namespace sched::capi {
@@ -128,6 +129,7 @@ ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out) {
   }
   const JsonPath profiles_path = path.Child("profiles");
   if (profiles_json != nullptr) {
+    CAPI_RETURN_IF_ERROR(CheckItemCount(profiles_json, profiles_path, kMaxProfiles));
     size_t i = 0;
     for (const cJSON* e = profiles_json->child; e != nullptr; e = e->next, ++i) {
       CAPI_RETURN_IF_ERROR(DecodeProfile(e, profiles_path.Index(i), &profiles.emplace_back()));

@@ -14,6 +14,8 @@ ApiStatus DecodeTaint(const cJSON* v, const JsonPath& path, Interner& in, Taint*
   CAPI_RETURN_IF_ERROR(GetString(v, "key", path, &key));
   CAPI_RETURN_IF_ERROR(GetString(v, "value", path, &value));
   CAPI_RETURN_IF_ERROR(GetString(v, "effect", path, &effect));
+  CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, path.Child("key")));
+  CAPI_RETURN_IF_ERROR(CheckLabelValueLength(value, path.Child("value")));
   out->key = in.Intern(key);
   out->value = in.Intern(value);
   if (effect == "NoSchedule") {

@@ -9,6 +9,7 @@
 
 #include "capi/decode.h"
 #include "capi/json_reader.h"
+#include "capi/limits.h"
 #include "libsched/model/label_syntax.h"
 #include "libsched/model/pod_requests.h"
 #include "libsched/model/timestamp.h"
@@ -397,7 +398,9 @@ ApiStatus DecodeNodeSelector(const cJSON* spec, const JsonPath& path, Interner& 
   for (const cJSON* e = selector->child; e != nullptr; e = e->next) {
     std::string_view value;
     if (!cJSON_IsNull(e)) CAPI_RETURN_IF_ERROR(AsString(e, sp.Child(e->string), &value));
-    // labels.SelectorFromSet: key = value, without validation.
+    // The API server validates nodeSelector as labels; the scheduler's
+    // labels.SelectorFromSet then takes key = value as is.
+    CAPI_RETURN_IF_ERROR(CheckLabelLengths(e->string, value, sp));
     Requirement& r = pod->node_selector.emplace_back();
     r.key = in.Intern(e->string);
     r.op = SelectorOp::kIn;
@@ -414,6 +417,8 @@ ApiStatus DecodeToleration(const cJSON* v, const JsonPath& path, Interner& in,
   CAPI_RETURN_IF_ERROR(GetString(v, "operator", path, &op));
   CAPI_RETURN_IF_ERROR(GetString(v, "value", path, &value));
   CAPI_RETURN_IF_ERROR(GetString(v, "effect", path, &effect));
+  CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, path.Child("key")));
+  CAPI_RETURN_IF_ERROR(CheckLabelValueLength(value, path.Child("value")));
   Toleration t;
   t.key = key.empty() ? kNoAtom : in.Intern(key);
   t.value = in.Intern(value);
@@ -529,6 +534,7 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   CAPI_RETURN_IF_ERROR(DecodeName(obj, path, &meta, &name));
   const JsonPath mp = path.Child("metadata");
   CAPI_RETURN_IF_ERROR(GetString(meta, "namespace", mp, &ns));
+  CAPI_RETURN_IF_ERROR(CheckMaxLen(ns, mp.Child("namespace"), "", kMaxNamespaceBytes));
   CAPI_RETURN_IF_ERROR(GetString(meta, "uid", mp, &uid));
   CAPI_RETURN_IF_ERROR(GetString(meta, "creationTimestamp", mp, &created));
   const cJSON* deleted;

@@ -5,10 +5,12 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
 #include "capi/queue_json.h"
+#include "capi/limits.h"
 #include "capi/result_json.h"
 #include "libsched/plugins/registry.h"
 #include "sched/sched.h"
@@ -45,6 +47,25 @@ std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
   return out;
 }
 
+// Forgets, unless Keep() is called, the strings interned while it lives: a
+// call that fails drops what it decoded, so nothing holds their ids, and a
+// hostile caller cannot grow the interner with rejected input.
+class InternScope {
+ public:
+  explicit InternScope(Interner& in) : in_(in), size_(in.size()) {}
+  ~InternScope() {
+    if (!keep_) in_.Truncate(size_);
+  }
+  InternScope(const InternScope&) = delete;
+  InternScope& operator=(const InternScope&) = delete;
+  void Keep() { keep_ = true; }
+
+ private:
+  Interner& in_;
+  const size_t size_;
+  bool keep_ = false;
+};
+
 }  // namespace
 
 ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* out) {
@@ -74,12 +95,14 @@ Engine::Engine(const EngineConfig& config) {
 
 ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
   JsonDoc doc;
-  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
+  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc, kMaxApplyBytes));
   std::lock_guard<std::mutex> lock(mu_);
+  InternScope interned(state_.interner());
   ChangeSet changes;
   CAPI_RETURN_IF_ERROR(DecodeChanges(doc.get(), state_.interner(), &changes));
   // Allocate the output before mutating, so a failure leaves no trace.
   if (summary != nullptr) *summary = NewCString(ApplySummaryJson(changes.summary));
+  interned.Keep();
   Commit(changes);
   return ApiStatus();
 }
@@ -165,6 +188,7 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
   }
 
   std::lock_guard<std::mutex> lock(mu_);
+  InternScope interned(state_.interner());
   DecodedPod decoded;
   CAPI_RETURN_IF_ERROR(DecodePod(doc.get(), root, state_.interner(), &decoded));
   std::shared_ptr<Pod>& pod = decoded.pod;
@@ -174,6 +198,7 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
     AppendJsonString(msg, pod->scheduler_name);
     return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
   }
+  interned.Keep();  // the cycle may keep the pod (assume) and its ids
   const ScheduleResult r = it->second->Schedule(*pod, state_, queue_.get());
   const bool assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
   // Render and allocate before assuming: r points into the state, and a
@@ -256,6 +281,17 @@ ApiStatus Engine::QueueJson(MallocString* result) {
   std::lock_guard<std::mutex> lock(mu_);
   *result = NewCString(capi::QueueJson(*queue_, clock_.Now()));
   return ApiStatus();
+}
+
+uint64_t Engine::ClusterDigest() { return Digest(DigestScope::kCluster); }
+
+uint64_t Engine::StateDigest() { return Digest(DigestScope::kAll); }
+
+uint64_t Engine::Digest(DigestScope scope) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<const Scheduler*> schedulers;
+  for (const auto& [name, s] : schedulers_) schedulers.push_back(s.get());
+  return capi::StateDigest(state_, schedulers, scope);
 }
 
 }  // namespace sched::capi

@@ -3,7 +3,8 @@
 // clock, and the lock that serializes every call on it.
 //
 // Every public method validates its whole input before changing anything,
-// so a call that returns an error leaves the engine as it was.
+// so a call that returns an error leaves the engine as it was, down to the
+// strings it interned while decoding (rolled back).
 //
 // Thread-safety: all methods may be called concurrently; they serialize on
 // an internal mutex (JSON parsing runs outside it).
@@ -22,6 +23,7 @@
 #include "capi/error.h"
 #include "libsched/queue/clock.h"
 #include "libsched/queue/scheduling_queue.h"
+#include "capi/state_digest.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 
@@ -51,6 +53,12 @@ class Engine {
   ApiStatus AdvanceClock(uint64_t millis);
   // sched_engine_queue: where every pending pod is and why.
   ApiStatus QueueJson(MallocString* result);
+  // For tests (not in the C API): XXH3-64 digests of the state
+  // (capi/state_digest.h). ClusterDigest covers nodes, pods and aggregates;
+  // StateDigest adds the node order and each scheduler's random source and
+  // start index. Equal before and after a call that failed.
+  uint64_t ClusterDigest();
+  uint64_t StateDigest();
 
  private:
   explicit Engine(const EngineConfig& config);
@@ -59,6 +67,7 @@ class Engine {
   void CommitOne(const Change& c);
   // Records a preemption's nomination of `p` to `node`. REQUIRES: mu_ held.
   void Nominate(QueuedPodInfo& p, const std::string& node);
+  uint64_t Digest(DigestScope scope);
 
   std::mutex mu_;
   ClusterState state_;                                             // guarded by mu_

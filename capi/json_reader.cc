@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,37 +26,97 @@ ApiStatus WrongType(const cJSON* v, const JsonPath& path, std::string_view want)
                                       std::string(TypeName(v)));
 }
 
-// Walks the tree and rejects containers deeper than kMaxJsonDepth; `depth`
-// counts the containers enclosing `v`, so recursion stops at the limit.
-ApiStatus CheckDepth(const cJSON* v, const JsonPath& path, int depth) {
-  if (!cJSON_IsObject(v) && !cJSON_IsArray(v)) return ApiStatus();
-  if (depth >= kMaxJsonDepth) {
-    return ApiStatus::Invalid(path, "JSON nested deeper than " +
-                                        std::to_string(kMaxJsonDepth) + " levels");
+// A container enclosing the pre-scan's position: the array index or the
+// object key (as written, between its quotes) the scan is inside.
+struct Frame {
+  bool array;
+  size_t index = 0;
+  std::string_view key;
+};
+
+ApiStatus TooDeep(const std::vector<Frame>& frames, size_t i, const JsonPath& path) {
+  if (i == frames.size()) {
+    return ApiStatus::Invalid(path, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                        " levels");
   }
-  size_t i = 0;
-  for (const cJSON* c = v->child; c != nullptr; c = c->next, ++i) {
-    if (cJSON_IsObject(v)) {
-      CAPI_RETURN_IF_ERROR(CheckDepth(c, path.Child(c->string ? c->string : ""), depth + 1));
-    } else {
-      CAPI_RETURN_IF_ERROR(CheckDepth(c, path.Index(i), depth + 1));
+  const Frame& f = frames[i];
+  return TooDeep(frames, i + 1, f.array ? path.Index(f.index) : path.Child(f.key));
+}
+
+// Rejects containers nested deeper than kMaxJsonDepth before cJSON's
+// recursive parser sees them. Tracks strings exactly as cJSON does (a
+// backslash skips the next byte), so for any text cJSON accepts the depth
+// counted here is the depth it would build; malformed text is left to cJSON.
+ApiStatus CheckDepth(std::string_view text) {
+  std::vector<Frame> frames;
+  bool expect_key = false;  // the next string in an object is a key
+  for (size_t i = 0; i < text.size(); ++i) {
+    switch (text[i]) {
+      case '"': {
+        const size_t begin = i + 1;
+        for (++i; i < text.size() && text[i] != '"'; ++i) {
+          if (text[i] == '\\') ++i;
+        }
+        if (expect_key && !frames.empty()) {
+          frames.back().key = text.substr(begin, std::min(i, text.size()) - begin);
+        }
+        expect_key = false;
+        break;
+      }
+      case '{':
+      case '[':
+        if (frames.size() == static_cast<size_t>(kMaxJsonDepth)) {
+          return TooDeep(frames, 0, JsonPath());
+        }
+        frames.push_back({text[i] == '[', 0, {}});
+        expect_key = text[i] == '{';
+        break;
+      case '}':
+      case ']':
+        if (!frames.empty()) frames.pop_back();
+        break;
+      case ',':
+        if (!frames.empty()) {
+          ++frames.back().index;
+          expect_key = !frames.back().array;
+        }
+        break;
+      default:
+        break;
     }
   }
   return ApiStatus();
+}
+
+// cJSON_ParseWithLengthOpts resets, and on failure sets, a process-wide
+// error record: concurrent parses would race on it.
+std::mutex& CJsonParseMutex() {
+  static std::mutex mu;
+  return mu;
 }
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 }  // namespace
 
-ApiStatus ParseJson(std::string_view text, JsonDoc* out) {
+ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
   const JsonPath root;
+  if (text.size() > max_bytes) {
+    return ApiStatus::Invalid(root, "document of " + std::to_string(text.size()) +
+                                        " bytes exceeds the limit of " +
+                                        std::to_string(max_bytes) + " bytes");
+  }
   size_t begin = 0;
   while (begin < text.size() && IsJsonSpace(text[begin])) ++begin;
   if (begin == text.size()) return ApiStatus::Invalid(root, "empty JSON document");
+  CAPI_RETURN_IF_ERROR(CheckDepth(text));
   const char* end = nullptr;
-  JsonDoc doc(cJSON_ParseWithLengthOpts(text.data(), text.size(), &end,
+  JsonDoc doc;
+  {
+    std::lock_guard<std::mutex> lock(CJsonParseMutex());
+    doc.reset(cJSON_ParseWithLengthOpts(text.data(), text.size(), &end,
                                         /*require_null_terminated=*/false));
+  }
   if (doc == nullptr) {
     const size_t offset = end != nullptr ? static_cast<size_t>(end - text.data()) : 0;
     return ApiStatus::Invalid(root, "invalid JSON at byte offset " + std::to_string(offset));
@@ -66,7 +127,6 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out) {
     return ApiStatus::Invalid(root, "invalid JSON at byte offset " + std::to_string(rest) +
                                         ": data after the end of the document");
   }
-  CAPI_RETURN_IF_ERROR(CheckDepth(doc.get(), root, 0));
   *out = std::move(doc);
   return ApiStatus();
 }
@@ -93,7 +153,9 @@ ApiStatus AsArray(const cJSON* v, const JsonPath& path) {
 
 ApiStatus AsString(const cJSON* v, const JsonPath& path, std::string_view* out) {
   if (!cJSON_IsString(v)) return WrongType(v, path, "a string");
-  *out = v->valuestring;
+  const std::string_view s = v->valuestring;
+  CAPI_RETURN_IF_ERROR(CheckLength(s, path, kMaxStringBytes));
+  *out = s;
   return ApiStatus();
 }
 
@@ -164,10 +226,31 @@ ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,
   return AsInt(v, path.Child(name), -kMaxExactInt, kMaxExactInt, out);
 }
 
+ApiStatus CheckItemCount(const cJSON* array_or_map, const JsonPath& path, size_t max_items) {
+  size_t n = 0;
+  for (const cJSON* c = array_or_map->child; c != nullptr; c = c->next) ++n;
+  if (n <= max_items) return ApiStatus();
+  return ApiStatus::Invalid(path, "Too many: " + std::to_string(n) + ": must have at most " +
+                                      std::to_string(max_items) + " items");
+}
+
+ApiStatus CheckLength(std::string_view s, const JsonPath& path, size_t max_bytes) {
+  if (s.size() <= max_bytes) return ApiStatus();
+  return ApiStatus::Invalid(path, "Too long: may not be more than " + std::to_string(max_bytes) +
+                                      " bytes");
+}
+
 ApiStatus CheckUniqueKeys(const cJSON* obj, const JsonPath& path) {
-  if (obj->child == nullptr || obj->child->next == nullptr) return ApiStatus();
+  CAPI_RETURN_IF_ERROR(CheckItemCount(obj, path, kMaxItems));
   std::vector<std::string_view> keys;
-  for (const cJSON* c = obj->child; c != nullptr; c = c->next) keys.emplace_back(c->string);
+  for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
+    if (std::strlen(c->string) > kMaxStringBytes) {  // reported at the map: the key is the problem
+      return ApiStatus::Invalid(path, "Too long: a key may not be more than " +
+                                          std::to_string(kMaxStringBytes) + " bytes");
+    }
+    keys.emplace_back(c->string);
+  }
+  if (keys.size() < 2) return ApiStatus();
   std::sort(keys.begin(), keys.end());
   const auto dup = std::adjacent_find(keys.begin(), keys.end());
   if (dup != keys.end()) return ApiStatus::Invalid(path.Child(*dup), "duplicate key");

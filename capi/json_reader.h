@@ -9,6 +9,14 @@
 //  - Numbers come from valuedouble and must be integral and within
 //    |x| <= 2^53, where a double is exact (valueint saturates at INT_MAX).
 //  - Member names are case-sensitive, as sigs.k8s.io/json decodes them.
+//  - Sizes are bounded (capi/limits.h): strings by kMaxStringBytes, arrays
+//    read with ForEachElement and maps checked with CheckUniqueKeys by
+//    kMaxItems, nesting by kMaxJsonDepth.
+//
+// Thread-safety: every function may be called concurrently. cJSON's parser
+// writes a process-wide error record (cJSON_GetErrorPtr's) on every parse,
+// even when given an end pointer, so ParseJson serializes the cJSON call
+// itself on one process-wide mutex; reading a parsed tree needs no lock.
 #ifndef CAPI_JSON_READER_H_
 #define CAPI_JSON_READER_H_
 
@@ -21,6 +29,7 @@
 
 #include "capi/error.h"
 #include "capi/json_path.h"
+#include "capi/limits.h"
 
 namespace sched::capi {
 
@@ -29,16 +38,16 @@ struct CJsonDeleter {
 };
 using JsonDoc = std::unique_ptr<cJSON, CJsonDeleter>;
 
-// Containers nested deeper than this are rejected: no Kubernetes object we
-// read comes close, and it bounds the recursion of every decoder.
-inline constexpr int kMaxJsonDepth = 64;
 // The largest integer magnitude a double holds exactly.
 inline constexpr int64_t kMaxExactInt = int64_t{1} << 53;
 
 // Parses `text` as exactly one JSON value (surrounding whitespace allowed).
-// Reports syntax errors with their byte offset (from cJSON's end pointer,
-// never the global cJSON_GetErrorPtr).
-ApiStatus ParseJson(std::string_view text, JsonDoc* out);
+// Rejects, before parsing, a text longer than `max_bytes` and containers
+// nested deeper than kMaxJsonDepth (naming the path where the limit is
+// crossed; a key written with escapes appears as written). Reports syntax
+// errors with their byte offset (from cJSON's end pointer, never the global
+// cJSON_GetErrorPtr).
+ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes = kMaxObjectBytes);
 
 // The member `name` of object `obj`, or null when absent or JSON null.
 ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
@@ -47,6 +56,7 @@ ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
 // Type checks of one value at `path`.
 ApiStatus AsObject(const cJSON* v, const JsonPath& path);
 ApiStatus AsArray(const cJSON* v, const JsonPath& path);
+// A string longer than kMaxStringBytes is an error.
 ApiStatus AsString(const cJSON* v, const JsonPath& path, std::string_view* out);
 ApiStatus AsInt(const cJSON* v, const JsonPath& path, int64_t min, int64_t max,
                 int64_t* out);
@@ -65,15 +75,21 @@ ApiStatus GetInt32(const cJSON* obj, const char* name, const JsonPath& path,
 ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,
                    int64_t* out);
 
+// "Too many" at `path` (the array or map) when `array_or_map` has more than
+// `max_items` elements, in upstream's words (field.TooMany).
+ApiStatus CheckItemCount(const cJSON* array_or_map, const JsonPath& path, size_t max_items);
+
 // Calls fn(element, element_path) -> ApiStatus for each element of the
 // array member `name` of `obj` (none when absent or null); stops at the
-// first error.
+// first error. An array of more than `max_items` elements is an error.
 template <class Fn>
-ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& path, Fn&& fn) {
+ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& path, Fn&& fn,
+                         size_t max_items = kMaxItems) {
   const cJSON* array;
   CAPI_RETURN_IF_ERROR(GetArray(obj, name, path, &array));
   if (array == nullptr) return ApiStatus();
   const JsonPath array_path = path.Child(name);
+  CAPI_RETURN_IF_ERROR(CheckItemCount(array, array_path, max_items));
   size_t i = 0;
   for (const cJSON* e = array->child; e != nullptr; e = e->next, ++i) {
     CAPI_RETURN_IF_ERROR(fn(e, array_path.Index(i)));
@@ -81,8 +97,13 @@ ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& pat
   return ApiStatus();
 }
 
-// Checks that the object `obj` (a map such as labels) has no key twice.
+// Checks the object `obj`, a map such as labels: at most kMaxItems
+// entries, keys of at most kMaxStringBytes, no key twice.
 ApiStatus CheckUniqueKeys(const cJSON* obj, const JsonPath& path);
+
+// "Too long" at `path` when `s` is longer than `max_bytes` bytes, in
+// upstream's words (field.TooLong).
+ApiStatus CheckLength(std::string_view s, const JsonPath& path, size_t max_bytes);
 
 // "Required value" at `path`.
 ApiStatus Required(const JsonPath& path);

@@ -16,4 +16,11 @@ Atom Interner::Find(std::string_view s) const {
   return it == ids_.end() ? kNoAtom : it->second;
 }
 
+void Interner::Truncate(size_t size) {
+  while (strings_.size() > size) {
+    ids_.erase(strings_.back());
+    strings_.pop_back();
+  }
+}
+
 }  // namespace sched

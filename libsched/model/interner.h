@@ -24,8 +24,13 @@ class Interner {
   Interner(const Interner&) = delete;
   Interner& operator=(const Interner&) = delete;
 
-  // Returns the id of `s`, adding it when new. Ids are never reused.
+  // Returns the id of `s`, adding it when new. Ids are never reused, except
+  // after Truncate.
   Atom Intern(std::string_view s);
+  // Forgets the strings interned since size() was `size`, so that input
+  // which failed to decode leaves no trace. REQUIRES: size <= size() and no
+  // live object holds an id >= size.
+  void Truncate(size_t size);
   // Returns the id of `s`, or kNoAtom when it was never interned.
   Atom Find(std::string_view s) const;
   // REQUIRES: `a` was returned by Intern().

@@ -12,7 +12,10 @@ bool IsAlnum(char c) {
 
 // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], at most 63 characters.
 bool IsNamePart(std::string_view s) {
-  if (s.empty() || s.size() > 63 || !IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
+  if (s.empty() || s.size() > kQualifiedNameMaxLength || !IsAlnum(s.front()) ||
+      !IsAlnum(s.back())) {
+    return false;
+  }
   for (char c : s) {
     if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
   }
@@ -31,7 +34,7 @@ bool IsDns1123Label(std::string_view s) {
 
 // DNS-1123 labels joined by '.', at most 253 characters.
 bool IsDns1123Subdomain(std::string_view s) {
-  if (s.size() > 253) return false;
+  if (s.size() > kDns1123SubdomainMaxLength) return false;
   while (true) {
     const size_t dot = s.find('.');
     if (!IsDns1123Label(s.substr(0, dot))) return false;

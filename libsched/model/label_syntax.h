@@ -9,11 +9,18 @@
 #ifndef LIBSCHED_MODEL_LABEL_SYNTAX_H_
 #define LIBSCHED_MODEL_LABEL_SYNTAX_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
 namespace sched {
+
+// Length limits of apimachinery's validation (util/validation).
+inline constexpr size_t kQualifiedNameMaxLength = 63;     // name part of a qualified name
+inline constexpr size_t kLabelValueMaxLength = 63;        // LabelValueMaxLength
+inline constexpr size_t kDns1123LabelMaxLength = 63;      // DNS1123LabelMaxLength
+inline constexpr size_t kDns1123SubdomainMaxLength = 253;  // DNS1123SubdomainMaxLength
 
 // A qualified name: [DNS-1123 subdomain "/"] name, where name is 1-63
 // alphanumerics, '-', '_' or '.', starting and ending alphanumeric.

@@ -91,6 +91,10 @@ class Scheduler {
   Scheduler(Profile profile, uint64_t seed);
 
   const Profile& profile() const { return profile_; }
+  // What a cycle leaves behind besides assumed pods: the random source of
+  // selectHost and the rotating start index (for state digests).
+  const std::mt19937_64& rng() const { return rng_; }
+  size_t next_start_node_index() const { return next_start_node_index_; }
 
   // Runs one cycle for `pod`. Does not change `state`. `nominator` (may be
   // null) supplies the pods nominated to each node: those of priority >=

@@ -100,6 +100,11 @@ class ClusterState {
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
   uint64_t generation() const { return generation_; }
+  // Every NodeInfo by node name, including those holding pods bound to a
+  // node that has no Node object; for state digests.
+  const std::unordered_map<std::string, std::unique_ptr<NodeInfo>>& node_infos() const {
+    return infos_;
+  }
 
  private:
   NodeInfo& InfoFor(const std::string& node_name);

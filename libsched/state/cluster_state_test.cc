@@ -1,5 +1,9 @@
 #include "libsched/state/cluster_state.h"
 
+#include <cstdint>
+#include <limits>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,6 +49,44 @@ TEST(ClusterStateTest, AggregatesFollowPodsAddedAndRemoved) {
   EXPECT_EQ(ni->non_zero_requested().milli_cpu, 100);
   EXPECT_TRUE(ni->used_ports().empty());
   EXPECT_FALSE(s.RemovePod("default/p1"));
+}
+
+// Requests near INT64_MAX (a quantity of "8Ei" is INT64_MAX bytes) on one
+// node: the sums saturate instead of overflowing, and removing pods from a
+// saturated sum leaves the exact sum of the rest, not INT64_MAX minus them.
+TEST(ClusterStateTest, HugeRequestsSaturateAndStayExactAsPodsLeave) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kHalf = int64_t{1} << 62;  // "4Ei"
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertNode(NodeBuilder(in, "n1").Capacity(kMax, kMax).Scalar("example.com/gpu", kMax).Build());
+  constexpr int kPods = 100;
+  for (int i = 0; i < kPods; ++i) {
+    s.UpsertPod(PodBuilder(in, "p" + std::to_string(i))
+                    .NodeName("n1")
+                    .Container(kHalf, kHalf, {{"example.com/gpu", kHalf}})
+                    .Build());
+  }
+  const NodeInfo* ni = s.FindNode("n1");
+  const Atom gpu = in.Find("example.com/gpu");
+  EXPECT_EQ(ni->requested().milli_cpu, kMax);
+  EXPECT_EQ(ni->requested().memory, kMax);
+  EXPECT_EQ(ni->requested().Scalar(gpu), kMax);
+  EXPECT_EQ(ni->non_zero_requested().memory, kMax);
+
+  struct Step {
+    int remaining;
+    int64_t want;
+  };
+  for (const Step& step : {Step{2, kMax}, Step{1, kHalf}, Step{0, 0}}) {
+    for (int i = step.remaining; i < kPods; ++i) s.RemovePod("default/p" + std::to_string(i));
+    SCOPED_TRACE(step.remaining);
+    EXPECT_EQ(ni->requested().milli_cpu, step.want);
+    EXPECT_EQ(ni->requested().memory, step.want);
+    EXPECT_EQ(ni->requested().Scalar(gpu), step.want);
+    EXPECT_EQ(ni->non_zero_requested().milli_cpu, step.want);
+    EXPECT_EQ(ni->non_zero_requested().memory, step.want);
+  }
 }
 
 TEST(ClusterStateTest, UpsertPodReplacesByKeyAndMovesNodes) {

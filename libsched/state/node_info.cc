@@ -1,6 +1,7 @@
 #include "libsched/state/node_info.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace sched {
 namespace {
@@ -13,6 +14,14 @@ void Erase(std::vector<const Pod*>& v, const Pod* pod) {
   if (it == v.end()) return;
   *it = v.back();
   v.pop_back();
+}
+
+// A sum as the aggregates expose it: requests are never negative, so only
+// the upper bound can be crossed.
+template <class W>
+int64_t Clamp(W v) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  return v > kMax ? kMax : static_cast<int64_t>(v);
 }
 
 }  // namespace
@@ -43,12 +52,30 @@ void NodeInfo::ClearNode(uint64_t generation) {
   generation_ = generation;
 }
 
+void NodeInfo::AccountRequests(const Pod& pod, int sign) {
+  auto account = [sign](Wide& sum, int64_t v, int64_t& exposed) {
+    sum += static_cast<Wide>(v) * sign;
+    exposed = Clamp(sum);
+  };
+  const Resource& r = pod.requests;
+  account(exact_.milli_cpu, r.milli_cpu, requested_.milli_cpu);
+  account(exact_.memory, r.memory, requested_.memory);
+  account(exact_.ephemeral_storage, r.ephemeral_storage, requested_.ephemeral_storage);
+  account(exact_.allowed_pods, r.allowed_pods, requested_.allowed_pods);
+  for (const auto& [name, v] : r.scalar) {
+    auto it = std::lower_bound(exact_.scalar.begin(), exact_.scalar.end(), name,
+                               [](const auto& e, Atom n) { return e.first < n; });
+    if (it == exact_.scalar.end() || it->first != name) it = exact_.scalar.insert(it, {name, 0});
+    it->second += static_cast<Wide>(v) * sign;
+    requested_.SetScalar(name, Clamp(it->second));
+  }
+  account(exact_.non_zero_milli_cpu, pod.non_zero_requests.milli_cpu,
+          non_zero_requested_.milli_cpu);
+  account(exact_.non_zero_memory, pod.non_zero_requests.memory, non_zero_requested_.memory);
+}
+
 void NodeInfo::AddPod(std::shared_ptr<const Pod> pod, uint64_t generation) {
-  requested_.Add(pod->requests);
-  non_zero_requested_.milli_cpu =
-      SaturatingAdd(non_zero_requested_.milli_cpu, pod->non_zero_requests.milli_cpu);
-  non_zero_requested_.memory =
-      SaturatingAdd(non_zero_requested_.memory, pod->non_zero_requests.memory);
+  AccountRequests(*pod, 1);
   used_ports_.insert(used_ports_.end(), pod->host_ports.begin(), pod->host_ports.end());
   if (pod->pod_affinity.has_pod_affinity) pods_with_affinity_.push_back(pod.get());
   if (pod->pod_affinity.has_required_anti_affinity) {
@@ -62,11 +89,7 @@ bool NodeInfo::RemovePod(const Pod* pod, uint64_t generation) {
   auto it = std::find_if(pods_.begin(), pods_.end(),
                          [pod](const auto& p) { return p.get() == pod; });
   if (it == pods_.end()) return false;
-  requested_.Sub(pod->requests);
-  non_zero_requested_.milli_cpu =
-      SaturatingSub(non_zero_requested_.milli_cpu, pod->non_zero_requests.milli_cpu);
-  non_zero_requested_.memory =
-      SaturatingSub(non_zero_requested_.memory, pod->non_zero_requests.memory);
+  AccountRequests(*pod, -1);
   for (const auto& hp : pod->host_ports) {
     auto u = std::find(used_ports_.begin(), used_ports_.end(), hp);
     if (u != used_ports_.end()) used_ports_.erase(u);

@@ -2,6 +2,9 @@
 // mirroring framework.NodeInfo (pkg/scheduler/framework/types.go).
 //
 // Updated incrementally as pods come and go; every change bumps generation.
+// Request sums are kept exactly (in 128 bits) and exposed clamped to
+// INT64_MAX, so pods with huge requests neither overflow a sum nor leave
+// it wrong when they go.
 // Thread-safety: const methods may be called concurrently; mutation needs
 // exclusive access (ClusterState owns NodeInfos and serializes changes).
 #ifndef LIBSCHED_STATE_NODE_INFO_H_
@@ -49,10 +52,25 @@ class NodeInfo {
   bool RemovePod(const Pod* pod, uint64_t generation);
 
  private:
+  __extension__ typedef __int128 Wide;
+  // The exact sums behind requested_ and non_zero_requested_.
+  struct ExactRequests {
+    Wide milli_cpu = 0;
+    Wide memory = 0;
+    Wide ephemeral_storage = 0;
+    Wide allowed_pods = 0;
+    std::vector<std::pair<Atom, Wide>> scalar;  // sorted by name id
+    Wide non_zero_milli_cpu = 0;
+    Wide non_zero_memory = 0;
+  };
+  // Adds (sign 1) or removes (sign -1) the pod's requests.
+  void AccountRequests(const Pod& pod, int sign);
+
   std::shared_ptr<const Node> node_;
   std::vector<std::shared_ptr<const Pod>> pods_;
   std::vector<const Pod*> pods_with_affinity_;
   std::vector<const Pod*> pods_with_required_anti_affinity_;
+  ExactRequests exact_;
   Resource requested_;
   Resource non_zero_requested_;
   std::vector<HostPort> used_ports_;

@@ -91,6 +91,24 @@ TEST_P(DecodeConfigErrorTest, NamesPathAndReason) {
   EXPECT_EQ(s.message(), c.message);
 }
 
+// {"profiles":[{"schedulerName":"p0"},...]} with n profiles.
+std::string Profiles(int n) {
+  std::string json = R"({"profiles":[)";
+  for (int i = 0; i < n; ++i) {
+    json += std::string(i ? "," : "") + R"({"schedulerName":"p)" + std::to_string(i) + "\"}";
+  }
+  return json + "]}";
+}
+
+TEST(DecodeConfigTest, ProfilesAreBounded) {
+  EngineConfig config;
+  EXPECT_TRUE(Decode(Profiles(100), &config).ok());
+  EXPECT_EQ(config.profiles.size(), 100u);
+  const ApiStatus s = Decode(Profiles(101), &config);
+  EXPECT_EQ(s.path(), "profiles");
+  EXPECT_EQ(s.message(), "profiles: Too many: 101: must have at most 100 items");
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Cases, DecodeConfigErrorTest,
     ::testing::Values(

@@ -2,6 +2,7 @@
 // that replace an assumed pod, terminal pods, profiles, determinism and
 // concurrent calls.
 #include <cJSON.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <memory>
@@ -9,10 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "sched/sched.h"
+#include "tests/capi/engine_test_util.h"
 
+namespace sched::capi {
 namespace {
 
 struct CJsonDeleter {
@@ -20,23 +21,9 @@ struct CJsonDeleter {
 };
 using Json = std::unique_ptr<cJSON, CJsonDeleter>;
 
-std::string Node(const std::string& name, const std::string& cpu) {
-  return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name +
-         R"("},"status":{"allocatable":{"cpu":")" + cpu + R"(","memory":"64Gi","pods":"110"}}})";
-}
-
-// A pod asking for `cpu`; bound when `node` is set.
-std::string Pod(const std::string& name, const std::string& cpu, const std::string& node = "",
-                const std::string& extra_spec = "") {
-  const std::string node_name = node.empty() ? "" : R"("nodeName":")" + node + "\",";
-  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
-         R"(","namespace":"ns"},"spec":{)" + node_name + extra_spec +
-         R"("containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu + R"("}}}]}})";
-}
-
-std::string Event(const std::string& type, const std::string& object) {
-  return R"({"type":")" + type + R"(","object":)" + object + "}";
-}
+using testing::EventJson;
+using testing::NodeJson;
+using testing::PodJson;
 
 class EngineTest : public ::testing::Test {
  protected:
@@ -57,8 +44,9 @@ class EngineTest : public ::testing::Test {
     sched_error* err = nullptr;
     char* summary = nullptr;
     const sched_status st = sched_engine_apply(e, json.data(), json.size(), &summary, &err);
-    std::string out = st == SCHED_OK ? summary : std::string(sched_status_name(st)) + ": " +
-                                                     sched_error_message(err);
+    std::string out = st == SCHED_OK
+                          ? summary
+                          : std::string(sched_status_name(st)) + ": " + sched_error_message(err);
     sched_free(summary);
     sched_error_free(err);
     return out;
@@ -95,20 +83,23 @@ class EngineTest : public ::testing::Test {
 };
 
 TEST_F(EngineTest, FailedApplyChangesNothing) {
-  ASSERT_EQ(Apply("[" + Event("ADDED", Node("n1", "4")) + "]"),
+  ASSERT_EQ(Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "]"),
             R"({"applied":1,"ignored":{},"pendingPods":0})");
-  const std::string probe = Pod("probe", "3");
+  const std::string probe = PodJson("probe", "3");
   const std::string before = ScheduleText(probe, SCHED_SCHEDULE_NODE_STATUSES);
   EXPECT_NE(before.find(R"("node":"n1")"), std::string::npos) << before;
 
   // Each batch holds valid changes (a pod taking n1's cpu, a new node, a
   // deleted node) before its bad item.
   const std::vector<std::string> bad = {
-      "[" + Event("ADDED", Pod("hog", "4", "n1")) + "," + Event("ADDED", Node("n2", "x")) + "]",
-      "[" + Event("DELETED", Node("n1", "4")) + "," + Event("ADDED", R"({"kind":"Pod"})") + "]",
-      "[" + Event("ADDED", Node("n3", "64")) + "," + Event("UPDATED", Node("n4", "1")) + "]",
-      R"({"kind":"List","items":[)" + Pod("hog", "4", "n1") + R"(,{"kind":"Node"}]})",
-      "[" + Event("ADDED", Pod("hog", "4", "n1")) + "] trailing",
+      "[" + EventJson("ADDED", PodJson("hog", "4", "n1")) + "," +
+          EventJson("ADDED", NodeJson("n2", "x")) + "]",
+      "[" + EventJson("DELETED", NodeJson("n1", "4")) + "," +
+          EventJson("ADDED", R"({"kind":"Pod"})") + "]",
+      "[" + EventJson("ADDED", NodeJson("n3", "64")) + "," +
+          EventJson("UPDATED", NodeJson("n4", "1")) + "]",
+      R"({"kind":"List","items":[)" + PodJson("hog", "4", "n1") + R"(,{"kind":"Node"}]})",
+      "[" + EventJson("ADDED", PodJson("hog", "4", "n1")) + "] trailing",
   };
   for (const std::string& doc : bad) {
     EXPECT_EQ(Apply(doc).rfind("INVALID_ARGUMENT: ", 0), 0u) << doc;
@@ -117,12 +108,12 @@ TEST_F(EngineTest, FailedApplyChangesNothing) {
 }
 
 TEST_F(EngineTest, PreemptionNominatesAndNamesVictimsWithoutChangingState) {
-  Apply("[" + Event("ADDED", Node("n1", "2")) + "," +
-        Event("ADDED", R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":"low",
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," +
+        EventJson("ADDED", R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":"low",
             "namespace":"ns","uid":"u-low"},"spec":{"nodeName":"n1","priority":1,
             "containers":[{"name":"c","resources":{"requests":{"cpu":"1500m"}}}]}})") +
         "]");
-  const std::string high = Pod("high", "1", "", R"("priority":100,)");
+  const std::string high = PodJson("high", "1", "", R"("priority":100,)");
   const std::string want =
       R"({"pod":"ns/high","node":null,"reason":"Unschedulable","message":"0/1 nodes are )"
       R"(available: 1 Insufficient cpu.","numAllNodes":1,"evaluatedNodes":1,"feasibleNodes":0,)"
@@ -139,71 +130,73 @@ TEST_F(EngineTest, PreemptionNominatesAndNamesVictimsWithoutChangingState) {
   EXPECT_EQ(ScheduleText(high), want);
 
   // Once the caller deletes the victim, the nominated pod fits there.
-  Apply(Event("DELETED", Pod("low", "1500m", "n1")));
-  Json r = Schedule(Pod("high", "1", "", R"("priority":100,)"));
+  Apply(EventJson("DELETED", PodJson("low", "1500m", "n1")));
+  Json r = Schedule(PodJson("high", "1", "", R"("priority":100,)"));
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "node")->valuestring, "n1");
   EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(r.get(), "victims"), nullptr);
 }
 
 TEST_F(EngineTest, AssumeThenEventsReplaceOrRemoveTheAssumedPod) {
-  Apply("[" + Event("ADDED", Node("n1", "2")) + "," + Event("ADDED", Node("n2", "2")) + "]");
-  const std::string web = Pod("web", "1500m");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," +
+        EventJson("ADDED", NodeJson("n2", "2")) + "]");
+  const std::string web = PodJson("web", "1500m");
   const std::string chosen = NodeFor(web, SCHED_SCHEDULE_ASSUME);
   ASSERT_FALSE(chosen.empty());
   const std::string other = chosen == "n1" ? "n2" : "n1";
   // The assumed pod holds its node: a second such pod goes to the other.
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), other);
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), other);
 
   // The binding event places web on the other node: the assumed copy goes.
-  Apply(Event("MODIFIED", Pod("web", "1500m", other)));
-  EXPECT_EQ(NodeFor(Pod("web3", "1500m")), chosen);
+  Apply(EventJson("MODIFIED", PodJson("web", "1500m", other)));
+  EXPECT_EQ(NodeFor(PodJson("web3", "1500m")), chosen);
 
   // Deleting web frees both nodes.
-  Apply(Event("DELETED", Pod("web", "1500m", other)));
-  Json r = Schedule(Pod("web4", "1500m"));
+  Apply(EventJson("DELETED", PodJson("web", "1500m", other)));
+  Json r = Schedule(PodJson("web4", "1500m"));
   EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(r.get(), "feasibleNodes")->valuedouble, 2);
 }
 
 TEST_F(EngineTest, DeletingAPendingPodDropsItsAssumedCopy) {
-  Apply(Event("ADDED", Node("n1", "2")));
-  const std::string web = Pod("web", "1500m");
+  Apply(EventJson("ADDED", NodeJson("n1", "2")));
+  const std::string web = PodJson("web", "1500m");
   ASSERT_EQ(NodeFor(web, SCHED_SCHEDULE_ASSUME), "n1");
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), "");
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), "");
   // An update of the still-pending pod keeps the assumed copy...
-  EXPECT_EQ(Apply(Event("MODIFIED", web)), R"({"applied":0,"ignored":{},"pendingPods":1})");
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), "");
+  EXPECT_EQ(Apply(EventJson("MODIFIED", web)), R"({"applied":0,"ignored":{},"pendingPods":1})");
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), "");
   // ...its deletion drops it.
-  Apply(Event("DELETED", web));
-  EXPECT_EQ(NodeFor(Pod("web2", "1500m")), "n1");
+  Apply(EventJson("DELETED", web));
+  EXPECT_EQ(NodeFor(PodJson("web2", "1500m")), "n1");
 }
 
 TEST_F(EngineTest, TerminalPodsLeaveTheirNode) {
-  Apply("[" + Event("ADDED", Node("n1", "2")) + "," + Event("ADDED", Pod("job", "2", "n1")) + "]");
-  EXPECT_EQ(NodeFor(Pod("p", "1")), "");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," +
+        EventJson("ADDED", PodJson("job", "2", "n1")) + "]");
+  EXPECT_EQ(NodeFor(PodJson("p", "1")), "");
   const std::string done = R"({"kind":"Pod","metadata":{"name":"job","namespace":"ns"},
       "spec":{"nodeName":"n1"},"status":{"phase":"Succeeded"}})";
-  EXPECT_EQ(Apply(Event("MODIFIED", done)), R"({"applied":1,"ignored":{},"pendingPods":0})");
-  EXPECT_EQ(NodeFor(Pod("p", "1")), "n1");
+  EXPECT_EQ(Apply(EventJson("MODIFIED", done)), R"({"applied":1,"ignored":{},"pendingPods":0})");
+  EXPECT_EQ(NodeFor(PodJson("p", "1")), "n1");
 }
 
 TEST_F(EngineTest, DeletingWhatIsMissingIsANoOp) {
-  EXPECT_EQ(Apply("[" + Event("DELETED", Node("ghost", "1")) + "," +
-                  Event("DELETED", Pod("ghost", "1", "ghost")) + "]"),
+  EXPECT_EQ(Apply("[" + EventJson("DELETED", NodeJson("ghost", "1")) + "," +
+                  EventJson("DELETED", PodJson("ghost", "1", "ghost")) + "]"),
             R"({"applied":2,"ignored":{},"pendingPods":0})");
 }
 
 TEST_F(EngineTest, NoNodesIsUnschedulable) {
-  Json r = Schedule(Pod("p", "1"));
-  EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "reason")->valuestring,
-               "Unschedulable");
+  Json r = Schedule(PodJson("p", "1"));
+  EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "reason")->valuestring, "Unschedulable");
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "no nodes available to schedule pods");
 }
 
 TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
-  Apply("[" + Event("ADDED", Node("n1", "1")) + "," + Event("ADDED", Node("n2", "1")) + "," +
-        Event("ADDED", Node("n3", "8")) + "]");
-  Json r = Schedule(Pod("p", "2"), SCHED_SCHEDULE_NODE_STATUSES);
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," +
+        EventJson("ADDED", NodeJson("n2", "1")) + "," + EventJson("ADDED", NodeJson("n3", "8")) +
+        "]");
+  Json r = Schedule(PodJson("p", "2"), SCHED_SCHEDULE_NODE_STATUSES);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "node")->valuestring, "n3");
   const cJSON* statuses = cJSON_GetObjectItemCaseSensitive(r.get(), "nodeStatuses");
   ASSERT_EQ(cJSON_GetArraySize(statuses), 2);
@@ -220,8 +213,9 @@ TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
 }
 
 TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
-  Apply("[" + Event("ADDED", Node("n1", "4")) + "," + Event("ADDED", Node("n2", "8")) + "]");
-  Json r = Schedule(Pod("p", "1"), SCHED_SCHEDULE_SCORES);
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," +
+        EventJson("ADDED", NodeJson("n2", "8")) + "]");
+  Json r = Schedule(PodJson("p", "1"), SCHED_SCHEDULE_SCORES);
   const cJSON* scores = cJSON_GetObjectItemCaseSensitive(r.get(), "scores");
   ASSERT_NE(scores, nullptr);
   const int plugins = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(scores, "plugins"));
@@ -239,13 +233,12 @@ TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
 
 TEST_F(EngineTest, ProfilesAreChosenBySchedulerName) {
   sched_engine* e = NewEngine(R"({"profiles":[{"schedulerName":"a"},{"schedulerName":"b"}]})");
-  Apply(e, Event("ADDED", Node("n1", "4")));
-  const std::string text =
-      ScheduleText(e, Pod("p", "1", "", R"("schedulerName":"b",)"), 0);
+  Apply(e, EventJson("ADDED", NodeJson("n1", "4")));
+  const std::string text = ScheduleText(e, PodJson("p", "1", "", R"("schedulerName":"b",)"), 0);
   EXPECT_NE(text.find(R"("node":"n1")"), std::string::npos) << text;
 
   // The default scheduler is not among this engine's profiles.
-  const std::string pod = Pod("p", "1");
+  const std::string pod = PodJson("p", "1");
   char* out = nullptr;
   sched_error* err = nullptr;
   EXPECT_EQ(sched_engine_schedule(e, pod.data(), pod.size(), 0, &out, &err),
@@ -265,15 +258,15 @@ TEST_F(EngineTest, PodAffinityFollowsNamespacesAndAssumedPods) {
            R"("}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}})";
   };
   const std::string ns = R"({"kind":"Namespace","metadata":{"name":"ns","labels":{"t":"x"}}})";
-  ASSERT_EQ(Apply("[" + Event("ADDED", node("n1")) + "," + Event("ADDED", node("n2")) + "," +
-                  Event("ADDED", Pod("db", "1", "n2")) + "," + Event("ADDED", ns) + "]"),
+  ASSERT_EQ(Apply("[" + EventJson("ADDED", node("n1")) + "," + EventJson("ADDED", node("n2")) + "," +
+                  EventJson("ADDED", PodJson("db", "1", "n2")) + "," + EventJson("ADDED", ns) + "]"),
             R"({"applied":4,"ignored":{},"pendingPods":0})");
   // Near any pod of a namespace labelled t=x: db on n2.
-  const std::string near = Pod("near", "1", "", R"("affinity":{"podAffinity":{
+  const std::string near = PodJson("near", "1", "", R"("affinity":{"podAffinity":{
       "requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{},
       "namespaceSelector":{"matchLabels":{"t":"x"}},"topologyKey":"host"}]}},)");
   EXPECT_EQ(NodeFor(near), "n2");
-  Apply(Event("DELETED", ns));
+  Apply(EventJson("DELETED", ns));
   Json r = Schedule(near);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. "
@@ -300,7 +293,7 @@ TEST_F(EngineTest, PodAffinityFollowsNamespacesAndAssumedPods) {
 TEST_F(EngineTest, SameSeedSameDecisions) {
   std::string nodes = "[";
   for (int i = 0; i < 10; ++i) {
-    nodes += (i ? "," : "") + Event("ADDED", Node("n" + std::to_string(i), "4"));
+    nodes += (i ? "," : "") + EventJson("ADDED", NodeJson("n" + std::to_string(i), "4"));
   }
   nodes += "]";
   std::vector<std::string> runs[2];
@@ -308,7 +301,8 @@ TEST_F(EngineTest, SameSeedSameDecisions) {
     sched_engine* e = NewEngine(R"({"seed":12345})");
     Apply(e, nodes);
     for (int i = 0; i < 20; ++i) {
-      run.push_back(ScheduleText(e, Pod("p" + std::to_string(i), "100m"), SCHED_SCHEDULE_ASSUME));
+      run.push_back(
+          ScheduleText(e, PodJson("p" + std::to_string(i), "100m"), SCHED_SCHEDULE_ASSUME));
     }
     sched_engine_free(e);
   }
@@ -316,7 +310,7 @@ TEST_F(EngineTest, SameSeedSameDecisions) {
 }
 
 TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
-  Apply(Event("ADDED", Node("n1", "16")));
+  Apply(EventJson("ADDED", NodeJson("n1", "16")));
   constexpr int kThreads = 8;
   constexpr int kPerThread = 2;
   std::atomic<int> scheduled{0};
@@ -324,7 +318,7 @@ TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
-        const std::string pod = Pod("p-" + std::to_string(t) + "-" + std::to_string(i), "1");
+        const std::string pod = PodJson("p-" + std::to_string(t) + "-" + std::to_string(i), "1");
         char* out = nullptr;
         if (sched_engine_schedule(engine_, pod.data(), pod.size(), SCHED_SCHEDULE_ASSUME, &out,
                                   nullptr) == SCHED_OK &&
@@ -332,7 +326,7 @@ TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
           ++scheduled;
         }
         sched_free(out);
-        const std::string unrelated = Event("ADDED", Node("x" + std::to_string(t), "0"));
+        const std::string unrelated = EventJson("ADDED", NodeJson("x" + std::to_string(t), "0"));
         sched_engine_apply(engine_, unrelated.data(), unrelated.size(), nullptr, nullptr);
       }
     });
@@ -340,7 +334,7 @@ TEST_F(EngineTest, ConcurrentCallsAreSerialized) {
   for (auto& th : threads) th.join();
   EXPECT_EQ(scheduled.load(), kThreads * kPerThread);
   // Exactly the 16 cpus are taken.
-  EXPECT_EQ(NodeFor(Pod("one-more", "1")), "");
+  EXPECT_EQ(NodeFor(PodJson("one-more", "1")), "");
 }
 
 TEST_F(EngineTest, RejectsDeepNesting) {
@@ -350,7 +344,7 @@ TEST_F(EngineTest, RejectsDeepNesting) {
 }
 
 TEST_F(EngineTest, ScheduleRejectsOtherKinds) {
-  const std::string node = Node("n1", "1");
+  const std::string node = NodeJson("n1", "1");
   char* out = nullptr;
   sched_error* err = nullptr;
   EXPECT_EQ(sched_engine_schedule(engine_, node.data(), node.size(), 0, &out, &err),
@@ -389,54 +383,54 @@ class EngineQueueTest : public EngineTest {
 };
 
 TEST_F(EngineQueueTest, BoundPodDeletionMovesPodsItMayHelp) {
-  Apply("[" + Event("ADDED", Node("n1", "4")) + "," + Event("ADDED", Pod("hog", "3", "n1")) + "," +
-        Event("ADDED", Pod("p", "2")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," + EventJson("ADDED", PodJson("hog", "3", "n1")) + "," +
+        EventJson("ADDED", PodJson("p", "2")) + "]");
   EXPECT_NE(Run().find(R"("reason":"Unschedulable")"), std::string::npos);
   EXPECT_EQ(Where("ns/p"), "Unschedulable");
   // A pending pod's deletion helps nobody; a bound pod's frees its room.
-  Apply(Event("ADDED", Pod("other", "1")));
+  Apply(EventJson("ADDED", PodJson("other", "1")));
   EXPECT_EQ(Where("ns/other"), "Active");
-  Apply(Event("DELETED", Pod("other", "1")));
+  Apply(EventJson("DELETED", PodJson("other", "1")));
   EXPECT_EQ(Where("ns/other"), "");
   EXPECT_EQ(Where("ns/p"), "Unschedulable");
-  Apply(Event("DELETED", Pod("hog", "3", "n1")));
+  Apply(EventJson("DELETED", PodJson("hog", "3", "n1")));
   EXPECT_EQ(Where("ns/p"), "Backoff");
   EXPECT_NE(Run(1).find(R"("node":"n1")"), std::string::npos);
   EXPECT_EQ(Where("ns/p"), "");
 }
 
 TEST_F(EngineQueueTest, NodeUpdatesMoveByKind) {
-  Apply("[" + Event("ADDED", Node("n1", "1")) + "," + Event("ADDED", Pod("p", "2")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," + EventJson("ADDED", PodJson("p", "2")) + "]");
   Run();
   ASSERT_EQ(Where("ns/p"), "Unschedulable");
   // A label change is not something NodeResourcesFit registered for.
-  Apply(Event("MODIFIED", R"({"kind":"Node","metadata":{"name":"n1","labels":{"a":"b"}},)"
+  Apply(EventJson("MODIFIED", R"({"kind":"Node","metadata":{"name":"n1","labels":{"a":"b"}},)"
                           R"("status":{"allocatable":{"cpu":"1","memory":"64Gi","pods":"110"}}})"));
   EXPECT_EQ(Where("ns/p"), "Unschedulable");
   // More cpu is.
-  Apply(Event("MODIFIED", Node("n1", "2")));
+  Apply(EventJson("MODIFIED", NodeJson("n1", "2")));
   EXPECT_EQ(Where("ns/p"), "Backoff");
 }
 
 TEST_F(EngineQueueTest, GatedPodWaitsForItsGatesAndAssumedPodsLeaveTheQueue) {
-  Apply(Event("ADDED", Node("n1", "4")));
-  Apply(Event("ADDED", Pod("g", "1", "", R"("schedulingGates":[{"name":"x"}],)")));
+  Apply(EventJson("ADDED", NodeJson("n1", "4")));
+  Apply(EventJson("ADDED", PodJson("g", "1", "", R"("schedulingGates":[{"name":"x"}],)")));
   EXPECT_EQ(Where("ns/g"), "Unschedulable");
   EXPECT_EQ(Run(), R"({"results":[]})");
-  Apply(Event("MODIFIED", Pod("g", "1")));
+  Apply(EventJson("MODIFIED", PodJson("g", "1")));
   EXPECT_EQ(Where("ns/g"), "Active");
   // Placing the pod directly with ASSUME takes it out of the queue.
-  EXPECT_EQ(NodeFor(Pod("g", "1"), SCHED_SCHEDULE_ASSUME), "n1");
+  EXPECT_EQ(NodeFor(PodJson("g", "1"), SCHED_SCHEDULE_ASSUME), "n1");
   EXPECT_EQ(Where("ns/g"), "");
   // Pods of a scheduler this engine has no profile for are not queued.
-  Apply(Event("ADDED", Pod("o", "1", "", R"("schedulerName":"other",)")));
+  Apply(EventJson("ADDED", PodJson("o", "1", "", R"("schedulerName":"other",)")));
   EXPECT_EQ(Where("ns/o"), "");
 }
 
 TEST_F(EngineQueueTest, BackoffComesFromTheConfig) {
   sched_engine_free(engine_);
   engine_ = NewEngine(R"({"podInitialBackoffSeconds":3,"podMaxBackoffSeconds":4})");
-  Apply("[" + Event("ADDED", Node("n1", "1")) + "," + Event("ADDED", Pod("p", "2")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," + EventJson("ADDED", PodJson("p", "2")) + "]");
   Run();
   char* out = nullptr;
   ASSERT_EQ(sched_engine_queue(engine_, &out, nullptr), SCHED_OK);
@@ -453,8 +447,8 @@ namespace {
 // two-pass filter), and once the caller deletes the victim the pod's
 // nominated node is tried first.
 TEST_F(EngineQueueTest, PreemptionNominatesAndTheNominationHoldsTheRoom) {
-  Apply("[" + Event("ADDED", Node("n1", "4")) + "," + Event("ADDED", Pod("low", "3", "n1")) + "," +
-        Event("ADDED", Pod("hi", "2", "", R"("priority":100,)")) + "]");
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," + EventJson("ADDED", PodJson("low", "3", "n1")) + "," +
+        EventJson("ADDED", PodJson("hi", "2", "", R"("priority":100,)")) + "]");
   const std::string first = Run();
   EXPECT_NE(first.find(R"("nominatedNodeName":"n1")"), std::string::npos) << first;
   EXPECT_NE(first.find(R"("name":"low")"), std::string::npos) << first;
@@ -462,8 +456,8 @@ TEST_F(EngineQueueTest, PreemptionNominatesAndTheNominationHoldsTheRoom) {
 
   // The caller evicts the victim; a mid-priority pod arrives. With the
   // victim gone n1 has 4 cpu, but hi's nomination holds 2 of them.
-  Apply("[" + Event("DELETED", Pod("low", "3", "n1")) + "," +
-        Event("ADDED", Pod("mid", "3", "", R"("priority":50,)")) + "]");
+  Apply("[" + EventJson("DELETED", PodJson("low", "3", "n1")) + "," +
+        EventJson("ADDED", PodJson("mid", "3", "", R"("priority":50,)")) + "]");
   EXPECT_EQ(Where("ns/hi"), "Backoff");
   const std::string second = Run();  // activeQ holds only mid
   EXPECT_NE(second.find(R"("pod":"ns/mid")"), std::string::npos) << second;
@@ -477,3 +471,4 @@ TEST_F(EngineQueueTest, PreemptionNominatesAndTheNominationHoldsTheRoom) {
 }
 
 }  // namespace
+}  // namespace sched::capi

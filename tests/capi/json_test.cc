@@ -61,6 +61,31 @@ std::string Nested(int depth) {
   return std::string(depth, '[') + std::string(depth, ']');
 }
 
+// The path of the innermost array of Nested(depth + 1).
+std::string ZeroIndexes(int depth) {
+  std::string path;
+  for (int i = 0; i < depth; ++i) path += "[0]";
+  return path;
+}
+
+// 64 objects, each holding the next under key "k": depth 64 is fine, one
+// more level is not.
+std::string NestedObjects(int depth, const std::string& innermost) {
+  std::string s;
+  for (int i = 0; i < depth; ++i) s += "{\"k\":";
+  s += innermost;
+  for (int i = 0; i < depth; ++i) s += "}";
+  return s;
+}
+
+std::string KPath(int depth) {
+  std::string path = "k";
+  for (int i = 1; i < depth; ++i) path += ".k";
+  return path;
+}
+
+const std::string kTooDeep = ": JSON nested deeper than 64 levels";
+
 INSTANTIATE_TEST_SUITE_P(
     Cases, ParseJsonTest,
     ::testing::Values(
@@ -73,15 +98,79 @@ INSTANTIATE_TEST_SUITE_P(
         // cJSON points just past the quote of an unterminated string.
         ParseCase{"{\"a\":\"unterminated", "invalid JSON at byte offset 6", ""},
         ParseCase{Nested(64), "", ""},
-        ParseCase{Nested(65), "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
-                              "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
-                              "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
-                              "[0][0][0][0]: JSON nested deeper than 64 levels",
-                  "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
-                  "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
-                  "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
-                  "[0][0][0][0]"},
-        ParseCase{Nested(5000), "invalid JSON at byte offset 1000", ""}));
+        ParseCase{Nested(65), ZeroIndexes(64) + kTooDeep, ZeroIndexes(64)},
+        // Rejected before cJSON (whose own limit is 1000) parses anything.
+        ParseCase{Nested(5000), ZeroIndexes(64) + kTooDeep, ZeroIndexes(64)},
+        ParseCase{std::string(100000, '['), ZeroIndexes(64) + kTooDeep, ZeroIndexes(64)},
+        ParseCase{NestedObjects(63, "[]"), "", ""},
+        ParseCase{NestedObjects(64, "[]"), KPath(64) + kTooDeep, KPath(64)},
+        // The path follows indexes and the last key of each object.
+        ParseCase{"[1,{\"a\":0,\"b\":" + Nested(63) + "}]",
+                  "[1].b" + ZeroIndexes(62) + kTooDeep, "[1].b" + ZeroIndexes(62)},
+        // Brackets and escaped quotes inside strings do not nest.
+        ParseCase{"[\"" + std::string(100, '[') + "\\\"{{{\"]", "", ""},
+        ParseCase{"{\"[[[\":" + Nested(64) + "}", "[\"[[[\"]" + ZeroIndexes(63) + kTooDeep,
+                  "[\"[[[\"]" + ZeroIndexes(63)}));
+
+TEST(ParseJsonTest, RejectsDocumentsOverTheSizeLimit) {
+  JsonDoc doc;
+  const std::string text = "[" + std::string(98, ' ') + "]";
+  EXPECT_TRUE(ParseJson(text, &doc, 100).ok());
+  const ApiStatus s = ParseJson(text + " ", &doc, 100);
+  EXPECT_EQ(s.message(), "document of 101 bytes exceeds the limit of 100 bytes");
+  EXPECT_EQ(s.path(), "");
+  // The default limit is the one for single objects.
+  EXPECT_EQ(ParseJson(std::string(kMaxObjectBytes + 1, ' '), &doc).message(),
+            "document of 3145729 bytes exceeds the limit of 3145728 bytes");
+}
+
+TEST(JsonReaderTest, StringsArraysAndMapsAreBounded) {
+  JsonDoc doc;
+  const std::string long_string(kMaxStringBytes + 1, 'x');
+  ASSERT_TRUE(ParseJson("{\"s\":\"" + long_string + "\",\"ok\":\"" + long_string.substr(1) +
+                            "\"}",
+                        &doc)
+                  .ok());
+  std::string_view s;
+  EXPECT_TRUE(GetString(doc.get(), "ok", JsonPath(), &s).ok());
+  EXPECT_EQ(GetString(doc.get(), "s", JsonPath(), &s).message(),
+            "s: Too long: may not be more than 4096 bytes");
+
+  // A map key is reported at the map: the key is what is too long.
+  ASSERT_TRUE(ParseJson("{\"m\":{\"" + long_string + "\":1}}", &doc).ok());
+  EXPECT_EQ(CheckUniqueKeys(doc->child, JsonPath().Child("m")).message(),
+            "m: Too long: a key may not be more than 4096 bytes");
+
+  std::string array = "{\"a\":[0";
+  std::string map = "{\"m\":{\"k0\":0";
+  for (size_t i = 1; i <= kMaxItems; ++i) {
+    array += ",0";
+    map += ",\"k" + std::to_string(i) + "\":0";
+  }
+  array += "]}";
+  map += "}}";
+  ASSERT_TRUE(ParseJson(array, &doc).ok());
+  const ApiStatus too_many =
+      ForEachElement(doc.get(), "a", JsonPath(), [](const cJSON*, const JsonPath&) {
+        ADD_FAILURE() << "no element is visited";
+        return ApiStatus();
+      });
+  EXPECT_EQ(too_many.message(), "a: Too many: 10001: must have at most 10000 items");
+  EXPECT_EQ(too_many.path(), "a");
+  int visited = 0;
+  EXPECT_TRUE(ForEachElement(
+                  doc.get(), "a", JsonPath(),
+                  [&](const cJSON*, const JsonPath&) {
+                    ++visited;
+                    return ApiStatus();
+                  },
+                  kMaxItems + 1)
+                  .ok());
+  EXPECT_EQ(visited, 10001);
+  ASSERT_TRUE(ParseJson(map, &doc).ok());
+  EXPECT_EQ(CheckUniqueKeys(doc->child, JsonPath().Child("m")).message(),
+            "m: Too many: 10001: must have at most 10000 items");
+}
 
 TEST(ParseJsonTest, NeedsNoTerminatingNul) {
   const std::string text = "{\"a\":1}garbage";

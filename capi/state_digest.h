@@ -1,0 +1,45 @@
+// State digests: XXH3-64 over a canonical encoding of what an engine holds,
+// so tests can check that a call changed nothing (atomic failure) or that
+// two engines reached the same state (concurrent vs serial application).
+//
+// Canonical: strings are encoded, never interned ids (ids depend on the
+// order strings first arrived); sets are sorted by their strings (labels,
+// selector values, scalar resources, nodes, NodeInfos); a zero scalar
+// resource equals an absent one. Lists keep their order where order is
+// observable (containers' images, taints, tolerations, pods on a node).
+// Every field of Pod and Node is encoded: when one gains a field, add it to
+// state_digest.cc.
+//
+// Thread-safety: pure functions over const state; callers hold whatever
+// lock guards that state.
+#ifndef CAPI_STATE_DIGEST_H_
+#define CAPI_STATE_DIGEST_H_
+
+#include <cstdint>
+#include <span>
+
+#include "libsched/scheduler/scheduler.h"
+#include "libsched/state/cluster_state.h"
+
+namespace sched::capi {
+
+enum class DigestScope {
+  // Nodes, pods, per-node aggregates (requested, non-zero requested, used
+  // ports, image sizes and spread), the pod and node counts, the cluster
+  // generation and the interner's size: everything independent of the
+  // order in which unrelated events arrived.
+  kCluster,
+  // kCluster plus what does depend on that order: the node list order
+  // (NodeTree), and each scheduler's profile name, percentageOfNodesToScore,
+  // random source state and rotating start index.
+  kAll,
+};
+
+// `schedulers` in a fixed order (the engine's, by schedulerName); ignored
+// for kCluster.
+uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const> schedulers,
+                     DigestScope scope);
+
+}  // namespace sched::capi
+
+#endif  // CAPI_STATE_DIGEST_H_

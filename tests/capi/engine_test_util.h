@@ -1,0 +1,69 @@
+// Helpers for tests that drive an engine through the C API: JSON for nodes,
+// pods and watch events, and calls that return what happened as values.
+#ifndef TESTS_CAPI_ENGINE_TEST_UTIL_H_
+#define TESTS_CAPI_ENGINE_TEST_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sched/sched.h"
+
+namespace sched::capi::testing {
+
+// A v1 Node with `cpu` allocatable (64Gi memory, 110 pods); `labels` is the
+// inside of metadata.labels ("" for none).
+inline std::string NodeJson(const std::string& name, const std::string& cpu,
+                            const std::string& labels = "") {
+  return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name + R"(","labels":{)" +
+         labels + R"(}},"status":{"allocatable":{"cpu":")" + cpu +
+         R"(","memory":"64Gi","pods":"110"}}})";
+}
+
+// A pod in namespace "ns" asking for `cpu`; bound when `node` is set.
+// `extra_spec` is spliced into spec before "containers" and must end in ','.
+inline std::string PodJson(const std::string& name, const std::string& cpu,
+                           const std::string& node = "", const std::string& extra_spec = "") {
+  const std::string node_name = node.empty() ? "" : R"("nodeName":")" + node + "\",";
+  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
+         R"(","namespace":"ns"},"spec":{)" + node_name + extra_spec +
+         R"("containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu + R"("}}}]}})";
+}
+
+inline std::string EventJson(const std::string& type, const std::string& object) {
+  return R"({"type":")" + type + R"(","object":)" + object + "}";
+}
+
+// The outcome of one C API call.
+struct CallResult {
+  sched_status status = SCHED_OK;
+  std::string output;   // the summary or result JSON on success
+  std::string message;  // the error's message and path on failure
+  std::string path;
+};
+
+inline CallResult Collect(sched_status st, char* output, sched_error* err) {
+  CallResult r{st, output != nullptr ? output : "", sched_error_message(err),
+               sched_error_path(err)};
+  sched_free(output);
+  sched_error_free(err);
+  return r;
+}
+
+inline CallResult CallApply(sched_engine* e, std::string_view json) {
+  char* summary = nullptr;
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_apply(e, json.data(), json.size(), &summary, &err);
+  return Collect(st, summary, err);
+}
+
+inline CallResult CallSchedule(sched_engine* e, std::string_view pod, uint32_t flags) {
+  char* result = nullptr;
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_schedule(e, pod.data(), pod.size(), flags, &result, &err);
+  return Collect(st, result, err);
+}
+
+}  // namespace sched::capi::testing
+
+#endif  // TESTS_CAPI_ENGINE_TEST_UTIL_H_
