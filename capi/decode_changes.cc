@@ -2,7 +2,10 @@
 // informer handlers do with each object (pkg/scheduler/eventhandlers.go):
 // Nodes go to the cache; Pods bound to a node go to the cache; unbound pods
 // belong to the queue; terminal pods are filtered out (deleted);
-// PodDisruptionBudgets are kept for preemption (its PDB lister).
+// PodDisruptionBudgets are kept for preemption (its PDB lister); Services,
+// ReplicationControllers, ReplicaSets and StatefulSets for the default
+// topology spread selector (PodTopologySpread's listers).
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -70,6 +73,28 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
       out->changes.push_back({Change::Op::kRemovePdb, nullptr, nullptr, pdb->ns + "/" + pdb->name});
     } else {
       out->changes.push_back({Change::Op::kUpsertPdb, nullptr, nullptr, {}, std::move(pdb)});
+    }
+    ++out->summary.applied;
+    return ApiStatus();
+  }
+  // Items of a typed list carry no apiVersion.
+  const bool apps = api_version == "apps/v1" || api_version.empty();
+  std::optional<WorkloadKind> workload;
+  if (core && kind == "Service") workload = WorkloadKind::kService;
+  if (core && kind == "ReplicationController") workload = WorkloadKind::kReplicationController;
+  if (apps && kind == "ReplicaSet") workload = WorkloadKind::kReplicaSet;
+  if (apps && kind == "StatefulSet") workload = WorkloadKind::kStatefulSet;
+  if (workload) {
+    std::shared_ptr<const Workload> w;
+    CAPI_RETURN_IF_ERROR(DecodeWorkload(obj, path, *workload, in, &w));
+    Change& c = out->changes.emplace_back();
+    if (type == EventType::kDelete) {
+      c.op = Change::Op::kRemoveWorkload;
+      c.key = w->ns + "/" + w->name;
+      c.workload_kind = *workload;
+    } else {
+      c.op = Change::Op::kUpsertWorkload;
+      c.workload = std::move(w);
     }
     ++out->summary.applied;
     return ApiStatus();

@@ -55,6 +55,7 @@ ApiStatus DecodeSeed(const cJSON* v, const JsonPath& path, uint64_t* out) {
 struct DecodedProfile {
   std::optional<std::string> scheduler_name;
   std::optional<int32_t> percentage;
+  PluginArgs plugin_args;
 };
 
 ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, DecodedProfile* out) {
@@ -70,7 +71,9 @@ ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, DecodedProfile* ou
       out->scheduler_name = std::string(s);
     } else if (name == "percentageOfNodesToScore") {
       CAPI_RETURN_IF_ERROR(DecodePercentage(m, p, &out->percentage));
-    } else if (name == "plugins" || name == "pluginConfig") {
+    } else if (name == "pluginConfig") {
+      CAPI_RETURN_IF_ERROR(DecodePluginConfig(m, p, &out->plugin_args));
+    } else if (name == "plugins") {
       return ApiStatus::Invalid(p, "not supported: every profile runs the default plugins");
     } else {
       return UnknownField(path, name);
@@ -140,7 +143,8 @@ ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out) {
       }
     }
     // A profile's own percentage, when set, overrides the global one.
-    out->profiles.push_back({name, profiles[i].percentage.value_or(percentage.value_or(0))});
+    out->profiles.push_back({name, profiles[i].percentage.value_or(percentage.value_or(0)),
+                             profiles[i].plugin_args});
   }
   return ApiStatus();
 }

@@ -28,7 +28,7 @@ ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* 
 
 Engine::Engine(const EngineConfig& config) {
   for (const ProfileConfig& p : config.profiles) {
-    Profile profile = NewDefaultProfile(p.scheduler_name);
+    Profile profile = NewDefaultProfile(p.scheduler_name, p.plugin_args);
     profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
     schedulers_.emplace(p.scheduler_name,
                         std::make_unique<Scheduler>(std::move(profile), config.seed));
@@ -68,6 +68,12 @@ void Engine::Commit(const ChangeSet& changes) {
         break;
       case Change::Op::kRemovePdb:
         state_.RemovePdb(c.key);  // an unknown PDB is a no-op
+        break;
+      case Change::Op::kUpsertWorkload:
+        state_.UpsertWorkload(c.workload);
+        break;
+      case Change::Op::kRemoveWorkload:
+        state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
         break;
     }
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "libsched/plugins/helper/node_match.h"
 #include "libsched/plugins/helper/normalize_score.h"
 
 namespace sched {
@@ -78,15 +79,7 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod,
   if (s == nullptr) {
     return Status::Error("reading \"PreFilterNodeAffinity\" from cycleState: not found");
   }
-  const Node& n = *node.node();
-  // nodeSelector AND required affinity (nodeaffinity.RequiredNodeAffinity).
-  for (const Requirement& r : pod.node_selector) {
-    if (!r.Matches(n.labels, *s->interner)) {
-      return Status(Code::kUnschedulableAndUnresolvable, kReasonPod);
-    }
-  }
-  if (pod.required_node_affinity &&
-      !pod.required_node_affinity->Matches(n.labels, n.name_atom, *s->interner)) {
+  if (!MatchesRequiredNodeAffinity(pod, *node.node(), *s->interner)) {
     return Status(Code::kUnschedulableAndUnresolvable, kReasonPod);
   }
   return Status();

@@ -10,11 +10,12 @@
 #include "libsched/plugins/node_resources_balanced_allocation.h"
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/plugins/node_unschedulable.h"
+#include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/plugins/taint_toleration.h"
 
 namespace sched {
 
-Profile NewDefaultProfile(std::string scheduler_name) {
+Profile NewDefaultProfile(std::string scheduler_name, const PluginArgs& args) {
   Profile p(std::move(scheduler_name));
   // MultiPoint order and weights of default_plugins.go (v1.36.3).
   p.Add(std::make_unique<NodeUnschedulable>());
@@ -23,6 +24,7 @@ Profile NewDefaultProfile(std::string scheduler_name) {
   p.Add(std::make_unique<NodeAffinity>(), 2);
   p.Add(std::make_unique<NodePorts>());
   p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}), 1);
+  p.Add(std::make_unique<PodTopologySpread>(args.pod_topology_spread), 2);
   p.Add(std::make_unique<DefaultPreemption>(DefaultPreemptionArgs{}));
   p.Add(std::make_unique<NodeResourcesBalancedAllocation>(), 1);
   p.Add(std::make_unique<ImageLocality>(), 1);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "libsched/framework/profile.h"
+#include "libsched/plugins/pod_topology_spread.h"
 
 namespace sched {
 
@@ -15,9 +16,16 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 // The default profile's plugins that the engine implements, in upstream's
 // MultiPoint order with upstream's score weights: NodeUnschedulable,
 // NodeName, TaintToleration (3), NodeAffinity (2), NodePorts,
-// NodeResourcesFit (1), NodeResourcesBalancedAllocation (1),
-// ImageLocality (1).
-Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName);
+// NodeResourcesFit (1), PodTopologySpread (2),
+// NodeResourcesBalancedAllocation (1), ImageLocality (1).
+// The plugin arguments a profile may set (pluginConfig); defaults as
+// upstream's v1 defaults.
+struct PluginArgs {
+  PodTopologySpreadArgs pod_topology_spread;
+};
+
+Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName,
+                          const PluginArgs& args = {});
 
 }  // namespace sched
 

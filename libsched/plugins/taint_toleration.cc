@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "libsched/plugins/helper/node_match.h"
 #include "libsched/plugins/helper/normalize_score.h"
 
 namespace sched {
@@ -23,13 +24,8 @@ bool Tolerated(std::span<const Toleration> tolerations, const Taint& taint) {
 
 Status TaintToleration::Filter(const CycleState& /*state*/, const Pod& pod,
                                const NodeInfo& node) const {
-  for (const Taint& taint : node.node()->taints) {
-    if (taint.effect != TaintEffect::kNoSchedule && taint.effect != TaintEffect::kNoExecute) {
-      continue;
-    }
-    if (!Tolerated(pod.tolerations, taint)) {
-      return Status(Code::kUnschedulableAndUnresolvable, kReasonUntolerated);
-    }
+  if (HasUntoleratedDoNotScheduleTaint(*node.node(), pod.tolerations)) {
+    return Status(Code::kUnschedulableAndUnresolvable, kReasonUntolerated);
   }
   return Status();
 }

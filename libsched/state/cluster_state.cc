@@ -117,6 +117,28 @@ bool ClusterState::RemovePdb(std::string_view key) {
   return true;
 }
 
+void ClusterState::UpsertWorkload(std::shared_ptr<const Workload> w) {
+  std::string key = w->ns + "/" + w->name;
+  workloads_[static_cast<int>(w->kind)].insert_or_assign(std::move(key), std::move(w));
+  ++generation_;
+}
+
+bool ClusterState::RemoveWorkload(WorkloadKind kind, std::string_view key) {
+  auto& m = workloads_[static_cast<int>(kind)];
+  auto it = m.find(key);
+  if (it == m.end()) return false;
+  m.erase(it);
+  ++generation_;
+  return true;
+}
+
+const Workload* ClusterState::FindWorkload(WorkloadKind kind, std::string_view ns,
+                                           std::string_view name) const {
+  const auto& m = workloads_[static_cast<int>(kind)];
+  auto it = m.find(std::string(ns) + "/" + std::string(name));
+  return it == m.end() ? nullptr : it->second.get();
+}
+
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }
 
 const NodeInfo* ClusterState::FindNode(std::string_view name) const {
