@@ -138,6 +138,19 @@ PodBuilder& PodBuilder::HostPort(int32_t port, Protocol proto, const std::string
   pod_.host_ports.push_back({ip, proto, port});
   return *this;
 }
+PodBuilder& PodBuilder::Spread(TopologySpreadConstraint c) {
+  pod_.topology_spread_constraints.push_back(std::move(c));
+  return *this;
+}
+PodBuilder& PodBuilder::Terminating() {
+  pod_.terminating = true;
+  return *this;
+}
+PodBuilder& PodBuilder::Controller(ControllerKind kind, const std::string& name) {
+  pod_.controller_kind = kind;
+  pod_.controller_name = name;
+  return *this;
+}
 std::shared_ptr<const Pod> PodBuilder::Build() {
   pod_.labels = LabelSet(labels_);
   pod_.requests = PodRequests(spec_);

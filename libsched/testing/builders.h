@@ -64,6 +64,9 @@ class PodBuilder {
   PodBuilder& Overhead(int64_t milli_cpu, int64_t memory);
   PodBuilder& HostPort(int32_t port, Protocol proto = Protocol::kTCP,
                        const std::string& ip = "0.0.0.0");
+  PodBuilder& Spread(TopologySpreadConstraint c);
+  PodBuilder& Terminating();
+  PodBuilder& Controller(ControllerKind kind, const std::string& name);
   std::shared_ptr<const Pod> Build();
 
  private:
