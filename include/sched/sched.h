@@ -109,9 +109,12 @@ SCHED_API void sched_engine_free(sched_engine *engine);
 /* Applies cluster changes: one watch event
  * {"type":"ADDED"|"MODIFIED"|"DELETED","object":{...}}, a JSON array of
  * events, a List ({"kind":"List","items":[...]}, items are upserted), or a
- * single object (upserted). Objects are core/v1 Nodes and Pods and
- * policy/v1 PodDisruptionBudgets (read by preemption) as the API server
- * serializes them; other kinds are accepted and counted as ignored.
+ * single object (upserted). Objects are core/v1 Nodes and Pods,
+ * policy/v1 PodDisruptionBudgets (read by preemption), and core/v1
+ * Services and ReplicationControllers and apps/v1 ReplicaSets and
+ * StatefulSets (their selectors pick the peers of the default topology
+ * spread constraints) as the API server serializes them; other kinds are
+ * accepted and counted as ignored.
  * Pods with spec.nodeName are bound to that node; pods without it are not
  * held by the engine (they are scheduled with sched_engine_schedule).
  * All-or-nothing: if any item is invalid, nothing is applied.
