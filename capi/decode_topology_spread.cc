@@ -4,6 +4,7 @@
 // server's ValidateTopologySpreadConstraints
 // (pkg/apis/core/validation/validation.go), which also covers what
 // ValidatePodTopologySpreadArgs checks.
+#include <optional>
 #include <string>
 #include <string_view>
 

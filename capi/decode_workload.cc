@@ -1,6 +1,7 @@
 // core/v1 Service and ReplicationController, apps/v1 ReplicaSet and
 // StatefulSet -> Workload: the namespace, name and spec.selector that
 // helper.DefaultSelector reads for the default topology spread constraints.
+#include <memory>
 #include <string_view>
 
 #include "capi/decode.h"
