@@ -29,6 +29,8 @@
 #include "libsched/model/pdb.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/resource.h"
+#include "libsched/model/workload.h"
+#include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/plugins/registry.h"
 
 namespace sched::capi {
@@ -46,6 +48,22 @@ struct DecodedPod {
 };
 ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, DecodedPod* out);
 
+// spec.topologySpreadConstraints of `spec` into pod->topology_spread_constraints
+// (decode_topology_spread.cc), matchLabelKeys merged into each selector.
+// REQUIRES: pod->labels is set.
+ApiStatus DecodeTopologySpreadConstraints(const cJSON* spec, const JsonPath& path, Interner& in,
+                                          Pod* pod);
+// metadata.ownerReferences (`meta` may be null): the controller, when it is
+// a v1 ReplicationController or an apps/v1 ReplicaSet / StatefulSet.
+ApiStatus DecodeControllerRef(const cJSON* meta, const JsonPath& path, Pod* pod);
+// The fields of one topology spread constraint but labelSelector and
+// matchLabelKeys, validated (maxSkew > 0, topologyKey a label key,
+// whenUnsatisfiable DoNotSchedule|ScheduleAnyway, minDomains > 0 and only
+// with DoNotSchedule, policies Honor|Ignore). Shared with the
+// PodTopologySpreadArgs decoder.
+ApiStatus DecodeSpreadConstraintFields(const cJSON* v, const JsonPath& path,
+                                       PodTopologySpreadArgs::Constraint* out);
+
 // policy/v1 PodDisruptionBudget (decode_pdb.cc). An invalid selector is
 // not an error: it matches no pod, as upstream treats it.
 ApiStatus DecodePdb(const cJSON* obj, const JsonPath& path, Interner& in,
@@ -59,6 +77,11 @@ ApiStatus DecodePodAffinity(const cJSON* spec, const JsonPath& path, Interner& i
 // A core/v1 Namespace (decode_namespace.cc): name and labels.
 ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,
                           std::shared_ptr<const Namespace>* out);
+
+// A Service, ReplicationController, ReplicaSet or StatefulSet
+// (decode_workload.cc), of the given kind: name, namespace, spec.selector.
+ApiStatus DecodeWorkload(const cJSON* obj, const JsonPath& path, WorkloadKind kind, Interner& in,
+                         std::shared_ptr<const Workload>* out);
 
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
@@ -74,20 +97,25 @@ struct Change {
     kUpsertPdb,
     kRemovePdb,
     kUpsertNamespace,
-    kRemoveNamespace
+    kRemoveNamespace,
+    kUpsertWorkload,
+    kRemoveWorkload
   };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
   std::shared_ptr<const Pod> pod;    // kUpsertPod, kQueuePod; kRemovePod: the deleted pod
-  // kRemoveNode, kRemoveNamespace: name; kRemovePod, kRemovePdb: "ns/name"
+  // kRemoveNode, kRemoveNamespace: name; kRemovePod, kRemovePdb,
+  // kRemoveWorkload: "ns/name"
   std::string key;
   std::shared_ptr<const PodDisruptionBudget> pdb = nullptr;  // kUpsertPdb
   std::shared_ptr<const Namespace> ns = nullptr;             // kUpsertNamespace
+  std::shared_ptr<const Workload> workload = nullptr;        // kUpsertWorkload
+  WorkloadKind workload_kind = WorkloadKind::kService;       // kRemoveWorkload
 };
 
 // What sched_engine_apply reports back.
 struct ApplySummary {
-  int64_t applied = 0;                     // Node, Pod, PDB and Namespace items changing state
+  int64_t applied = 0;  // Node, Pod, PDB, Namespace and workload items changing state
   std::map<std::string, int64_t> ignored;  // other kinds, by kind
   int64_t pending_pods = 0;                // pods without spec.nodeName
 };
@@ -123,8 +151,9 @@ struct EngineConfig {
 ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out);
 
 // A profile's pluginConfig list (decode_plugin_config.cc): unique plugin
-// names; only InterPodAffinity's args (InterPodAffinityArgs) are accepted,
-// strictly, and validated as upstream. `v` may be JSON null.
+// names; InterPodAffinity's (InterPodAffinityArgs) and PodTopologySpread's
+// (PodTopologySpreadArgs) args are accepted, strictly, and validated as
+// upstream. `v` may be JSON null.
 ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* out);
 
 // ---- Building blocks shared by the decoders (decode.cc) -------------------
@@ -174,6 +203,14 @@ ApiStatus DecodeName(const cJSON* obj, const JsonPath& path, const cJSON** meta,
 // (wrong types) is an error.
 ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, Interner& in,
                             Requirement* out);
+
+// A metav1.LabelSelector (decode_label_selector.cc): matchLabels become In
+// requirements. A selector LabelSelectorAsSelector would refuse (a bad key
+// or value, an unknown operator, a wrong number of values) is kept with
+// valid = false; callers decide what that means. Wrong JSON types are
+// errors.
+ApiStatus DecodeLabelSelector(const cJSON* v, const JsonPath& path, Interner& in,
+                              LabelSelector* out);
 
 // "Unsupported value" in upstream's words, listing what is supported.
 ApiStatus Unsupported(const JsonPath& path, std::string_view value,

@@ -3,7 +3,10 @@
 // Nodes go to the cache; Namespaces to the namespace lister; Pods bound to
 // a node go to the cache; unbound pods belong to the queue; terminal pods
 // are filtered out (deleted); PodDisruptionBudgets are kept for preemption
-// (its PDB lister).
+// (its PDB lister); Services, ReplicationControllers, ReplicaSets and
+// StatefulSets for the default topology spread selector (PodTopologySpread's
+// listers).
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -85,6 +88,28 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
       out->changes.push_back({Change::Op::kRemoveNamespace, nullptr, nullptr, ns->name, nullptr});
     } else {
       out->changes.push_back({Change::Op::kUpsertNamespace, nullptr, nullptr, {}, nullptr, std::move(ns)});
+    }
+    ++out->summary.applied;
+    return ApiStatus();
+  }
+  // Items of a typed list carry no apiVersion.
+  const bool apps = api_version == "apps/v1" || api_version.empty();
+  std::optional<WorkloadKind> workload;
+  if (core && kind == "Service") workload = WorkloadKind::kService;
+  if (core && kind == "ReplicationController") workload = WorkloadKind::kReplicationController;
+  if (apps && kind == "ReplicaSet") workload = WorkloadKind::kReplicaSet;
+  if (apps && kind == "StatefulSet") workload = WorkloadKind::kStatefulSet;
+  if (workload) {
+    std::shared_ptr<const Workload> w;
+    CAPI_RETURN_IF_ERROR(DecodeWorkload(obj, path, *workload, in, &w));
+    Change& c = out->changes.emplace_back();
+    if (type == EventType::kDelete) {
+      c.op = Change::Op::kRemoveWorkload;
+      c.key = w->ns + "/" + w->name;
+      c.workload_kind = *workload;
+    } else {
+      c.op = Change::Op::kUpsertWorkload;
+      c.workload = std::move(w);
     }
     ++out->summary.applied;
     return ApiStatus();

@@ -46,6 +46,84 @@ ApiStatus DecodeInterPodAffinityArgs(const cJSON* v, const JsonPath& path,
   return ApiStatus();
 }
 
+// The fields of a v1.TopologySpreadConstraint that args may carry;
+// labelSelector is Forbidden (ValidatePodTopologySpreadArgs).
+ApiStatus CheckDefaultConstraintFields(const cJSON* v, const JsonPath& path) {
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  for (const cJSON* m = v->child; m != nullptr; m = m->next) {
+    const std::string_view name = m->string;
+    if (name == "labelSelector" && !cJSON_IsNull(m)) {
+      return ApiStatus::Invalid(
+          path.Child(name),
+          "Forbidden: constraint must not define a selector, as they deduced for each pod");
+    }
+    if (name != "maxSkew" && name != "topologyKey" && name != "whenUnsatisfiable" &&
+        name != "minDomains" && name != "nodeAffinityPolicy" && name != "nodeTaintsPolicy" &&
+        name != "matchLabelKeys" && name != "labelSelector") {
+      return ApiStatus::Invalid(path.Child(name), "unknown field");
+    }
+  }
+  return ApiStatus();
+}
+
+ApiStatus DecodeDefaultConstraints(const cJSON* v, const JsonPath& path,
+                                   std::vector<PodTopologySpreadArgs::Constraint>* out) {
+  if (cJSON_IsNull(v)) return ApiStatus();
+  CAPI_RETURN_IF_ERROR(AsArray(v, path));
+  size_t i = 0;
+  for (const cJSON* e = v->child; e != nullptr; e = e->next, ++i) {
+    const JsonPath p = path.Index(i);
+    CAPI_RETURN_IF_ERROR(AsObject(e, p));
+    CAPI_RETURN_IF_ERROR(CheckDefaultConstraintFields(e, p));
+    PodTopologySpreadArgs::Constraint c;
+    CAPI_RETURN_IF_ERROR(DecodeSpreadConstraintFields(e, p, &c));
+    for (const PodTopologySpreadArgs::Constraint& prev : *out) {  // validateConstraintNotRepeat
+      if (prev.topology_key == c.topology_key && prev.do_not_schedule == c.do_not_schedule) {
+        return ApiStatus::Invalid(p, "Duplicate value: \"{" + c.topology_key + ", " +
+                                         (c.do_not_schedule ? "DoNotSchedule" : "ScheduleAnyway") +
+                                         "}\"");
+      }
+    }
+    out->push_back(std::move(c));
+  }
+  return ApiStatus();
+}
+
+// PodTopologySpreadArgs; strict, as upstream decodes configuration.
+ApiStatus DecodePodTopologySpreadArgs(const cJSON* v, const JsonPath& path,
+                                      PodTopologySpreadArgs* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  std::string_view defaulting;
+  for (const cJSON* m = v->child; m != nullptr; m = m->next) {
+    const std::string_view name = m->string;
+    const JsonPath p = path.Child(name);
+    if (name == "apiVersion" || name == "kind") {
+      const std::string_view want = name == "kind" ? "PodTopologySpreadArgs" : kArgsApiVersion;
+      std::string_view s;
+      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
+      if (s != want) return Unsupported(p, s, {want});
+    } else if (name == "defaultConstraints") {
+      CAPI_RETURN_IF_ERROR(DecodeDefaultConstraints(m, p, &out->default_constraints));
+    } else if (name == "defaultingType") {
+      if (!cJSON_IsNull(m)) CAPI_RETURN_IF_ERROR(AsString(m, p, &defaulting));
+    } else {
+      return ApiStatus::Invalid(p, "unknown field");
+    }
+  }
+  // SetDefaults_PodTopologySpreadArgs, then validateDefaultingType.
+  const JsonPath p = path.Child("defaultingType");
+  if (defaulting.empty()) defaulting = "System";
+  if (defaulting != "System" && defaulting != "List") {
+    return Unsupported(p, defaulting, {"System", "List"});
+  }
+  out->system_defaulting = defaulting == "System";
+  if (out->system_defaulting && !out->default_constraints.empty()) {
+    return ApiStatus::Invalid(p, "Invalid value: \"System\": when .defaultConstraints are not empty");
+  }
+  return ApiStatus();
+}
+
 }  // namespace
 
 ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* out) {
@@ -68,13 +146,18 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* o
     seen.push_back(name);
     const cJSON* args;
     CAPI_RETURN_IF_ERROR(Member(e, "args", p, &args));
-    if (name != "InterPodAffinity") {
-      return ApiStatus::Invalid(p.Child("name"),
-                                "not supported: only InterPodAffinity takes arguments");
+    if (name != "InterPodAffinity" && name != "PodTopologySpread") {
+      return ApiStatus::Invalid(
+          p.Child("name"),
+          "not supported: only InterPodAffinity and PodTopologySpread take arguments");
     }
-    if (args != nullptr) {
+    if (args == nullptr) continue;
+    if (name == "InterPodAffinity") {
       CAPI_RETURN_IF_ERROR(
           DecodeInterPodAffinityArgs(args, p.Child("args"), &out->inter_pod_affinity));
+    } else {
+      CAPI_RETURN_IF_ERROR(
+          DecodePodTopologySpreadArgs(args, p.Child("args"), &out->pod_topology_spread));
     }
   }
   return ApiStatus();

@@ -473,6 +473,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
   CAPI_RETURN_IF_ERROR(DecodeNodeSelector(spec, sp, in, pod));
   CAPI_RETURN_IF_ERROR(DecodeNodeAffinity(spec, sp, in, pod));
   CAPI_RETURN_IF_ERROR(DecodePodAffinity(spec, sp, in, pod));
+  CAPI_RETURN_IF_ERROR(DecodeTopologySpreadConstraints(spec, sp, in, pod));
   CAPI_RETURN_IF_ERROR(
       ForEachElement(spec, "tolerations", sp, [&](const cJSON* t, const JsonPath& p) {
         return DecodeToleration(t, p, in, &pod->tolerations);
@@ -546,6 +547,7 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   const cJSON* labels;
   CAPI_RETURN_IF_ERROR(Member(meta, "labels", mp, &labels));
   CAPI_RETURN_IF_ERROR(DecodeLabels(labels, mp.Child("labels"), in, &pod->labels));
+  CAPI_RETURN_IF_ERROR(DecodeControllerRef(meta, mp, pod.get()));
   pod->name = name;
   pod->ns = ns.empty() ? kDefaultNamespace : ns;
   pod->ns_atom = in.Intern(pod->ns);

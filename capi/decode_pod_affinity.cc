@@ -18,33 +18,6 @@ namespace {
 constexpr const char* kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
 constexpr const char* kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
 
-// metav1.LabelSelector, compiled: matchLabels become In requirements. A
-// selector LabelSelectorAsSelector rejects (a bad key or value, an
-// operator other than In/NotIn/Exists/DoesNotExist, a wrong number of
-// values) is kept with valid = false.
-ApiStatus DecodeLabelSelector(const cJSON* v, const JsonPath& path, Interner& in,
-                              LabelSelector* out) {
-  CAPI_RETURN_IF_ERROR(AsObject(v, path));
-  const cJSON* match_labels;
-  CAPI_RETURN_IF_ERROR(Member(v, "matchLabels", path, &match_labels));
-  LabelSet labels;
-  CAPI_RETURN_IF_ERROR(DecodeLabels(match_labels, path.Child("matchLabels"), in, &labels));
-  for (const auto& [key, value] : labels.entries()) {
-    Requirement r;
-    r.key = key;
-    r.values = {value};
-    out->valid = out->valid && IsQualifiedName(in.Str(key)) && IsLabelValue(in.Str(value));
-    out->requirements.push_back(std::move(r));
-  }
-  return ForEachElement(v, "matchExpressions", path, [&](const cJSON* e, const JsonPath& p) {
-    Requirement& r = out->requirements.emplace_back();
-    CAPI_RETURN_IF_ERROR(DecodeRequirement(e, p, /*field=*/false, in, &r));
-    // Gt and Lt exist for node selectors only.
-    out->valid = out->valid && r.valid && r.op != SelectorOp::kGt && r.op != SelectorOp::kLt;
-    return ApiStatus();
-  });
-}
-
 // applyLabelKeysToLabelSelector: `key op (pod's value)` for each key the
 // pod has a label for.
 void MergeLabelKeys(const std::vector<Atom>& keys, SelectorOp op, const LabelSet& pod_labels,

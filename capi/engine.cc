@@ -173,6 +173,12 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kRemoveNamespace:
       state_.RemoveNamespace(c.key);  // an unknown namespace is a no-op
       break;
+    case Change::Op::kUpsertWorkload:
+      state_.UpsertWorkload(c.workload);
+      break;
+    case Change::Op::kRemoveWorkload:
+      state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
+      break;
   }
 }
 

@@ -226,6 +226,43 @@ def deployment(name, ns, replicas, template):
                      "template": template}}
 
 
+def spread_objects():
+    """PodTopologySpread examples: (comment, object) pairs."""
+    zone_spread = {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                   "whenUnsatisfiable": "DoNotSchedule"}
+    return [
+        ("PodTopologySpread: the storefront spreads evenly over the three zones\n"
+         "(DoNotSchedule, maxSkew 1; matchLabelKeys pod-template-hash counts this\n"
+         "rollout only) and prefers hosts without a replica (ScheduleAnyway).",
+         deployment("storefront", "shop", 7, pod_template({"app": "storefront"}, [container(
+             "web", "docker.io/library/nginx:1.27.3", "500m", "512Mi")],
+             nodeSelector={"example.com/pool": "general"},
+             topologySpreadConstraints=[
+                 {**zone_spread, "labelSelector": {"matchLabels": {"app": "storefront"}},
+                  "matchLabelKeys": ["pod-template-hash"]},
+                 {"maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
+                  "whenUnsatisfiable": "ScheduleAnyway",
+                  "labelSelector": {"matchLabels": {"app": "storefront"}}}]))),
+        ("A Service selects the catalog pods, which have no constraints of their own:\n"
+         "the system default constraints spread them by host and zone (Score only).",
+         {"apiVersion": "v1", "kind": "Service",
+          "metadata": {"name": "catalog", "namespace": "shop"},
+          "spec": {"selector": {"app": "catalog"}, "ports": [{"port": 8080}]}}),
+        (None, deployment("catalog", "shop", 6, pod_template({"app": "catalog"}, [container(
+            "catalog", "docker.io/library/nginx:1.27.3", "250m", "256Mi")],
+            nodeSelector={"example.com/pool": "general"}))),
+        ("Unschedulable: minDomains 4 with three zones counts the global minimum as 0,\n"
+         "so each zone takes one replica and the fourth fits nowhere\n"
+         "(didn't match pod topology spread constraints).",
+         deployment("quorum", "shop", 4, pod_template({"app": "quorum"}, [container(
+             "etcd", "registry.k8s.io/etcd:3.5.17-0", "500m", "1Gi")],
+             nodeSelector={"example.com/pool": "highmem"},
+             topologySpreadConstraints=[
+                 {**zone_spread, "minDomains": 4,
+                  "labelSelector": {"matchLabels": {"app": "quorum"}}}]))),
+    ]
+
+
 def workload_objects():
     """(comment, object) pairs, in the order workloads.yaml lists them."""
     gpu_toleration = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
@@ -352,6 +389,8 @@ def workload_objects():
             nodeSelector={"node-role.kubernetes.io/control-plane": ""},
             tolerations=[{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists",
                           "effect": "NoSchedule"}])))
+
+    docs.extend(spread_objects())
 
     add("Too many pods: the small pool takes 8 pods per node (one is node-exporter).",
         deployment("log-shipper", "logging", 24, pod_template({"app": "log-shipper"}, [container(

@@ -110,12 +110,15 @@ SCHED_API void sched_engine_free(sched_engine *engine);
  * {"type":"ADDED"|"MODIFIED"|"DELETED","object":{...}}, a JSON array of
  * events, a List ({"kind":"List","items":[...]}, items are upserted), or a
  * single object (upserted). Objects are core/v1 Nodes, Pods and
- * Namespaces and policy/v1 PodDisruptionBudgets (read by preemption) as the
- * API server serializes them; other kinds are accepted and counted as
- * ignored. Pods with spec.nodeName are bound to that node; pods without it
- * (and whose spec.schedulerName names a profile) join the scheduling queue,
- * which sched_engine_run drains; sched_engine_schedule ignores the queue.
- * Node and bound-pod changes are the cluster events that move queued pods.
+ * Namespaces, policy/v1 PodDisruptionBudgets (read by preemption), and
+ * core/v1 Services and ReplicationControllers and apps/v1 ReplicaSets and
+ * StatefulSets (their selectors pick the peers of the default topology
+ * spread constraints) as the API server serializes them; other kinds are
+ * accepted and counted as ignored. Pods with spec.nodeName are bound to that
+ * node; pods without it (and whose spec.schedulerName names a profile) join
+ * the scheduling queue, which sched_engine_run drains; sched_engine_schedule
+ * ignores the queue. Node and bound-pod changes are the cluster events that
+ * move queued pods.
  * All-or-nothing: if any item is invalid, nothing is applied.
  * summary_json (may be NULL) receives
  *   {"applied":N,"ignored":{"<Kind>":N,...},"pendingPods":N}.

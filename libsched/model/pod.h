@@ -27,6 +27,29 @@ struct HostPort {
   bool operator==(const HostPort& o) const = default;
 };
 
+// v1.NodeInclusionPolicy of a topology spread constraint.
+enum class NodeInclusionPolicy : uint8_t { kHonor, kIgnore };
+
+// v1.TopologySpreadConstraint as decoded. matchLabelKeys are already merged
+// into `selector` (`key In (pod's value)` for each key the pod has), as the
+// API server does on create and the PodTopologySpread plugin does again
+// (pkg/registry/core/pod/strategy.go, podtopologyspread/common.go).
+struct TopologySpreadConstraint {
+  int32_t max_skew = 1;
+  Atom topology_key = kNoAtom;
+  bool do_not_schedule = true;  // whenUnsatisfiable: DoNotSchedule, else ScheduleAnyway
+  // labelSelector; nullopt (nil) matches no pod. An empty selector matches
+  // every pod but counts none (countPodsMatchSelector).
+  std::optional<LabelSelector> selector;
+  int32_t min_domains = 1;  // nil means 1
+  NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::kHonor;
+  NodeInclusionPolicy node_taints_policy = NodeInclusionPolicy::kIgnore;
+};
+
+// The kind of a pod's controller (metav1.GetControllerOf) that
+// helper.DefaultSelector reads; kOther for any other owner or none.
+enum class ControllerKind : uint8_t { kOther, kReplicationController, kReplicaSet, kStatefulSet };
+
 struct Pod {
   std::string ns;  // metadata.namespace ("default" when empty)
   Atom ns_atom = kNoAtom;  // ns, interned (affinity terms list namespaces as ids)
@@ -65,6 +88,13 @@ struct Pod {
   int32_t num_containers = 0;  // len(initContainers) + len(containers)
 
   bool terminating = false;  // metadata.deletionTimestamp set
+
+  // spec.topologySpreadConstraints, in order.
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  // metadata.ownerReferences: the first with controller: true, when it is a
+  // v1 ReplicationController or an apps/v1 ReplicaSet / StatefulSet.
+  ControllerKind controller_kind = ControllerKind::kOther;
+  std::string controller_name;  // its name, when controller_kind != kOther
 
   // status.startTime in Unix nanoseconds; unset means "now" to upstream
   // (util.GetPodStartTime), i.e. later than any recorded start.

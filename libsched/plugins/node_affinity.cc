@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "libsched/plugins/helper/node_match.h"
 #include "libsched/plugins/helper/normalize_score.h"
 
 namespace sched {
@@ -55,15 +56,6 @@ std::optional<std::vector<Atom>> RequiredNodeNames(const Pod& pod) {
   return names;
 }
 
-// nodeSelector AND required affinity (nodeaffinity.RequiredNodeAffinity).
-bool MatchesRequired(const Pod& pod, const Node& n, const Interner& in) {
-  for (const Requirement& r : pod.node_selector) {
-    if (!r.Matches(n.labels, in)) return false;
-  }
-  return !pod.required_node_affinity ||
-         pod.required_node_affinity->Matches(n.labels, n.name_atom, in);
-}
-
 }  // namespace
 
 std::vector<ClusterEventWithHint> NodeAffinity::EventsToRegister(
@@ -74,8 +66,8 @@ std::vector<ClusterEventWithHint> NodeAffinity::EventsToRegister(
     const Node* old_node = AsNode(old_obj);
     const Node* new_node = AsNode(new_obj);
     if (new_node == nullptr) return QueueingHint::kQueue;
-    if (!MatchesRequired(pod, *new_node, *in)) return QueueingHint::kQueueSkip;
-    if (old_node != nullptr && MatchesRequired(pod, *old_node, *in)) {
+    if (!MatchesRequiredNodeAffinity(pod, *new_node, *in)) return QueueingHint::kQueueSkip;
+    if (old_node != nullptr && MatchesRequiredNodeAffinity(pod, *old_node, *in)) {
       return QueueingHint::kQueueSkip;
     }
     return QueueingHint::kQueue;
@@ -104,7 +96,7 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod,
   if (s == nullptr) {
     return Status::Error("reading \"PreFilterNodeAffinity\" from cycleState: not found");
   }
-  if (!MatchesRequired(pod, *node.node(), *s->interner)) {
+  if (!MatchesRequiredNodeAffinity(pod, *node.node(), *s->interner)) {
     return Status(Code::kUnschedulableAndUnresolvable, kReasonPod);
   }
   return Status();

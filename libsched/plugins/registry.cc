@@ -11,6 +11,7 @@
 #include "libsched/plugins/node_resources_balanced_allocation.h"
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/plugins/node_unschedulable.h"
+#include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/plugins/scheduling_gates.h"
 #include "libsched/plugins/taint_toleration.h"
 
@@ -26,6 +27,7 @@ Profile NewDefaultProfile(std::string scheduler_name, const PluginArgs& args) {
   p.Add(std::make_unique<NodeAffinity>(), 2);
   p.Add(std::make_unique<NodePorts>());
   p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}), 1);
+  p.Add(std::make_unique<PodTopologySpread>(args.pod_topology_spread), 2);
   p.Add(std::make_unique<InterPodAffinity>(args.inter_pod_affinity), 2);
   p.Add(std::make_unique<DefaultPreemption>(DefaultPreemptionArgs{}));
   p.Add(std::make_unique<NodeResourcesBalancedAllocation>(), 1);

@@ -8,6 +8,7 @@
 
 #include "libsched/framework/profile.h"
 #include "libsched/plugins/inter_pod_affinity.h"
+#include "libsched/plugins/pod_topology_spread.h"
 
 namespace sched {
 
@@ -17,12 +18,13 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 // MultiPoint order with upstream's score weights: SchedulingGates
 // (PreEnqueue only: the queue runs it), NodeUnschedulable,
 // NodeName, TaintToleration (3), NodeAffinity (2), NodePorts,
-// NodeResourcesFit (1), InterPodAffinity (2), NodeResourcesBalancedAllocation (1),
-// ImageLocality (1).
+// NodeResourcesFit (1), PodTopologySpread (2), InterPodAffinity (2),
+// NodeResourcesBalancedAllocation (1), ImageLocality (1).
 // The plugin arguments a profile may set (pluginConfig); defaults as
 // upstream's v1 defaults.
 struct PluginArgs {
   InterPodAffinityArgs inter_pod_affinity;
+  PodTopologySpreadArgs pod_topology_spread;
 };
 
 Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName,

@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "libsched/plugins/helper/node_match.h"
 #include "libsched/plugins/helper/normalize_score.h"
 
 namespace sched {
@@ -19,24 +20,11 @@ bool Tolerated(std::span<const Toleration> tolerations, const Taint& taint) {
   return false;
 }
 
-// FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc: some
-// NoSchedule or NoExecute taint is not tolerated.
-bool HasUntoleratedTaint(std::span<const Toleration> tolerations,
-                         std::span<const Taint> taints) {
-  for (const Taint& taint : taints) {
-    if (taint.effect != TaintEffect::kNoSchedule && taint.effect != TaintEffect::kNoExecute) {
-      continue;
-    }
-    if (!Tolerated(tolerations, taint)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 Status TaintToleration::Filter(const CycleState& /*state*/, const Pod& pod,
                                const NodeInfo& node) const {
-  if (HasUntoleratedTaint(pod.tolerations, node.node()->taints)) {
+  if (HasUntoleratedDoNotScheduleTaint(*node.node(), pod.tolerations)) {
     return Status(Code::kUnschedulableAndUnresolvable, kReasonUntolerated);
   }
   return Status();
@@ -49,8 +37,8 @@ std::vector<ClusterEventWithHint> TaintToleration::EventsToRegister(
     const Node* new_node = AsNode(new_obj);
     if (new_node == nullptr) return QueueingHint::kQueue;
     const bool was_untolerated =
-        old_node == nullptr || HasUntoleratedTaint(pod.tolerations, old_node->taints);
-    const bool is_untolerated = HasUntoleratedTaint(pod.tolerations, new_node->taints);
+        old_node == nullptr || HasUntoleratedDoNotScheduleTaint(*old_node, pod.tolerations);
+    const bool is_untolerated = HasUntoleratedDoNotScheduleTaint(*new_node, pod.tolerations);
     return was_untolerated && !is_untolerated ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
   };
   auto toleration_added = [](const Pod& pod, const EventObject& /*old_obj*/,

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "libsched/plugins/node_resources_fit.h"
+#include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/testing/builders.h"
 
@@ -191,6 +192,36 @@ TEST_F(NominatedPodsTest, NominatedNodeThatNoLongerFitsIsReportedOnce) {
   EXPECT_EQ(r.evaluated_nodes, 2);
   ASSERT_EQ(r.failures.size(), 1u);
   EXPECT_EQ(r.failures[0].node->node()->name, "n1");
+}
+
+// PodTopologySpread counts a nominated pod through its AddPod extension:
+// on n0 the nominated web pod makes the skew 1 + 1 - 0 > 1, so only n1 is
+// feasible; without nominations both are.
+TEST_F(NominatedPodsTest, TopologySpreadCountsNominatedPods) {
+  ClusterState state;
+  for (const char* n : {"n0", "n1"}) {
+    state.UpsertNode(NodeBuilder(state.interner(), n).Label("node", n).Build());
+  }
+  TopologySpreadConstraint c;
+  c.topology_key = state.interner().Intern("node");
+  c.selector.emplace().requirements.push_back(
+      testing::Req(state.interner(), "app", SelectorOp::kIn, {"web"}));
+  auto web = [&](const std::string& name) {
+    auto p = std::make_shared<Pod>(
+        *PodBuilder(state.interner(), name).Label("app", "web").Priority(10).Spread(c).Build());
+    p->uid = name;
+    return p;
+  };
+  Profile p("x");
+  p.Add(std::make_unique<PodTopologySpread>(PodTopologySpreadArgs{}));
+  Scheduler s(std::move(p), 1);
+  EXPECT_EQ(s.Schedule(*web("p"), state).feasible_nodes, 2);
+  nominator_.pods["n0"] = {web("nominated")};
+  const ScheduleResult r = s.Schedule(*web("p"), state, &nominator_);
+  EXPECT_EQ(r.node, "n1");
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].node->node()->name, "n0");
+  EXPECT_EQ(r.failures[0].status.Message(), PodTopologySpread::kReasonConstraintsNotMatch);
 }
 
 }  // namespace

@@ -130,10 +130,32 @@ bool ClusterState::RemoveNamespace(std::string_view name) {
   return true;
 }
 
+void ClusterState::UpsertWorkload(std::shared_ptr<const Workload> w) {
+  std::string key = w->ns + "/" + w->name;
+  workloads_[static_cast<int>(w->kind)].insert_or_assign(std::move(key), std::move(w));
+  ++generation_;
+}
+
+bool ClusterState::RemoveWorkload(WorkloadKind kind, std::string_view key) {
+  auto& m = workloads_[static_cast<int>(kind)];
+  auto it = m.find(key);
+  if (it == m.end()) return false;
+  m.erase(it);
+  ++generation_;
+  return true;
+}
+
 const LabelSet& ClusterState::NamespaceLabels(Atom name) const {
   static const LabelSet kNoLabels;
   auto it = namespaces_.find(name);
   return it == namespaces_.end() ? kNoLabels : it->second->labels;
+}
+
+const Workload* ClusterState::FindWorkload(WorkloadKind kind, std::string_view ns,
+                                           std::string_view name) const {
+  const auto& m = workloads_[static_cast<int>(kind)];
+  auto it = m.find(std::string(ns) + "/" + std::string(name));
+  return it == m.end() ? nullptr : it->second.get();
 }
 
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }

@@ -20,6 +20,7 @@
 #include "libsched/model/node.h"
 #include "libsched/model/pdb.h"
 #include "libsched/model/pod.h"
+#include "libsched/model/workload.h"
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
 
@@ -91,6 +92,25 @@ class ClusterState {
     return namespaces_;
   }
 
+  // Services, ReplicationControllers, ReplicaSets and StatefulSets, keyed
+  // by kind and "namespace/name" (what the default spread selector reads).
+  void UpsertWorkload(std::shared_ptr<const Workload> w);
+  // False if unknown.
+  bool RemoveWorkload(WorkloadKind kind, std::string_view key);
+  // Null if unknown.
+  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns,
+                               std::string_view name) const;
+  // Calls fn(const Workload&) for each workload of `kind` in namespace
+  // `ns`, in name order.
+  template <class Fn>
+  void ForEachWorkloadIn(WorkloadKind kind, std::string_view ns, Fn&& fn) const {
+    const auto& m = workloads_[static_cast<int>(kind)];
+    const std::string prefix = std::string(ns) + "/";
+    for (auto it = m.lower_bound(prefix); it != m.end() && it->first.starts_with(prefix); ++it) {
+      fn(*it->second);
+    }
+  }
+
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
   const NodeInfo* FindNode(std::string_view name) const;
@@ -120,6 +140,8 @@ class ClusterState {
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
+  std::map<std::string, std::shared_ptr<const Workload>, std::less<>>
+      workloads_[kNumWorkloadKinds];
   NodeTree tree_;
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;

@@ -239,5 +239,31 @@ TEST(ClusterStateTest, NamespacesAndTheirLabels) {
   EXPECT_TRUE(s.NamespaceLabels(in.Intern("team-a")).empty());
 }
 
+TEST(ClusterStateTest, WorkloadsByKindAndNamespace) {
+  ClusterState cs;
+  auto add = [&](WorkloadKind kind, const std::string& ns, const std::string& name) {
+    auto w = std::make_shared<Workload>();
+    w->kind = kind;
+    w->ns = ns;
+    w->name = name;
+    cs.UpsertWorkload(std::move(w));
+  };
+  add(WorkloadKind::kService, "a", "s2");
+  add(WorkloadKind::kService, "a", "s1");
+  add(WorkloadKind::kService, "ab", "s3");  // "ab/..." is not in namespace "a"
+  add(WorkloadKind::kReplicaSet, "a", "s1");
+  std::vector<std::string> names;
+  cs.ForEachWorkloadIn(WorkloadKind::kService, "a",
+                       [&](const Workload& w) { names.push_back(w.name); });
+  EXPECT_EQ(names, (std::vector<std::string>{"s1", "s2"}));
+  EXPECT_NE(cs.FindWorkload(WorkloadKind::kReplicaSet, "a", "s1"), nullptr);
+  EXPECT_EQ(cs.FindWorkload(WorkloadKind::kStatefulSet, "a", "s1"), nullptr);
+  const uint64_t gen = cs.generation();
+  EXPECT_TRUE(cs.RemoveWorkload(WorkloadKind::kReplicaSet, "a/s1"));
+  EXPECT_GT(cs.generation(), gen);
+  EXPECT_FALSE(cs.RemoveWorkload(WorkloadKind::kReplicaSet, "a/s1"));
+  EXPECT_NE(cs.FindWorkload(WorkloadKind::kService, "a", "s1"), nullptr);  // other kind kept
+}
+
 }  // namespace
 }  // namespace sched

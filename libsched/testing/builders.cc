@@ -173,6 +173,19 @@ PodBuilder& PodBuilder::PreferredPodAntiAffinity(int32_t weight, AffinityTerm t)
   return *this;
 }
 
+PodBuilder& PodBuilder::Spread(TopologySpreadConstraint c) {
+  pod_.topology_spread_constraints.push_back(std::move(c));
+  return *this;
+}
+PodBuilder& PodBuilder::Terminating() {
+  pod_.terminating = true;
+  return *this;
+}
+PodBuilder& PodBuilder::Controller(ControllerKind kind, const std::string& name) {
+  pod_.controller_kind = kind;
+  pod_.controller_name = name;
+  return *this;
+}
 std::shared_ptr<const Pod> PodBuilder::Build() {
   pod_.labels = LabelSet(labels_);
   pod_.requests = PodRequests(spec_);

@@ -70,6 +70,9 @@ class PodBuilder {
   PodBuilder& RequiredPodAntiAffinity(AffinityTerm t);
   PodBuilder& PreferredPodAffinity(int32_t weight, AffinityTerm t);
   PodBuilder& PreferredPodAntiAffinity(int32_t weight, AffinityTerm t);
+  PodBuilder& Spread(TopologySpreadConstraint c);
+  PodBuilder& Terminating();
+  PodBuilder& Controller(ControllerKind kind, const std::string& name);
   std::shared_ptr<const Pod> Build();
 
  private:

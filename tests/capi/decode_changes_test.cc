@@ -45,7 +45,7 @@ TEST(DecodeChangesTest, EventsArray) {
                           R"({"type":"BOOKMARK","object":{"kind":"Pod","metadata":{}}},)" +
                           R"({"type":"DELETED","object":)" + kBound + "}," +
                           R"({"type":"DELETED","object":)" + kNode + "}," +
-                          R"({"type":"ADDED","object":{"kind":"Service","metadata":{}}})" + "]";
+                          R"({"type":"ADDED","object":{"kind":"DaemonSet","metadata":{}}})" + "]";
   const ApiStatus s = Decode(doc, in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cs.changes.size(), 6u);
@@ -66,7 +66,7 @@ TEST(DecodeChangesTest, EventsArray) {
   EXPECT_EQ(cs.changes[5].key, "n1");
   EXPECT_EQ(cs.summary.applied, 4);
   EXPECT_EQ(cs.summary.pending_pods, 2);
-  EXPECT_EQ(cs.summary.ignored, (std::map<std::string, int64_t>{{"Service", 1}}));
+  EXPECT_EQ(cs.summary.ignored, (std::map<std::string, int64_t>{{"DaemonSet", 1}}));
 }
 
 TEST(DecodeChangesTest, TerminalPodsAreRemoved) {

@@ -231,6 +231,59 @@ TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
   }
 }
 
+// Services arrive as events and select the peers of the default topology
+// spread constraints; a deleted Service no longer does. List defaulting
+// from pluginConfig turns a DoNotSchedule default into a filter.
+std::string HostNode(const std::string& name) {
+  return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name +
+         R"(","labels":{"kubernetes.io/hostname":")" + name +
+         R"("}},"status":{"allocatable":{"cpu":"4","memory":"64Gi","pods":"110"}}})";
+}
+std::string WebPod(const std::string& name, const std::string& node) {
+  const std::string node_name = node.empty() ? "" : R"("nodeName":")" + node + "\",";
+  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
+         R"(","namespace":"ns","labels":{"app":"web"}},"spec":{)" + node_name +
+         R"("containers":[{"name":"c"}]}})";
+}
+const char kWebService[] =
+    R"({"kind":"Service","apiVersion":"v1","metadata":{"name":"web","namespace":"ns"},)"
+    R"("spec":{"selector":{"app":"web"}}})";
+
+bool ScoredBy(const cJSON* result, const std::string& plugin) {
+  const cJSON* plugins = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(result, "scores"), "plugins");
+  for (const cJSON* p = plugins != nullptr ? plugins->child : nullptr; p != nullptr; p = p->next) {
+    if (plugin == p->valuestring) return true;
+  }
+  return false;
+}
+
+TEST_F(EngineTest, ServicesDriveDefaultTopologySpread) {
+  Apply("[" + EventJson("ADDED", HostNode("n1")) + "," + EventJson("ADDED", HostNode("n2")) + "," +
+        EventJson("ADDED", WebPod("web-0", "n1")) + "]");
+  EXPECT_FALSE(ScoredBy(Schedule(WebPod("web-1", ""), SCHED_SCHEDULE_SCORES).get(),
+                        "PodTopologySpread"));
+  EXPECT_EQ(Apply(EventJson("ADDED", kWebService)), R"({"applied":1,"ignored":{},"pendingPods":0})");
+  Json r = Schedule(WebPod("web-1", ""), SCHED_SCHEDULE_SCORES);
+  EXPECT_TRUE(ScoredBy(r.get(), "PodTopologySpread"));
+  Apply(EventJson("DELETED", kWebService));
+  EXPECT_FALSE(ScoredBy(Schedule(WebPod("web-1", ""), SCHED_SCHEDULE_SCORES).get(),
+                        "PodTopologySpread"));
+
+  sched_engine* e = NewEngine(R"({"profiles":[{"pluginConfig":[{"name":"PodTopologySpread",
+      "args":{"defaultingType":"List","defaultConstraints":[{"maxSkew":1,
+      "topologyKey":"kubernetes.io/hostname","whenUnsatisfiable":"DoNotSchedule"}]}}]}]})");
+  Apply(e, "[" + EventJson("ADDED", HostNode("n1")) + "," + EventJson("ADDED", HostNode("n2")) + "," +
+               EventJson("ADDED", WebPod("web-0", "n1")) + "," + EventJson("ADDED", kWebService) +
+               "," + EventJson("ADDED", WebPod("web-2", "n2")) + "," +
+               EventJson("ADDED", WebPod("web-3", "n2")) + "]");
+  // n2 (2 web pods) would skew 2 + 1 - 1 > 1: only n1 is feasible.
+  const std::string text = ScheduleText(e, WebPod("web-1", ""), 0);
+  EXPECT_NE(text.find(R"("node":"n1")"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"("feasibleNodes":1,)"), std::string::npos) << text;
+  sched_engine_free(e);
+}
+
 TEST_F(EngineTest, ProfilesAreChosenBySchedulerName) {
   sched_engine* e = NewEngine(R"({"profiles":[{"schedulerName":"a"},{"schedulerName":"b"}]})");
   Apply(e, EventJson("ADDED", NodeJson("n1", "4")));

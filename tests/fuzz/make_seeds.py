@@ -200,6 +200,9 @@ HAND_CONFIGS = [
     '{"profiles":[{"pluginConfig":[{"name":"InterPodAffinity","args":{"hardPodAffinityWeight":5,'
     '"ignorePreferredTermsOfExistingPods":true}}]}]}',
     '{"profiles":[{"pluginConfig":[{"name":"InterPodAffinity","args":{"hardPodAffinityWeight":101}}]}]}',
+    '{"profiles":[{"pluginConfig":[{"name":"PodTopologySpread","args":{"defaultingType":"List",'
+    '"defaultConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"}]}}]}]}',
+    '{"profiles":[{"pluginConfig":[{"name":"PodTopologySpread","args":{"defaultConstraints":[{}]}}]}]}',
     '{"percentageOfNodesToScore":101}',
     '{"percentageOfNodesToScore":1.5}',
     '{"parallelism":0}',
@@ -253,6 +256,10 @@ HAND_APPLY = [
     '{"kind":"Pod","metadata":{"name":"a","namespace":"default"},"spec":{"nodeName":"n1","containers":[{"name":"c",'
     '"ports":[{"containerPort":9090,"hostPort":9090}]}]}}' + SEPARATOR +
     '{"type":"DELETED","object":{"kind":"Pod","metadata":{"name":"a","namespace":"default"},"spec":{"nodeName":"n1"}}}',
+    '[{"type":"ADDED","object":{"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"default"},'
+    '"spec":{"selector":{"app":"web"}}}},{"type":"ADDED","object":{"apiVersion":"apps/v1","kind":"ReplicaSet",'
+    '"metadata":{"name":"web-1"},"spec":{"selector":{"matchExpressions":[{"key":"app","operator":"In","values":["web"]}]}}}},'
+    '{"type":"DELETED","object":{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"}}}]',
     "[]",
     "{}",
     '{"type":"ADDED"}',
@@ -299,6 +306,15 @@ HAND_PODS = [
                     {"key": "app", "operator": "NotIn", "values": ["x"]}]},
                     "namespaces": ["default", "kube-system"], "topologyKey": "disk"}}]}},
         "containers": [{"name": "c"}]}},
+    {"kind": "Pod", "metadata": {"name": "spread", "labels": {"app": "web", "pod-template-hash": "h"},
+     "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1", "controller": True}]},
+     "spec": {"topologySpreadConstraints": [
+         {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+          "labelSelector": {"matchLabels": {"app": "web"}}, "matchLabelKeys": ["pod-template-hash"],
+          "minDomains": 2, "nodeAffinityPolicy": "Ignore", "nodeTaintsPolicy": "Honor"},
+         {"maxSkew": 2, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
+          "labelSelector": {}}],
+         "containers": [{"name": "c"}]}},
     {"kind": "Pod", "metadata": {"name": "gt"}, "spec": {"affinity": {"nodeAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
             {"matchExpressions": [{"key": "gen", "operator": "Gt", "values": ["2"]}]}]}}}, "containers": [{"name": "c"}]}},

@@ -90,6 +90,25 @@ class BundledExample(unittest.TestCase):
         self.assertIn(zone(self.where["monitoring/pg-backup"]),
                       {zone(n) for n in nodes_of("shop/postgres-")})
 
+    def test_topology_spread(self):
+        def spread(app):
+            zones, hosts = collections.Counter(), collections.Counter()
+            for pod, node in self.where.items():
+                if pod.startswith(f"shop/{app}-"):
+                    zones[node.rsplit("-", 2)[1]] += 1
+                    hosts[node] += 1
+            return zones, hosts
+        zones, _ = spread("storefront")                           # DoNotSchedule by zone, maxSkew 1
+        self.assertEqual(sum(zones.values()), 7)
+        self.assertLessEqual(max(zones.values()) - min(zones.values()), 1)
+        zones, hosts = spread("catalog")                          # system defaults via the Service
+        self.assertEqual(len(hosts), 6)
+        zones, _ = spread("quorum")                               # minDomains 4 > 3 zones
+        self.assertEqual(zones, {"a": 1, "b": 1, "c": 1})
+        stuck = [m for p, m in self.why.items() if p.startswith("shop/quorum-")]
+        self.assertEqual(len(stuck), 1)
+        self.assertIn("29 node(s) didn't match pod topology spread constraints", stuck[0])
+
     def test_unschedulable_reasons(self):
         def reasons(pod):
             return self.why[pod]

@@ -26,8 +26,10 @@ Kubernetes objects. Nodes and pods with spec.nodeName make up the cluster;
 every other pod is scheduled one at a time, in queue order (priority
 descending, then creationTimestamp, then input order), each assumed on its
 node before the next. Deployments, ReplicaSets, StatefulSets and Jobs become
-the pods their controllers would create. Other kinds are counted as ignored,
-and pods for another spec.schedulerName are left alone (and counted).
+the pods their controllers would create. Other kinds go to the engine, which
+keeps those it reads (Services, PodDisruptionBudgets, ...) and counts the
+rest as ignored; pods for another spec.schedulerName are left alone (and
+counted).
 
 FILE is JSON or YAML (objects, Lists, multi-document YAML); "-" reads
 standard input; a directory reads its *.json, *.yaml and *.yml files in name

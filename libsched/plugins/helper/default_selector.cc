@@ -1,0 +1,56 @@
+#include "libsched/plugins/helper/default_selector.h"
+
+#include <map>
+
+namespace sched {
+namespace {
+
+// labels.Set(selector).Matches(podLabels): every entry is a pod label.
+bool SetMatches(const LabelSet& selector, const LabelSet& labels) {
+  for (const auto& [key, value] : selector.entries()) {
+    if (labels.Get(key) != value) return false;
+  }
+  return true;
+}
+
+WorkloadKind ToWorkloadKind(ControllerKind k) {
+  switch (k) {
+    case ControllerKind::kReplicaSet:
+      return WorkloadKind::kReplicaSet;
+    case ControllerKind::kStatefulSet:
+      return WorkloadKind::kStatefulSet;
+    default:
+      return WorkloadKind::kReplicationController;
+  }
+}
+
+}  // namespace
+
+LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot) {
+  std::map<Atom, Atom> set;  // labels.Merge: a later value for a key wins
+  snapshot.ForEachWorkloadIn(WorkloadKind::kService, pod.ns, [&](const Workload& svc) {
+    if (!svc.match_labels || !SetMatches(*svc.match_labels, pod.labels)) return;
+    for (const auto& [key, value] : svc.match_labels->entries()) set[key] = value;
+  });
+  const Workload* owner =
+      pod.controller_kind == ControllerKind::kOther
+          ? nullptr
+          : snapshot.FindWorkload(ToWorkloadKind(pod.controller_kind), pod.ns,
+                                  pod.controller_name);
+  if (owner != nullptr && owner->match_labels) {  // ReplicationController
+    for (const auto& [key, value] : owner->match_labels->entries()) set[key] = value;
+  }
+  LabelSelector out;
+  for (const auto& [key, value] : set) {
+    Requirement& r = out.requirements.emplace_back();
+    r.key = key;
+    r.values = {value};
+  }
+  if (owner != nullptr && owner->selector && owner->selector->valid) {  // ReplicaSet, StatefulSet
+    out.requirements.insert(out.requirements.end(), owner->selector->requirements.begin(),
+                            owner->selector->requirements.end());
+  }
+  return out;
+}
+
+}  // namespace sched

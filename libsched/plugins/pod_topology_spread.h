@@ -1,0 +1,103 @@
+// PodTopologySpread: Filter keeps the nodes where placing the pod keeps
+// every DoNotSchedule constraint's skew within maxSkew; Score prefers the
+// domains with fewer matching pods for the ScheduleAnyway constraints.
+// Mirrors pkg/scheduler/framework/plugins/podtopologyspread/{plugin.go,
+// common.go,filtering.go,scoring.go} with the v1.36 feature gates
+// (NodeInclusionPolicyInPodTopologySpread GA, MatchLabelKeysInPodTopologySpread
+// on: matchLabelKeys are merged into the selector when the pod is decoded).
+//
+// A pod without constraints gets the profile's default constraints, with
+// the selector helper.DefaultSelector builds from the Services,
+// ReplicationControllers, ReplicaSets and StatefulSets in the snapshot;
+// none apply when that selector is empty.
+//
+// Thread-safety: holds only its args; const methods may be called
+// concurrently.
+#ifndef LIBSCHED_PLUGINS_POD_TOPOLOGY_SPREAD_H_
+#define LIBSCHED_PLUGINS_POD_TOPOLOGY_SPREAD_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libsched/framework/plugin.h"
+
+namespace sched {
+
+// PodTopologySpreadArgs (pkg/scheduler/apis/config/types_pluginargs.go),
+// defaulted as v1 (defaultingType System) and validated as
+// ValidatePodTopologySpreadArgs by the config decoder.
+struct PodTopologySpreadArgs {
+  // One of defaultConstraints. Topology keys stay strings: the config is
+  // decoded before any label is interned.
+  struct Constraint {
+    int32_t max_skew = 1;
+    std::string topology_key;
+    bool do_not_schedule = false;  // whenUnsatisfiable
+    int32_t min_domains = 1;
+    NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::kHonor;
+    NodeInclusionPolicy node_taints_policy = NodeInclusionPolicy::kIgnore;
+  };
+  // defaultingType: System uses the built-in constraints (hostname maxSkew
+  // 3, zone maxSkew 5, both ScheduleAnyway); List uses default_constraints.
+  bool system_defaulting = true;
+  std::vector<Constraint> default_constraints;  // only with List
+};
+
+class PodTopologySpread final : public PreFilterPlugin,
+                                public FilterPlugin,
+                                public PreScorePlugin,
+                                public ScorePlugin {
+ public:
+  static constexpr std::string_view kName = "PodTopologySpread";
+  // ErrReasonConstraintsNotMatch (Unschedulable).
+  static constexpr std::string_view kReasonConstraintsNotMatch =
+      "node(s) didn't match pod topology spread constraints";
+  // ErrReasonNodeLabelNotMatch (UnschedulableAndUnresolvable).
+  static constexpr std::string_view kReasonNodeLabelNotMatch =
+      "node(s) didn't match pod topology spread constraints (missing required label)";
+
+  explicit PodTopologySpread(PodTopologySpreadArgs args);
+  std::string_view Name() const override { return kName; }
+
+  // Counts matching pods per domain of each DoNotSchedule constraint over
+  // the nodes that pass the constraint's inclusion policies and carry every
+  // constraint's topology key, and keeps each constraint's two smallest
+  // domains. Skip when there is no DoNotSchedule constraint.
+  Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
+                   PreFilterResult* result) const override;
+  bool HasPreFilterExtensions() const override { return true; }
+  // Adjust the counts for a pod added to / removed from `node` (nominated
+  // pods, preemption victims); copy-on-write, as `state` is a clone.
+  Status AddPod(CycleState& state, const Pod& pod, const Pod& pod_to_add,
+                const NodeInfo& node) const override;
+  Status RemovePod(CycleState& state, const Pod& pod, const Pod& pod_to_remove,
+                   const NodeInfo& node) const override;
+  // REQUIRES: PreFilter returned Success in this cycle (else Error);
+  // node.node() != null.
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+
+  // Counts matching pods per domain of each ScheduleAnyway constraint over
+  // the domains of the feasible nodes. Skip when there is no such
+  // constraint or no node.
+  Status PreScore(CycleState& state, const Pod& pod, std::span<const NodeInfo* const> feasible,
+                  const ClusterState& snapshot) const override;
+  // Σ count × ln(domains + 2) + (maxSkew − 1) over the constraints whose key
+  // the node has, rounded. REQUIRES: PreScore returned Success (else Error).
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+  bool HasNormalizeScore() const override { return true; }
+  // Reversed into [0, 100] as upstream; nodes missing a required topology
+  // key get 0. REQUIRES: PreScore ran in this cycle (else Error).
+  Status NormalizeScore(const CycleState& state, const Pod& pod,
+                        std::span<int64_t> scores) const override;
+
+ private:
+  PodTopologySpreadArgs args_;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_PLUGINS_POD_TOPOLOGY_SPREAD_H_

@@ -1,0 +1,343 @@
+// PodTopologySpread PreScore / Score / NormalizeScore, with cases from
+// upstream's podtopologyspread/scoring_test.go (TestPodTopologySpreadScore,
+// TestPreScoreSkip) plus the default constraints from Services and
+// controllers (helper.DefaultSelector).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libsched/plugins/pod_topology_spread.h"
+#include "libsched/plugins/pod_topology_spread_test_util.h"
+#include "libsched/testing/builders.h"
+#include "libsched/testing/run_score.h"
+
+namespace sched {
+namespace {
+
+using pts_test::C;
+using pts_test::N;
+using pts_test::P;
+using pts_test::PodSpec;
+
+constexpr NodeInclusionPolicy kIgnore = NodeInclusionPolicy::kIgnore;
+const std::string kHost = "kubernetes.io/hostname";
+
+std::vector<N> HostNodes(const std::vector<std::string>& names, const std::string& extra = "") {
+  std::vector<N> out;
+  for (const std::string& n : names) out.push_back({n, kHost + "=" + n + extra});
+  return out;
+}
+// Matching pods spread as 4/3/2/1 on node-a..d.
+const std::vector<P> kPods4321 = {
+    {"p-a1", "node-a", "foo"}, {"p-a2", "node-a", "foo"}, {"p-a3", "node-a", "foo"},
+    {"p-a4", "node-a", "foo"}, {"p-b1", "node-b", "foo"}, {"p-b2", "node-b", "foo"},
+    {"p-b3", "node-b", "foo"}, {"p-c1", "node-c", "foo"}, {"p-c2", "node-c", "foo"},
+    {"p-d1", "node-d", "foo"}};
+const std::vector<P> kPods2201 = {{"p-a1", "node-a", "foo"}, {"p-a2", "node-a", "foo"},
+                                  {"p-b1", "node-b", "foo"}, {"p-d1", "node-d", "foo"},
+                                  {"p-d2", "node-d", "foo"}, {"p-d3", "node-d", "foo"}};
+const std::vector<P> kPods4211 = {
+    {"p-a1", "node-a", "foo"}, {"p-a2", "node-a", "foo"}, {"p-a3", "node-a", "foo"},
+    {"p-a4", "node-a", "foo"}, {"p-b1", "node-b", "foo"}, {"p-b2", "node-b", "foo"},
+    {"p-x1", "node-x", "foo"}, {"p-y1", "node-y", "foo"}, {"p-y2", "node-y", "foo"},
+    {"p-y3", "node-y", "foo"}};
+const std::vector<N> kZoneHostNodes = {{"node-a", "zone=zone1," + kHost + "=node-a"},
+                                       {"node-b", "zone=zone1," + kHost + "=node-b"},
+                                       {"node-x", "zone=zone2," + kHost + "=node-x"},
+                                       {"node-y", "zone=zone2," + kHost + "=node-y"}};
+
+struct ScoreCase {
+  std::string name;
+  PodSpec pod;
+  std::vector<N> nodes;       // all nodes of the cluster
+  std::vector<std::string> feasible;  // the nodes that passed Filter, in order
+  std::vector<P> pods;
+  std::vector<int64_t> want;  // parallel to feasible
+  std::vector<std::pair<std::string, std::string>> services = {};  // name, selector
+  PodTopologySpreadArgs args = {};
+};
+
+std::vector<int64_t> RunScore(const ScoreCase& tc, Status* pre_score) {
+  ClusterState cs;
+  pts_test::AddNodes(cs, tc.nodes);
+  pts_test::AddPods(cs, tc.pods);
+  for (const auto& [name, selector] : tc.services) pts_test::AddService(cs, name, selector);
+  const auto pod = pts_test::MakePod(cs, tc.pod);
+  std::vector<const NodeInfo*> feasible;
+  for (const std::string& n : tc.feasible) feasible.push_back(cs.FindNode(n));
+  const PodTopologySpread pl(tc.args);
+  CycleState state(1);
+  *pre_score = pl.PreScore(state, *pod, feasible, cs);
+  std::vector<int64_t> scores;
+  if (!pre_score->IsSuccess()) return scores;
+  EXPECT_TRUE(testing::ScoreAndNormalize(pl, state, *pod, feasible, &scores).IsSuccess());
+  return scores;
+}
+
+TEST(PodTopologySpreadScoreTest, Scores) {
+  const std::vector<std::string> abcd = {"node-a", "node-b", "node-c", "node-d"};
+  const auto node_selector_foo = [](Interner&, testing::PodBuilder& b) {
+    b.NodeSelector("foo", "");
+  };
+  const std::vector<N> abc_foo = {
+      {"node-a", "node=node-a,foo"}, {"node-b", "node=node-b,foo"}, {"node-c", "node=node-c"}};
+  const std::vector<P> pods_2_1_1 = {{"p-a1", "node-a", "foo"},
+                                     {"p-a2", "node-a", "foo"},
+                                     {"p-b1", "node-b", "foo"},
+                                     {"p-c1", "node-c", "foo"}};
+  const std::vector<ScoreCase> cases = {
+      {"one constraint on node, no existing pods",
+       {"foo", {{1, kHost, "foo", false}}},
+       HostNodes({"node-a", "node-b"}),
+       {"node-a", "node-b"},
+       {},
+       {100, 100}},
+      {"one constraint on node, only one node is candidate",
+       {"foo", {{1, kHost, "foo", false}}},
+       HostNodes({"node-a", "node-b"}),
+       {"node-a"},
+       {{"p-a1", "node-a", "foo"}, {"p-a2", "node-a", "foo"}, {"p-b1", "node-b", "foo"}},
+       {100}},
+      {"one constraint on node, all nodes have the same number of matching pods",
+       {"foo", {{1, kHost, "foo", false}}},
+       HostNodes({"node-a", "node-b"}),
+       {"node-a", "node-b"},
+       {{"p-a1", "node-a", "foo"}, {"p-b1", "node-b", "foo"}},
+       {100, 100}},
+      {"one constraint on node, all 4 nodes are candidates",
+       {"foo", {{1, kHost, "foo", false}}},
+       HostNodes(abcd),
+       abcd,
+       kPods2201,
+       {20, 60, 100, 0}},
+      {"one constraint on node, null selector",
+       {"foo", {{1, kHost, "", false}}},
+       HostNodes(abcd),
+       abcd,
+       kPods2201,
+       {100, 100, 100, 100}},
+      {"one constraint on node, all 4 nodes are candidates, maxSkew=2",
+       {"foo", {{2, kHost, "foo", false}}},
+       HostNodes(abcd),
+       abcd,
+       kPods2201,
+       {33, 66, 100, 16}},
+      {"one constraint on node, all 4 nodes are candidates, maxSkew=3",
+       {"foo", {{3, kHost, "foo", false}}},
+       HostNodes(abcd),
+       abcd,
+       kPods4321,
+       {44, 66, 77, 100}},
+      {"system defaulting, nodes don't have zone, pods match service",
+       {"foo", {}},
+       HostNodes(abcd),
+       abcd,
+       kPods4321,
+       {44, 66, 77, 100},
+       {{"my-svc", "foo"}}},
+      {"one constraint on node, 3 out of 4 nodes are candidates",
+       {"foo", {{1, kHost, "foo", false}}},
+       HostNodes({"node-a", "node-b", "node-x", "node-y"}),
+       {"node-a", "node-b", "node-x"},
+       kPods4211,
+       {33, 83, 100}},
+      {"one constraint on node, 3 out of 4 nodes are candidates, one node doesn't match "
+       "topology key",
+       {"foo", {{1, kHost, "foo", false}}},
+       {{"node-a", kHost + "=node-a"},
+        {"node-b", "n=node-b"},
+        {"node-x", kHost + "=node-x"},
+        {"node-y", kHost + "=node-y"}},
+       {"node-a", "node-b", "node-x"},
+       kPods4211,
+       {16, 0, 100}},
+      {"one constraint on zone, 3 out of 4 nodes are candidates",
+       {"foo", {{1, "zone", "foo", false}}},
+       kZoneHostNodes,
+       {"node-a", "node-b", "node-x"},
+       kPods4211,
+       {75, 75, 100}},
+      {"two Constraints on zone and node, 2 out of 4 nodes are candidates",
+       {"foo", {{1, "zone", "foo", false}, {1, kHost, "foo", false}}},
+       kZoneHostNodes,
+       {"node-a", "node-x"},
+       {{"p-a1", "node-a", "foo"},
+        {"p-a2", "node-a", "foo"},
+        {"p-b1", "node-b", "foo"},
+        {"p-x1", "node-x", "foo"},
+        {"p-x2", "node-x", "foo"},
+        {"p-y1", "node-y", "foo"},
+        {"p-y2", "node-y", "foo"},
+        {"p-y3", "node-y", "foo"},
+        {"p-y4", "node-y", "foo"}},
+       {100, 63}},
+      {"two Constraints on zone, 2 out of 4 nodes are candidates",
+       {"foo,bar", {{1, "zone", "foo", false}, {1, "zone", "bar", false}}},
+       {{"node-a", "zone=zone1"},
+        {"node-b", "zone=zone1"},
+        {"node-x", "zone=zone2"},
+        {"node-y", "zone=zone2"}},
+       {"node-a", "node-x"},
+       {{"p-a1", "node-a", "foo,bar"},
+        {"p-a2", "node-a", "foo"},
+        {"p-b1", "node-b", "foo,bar"},
+        {"p-y1", "node-y", "foo"},
+        {"p-y2", "node-y", "foo,bar"},
+        {"p-y3", "node-y", "foo"}},
+       {85, 100}},
+      {"two Constraints on zone and node, with different labelSelectors",
+       {"foo,bar", {{1, "zone", "foo", false}, {1, kHost, "bar", false}}},
+       kZoneHostNodes,
+       {"node-a", "node-b", "node-x", "node-y"},
+       {{"p-a1", "node-a", "foo"},
+        {"p-b1", "node-b", "foo,bar"},
+        {"p-y1", "node-y", "foo"},
+        {"p-y2", "node-y", "bar"}},
+       {60, 20, 100, 60}},
+      {"two Constraints on zone and node, with different labelSelectors, some nodes have 0 pods",
+       {"foo,bar", {{1, "zone", "foo", false}, {1, kHost, "bar", false}}},
+       kZoneHostNodes,
+       {"node-a", "node-b", "node-x", "node-y"},
+       {{"p-b1", "node-b", "bar"}, {"p-x1", "node-x", "foo"}, {"p-y1", "node-y", "foo,bar"}},
+       {100, 60, 40, 0}},
+      {"two Constraints on zone and node, with different labelSelectors, 3 out of 4 nodes are "
+       "candidates",
+       {"foo,bar", {{1, "zone", "foo", false}, {1, kHost, "bar", false}}},
+       kZoneHostNodes,
+       {"node-a", "node-b", "node-x"},
+       {{"p-a1", "node-a", "foo"},
+        {"p-b1", "node-b", "foo,bar"},
+        {"p-y1", "node-y", "foo"},
+        {"p-y2", "node-y", "bar"}},
+       {50, 25, 100}},
+      {"existing pods in a different namespace do not count",
+       {"foo", {{1, kHost, "foo", false}}},
+       HostNodes({"node-a", "node-b"}),
+       {"node-a", "node-b"},
+       {{"p-a1", "node-a", "foo", "ns1"},
+        {"p-a2", "node-a", "foo"},
+        {"p-b1", "node-b", "foo"},
+        {"p-b2", "node-b", "foo"}},
+       {100, 33}},
+      {"terminating Pods should be excluded",
+       {"foo", {{1, kHost, "foo", false}}},
+       HostNodes({"node-a", "node-b"}),
+       {"node-a", "node-b"},
+       {{"p-a", "node-a", "foo", "default", true}, {"p-b", "node-b", "foo"}},
+       {100, 0}},
+      {"minDomains has no effect when ScheduleAnyway",
+       {"foo", {{2, "node", "foo", false, 4}}},
+       {{"node-a", "node=node-a"}, {"node-b", "node=node-b"}, {"node-c", "node=node-c"}},
+       {"node-a", "node-b", "node-c"},
+       {{"p-a1", "node-a", "foo"},
+        {"p-a2", "node-a", "foo"},
+        {"p-b1", "node-b", "foo"},
+        {"p-b2", "node-b", "foo"},
+        {"p-c1", "node-c", "foo"}},
+       {75, 75, 100}},
+      {"NodeAffinityPolicy honored with labelSelectors",
+       {"foo", {{1, "node", "foo", false}}, node_selector_foo},
+       abc_foo,
+       {"node-a", "node-b", "node-c"},
+       pods_2_1_1,
+       {0, 33, 100}},
+      {"NodeAffinityPolicy ignored with labelSelectors",
+       {"foo", {{1, "node", "foo", false, 1, kIgnore}}, node_selector_foo},
+       abc_foo,
+       {"node-a", "node-b", "node-c"},
+       pods_2_1_1,
+       {66, 100, 100}},
+  };
+  for (const ScoreCase& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    Status pre;
+    EXPECT_EQ(RunScore(tc, &pre), tc.want);
+    EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+  }
+}
+
+// TestPreScoreSkip and the default constraints' conditions.
+TEST(PodTopologySpreadScoreTest, PreScoreSkips) {
+  const std::vector<N> nodes = HostNodes({"node-a", "node-b"});
+  PodTopologySpreadArgs list_none;
+  list_none.system_defaulting = false;
+  const std::vector<ScoreCase> cases = {
+      {"only DoNotSchedule constraints", {"foo", {{1, kHost, "foo"}}}, nodes, {"node-a"}, {}, {}},
+      {"system defaulting, no Service selects the pod", {"foo", {}}, nodes, {"node-a"}, {}, {},
+       {{"other", "bar"}}},
+      {"List defaulting without constraints", {"foo", {}}, nodes, {"node-a"}, {}, {},
+       {{"svc", "foo"}}, list_none},
+  };
+  for (const ScoreCase& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    Status pre;
+    RunScore(tc, &pre);
+    EXPECT_TRUE(pre.IsSkip()) << pre.Message();
+  }
+}
+
+// List defaulting requires every topology key (requireAllTopologies), so a
+// node without one is ignored and scores 0; System defaulting does not.
+TEST(PodTopologySpreadScoreTest, ListDefaultingIgnoresNodesWithoutKeys) {
+  PodTopologySpreadArgs list;
+  list.system_defaulting = false;
+  list.default_constraints.push_back({.max_skew = 1, .topology_key = "zone"});
+  const std::vector<N> nodes = {{"node-a", "zone=z1"}, {"node-b", "zone=z2"}, {"node-c", ""}};
+  const std::vector<P> pods = {{"p-a1", "node-a", "foo"}, {"p-c1", "node-c", "foo"}};
+  Status pre;
+  EXPECT_EQ(RunScore({"list", {"foo", {}}, nodes, {"node-a", "node-b", "node-c"}, pods, {},
+                      {{"svc", "foo"}}, list},
+                     &pre),
+            (std::vector<int64_t>{0, 100, 0}));
+  EXPECT_TRUE(pre.IsSuccess());
+}
+
+// The default selector of a pod owned by a ReplicaSet is the ReplicaSet's
+// selector (plus matching Services): pods of other owners do not count.
+TEST(PodTopologySpreadScoreTest, SystemDefaultsFromReplicaSet) {
+  ClusterState cs;
+  pts_test::AddNodes(cs, HostNodes({"node-a", "node-b"}));
+  pts_test::AddPods(cs, {{"p-a1", "node-a", "app=web"},
+                         {"p-a2", "node-a", "app=web"},
+                         {"p-b1", "node-b", "app=db"},
+                         {"p-b2", "node-b", "app=db"},
+                         {"p-b3", "node-b", "app=db"}});
+  auto rs = std::make_shared<Workload>();
+  rs->kind = WorkloadKind::kReplicaSet;
+  rs->ns = "default";
+  rs->name = "web-123";
+  rs->selector.emplace().requirements.push_back(
+      testing::Req(cs.interner(), "app", SelectorOp::kIn, {"web"}));
+  cs.UpsertWorkload(rs);
+  testing::PodBuilder b(cs.interner(), "p");
+  const auto pod = b.Label("app", "web").Controller(ControllerKind::kReplicaSet, "web-123").Build();
+  const std::vector<const NodeInfo*> feasible = {cs.FindNode("node-a"), cs.FindNode("node-b")};
+  const PodTopologySpread pl{PodTopologySpreadArgs{}};
+  CycleState state(1);
+  ASSERT_TRUE(pl.PreScore(state, *pod, feasible, cs).IsSuccess());
+  std::vector<int64_t> scores;
+  ASSERT_TRUE(testing::ScoreAndNormalize(pl, state, *pod, feasible, &scores).IsSuccess());
+  // hostname, maxSkew 3: a = round(2 ln 4 + 2) = 5, b = 2; 100 (7 - s) / 5.
+  EXPECT_EQ(scores, (std::vector<int64_t>{40, 100}));
+
+  // An unknown owner yields no selector: Skip.
+  testing::PodBuilder orphan(cs.interner(), "q");
+  const auto q = orphan.Label("app", "web").Controller(ControllerKind::kReplicaSet, "gone").Build();
+  CycleState skipped(1);
+  EXPECT_TRUE(pl.PreScore(skipped, *q, feasible, cs).IsSkip());
+}
+
+TEST(PodTopologySpreadScoreTest, ScoreWithoutPreScoreIsError) {
+  ClusterState cs;
+  pts_test::AddNodes(cs, HostNodes({"node-a"}));
+  const auto pod = pts_test::MakePod(cs, PodSpec{"foo", {{1, kHost, "foo", false}}});
+  const PodTopologySpread pl{PodTopologySpreadArgs{}};
+  CycleState state(1);
+  int64_t score = 0;
+  EXPECT_EQ(pl.Score(state, *pod, *cs.FindNode("node-a"), &score).code(), Code::kError);
+}
+
+}  // namespace
+}  // namespace sched
