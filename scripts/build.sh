@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Configures (once) and builds a meson build directory.
 # Usage: scripts/build.sh [BUILDDIR] [extra meson setup args...]
+# With CONFIGURE_ONLY=1 it stops after setup (meson test then builds only
+# what the selected tests need).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 builddir=${1:-build}
@@ -9,4 +11,4 @@ bash scripts/install-deps.sh
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup "$builddir" --werror "$@" >/dev/null
 fi
-ninja -C "$builddir"
+[ "${CONFIGURE_ONLY:-0}" = 1 ] || ninja -C "$builddir"
