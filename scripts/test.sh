@@ -4,11 +4,14 @@
 #   build-asan  every meson test under AddressSanitizer (with LeakSanitizer)
 #               + UndefinedBehaviorSanitizer
 #   build-tsan  the tests that start threads, under ThreadSanitizer
+#   go          the Go package against build (scripts/test-go.sh: vet,
+#               go test -race, the static link)
 #   fuzz        each libFuzzer target for FUZZ_SECONDS (default 30) after
 #               replaying its regressions (scripts/fuzz.sh; longer runs:
 #               scripts/fuzz.sh --seconds 900)
 # Prints the time of each stage, and ends with one line "N passed, M failed":
-# the meson tests of the three builds plus one per fuzz target.
+# the meson tests of the three builds, one per Go script and one per fuzz
+# target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,6 +51,15 @@ run_suite() {  # builddir, meson setup args...; $tests: meson tests to run (defa
   failed=$((failed + bad))
 }
 
+run_script() {  # a test script that passes or fails as a whole
+  if bash "$@"; then
+    passed=$((passed + 1))
+  else
+    echo "$* failed" >&2
+    failed=$((failed + 1))
+  fi
+}
+
 run_fuzz() {  # one scripts/fuzz.sh run per target, so each counts on its own
   local t
   for t in config apply schedule quantity; do
@@ -61,6 +73,7 @@ run_fuzz() {  # one scripts/fuzz.sh run per target, so each counts on its own
 }
 
 timed build run_suite build
+timed go run_script scripts/test-go.sh
 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   timed build-asan run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
 # The engine and C-API tests are the ones that start threads. Left out: the
