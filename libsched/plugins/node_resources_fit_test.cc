@@ -313,6 +313,44 @@ TEST(NodeResourcesFitTest, ReasonsLiveInTheCycleState) {
   EXPECT_EQ(a.reasons()[0].data(), b.reasons()[0].data());
 }
 
+// Regression (found by the differential test, kube-scheduler/difftest):
+// PreScore replaced the PreFilter data in the plugin's one CycleState slot,
+// freeing the "Insufficient <extended resource>" strings the cycle's Filter
+// statuses point at, so the result printed garbage reasons.
+TEST(NodeResourcesFitTest, ReasonsOutlivePreScore) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  cs.UpsertNode(FilterNode(in));
+  auto pod = MakePod(in, "pod", {{{0, 0, {{kExtB, 1}}}}});
+  NodeResourcesFit p;
+  CycleState state(1);
+  PreFilterResult result;
+  ASSERT_TRUE(p.PreFilter(state, *pod, cs, &result).IsSuccess());
+  const Status before = p.Filter(state, *pod, *cs.FindNode("node"));
+  ASSERT_EQ(before.reasons().size(), 1u);
+  const std::string_view reason = before.reasons()[0];
+  ASSERT_TRUE(p.PreScore(state, *pod, cs.NodeList(), cs).IsSuccess());
+  EXPECT_EQ(reason, "Insufficient example.com/bbb");
+  const Status after = p.Filter(state, *pod, *cs.FindNode("node"));
+  ASSERT_EQ(after.reasons().size(), 1u);
+  EXPECT_EQ(after.reasons()[0].data(), reason.data());  // the same string, still alive
+  int64_t score = -1;
+  EXPECT_TRUE(p.Score(state, *pod, *cs.FindNode("node"), &score).IsSuccess());
+}
+
+// Each extension point still needs its own Pre* step to have run.
+TEST(NodeResourcesFitTest, ScoreWithoutPreScoreIsAnError) {
+  ClusterState cs;
+  cs.UpsertNode(NodeBuilder(cs.interner(), "node").Build());
+  auto pod = PodBuilder(cs.interner(), "pod").Build();
+  NodeResourcesFit p;
+  CycleState state(1);
+  PreFilterResult result;
+  ASSERT_TRUE(p.PreFilter(state, *pod, cs, &result).IsSuccess());
+  int64_t score = -1;
+  EXPECT_EQ(p.Score(state, *pod, *cs.FindNode("node"), &score).code(), Code::kError);
+}
+
 TEST(NodeResourcesFitTest, Name) { EXPECT_EQ(NodeResourcesFit().Name(), "NodeResourcesFit"); }
 
 // ----------------------------------------------------------------- Score
