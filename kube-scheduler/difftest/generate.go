@@ -35,10 +35,14 @@ var (
 // case.
 type generator struct {
 	r *rand.Rand
+	// podLevel gives some incoming pods pod-level requests
+	// (spec.resources), where the engine is known to differ: see
+	// docs/differential-test.md, "Known differences".
+	podLevel bool
 }
 
-func newGenerator(seed uint64) *generator {
-	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed))}
+func newGenerator(seed uint64, podLevel bool) *generator {
+	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed)), podLevel: podLevel}
 }
 
 func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
@@ -177,6 +181,7 @@ func (g *generator) pod(name string, incoming bool) *v1.Pod {
 	if g.chance(0.4) {
 		p.Spec.Affinity = &v1.Affinity{PodAffinity: g.podAffinity(), PodAntiAffinity: g.podAntiAffinity()}
 	}
+	mergeLabelKeys(p)
 	if !incoming {
 		return p
 	}
@@ -187,6 +192,16 @@ func (g *generator) pod(name string, incoming bool) *v1.Pod {
 			c.RestartPolicy = &always // a sidecar
 		}
 		p.Spec.InitContainers = append(p.Spec.InitContainers, c)
+	}
+	if g.podLevel && g.chance(0.1) {
+		// Pod-level requests (PodLevelResources), at least the containers' sum.
+		p.Spec.Resources = &v1.ResourceRequirements{Requests: v1.ResourceList{
+			v1.ResourceCPU:    *resource.NewMilliQuantity(int64(3000+500*g.n(4)), resource.DecimalSI),
+			v1.ResourceMemory: *resource.NewQuantity(int64(5+g.n(4))<<30, resource.BinarySI),
+		}}
+		if g.chance(0.5) {
+			delete(p.Spec.Resources.Requests, v1.ResourceMemory)
+		}
 	}
 	if g.chance(0.1) {
 		p.Spec.Overhead = v1.ResourceList{v1.ResourceCPU: resource.MustParse("250m"), v1.ResourceMemory: resource.MustParse("120Mi")}
@@ -287,6 +302,12 @@ func (g *generator) labelSelector() *metav1.LabelSelector {
 
 func (g *generator) podAffinityTerm() v1.PodAffinityTerm {
 	t := v1.PodAffinityTerm{LabelSelector: g.labelSelector(), TopologyKey: pick(g, topologyKeys)}
+	switch g.n(10) {
+	case 0:
+		t.MatchLabelKeys = []string{"tier"}
+	case 1:
+		t.MismatchLabelKeys = []string{"app"}
+	}
 	switch g.n(4) {
 	case 0:
 		t.Namespaces = []string{pick(g, nsNames)}
@@ -326,4 +347,44 @@ func (g *generator) podAntiAffinity() *v1.PodAntiAffinity {
 		a.RequiredDuringSchedulingIgnoredDuringExecution = []v1.PodAffinityTerm{g.podAffinityTerm()}
 	}
 	return a
+}
+
+// mergeLabelKeys does what the API server does when it creates a pod
+// (mutatePodAffinity in pkg/registry/core/pod/strategy.go): each
+// matchLabelKeys / mismatchLabelKeys key the pod has a label for becomes a
+// requirement of the term's labelSelector. The scheduler reads only the
+// selector; the engine merges them itself on decode, which repeats these
+// requirements harmlessly (docs/upstream-differences.md, "matchLabelKeys /
+// mismatchLabelKeys of pod (anti-)affinity").
+func mergeLabelKeys(p *v1.Pod) {
+	merge := func(t *v1.PodAffinityTerm) {
+		if t.LabelSelector == nil {
+			return
+		}
+		for _, keys := range []struct {
+			keys []string
+			op   metav1.LabelSelectorOperator
+		}{{t.MatchLabelKeys, metav1.LabelSelectorOpIn}, {t.MismatchLabelKeys, metav1.LabelSelectorOpNotIn}} {
+			for _, k := range keys.keys {
+				if v, ok := p.Labels[k]; ok {
+					t.LabelSelector.MatchExpressions = append(t.LabelSelector.MatchExpressions,
+						metav1.LabelSelectorRequirement{Key: k, Operator: keys.op, Values: []string{v}})
+				}
+			}
+		}
+	}
+	mergeAll := func(required []v1.PodAffinityTerm, preferred []v1.WeightedPodAffinityTerm) {
+		for i := range required {
+			merge(&required[i])
+		}
+		for i := range preferred {
+			merge(&preferred[i].PodAffinityTerm)
+		}
+	}
+	if a := p.Spec.Affinity; a != nil && a.PodAffinity != nil {
+		mergeAll(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	if a := p.Spec.Affinity; a != nil && a.PodAntiAffinity != nil {
+		mergeAll(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution, a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
 }
