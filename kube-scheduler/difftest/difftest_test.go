@@ -15,7 +15,6 @@ var (
 	numCases   = flag.Int("difftest.cases", envInt("DIFFTEST_CASES", 2000), "random cases to compare (env DIFFTEST_CASES)")
 	seed       = flag.Uint64("difftest.seed", 1, "seed of the random case stream")
 	corpusDir  = flag.String("difftest.corpus", "../../../shared/corpus", "the shared corpus (see its SOURCES.md); skipped when absent")
-	podLevel   = flag.Bool("difftest.podlevel", false, "also generate pod-level requests (a known difference, see docs/differential-test.md)")
 	maxReports = flag.Int("difftest.reports", 5, "differences to shrink and print in full")
 )
 
@@ -72,7 +71,7 @@ func repro(c *Case) string {
 
 func TestRandomCases(t *testing.T) {
 	start := time.Now()
-	g := newGenerator(*seed, *podLevel)
+	g := newGenerator(*seed)
 	n, pairs := run(t, func(yield func(*Case) bool) {
 		for i := range *numCases {
 			if !yield(g.Case(i)) {

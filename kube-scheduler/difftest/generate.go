@@ -35,14 +35,10 @@ var (
 // case.
 type generator struct {
 	r *rand.Rand
-	// podLevel gives some incoming pods pod-level requests
-	// (spec.resources), where the engine is known to differ: see
-	// docs/differential-test.md, "Known differences".
-	podLevel bool
 }
 
-func newGenerator(seed uint64, podLevel bool) *generator {
-	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed)), podLevel: podLevel}
+func newGenerator(seed uint64) *generator {
+	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed))}
 }
 
 func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
@@ -193,7 +189,7 @@ func (g *generator) pod(name string, incoming bool) *v1.Pod {
 		}
 		p.Spec.InitContainers = append(p.Spec.InitContainers, c)
 	}
-	if g.podLevel && g.chance(0.1) {
+	if g.chance(0.1) {
 		// Pod-level requests (PodLevelResources), at least the containers' sum.
 		p.Spec.Resources = &v1.ResourceRequirements{Requests: v1.ResourceList{
 			v1.ResourceCPU:    *resource.NewMilliQuantity(int64(3000+500*g.n(4)), resource.DecimalSI),

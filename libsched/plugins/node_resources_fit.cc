@@ -223,13 +223,12 @@ Status NodeResourcesFit::PreScore(CycleState& state, const Pod& pod,
   }
   data->pre_scored = true;
   data->resources.clear();
-  // Known gap: upstream's scorer gives every container missing a cpu /
-  // memory request the default even when pod-level requests are set, while
-  // Pod::non_zero_requests (like NodeInfo's aggregate) follows
-  // CalculateResource and then defaults only resources the pod sets nowhere.
-  // The two differ only for pods with pod-level requests.
+  // Upstream's Fit scorer ignores the pod's pod-level requests (fit.go does
+  // not pass enablePodLevelResources to its resourceAllocationScorer);
+  // found by kube-scheduler/difftest.
   for (const ResourceSpec& r : args_.scoring_strategy.resources) {
-    if (auto sr = ResolveScoredResource(r, pod, snapshot.interner(), RequestMode::kNonZero)) {
+    if (auto sr = ResolveScoredResource(r, pod, snapshot.interner(),
+                                        RequestMode::kNonZeroContainerLevel)) {
       data->resources.push_back(*sr);
     }
   }
