@@ -521,6 +521,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
 
   pod->requests = PodRequests(resources);
   pod->non_zero_requests = PodNonZeroRequests(resources);
+  pod->non_zero_container_requests = PodNonZeroContainerRequests(resources);
   return ApiStatus();
 }
 

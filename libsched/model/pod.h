@@ -80,6 +80,9 @@ struct Pod {
   // Requests with 100m / 200MiB for each container missing a cpu / memory
   // request: only milli_cpu and memory are meaningful (NonZeroRequested).
   Resource non_zero_requests;
+  // PodNonZeroContainerRequests: like non_zero_requests but ignoring
+  // pod-level requests; only NodeResourcesFit's score reads it.
+  Resource non_zero_container_requests;
 
   std::vector<HostPort> host_ports;
   // Images of init containers then containers, normalized with ":latest"

@@ -108,4 +108,10 @@ Resource PodNonZeroRequests(const PodResourceSpec& spec) {
                  memory_set ? 0 : kDefaultMemoryRequest);
 }
 
+Resource PodNonZeroContainerRequests(const PodResourceSpec& spec) {
+  Resource reqs = AggregateContainers(spec, kDefaultMilliCPURequest, kDefaultMemoryRequest);
+  if (spec.overhead) reqs.Add(*spec.overhead);
+  return reqs;
+}
+
 }  // namespace sched

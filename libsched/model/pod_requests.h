@@ -35,6 +35,11 @@ Resource PodRequests(const PodResourceSpec& spec);
 // The same with 100m CPU / 200 MiB memory for each container that has no
 // cpu / memory entry (NonMissingContainerRequests); used by scoring only.
 Resource PodNonZeroRequests(const PodResourceSpec& spec);
+// The containers' requests with those defaults, plus overhead, ignoring
+// pod-level requests: NodeResourcesFit's score (fit.go builds its
+// resourceAllocationScorer without enablePodLevelResources, so
+// calculatePodResourceRequest skips them).
+Resource PodNonZeroContainerRequests(const PodResourceSpec& spec);
 
 }  // namespace sched
 

@@ -19,19 +19,20 @@ constexpr std::string_view kInsufficientEphemeralStorage = "Insufficient ephemer
 constexpr int64_t kMaxUtilization = 100;
 constexpr int64_t kMaxCustomPriorityScore = 10;  // config.MaxCustomPriorityScore
 
-// PreFilter data: the scalar requests Filter checks. Reasons are built once
-// here so Filter's statuses can point at them (see the header).
-struct PreFilterState final : StateData {
+// The plugin's one CycleState slot holds what PreFilter and PreScore
+// compute (upstream keeps two keys). PreScore adds to it rather than
+// replacing it: the Filter statuses of the cycle point at `scalars`.
+struct FitState final : StateData {
   struct Scalar {
     Atom name;
     int64_t request;
-    std::string reason;  // "Insufficient <name>"
+    std::string reason;  // "Insufficient <name>", built once for Filter's statuses
   };
+  // PreFilter: the scalar requests Filter checks.
+  bool pre_filtered = false;
   std::vector<Scalar> scalars;
-};
-
-// PreScore data: the scored resources that can contribute, in args order.
-struct PreScoreState final : StateData {
+  // PreScore: the scored resources that can contribute, in args order.
+  bool pre_scored = false;
   std::vector<ScoredResource> resources;
 };
 
@@ -235,7 +236,8 @@ std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegister(
 Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
                                    const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
-  auto data = std::make_unique<PreFilterState>();
+  auto data = std::make_unique<FitState>();
+  data->pre_filtered = true;
   for (const auto& [name, request] : pod.requests.scalar) {
     if (request == 0) continue;
     const std::string& str = snapshot.interner().Str(name);
@@ -256,8 +258,8 @@ Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
 
 Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
                                 const NodeInfo& node) const {
-  const auto* s = state.Read<PreFilterState>(slot());
-  if (s == nullptr) {
+  const auto* s = state.Read<FitState>(slot());
+  if (s == nullptr || !s->pre_filtered) {
     return Status::Error("reading \"PreFilterNodeResourcesFit\" from cycleState: not found");
   }
   const Resource& alloc = node.node()->allocatable;
@@ -285,7 +287,7 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
     check(req.ephemeral_storage, alloc.ephemeral_storage, used.ephemeral_storage,
           kInsufficientEphemeralStorage);
   }
-  for (const PreFilterState::Scalar& sc : s->scalars) {
+  for (const FitState::Scalar& sc : s->scalars) {
     check(sc.request, alloc.Scalar(sc.name), used.Scalar(sc.name), sc.reason);
   }
   if (reasons.empty()) return Status();
@@ -296,18 +298,22 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
 Status NodeResourcesFit::PreScore(CycleState& state, const Pod& pod,
                                   std::span<const NodeInfo* const> /*feasible*/,
                                   const ClusterState& snapshot) const {
-  auto data = std::make_unique<PreScoreState>();
-  // Known gap: upstream's scorer gives every container missing a cpu /
-  // memory request the default even when pod-level requests are set, while
-  // Pod::non_zero_requests (like NodeInfo's aggregate) follows
-  // CalculateResource and then defaults only resources the pod sets nowhere.
-  // The two differ only for pods with pod-level requests.
+  FitState* data = state.CopyOnWrite<FitState>(slot());
+  if (data == nullptr) {
+    state.Write(slot(), std::make_unique<FitState>());
+    data = state.Mutable<FitState>(slot());
+  }
+  data->pre_scored = true;
+  data->resources.clear();
+  // Upstream's Fit scorer ignores the pod's pod-level requests (fit.go does
+  // not pass enablePodLevelResources to its resourceAllocationScorer);
+  // found by kube-scheduler/difftest.
   for (const ResourceSpec& r : args_.scoring_strategy.resources) {
-    if (auto sr = ResolveScoredResource(r, pod, snapshot.interner(), RequestMode::kNonZero)) {
+    if (auto sr = ResolveScoredResource(r, pod, snapshot.interner(),
+                                        RequestMode::kNonZeroContainerLevel)) {
       data->resources.push_back(*sr);
     }
   }
-  state.Write(slot(), std::move(data));
   return Status();
 }
 
@@ -315,8 +321,8 @@ Status NodeResourcesFit::Score(const CycleState& state, const Pod& /*pod*/,
                                const NodeInfo& node, int64_t* score) const {
   *score = 0;
   if (args_.scoring_strategy.resources.empty()) return Status::Error("resources not found");
-  const auto* s = state.Read<PreScoreState>(slot());
-  if (s == nullptr) {
+  const auto* s = state.Read<FitState>(slot());
+  if (s == nullptr || !s->pre_scored) {
     return Status::Error("reading \"PreScoreNodeResourcesFit\" from cycleState: not found");
   }
   const ScoringStrategyType type = args_.scoring_strategy.type;

@@ -61,6 +61,7 @@ std::shared_ptr<const Pod> MakePod(Interner& in, const std::string& name, const 
   Pod p = *PodBuilder(in, name).NodeName(node).Build();
   p.requests = PodRequests(spec);
   p.non_zero_requests = PodNonZeroRequests(spec);
+  p.non_zero_container_requests = PodNonZeroContainerRequests(spec);
   return std::make_shared<const Pod>(std::move(p));
 }
 
@@ -311,6 +312,62 @@ TEST(NodeResourcesFitTest, ReasonsLiveInTheCycleState) {
   EXPECT_EQ(a.reasons()[0], "Insufficient example.com/bbb");
   // Every node's status shares the one string built in PreFilter.
   EXPECT_EQ(a.reasons()[0].data(), b.reasons()[0].data());
+}
+
+// Regression (found by the differential test, kube-scheduler/difftest):
+// PreScore replaced the PreFilter data in the plugin's one CycleState slot,
+// freeing the "Insufficient <extended resource>" strings the cycle's Filter
+// statuses point at, so the result printed garbage reasons.
+TEST(NodeResourcesFitTest, ReasonsOutlivePreScore) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  cs.UpsertNode(FilterNode(in));
+  auto pod = MakePod(in, "pod", {{{0, 0, {{kExtB, 1}}}}});
+  NodeResourcesFit p;
+  CycleState state(1);
+  PreFilterResult result;
+  ASSERT_TRUE(p.PreFilter(state, *pod, cs, &result).IsSuccess());
+  const Status before = p.Filter(state, *pod, *cs.FindNode("node"));
+  ASSERT_EQ(before.reasons().size(), 1u);
+  const std::string_view reason = before.reasons()[0];
+  ASSERT_TRUE(p.PreScore(state, *pod, cs.NodeList(), cs).IsSuccess());
+  EXPECT_EQ(reason, "Insufficient example.com/bbb");
+  const Status after = p.Filter(state, *pod, *cs.FindNode("node"));
+  ASSERT_EQ(after.reasons().size(), 1u);
+  EXPECT_EQ(after.reasons()[0].data(), reason.data());  // the same string, still alive
+  int64_t score = -1;
+  EXPECT_TRUE(p.Score(state, *pod, *cs.FindNode("node"), &score).IsSuccess());
+}
+
+// Regression (found by kube-scheduler/difftest): upstream's Fit score ignores
+// pod-level requests (fit.go leaves the scorer's enablePodLevelResources
+// unset); the engine scored with them (31 here).
+TEST(NodeResourcesFitTest, ScoreIgnoresPodLevelRequests) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  cs.UpsertNode(NodeBuilder(in, "node").Capacity(7000, int64_t{7680} << 20).Build());
+  // Containers: 2100m cpu, 0 memory; pod level: 3 cpu, 7Gi memory.
+  auto pod = MakePod(in, "pod", {{{2100, 0}}, {}, Usage{3000, int64_t{7} << 30}});
+  NodeResourcesFit p;
+  CycleState state(1);
+  ASSERT_TRUE(p.PreScore(state, *pod, cs.NodeList(), cs).IsSuccess());
+  int64_t score = -1;
+  ASSERT_TRUE(p.Score(state, *pod, *cs.FindNode("node"), &score).IsSuccess());
+  // cpu (7000-2100)*100/7000 = 70, memory 100: (70+100)/2.
+  EXPECT_EQ(score, 85);
+}
+
+// Each extension point still needs its own Pre* step to have run.
+TEST(NodeResourcesFitTest, ScoreWithoutPreScoreIsAnError) {
+  ClusterState cs;
+  cs.UpsertNode(NodeBuilder(cs.interner(), "node").Build());
+  auto pod = PodBuilder(cs.interner(), "pod").Build();
+  NodeResourcesFit p;
+  CycleState state(1);
+  PreFilterResult result;
+  ASSERT_TRUE(p.PreFilter(state, *pod, cs, &result).IsSuccess());
+  int64_t score = -1;
+  EXPECT_EQ(p.Score(state, *pod, *cs.FindNode("node"), &score).code(), Code::kError);
 }
 
 TEST(NodeResourcesFitTest, Name) { EXPECT_EQ(NodeResourcesFit().Name(), "NodeResourcesFit"); }

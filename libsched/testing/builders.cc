@@ -190,6 +190,7 @@ std::shared_ptr<const Pod> PodBuilder::Build() {
   pod_.labels = LabelSet(labels_);
   pod_.requests = PodRequests(spec_);
   pod_.non_zero_requests = PodNonZeroRequests(spec_);
+  pod_.non_zero_container_requests = PodNonZeroContainerRequests(spec_);
   pod_.num_containers =
       static_cast<int32_t>(spec_.containers.size() + spec_.init_containers.size());
   return std::make_shared<const Pod>(pod_);

@@ -6,8 +6,9 @@ namespace sched {
 
 std::optional<ScoredResource> ResolveScoredResource(const ResourceSpec& spec, const Pod& pod,
                                                     const Interner& interner, RequestMode mode) {
-  const Resource& cpu_mem =
-      mode == RequestMode::kNonZero ? pod.non_zero_requests : pod.requests;
+  const Resource& cpu_mem = mode == RequestMode::kActual    ? pod.requests
+                            : mode == RequestMode::kNonZero ? pod.non_zero_requests
+                                                            : pod.non_zero_container_requests;
   if (spec.name == kResourceCPU) {
     return ScoredResource{ScoredKind::kCPU, kNoAtom, spec.weight, cpu_mem.milli_cpu};
   }
@@ -28,7 +29,7 @@ std::optional<ScoredResource> ResolveScoredResource(const ResourceSpec& spec, co
 NodeAllocation AllocationOnNode(const ScoredResource& r, const NodeInfo& node, RequestMode mode) {
   const Resource& alloc = node.node()->allocatable;
   const Resource& cpu_mem =
-      mode == RequestMode::kNonZero ? node.non_zero_requested() : node.requested();
+      mode == RequestMode::kActual ? node.requested() : node.non_zero_requested();
   switch (r.kind) {
     case ScoredKind::kCPU:
       return {alloc.milli_cpu, cpu_mem.milli_cpu};

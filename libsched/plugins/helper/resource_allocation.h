@@ -32,8 +32,10 @@ struct ScoredResource {
 };
 
 // Whether cpu and memory are counted with the 100m / 200MiB defaults
-// (NonZeroRequested, Fit's scoring) or as actually requested (Balanced).
-enum class RequestMode : uint8_t { kNonZero, kActual };
+// (NonZeroRequested) or as actually requested (Balanced). Fit's scoring
+// takes the pod's side without its pod-level requests
+// (Pod::non_zero_container_requests) and the node's side as kNonZero.
+enum class RequestMode : uint8_t { kNonZero, kActual, kNonZeroContainerLevel };
 
 // Resolves a configured resource for `pod`. nullopt when it is never scored:
 // a scalar resource the pod does not request, or a name with no allocatable

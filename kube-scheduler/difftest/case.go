@@ -1,0 +1,67 @@
+package difftest
+
+import (
+	"encoding/json"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Case is one differential test input: a cluster and the pod to schedule.
+// Both sides get the same Go structs: upstream directly, the engine as
+// their JSON encoding (so both see identical objects).
+type Case struct {
+	Name       string
+	Namespaces []*v1.Namespace
+	Nodes      []*v1.Node
+	Pods       []*v1.Pod // bound pods; each spec.nodeName names a node in Nodes
+	Pod        *v1.Pod   // the pod to schedule
+}
+
+var (
+	nodeType      = metav1.TypeMeta{APIVersion: "v1", Kind: "Node"}
+	podType       = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
+	namespaceType = metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}
+)
+
+// prepare sets what the API server would have set and the JSON encoding
+// needs: TypeMeta on every object, a UID on pods (upstream keys its
+// nominator and affinity bookkeeping by UID), and the default namespace.
+func (c *Case) prepare() {
+	for _, ns := range c.Namespaces {
+		ns.TypeMeta = namespaceType
+	}
+	for _, n := range c.Nodes {
+		n.TypeMeta = nodeType
+	}
+	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
+		p.TypeMeta = podType
+		if p.Namespace == "" {
+			p.Namespace = metav1.NamespaceDefault
+		}
+		if p.UID == "" {
+			p.UID = types.UID(p.Namespace + "/" + p.Name)
+		}
+	}
+}
+
+// JSON returns the cluster as one v1 List (namespaces, nodes, bound pods)
+// and the pod, encoded with encoding/json from the structs upstream gets.
+func (c *Case) JSON() (cluster, pod []byte, err error) {
+	items := make([]any, 0, len(c.Namespaces)+len(c.Nodes)+len(c.Pods))
+	for _, ns := range c.Namespaces {
+		items = append(items, ns)
+	}
+	for _, n := range c.Nodes {
+		items = append(items, n)
+	}
+	for _, p := range c.Pods {
+		items = append(items, p)
+	}
+	if cluster, err = listJSON(items); err != nil {
+		return nil, nil, err
+	}
+	pod, err = json.Marshal(c.Pod)
+	return cluster, pod, err
+}

@@ -1,0 +1,79 @@
+package difftest
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// compare lists every difference between upstream's decision and the
+// engine's; nil means they agree on everything determined: each rejected
+// node's code, plugin and reasons, the feasible set, each feasible node's
+// weighted score per plugin, the tie set and the FitError message.
+func compare(up, eng *Decision) []string {
+	var diffs []string
+	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
+
+	for _, node := range unionKeys(up.Rejected, eng.Rejected) {
+		if slices.Contains(eng.Unlisted, node) {
+			continue
+		}
+		u, uok := up.Rejected[node]
+		e, eok := eng.Rejected[node]
+		switch {
+		case !uok:
+			add("node %s: upstream feasible, engine rejected: %v", node, e)
+		case !eok:
+			add("node %s: upstream rejected: %v, engine feasible", node, u)
+		case u.Code != e.Code || u.Plugin != e.Plugin || !slices.Equal(u.Reasons, e.Reasons):
+			add("node %s: upstream %v, engine %v", node, u, e)
+		}
+	}
+	if len(diffs) == 0 && !slices.Equal(up.Feasible, eng.Feasible) {
+		add("feasible nodes: upstream %v, engine %v", up.Feasible, eng.Feasible)
+	}
+	if len(diffs) > 0 {
+		return diffs // scores of different feasible sets are not comparable
+	}
+	if (up.Scores == nil) != (eng.Scores == nil) {
+		add("scores: upstream scored %d nodes, engine %d", len(up.Scores), len(eng.Scores))
+	}
+	for _, node := range unionKeys(up.Scores, eng.Scores) {
+		u, e := up.Scores[node], eng.Scores[node]
+		for _, plugin := range unionKeys(u, e) {
+			us, uok := u[plugin]
+			es, eok := e[plugin]
+			if uok != eok || us != es {
+				add("node %s plugin %s: upstream score %s, engine %s", node, plugin, score(us, uok), score(es, eok))
+			}
+		}
+	}
+	if !slices.Equal(up.Top, eng.Top) {
+		add("top-score nodes: upstream %v, engine %v", up.Top, eng.Top)
+	}
+	if up.Message != eng.Message {
+		add("FitError message:\n  upstream: %q\n  engine:   %q", up.Message, eng.Message)
+	}
+	return diffs
+}
+
+func score(s int64, ok bool) string {
+	if !ok {
+		return "absent"
+	}
+	return fmt.Sprint(s)
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,66 @@
+package difftest
+
+import (
+	"strings"
+	"testing"
+)
+
+// The harness must be able to fail: each perturbation of a decision is
+// reported.
+func TestCompareReportsDifferences(t *testing.T) {
+	base := func() *Decision {
+		return &Decision{
+			Rejected: map[string]Verdict{"n1": {Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}},
+			Feasible: []string{"n2", "n3"},
+			Scores: map[string]map[string]int64{
+				"n2": {"TaintToleration": 300, "NodeResourcesFit": 50},
+				"n3": {"TaintToleration": 300, "NodeResourcesFit": 40},
+			},
+			Top: []string{"n2"},
+		}
+	}
+	if d := compare(base(), base()); d != nil {
+		t.Fatalf("equal decisions differ: %v", d)
+	}
+	for _, tc := range []struct {
+		name    string
+		perturb func(*Decision)
+		want    string
+	}{
+		{"reason", func(d *Decision) {
+			d.Rejected["n1"] = Verdict{Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient memory"}}
+		}, "node n1: upstream"},
+		{"code", func(d *Decision) {
+			d.Rejected["n1"] = Verdict{Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}
+		}, "node n1: upstream"},
+		{"plugin", func(d *Decision) {
+			d.Rejected["n1"] = Verdict{Code: "Unschedulable", Plugin: "NodePorts", Reasons: []string{"Insufficient cpu"}}
+		}, "node n1: upstream"},
+		{"rejected only by the engine", func(d *Decision) { d.Rejected["n2"] = Verdict{Code: "Unschedulable"} }, "node n2: upstream feasible, engine rejected"},
+		{"feasible only in the engine", func(d *Decision) { delete(d.Rejected, "n1") }, "node n1: upstream rejected"},
+		{"feasible set", func(d *Decision) { d.Feasible = []string{"n2"}; d.Unlisted = []string{"n3"} }, "feasible nodes"},
+		{"score", func(d *Decision) { d.Scores["n3"]["NodeResourcesFit"] = 41 }, "node n3 plugin NodeResourcesFit: upstream score 40, engine 41"},
+		{"plugin skipped", func(d *Decision) { delete(d.Scores["n3"], "TaintToleration") }, "engine absent"},
+		{"no scores", func(d *Decision) { d.Scores = nil }, "scores: upstream scored 2 nodes, engine 0"},
+		{"tie set", func(d *Decision) { d.Top = []string{"n2", "n3"} }, "top-score nodes"},
+		{"message", func(d *Decision) { d.Message = "0/3 nodes are available" }, "FitError message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eng := base()
+			tc.perturb(eng)
+			diffs := compare(base(), eng)
+			if len(diffs) == 0 || !strings.Contains(strings.Join(diffs, "\n"), tc.want) {
+				t.Errorf("got %q, want a difference containing %q", diffs, tc.want)
+			}
+		})
+	}
+}
+
+func TestTopNodes(t *testing.T) {
+	got := topNodes(map[string]map[string]int64{
+		"b": {"x": 1, "y": 2}, "a": {"x": 3}, "c": {"x": 2},
+	})
+	if strings.Join(got, ",") != "a,b" {
+		t.Errorf("topNodes = %v, want [a b]", got)
+	}
+}

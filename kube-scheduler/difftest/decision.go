@@ -1,0 +1,62 @@
+package difftest
+
+import (
+	"sort"
+	"strings"
+)
+
+// Decision is what one scheduling cycle decided, in a form both the engine
+// and upstream's framework can fill: the comparable parts of
+// schedule_one.go's ScheduleResult and FitError.
+type Decision struct {
+	// Rejected maps every node that did not pass PreFilter/Filter to its
+	// status (upstream's Diagnosis.NodeToStatus, absent nodes included).
+	Rejected map[string]Verdict
+	// Unlisted (engine only) names the nodes a PreFilterResult left out
+	// when the pod was scheduled anyway: the result does not list them, as
+	// upstream shows a Diagnosis only in a FitError. Not compared.
+	Unlisted []string
+	// Feasible lists the nodes that passed every Filter plugin, sorted.
+	Feasible []string
+	// Scores maps node -> plugin -> weighted score (fwk.NodePluginScores);
+	// nil when fewer than two nodes were feasible (schedulePod skips
+	// scoring then).
+	Scores map[string]map[string]int64
+	// Top is the tie set: the feasible nodes with the highest total score,
+	// sorted. selectHost picks one of them; which one is not determined.
+	Top []string
+	// Message is FitError.Error() without a PostFilter message; "" when a
+	// node was feasible.
+	Message string
+}
+
+// Verdict is one rejected node's status.
+type Verdict struct {
+	Code    string   // fwk.Code name, e.g. "UnschedulableAndUnresolvable"
+	Plugin  string   // the plugin that rejected the node ("" when none is recorded)
+	Reasons []string // fwk.Status.Reasons(), in order
+}
+
+func (v Verdict) String() string {
+	return v.Code + " " + v.Plugin + " [" + strings.Join(v.Reasons, "; ") + "]"
+}
+
+// topNodes returns the sorted names of the nodes with the highest total.
+func topNodes(scores map[string]map[string]int64) []string {
+	var top []string
+	best := int64(-1 << 63)
+	for node, byPlugin := range scores {
+		var total int64
+		for _, s := range byPlugin {
+			total += s
+		}
+		switch {
+		case total > best:
+			best, top = total, []string{node}
+		case total == best:
+			top = append(top, node)
+		}
+	}
+	sort.Strings(top)
+	return top
+}

@@ -1,0 +1,97 @@
+package difftest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/libsched/libsched/go/sched"
+)
+
+// engineConfig makes the engine evaluate every node, as the upstream side
+// does (percentageOfNodesToScore 100).
+var engineConfig = []byte(`{"percentageOfNodesToScore":100}`)
+
+// preemptionSuffix starts the PostFilter message the engine appends to its
+// FitError message; the upstream side runs no PostFilter, so only the part
+// before it is compared.
+const preemptionSuffix = " preemption:"
+
+// decideEngine runs one cycle of c.Pod in a fresh libsched engine fed with
+// c's objects as JSON (the List and the pod of Case.JSON).
+func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
+	e, err := sched.New(engineConfig)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	cluster, pod, err := c.JSON()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.Apply(cluster); err != nil {
+		return nil, fmt.Errorf("Apply: %w", err)
+	}
+	res, err := e.Schedule(ctx, pod, sched.NodeStatuses, sched.Scores)
+	if err != nil {
+		return nil, fmt.Errorf("Schedule: %w", err)
+	}
+	if res.Reason == sched.ReasonSchedulerError {
+		return nil, fmt.Errorf("Schedule: SchedulerError: %s", res.Message)
+	}
+
+	d := &Decision{Rejected: map[string]Verdict{}}
+	for _, ns := range res.NodeStatuses {
+		d.Rejected[ns.Node] = Verdict{Code: ns.Code, Plugin: ns.Plugin, Reasons: ns.Reasons}
+	}
+	switch {
+	case res.Scores != nil && len(res.Scores.Nodes) > 0:
+		for _, row := range res.Scores.Nodes {
+			d.Feasible = append(d.Feasible, row.Node)
+		}
+	case res.Node != "":
+		d.Feasible = []string{res.Node}
+	}
+	sort.Strings(d.Feasible)
+	if len(d.Feasible) != res.FeasibleNodes {
+		return nil, fmt.Errorf("engine reports %d feasible nodes but scored %v", res.FeasibleNodes, d.Feasible)
+	}
+	// A scheduled pod's result lists only the nodes Filter rejected, not
+	// those a PreFilterResult left out (docs/api.md): those are unlisted.
+	for _, n := range c.Nodes {
+		_, rejected := d.Rejected[n.Name]
+		if !rejected && !slices.Contains(d.Feasible, n.Name) {
+			if res.Node == "" {
+				return nil, fmt.Errorf("engine neither rejects nor scores node %s", n.Name)
+			}
+			d.Unlisted = append(d.Unlisted, n.Name)
+		}
+	}
+	if res.Reason == sched.ReasonUnschedulable {
+		d.Message, _, _ = strings.Cut(res.Message, preemptionSuffix)
+	}
+	switch {
+	case len(d.Feasible) == 1:
+		d.Top = d.Feasible
+	case res.Scores != nil && len(res.Scores.Nodes) > 0:
+		d.Scores = map[string]map[string]int64{}
+		for _, row := range res.Scores.Nodes {
+			byPlugin := map[string]int64{}
+			for i, p := range res.Scores.Plugins {
+				byPlugin[p] = row.Scores[i]
+			}
+			d.Scores[row.Node] = byPlugin
+		}
+		d.Top = topNodes(d.Scores)
+	}
+	return d, nil
+}
+
+// listJSON encodes objects as a v1 List, the shape `kubectl get -o json`
+// prints and sched_engine_apply accepts.
+func listJSON(items []any) ([]byte, error) {
+	return json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+}
