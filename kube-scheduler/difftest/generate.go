@@ -229,7 +229,43 @@ func (g *generator) pod(name string, incoming bool) *v1.Pod {
 		}
 		p.Spec.Tolerations = append(p.Spec.Tolerations, t)
 	}
+	if g.chance(0.3) {
+		p.Spec.TopologySpreadConstraints = g.spreadConstraints()
+	}
 	return p
+}
+
+// spreadConstraints builds one or two constraints valid for the API server
+// (minDomains only with DoNotSchedule; distinct key/action pairs).
+func (g *generator) spreadConstraints() []v1.TopologySpreadConstraint {
+	var out []v1.TopologySpreadConstraint
+	seen := map[string]bool{}
+	for range 1 + g.n(2) {
+		c := v1.TopologySpreadConstraint{
+			MaxSkew:           int32(1 + g.n(3)),
+			TopologyKey:       pick(g, topologyKeys),
+			WhenUnsatisfiable: pick(g, []v1.UnsatisfiableConstraintAction{v1.DoNotSchedule, v1.ScheduleAnyway}),
+			LabelSelector:     g.labelSelector(),
+		}
+		if seen[c.TopologyKey+string(c.WhenUnsatisfiable)] {
+			continue
+		}
+		seen[c.TopologyKey+string(c.WhenUnsatisfiable)] = true
+		if c.WhenUnsatisfiable == v1.DoNotSchedule && g.chance(0.3) {
+			d := int32(1 + g.n(4))
+			c.MinDomains = &d
+		}
+		if g.chance(0.3) {
+			pol := pick(g, []v1.NodeInclusionPolicy{v1.NodeInclusionPolicyHonor, v1.NodeInclusionPolicyIgnore})
+			c.NodeAffinityPolicy = &pol
+		}
+		if g.chance(0.3) {
+			pol := pick(g, []v1.NodeInclusionPolicy{v1.NodeInclusionPolicyHonor, v1.NodeInclusionPolicyIgnore})
+			c.NodeTaintsPolicy = &pol
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func (g *generator) nodeSelectorRequirement() v1.NodeSelectorRequirement {

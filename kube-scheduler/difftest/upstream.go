@@ -36,8 +36,7 @@ var enginePlugins = []config.Plugin{
 	{Name: names.NodeAffinity, Weight: 2},
 	{Name: names.NodePorts},
 	{Name: names.NodeResourcesFit, Weight: 1},
-	// PodTopologySpread (weight 2) belongs here once the engine implements
-	// it; its args come from defaults.PluginConfigsV1 like the others.
+	{Name: names.PodTopologySpread, Weight: 2},
 	{Name: names.InterPodAffinity, Weight: 2},
 	{Name: names.NodeResourcesBalancedAllocation, Weight: 1},
 	{Name: names.ImageLocality, Weight: 1},
