@@ -72,7 +72,9 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 // dry runs); see README.md, "Limits".
 func (pl *LibSched) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
-// Filter returns the engine's verdict for the node.
+// Filter returns the engine's verdict for the node: its status when the
+// engine rejected it; success when it is the engine's choice or, in
+// ModePlugin, feasible; otherwise ErrReasonNotSelected.
 func (pl *LibSched) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
 	s, err := readState(state)
 	if err != nil {
@@ -85,7 +87,8 @@ func (pl *LibSched) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, n
 	if name == s.node {
 		return nil
 	}
-	if _, ok := s.scores[name]; ok && pl.args.Mode == ModePlugin {
+	// Only ModePlugin asks for scores: there every feasible node passes.
+	if _, ok := s.scores[name]; ok {
 		return nil
 	}
 	return fwk.NewStatus(fwk.Unschedulable, ErrReasonNotSelected)

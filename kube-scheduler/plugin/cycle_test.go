@@ -1,10 +1,14 @@
 package plugin
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/libsched/libsched/go/sched"
 )
@@ -53,5 +57,44 @@ func TestStatusFrom(t *testing.T) {
 		if st.Code() != tc.want || !cmp.Equal(st.Reasons(), []string{"Insufficient cpu", "Too many pods"}) {
 			t.Errorf("statusFrom(%q) = %v %v, want code %v and the engine's reasons", tc.code, st.Code(), st.Reasons(), tc.want)
 		}
+	}
+}
+
+func TestFilter(t *testing.T) {
+	scheduled := &sched.Result{Node: "n1", Reason: sched.ReasonScheduled,
+		NodeStatuses: []sched.NodeStatus{{Node: "n3", Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity",
+			Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}}},
+		Scores: &sched.ScoreTable{Plugins: []string{"NodeResourcesFit"}, Nodes: []sched.NodeScores{
+			{Node: "n1", TotalScore: 90, Scores: []int64{90}}, {Node: "n2", TotalScore: 80, Scores: []int64{80}}}}}
+	algorithm := *scheduled
+	algorithm.Scores = nil // ModeAlgorithm does not ask for scores
+	tests := []struct {
+		name     string
+		mode     Mode
+		res      *sched.Result
+		node     string
+		wantCode fwk.Code
+		wantMsg  string
+	}{
+		{name: "chosen", mode: ModePlugin, res: scheduled, node: "n1", wantCode: fwk.Success},
+		{name: "feasible, plugin mode", mode: ModePlugin, res: scheduled, node: "n2", wantCode: fwk.Success},
+		{name: "rejected", mode: ModePlugin, res: scheduled, node: "n3", wantCode: fwk.UnschedulableAndUnresolvable,
+			wantMsg: "node(s) didn't match Pod's node affinity/selector"},
+		{name: "unknown to the engine", mode: ModePlugin, res: scheduled, node: "n4", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
+		{name: "chosen, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n1", wantCode: fwk.Success},
+		{name: "feasible, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n2", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			state := framework.NewCycleState()
+			state.Write(stateKey, newCycleState(tc.res))
+			nodeInfo := framework.NewNodeInfo()
+			nodeInfo.SetNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: tc.node}})
+			pl := &LibSched{args: Args{Mode: tc.mode}}
+			st := pl.Filter(context.Background(), state, &v1.Pod{}, nodeInfo)
+			if st.Code() != tc.wantCode || st.Message() != tc.wantMsg {
+				t.Errorf("Filter = %v %q, want %v %q", st.Code(), st.Message(), tc.wantCode, tc.wantMsg)
+			}
+		})
 	}
 }
