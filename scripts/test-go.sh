@@ -16,8 +16,7 @@ if ! command -v go >/dev/null; then
 fi
 bash scripts/build.sh build
 
-export PKG_CONFIG_PATH="$root/build/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-export LD_LIBRARY_PATH="$root/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. scripts/go-env.sh
 cd go
 
 echo "== go vet"

@@ -1,0 +1,213 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/libsched/libsched/go/sched"
+)
+
+const (
+	stateKey fwk.StateKey = Name
+	// engineProfile is the engine's only profile; pods are sent under its
+	// name whatever profile of the scheduler runs them.
+	engineProfile = v1.DefaultSchedulerName
+	// ErrReasonNotSelected is the Filter reason for a node the engine did
+	// not choose (ModeAlgorithm) or has not seen yet (an informer event
+	// still on its way).
+	ErrReasonNotSelected = "node(s) were not selected by libsched"
+)
+
+// cycleState is the engine's answer for one pod, written by PreFilter and
+// read-only afterwards.
+type cycleState struct {
+	// node is the engine's choice, "" when none fits.
+	node string
+	// rejected maps each rejected node to its framework status.
+	rejected map[string]*fwk.Status
+	// scores maps each feasible node to its total engine score (ModePlugin,
+	// when at least two nodes fit).
+	scores map[string]int64
+}
+
+// Clone returns s: it is never modified after PreFilter.
+func (s *cycleState) Clone() fwk.StateData { return s }
+
+// PreFilter runs one engine cycle for the pod over all nodes and stores the
+// answer. In ModeAlgorithm a chosen node is returned as the PreFilterResult,
+// so upstream filters that node only.
+func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	if st := pl.waitForSync(ctx); st != nil {
+		return nil, st
+	}
+	doc, err := encodePod(pod, pl.args.Mode)
+	if err != nil {
+		return nil, fwk.AsStatus(err)
+	}
+	flags := []sched.ScheduleFlag{sched.NodeStatuses}
+	if pl.args.Mode == ModePlugin {
+		flags = append(flags, sched.Scores)
+	}
+	res, err := pl.engine.Schedule(ctx, doc, flags...)
+	if err != nil {
+		return nil, fwk.AsStatus(err)
+	}
+	if res.Reason == sched.ReasonSchedulerError {
+		return nil, fwk.NewStatus(fwk.Error, res.Message)
+	}
+	s := newCycleState(res)
+	state.Write(stateKey, s)
+	if pl.args.Mode == ModeAlgorithm && s.node != "" {
+		return &fwk.PreFilterResult{NodeNames: sets.New(s.node)}, nil
+	}
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil: the engine's answer does not follow
+// pods added or removed during the cycle (nominated pods, preemption's
+// dry runs); see README.md, "Limits".
+func (pl *LibSched) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// Filter returns the engine's verdict for the node: its status when the
+// engine rejected it; success when it is the engine's choice or, in
+// ModePlugin, feasible; otherwise ErrReasonNotSelected.
+func (pl *LibSched) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
+	s, err := readState(state)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	name := nodeInfo.Node().Name
+	if st, ok := s.rejected[name]; ok {
+		return st
+	}
+	if name == s.node {
+		return nil
+	}
+	// Only ModePlugin asks for scores: there every feasible node passes.
+	if _, ok := s.scores[name]; ok {
+		return nil
+	}
+	return fwk.NewStatus(fwk.Unschedulable, ErrReasonNotSelected)
+}
+
+// Score returns the node's total engine score (0 for a node the engine did
+// not score); NormalizeScore brings it into 0..MaxNodeScore.
+func (pl *LibSched) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) (int64, *fwk.Status) {
+	s, err := readState(state)
+	if err != nil {
+		return 0, fwk.AsStatus(err)
+	}
+	return s.scores[nodeInfo.Node().Name], nil
+}
+
+// ScoreExtensions returns pl: scores need normalizing.
+func (pl *LibSched) ScoreExtensions() fwk.ScoreExtensions { return pl }
+
+// NormalizeScore maps the engine's totals (up to 100 x the sum of its
+// plugin weights) into 0..MaxNodeScore so that exactly the nodes with the
+// top total get MaxNodeScore: selectHost then picks among the engine's
+// tie set. Lower scores keep their order (scaled to at most MaxNodeScore-1).
+func (pl *LibSched) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
+	normalizeScores(scores)
+	return nil
+}
+
+func normalizeScores(scores fwk.NodeScoreList) {
+	var top int64
+	for _, s := range scores {
+		top = max(top, s.Score)
+	}
+	for i := range scores {
+		switch {
+		case scores[i].Score == top:
+			scores[i].Score = fwk.MaxNodeScore
+		case scores[i].Score <= 0:
+			scores[i].Score = 0
+		default: // 0 < score < top
+			scores[i].Score = scores[i].Score * (fwk.MaxNodeScore - 1) / top
+		}
+	}
+}
+
+// Reserve assumes the pod on nodeName in the engine, as the scheduler's
+// cache does (AssumePod), so the next cycles see the placement before the
+// informer reports the binding; the informer's event for the bound pod then
+// replaces the assumed copy.
+func (pl *LibSched) Reserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
+	if err := pl.applyPod(eventAdded, pod, nodeName); err != nil {
+		return fwk.AsStatus(err)
+	}
+	return nil
+}
+
+// Unreserve forgets the assumed pod (cache.ForgetPod).
+func (pl *LibSched) Unreserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, nodeName string) {
+	if err := pl.applyPod(eventDeleted, pod, nodeName); err != nil {
+		pl.feed.logger.Error(err, "LibSched: forgetting an assumed pod", "pod", pod.Namespace+"/"+pod.Name)
+	}
+}
+
+// applyPod sends the pod, placed on nodeName, as one event.
+func (pl *LibSched) applyPod(eventType string, pod *v1.Pod, nodeName string) error {
+	p := *pod // shallow: only top-level fields of the copy change
+	p.Spec.NodeName = nodeName
+	doc, err := encodeEvent(eventType, &p)
+	if err != nil {
+		return err
+	}
+	_, err = pl.engine.Apply(doc)
+	return err
+}
+
+// encodePod is the pod as the engine's Schedule takes it: apiVersion and
+// kind set, under the engine's profile. In ModePlugin nominatedNodeName is
+// dropped: upstream evaluates the nominated node itself and asks Filter
+// about it, so the engine must answer for every node.
+func encodePod(pod *v1.Pod, mode Mode) ([]byte, error) {
+	p := *pod // shallow: only top-level fields of the copy change
+	p.APIVersion, p.Kind = "v1", "Pod"
+	p.Spec.SchedulerName = engineProfile
+	if mode == ModePlugin {
+		p.Status.NominatedNodeName = ""
+	}
+	return json.Marshal(&p)
+}
+
+func newCycleState(res *sched.Result) *cycleState {
+	s := &cycleState{node: res.Node, rejected: make(map[string]*fwk.Status, len(res.NodeStatuses))}
+	for _, ns := range res.NodeStatuses {
+		s.rejected[ns.Node] = statusFrom(ns)
+	}
+	if res.Scores != nil {
+		s.scores = make(map[string]int64, len(res.Scores.Nodes))
+		for _, n := range res.Scores.Nodes {
+			s.scores[n.Node] = n.TotalScore
+		}
+	}
+	return s
+}
+
+// statusFrom maps an engine node status to the framework's, with the same
+// code and reasons, so upstream's FitError counts the same reasons.
+func statusFrom(ns sched.NodeStatus) *fwk.Status {
+	code := fwk.Unschedulable
+	switch ns.Code {
+	case "UnschedulableAndUnresolvable":
+		code = fwk.UnschedulableAndUnresolvable
+	case "Error":
+		code = fwk.Error
+	}
+	return fwk.NewStatus(code, ns.Reasons...)
+}
+
+func readState(state fwk.CycleState) (*cycleState, error) {
+	d, err := state.Read(stateKey)
+	if err != nil {
+		return nil, err
+	}
+	return d.(*cycleState), nil
+}

@@ -1,0 +1,100 @@
+package plugin
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/libsched/libsched/go/sched"
+)
+
+func TestNormalizeScores(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []int64
+		want []int64
+	}{
+		{name: "top ties get the maximum", in: []int64{612, 700, 700, 350}, want: []int64{86, 100, 100, 49}},
+		{name: "all zero is a tie", in: []int64{0, 0}, want: []int64{100, 100}},
+		{name: "one node", in: []int64{5}, want: []int64{100}},
+		{name: "zero below a positive top", in: []int64{0, 1000}, want: []int64{0, 100}},
+		{name: "one below the top stays below", in: []int64{999, 1000}, want: []int64{98, 100}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			scores := make(fwk.NodeScoreList, len(tc.in))
+			for i, s := range tc.in {
+				scores[i] = fwk.NodeScore{Name: string(rune('a' + i)), Score: s}
+			}
+			normalizeScores(scores)
+			got := make([]int64, len(scores))
+			for i, s := range scores {
+				got[i] = s.Score
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("normalized scores (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStatusFrom(t *testing.T) {
+	tests := []struct {
+		code string
+		want fwk.Code
+	}{
+		{"Unschedulable", fwk.Unschedulable},
+		{"UnschedulableAndUnresolvable", fwk.UnschedulableAndUnresolvable},
+		{"Error", fwk.Error},
+	}
+	for _, tc := range tests {
+		st := statusFrom(sched.NodeStatus{Node: "n", Code: tc.code, Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu", "Too many pods"}})
+		if st.Code() != tc.want || !cmp.Equal(st.Reasons(), []string{"Insufficient cpu", "Too many pods"}) {
+			t.Errorf("statusFrom(%q) = %v %v, want code %v and the engine's reasons", tc.code, st.Code(), st.Reasons(), tc.want)
+		}
+	}
+}
+
+func TestFilter(t *testing.T) {
+	scheduled := &sched.Result{Node: "n1", Reason: sched.ReasonScheduled,
+		NodeStatuses: []sched.NodeStatus{{Node: "n3", Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity",
+			Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}}},
+		Scores: &sched.ScoreTable{Plugins: []string{"NodeResourcesFit"}, Nodes: []sched.NodeScores{
+			{Node: "n1", TotalScore: 90, Scores: []int64{90}}, {Node: "n2", TotalScore: 80, Scores: []int64{80}}}}}
+	algorithm := *scheduled
+	algorithm.Scores = nil // ModeAlgorithm does not ask for scores
+	tests := []struct {
+		name     string
+		mode     Mode
+		res      *sched.Result
+		node     string
+		wantCode fwk.Code
+		wantMsg  string
+	}{
+		{name: "chosen", mode: ModePlugin, res: scheduled, node: "n1", wantCode: fwk.Success},
+		{name: "feasible, plugin mode", mode: ModePlugin, res: scheduled, node: "n2", wantCode: fwk.Success},
+		{name: "rejected", mode: ModePlugin, res: scheduled, node: "n3", wantCode: fwk.UnschedulableAndUnresolvable,
+			wantMsg: "node(s) didn't match Pod's node affinity/selector"},
+		{name: "unknown to the engine", mode: ModePlugin, res: scheduled, node: "n4", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
+		{name: "chosen, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n1", wantCode: fwk.Success},
+		{name: "feasible, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n2", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			state := framework.NewCycleState()
+			state.Write(stateKey, newCycleState(tc.res))
+			nodeInfo := framework.NewNodeInfo()
+			nodeInfo.SetNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: tc.node}})
+			pl := &LibSched{args: Args{Mode: tc.mode}}
+			st := pl.Filter(context.Background(), state, &v1.Pod{}, nodeInfo)
+			if st.Code() != tc.wantCode || st.Message() != tc.wantMsg {
+				t.Errorf("Filter = %v %q, want %v %q", st.Code(), st.Message(), tc.wantCode, tc.wantMsg)
+			}
+		})
+	}
+}

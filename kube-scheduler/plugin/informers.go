@@ -1,0 +1,71 @@
+package plugin
+
+import (
+	"errors"
+	"fmt"
+
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/libsched/libsched/go/sched"
+)
+
+// engineInformers are the informers whose objects the engine is sent: what
+// the default profile's plugins read (pkg/scheduler/eventhandlers.go,
+// addAllEventHandlers), plus Namespaces and PodDisruptionBudgets (pod
+// affinity's namespaceSelector; preemption). Kinds the engine does not use
+// yet are counted as ignored by it.
+func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInformer {
+	return []cache.SharedIndexInformer{
+		f.Core().V1().Nodes().Informer(),
+		f.Core().V1().Pods().Informer(),
+		f.Core().V1().PersistentVolumes().Informer(),
+		f.Core().V1().PersistentVolumeClaims().Informer(),
+		f.Core().V1().Namespaces().Informer(),
+		f.Core().V1().Services().Informer(),
+		f.Storage().V1().StorageClasses().Informer(),
+		f.Storage().V1().CSINodes().Informer(),
+		f.Policy().V1().PodDisruptionBudgets().Informer(),
+	}
+}
+
+// feed keeps an engine's cluster state following the scheduler's informers.
+type feed struct {
+	engine *sched.Engine
+	logger klog.Logger
+}
+
+// register adds feed's handlers to every informer of engineInformers and
+// returns the functions that report when each handler has seen its
+// informer's initial list.
+func (f *feed) register(factory informers.SharedInformerFactory) ([]cache.InformerSynced, error) {
+	handler := cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { f.apply(eventAdded, obj) },
+		UpdateFunc: func(_, obj any) { f.apply(eventModified, obj) },
+		DeleteFunc: func(obj any) { f.apply(eventDeleted, obj) },
+	}
+	var synced []cache.InformerSynced
+	for _, inf := range engineInformers(factory) {
+		reg, err := inf.AddEventHandler(handler)
+		if err != nil {
+			return nil, err
+		}
+		synced = append(synced, reg.HasSynced)
+	}
+	return synced, nil
+}
+
+// apply sends one informer event to the engine. A handler cannot fail, so
+// an object the engine rejects is logged and skipped (the engine is left
+// unchanged by a failed apply).
+func (f *feed) apply(eventType string, obj any) {
+	doc, err := encodeEvent(eventType, obj)
+	if err == nil {
+		_, err = f.engine.Apply(doc)
+	}
+	if err != nil && !errors.Is(err, sched.ErrClosed) {
+		key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+		f.logger.Error(err, "LibSched: cluster event not applied", "type", eventType, "kind", fmt.Sprintf("%T", obj), "key", key)
+	}
+}

@@ -1,0 +1,99 @@
+// Package plugin is LibSched, a kube-scheduler framework plugin backed by the
+// libsched engine (package github.com/libsched/libsched/go/sched). One
+// engine call per scheduling cycle, in PreFilter, answers for every node;
+// Filter and Score read that answer from the CycleState. The engine's
+// cluster state follows the scheduler's informers. See ../README.md.
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/libsched/libsched/go/sched"
+)
+
+// Name is the plugin's name in KubeSchedulerConfiguration profiles.
+const Name = "LibSched"
+
+// LibSched is the plugin. One instance (and one engine) exists per profile
+// that enables it. Its methods may be called concurrently, as the framework
+// does; the engine serializes its own calls.
+type LibSched struct {
+	args   Args
+	engine *sched.Engine
+	feed   *feed
+	// synced reports whether each informer handler has seen its initial
+	// list; allSynced caches a true answer.
+	synced    []cache.InformerSynced
+	allSynced atomic.Bool
+}
+
+var (
+	_ fwk.PreFilterPlugin   = (*LibSched)(nil)
+	_ fwk.FilterPlugin      = (*LibSched)(nil)
+	_ fwk.ScorePlugin       = (*LibSched)(nil)
+	_ fwk.ReservePlugin     = (*LibSched)(nil)
+	_ fwk.EnqueueExtensions = (*LibSched)(nil)
+)
+
+// New is the plugin's factory (frameworkruntime.PluginFactory): it decodes
+// the args, creates the engine and registers the informer handlers that
+// feed it. Register it with app.WithPlugin(plugin.Name, plugin.New).
+func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+	args, err := decodeArgs(obj)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := engineConfig(args)
+	if err != nil {
+		return nil, err
+	}
+	engine, err := sched.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("LibSched: creating the engine: %w", err)
+	}
+	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, logger: klog.FromContext(ctx)}}
+	if pl.synced, err = pl.feed.register(h.SharedInformerFactory()); err != nil {
+		engine.Close()
+		return nil, fmt.Errorf("LibSched: registering informer handlers: %w", err)
+	}
+	return pl, nil
+}
+
+// Name returns Name.
+func (pl *LibSched) Name() string { return Name }
+
+// Close frees the engine; the framework calls it when the scheduler stops
+// (frameworkImpl.Close closes plugins that are io.Closers). Events arriving
+// later are dropped.
+func (pl *LibSched) Close() error { return pl.engine.Close() }
+
+// EventsToRegister: any Node or Pod change can change the engine's answer
+// (resources, labels, taints, affinity), so pods the plugin rejected are
+// retried on them, without queueing hints.
+func (pl *LibSched) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return []fwk.ClusterEventWithHint{
+		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.Update}},
+		{Event: fwk.ClusterEvent{Resource: fwk.Pod, ActionType: fwk.All}},
+	}, nil
+}
+
+// waitForSync blocks until every informer handler has delivered its
+// informer's initial list to the engine, so no cycle runs on a partial
+// cluster (the scheduler waits for its own handlers, not for ours).
+func (pl *LibSched) waitForSync(ctx context.Context) *fwk.Status {
+	if pl.allSynced.Load() {
+		return nil
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), pl.synced...) {
+		return fwk.AsStatus(fmt.Errorf("LibSched: cluster state not synced: %w", ctx.Err()))
+	}
+	pl.allSynced.Store(true)
+	return nil
+}
