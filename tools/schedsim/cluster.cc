@@ -156,15 +156,15 @@ class Builder {
     const PodDef old = std::exchange(it->second, def);
     cJSON*& old_json = old.bound ? others_[old.index].json : c_.pending[old.index].json;
     const Loc& old_loc = old.bound ? others_[old.index].loc : c_.pending[old.index].loc;
-    std::cerr << "schedsim: warning: " << loc.Str() << ": pod " << key << " is defined again (first at "
-              << old_loc.Str() << "); the later one is used\n";
+    std::cerr << "schedsim: warning: " << loc.Str() << ": pod " << key
+              << " is defined again (first at " << old_loc.Str() << "); the later one is used\n";
     old_json = nullptr;
   }
 
   Cluster& c_;
   PriorityClasses classes_;
-  std::map<std::string, uint64_t> generated_;            // generateName counters
-  std::unordered_map<std::string, PodDef> pods_;         // pod definitions by key
+  std::map<std::string, uint64_t> generated_;     // generateName counters
+  std::unordered_map<std::string, PodDef> pods_;  // pod definitions by key
   // Bound pods and every kind the simulator does not consume, in input order.
   std::vector<InputObject> others_;
 };

@@ -49,7 +49,7 @@ Loc LocateItem(const std::vector<Loc>& items, const std::string& path) {
 struct QueueState {
   int64_t now = 0;
   bool active = false;
-  std::optional<int64_t> first_backoff_end;  // earliest backoffExpiresAtMillis
+  std::optional<int64_t> first_backoff_end;   // earliest backoffExpiresAtMillis
   std::optional<int64_t> last_unschedulable;  // latest queuedAtMillis of an ungated pod
 };
 
@@ -145,8 +145,8 @@ class Simulation {
       if (q.active) continue;  // evictions moved pods
       if (q.first_backoff_end) {
         // Backoff ends once the clock's whole second has passed its expiry.
-        engine_.AdvanceClock(
-            static_cast<uint64_t>(std::max(*q.first_backoff_end + kSecondMillis - q.now, kSecondMillis)));
+        engine_.AdvanceClock(static_cast<uint64_t>(
+            std::max(*q.first_backoff_end + kSecondMillis - q.now, kSecondMillis)));
         continue;
       }
       if (!q.last_unschedulable || !progress) return;
@@ -191,7 +191,9 @@ class Simulation {
     JsonPtr events(cJSON_CreateArray());
     for (const std::string& key : victims) {
       auto it = pods_.find(key);
-      if (it == pods_.end()) throw EngineError("preemption victim " + key + " is no pod of the input");
+      if (it == pods_.end()) {
+        throw EngineError("preemption victim " + key + " is no pod of the input");
+      }
       cJSON* e = cJSON_CreateObject();
       cJSON_AddStringToObject(e, "type", "DELETED");
       cJSON_AddItemReferenceToObject(e, "object", it->second);
@@ -227,7 +229,7 @@ class Simulation {
   SimEngine engine_;
   Progress progress_;
   SimResult r_;
-  std::unordered_map<std::string, cJSON*> pods_;  // every pod applied, by key
+  std::unordered_map<std::string, cJSON*> pods_;   // every pod applied, by key
   std::vector<Outcome> outcomes_;                  // by first cycle
   std::unordered_map<std::string, size_t> index_;  // outcomes_ index by pod key
   std::unordered_set<std::string> evicted_;
