@@ -11,7 +11,8 @@ cluster/nodes.json       ~300 Nodes in 3 zones of one region: control plane,
                          general, high-memory, GPU, arm64 and small pools
 cluster/bound-pods.json  pods already running (node-exporter with hostPort
                          9100 everywhere, control-plane pods, ingress
-                         controllers with hostPorts 80/443, older apps)
+                         controllers with hostPorts 80/443, older apps,
+                         low-priority GPU jobs filling zone c)
 cluster/workloads.yaml   PriorityClasses, Deployments, StatefulSets, Jobs and
                          Pods to schedule, each commented with what it shows
 """
@@ -58,6 +59,7 @@ IMAGES = {
 }
 
 CORDONED = {"general-a-007", "general-b-019", "general-c-031", "highmem-b-004"}
+GPU_TOLERATION = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
 
 
 def dump_list(items):
@@ -176,6 +178,14 @@ def bound_pods(rng, node_list):
         pods.append(bound_pod("shop", f"catalog-6c8d5f7b9-{suffix(rng)}", node,
                               [container("catalog", "docker.io/library/redis:7.4.1",
                                          rng.choice(["1", "1500m", "2"]), rng.choice(["2Gi", "4Gi", "6Gi"]))]))
+    # Opportunistic low-priority GPU jobs hold every GPU of zone c: the
+    # inference Deployment (workloads.yaml) preempts some of them.
+    for node in [n["metadata"]["name"] for n in node_list if n["metadata"]["name"].startswith("gpu-c-")]:
+        pods.append(bound_pod("ml", f"gpu-burst-{suffix(rng)}", node, [container(
+            "burst", "nvcr.io/nvidia/pytorch:24.12-py3",
+            resources={"requests": {"cpu": "2", "memory": "8Gi", "nvidia.com/gpu": "1"},
+                       "limits": {"nvidia.com/gpu": "1"}})],
+            priorityClassName="batch-low", priority=-10, tolerations=GPU_TOLERATION))
     return pods
 
 
@@ -265,7 +275,6 @@ def spread_objects():
 
 def workload_objects():
     """(comment, object) pairs, in the order workloads.yaml lists them."""
-    gpu_toleration = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
     docs = []
 
     def add(comment, obj):
@@ -294,10 +303,12 @@ def workload_objects():
                               "values": ["n2-highmem-16"]}]}]}}})}})
 
     add("ImageLocality: nginx is already on every third general node;\n"
-        "preferred NodeAffinity (weight 40) for zone a.",
+        "preferred NodeAffinity (weight 40) for zone a. Critical, so the queue takes\n"
+        "it before the caches that prefer its nodes.",
         deployment("web", "shop", 40, pod_template({"app": "web"}, [container(
             "nginx", "docker.io/library/nginx:1.27.3", "500m", "512Mi",
             [{"containerPort": 8080}])],
+            priorityClassName="critical-apps",
             affinity={"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{
                 "weight": 40, "preference": {"matchExpressions": [{
                     "key": "topology.kubernetes.io/zone", "operator": "In",
@@ -328,7 +339,16 @@ def workload_objects():
                  "train", "nvcr.io/nvidia/pytorch:24.12-py3",
                  resources={"requests": {"cpu": "8", "memory": "60Gi", "nvidia.com/gpu": "1"},
                             "limits": {"nvidia.com/gpu": "1"}})],
-             tolerations=gpu_toleration, restartPolicy="Never")}})
+             tolerations=GPU_TOLERATION, restartPolicy="Never")}})
+
+    add("Preemption: inference must run in zone c, whose GPUs low-priority burst jobs\n"
+        "hold (bound-pods.json); each replica evicts one and takes its GPU.",
+        deployment("fraud-inference", "ml", 3, pod_template({"app": "fraud-inference"}, [container(
+            "serve", "nvcr.io/nvidia/pytorch:24.12-py3",
+            resources={"requests": {"cpu": "2", "memory": "8Gi", "nvidia.com/gpu": "1"},
+                       "limits": {"nvidia.com/gpu": "1"}})],
+            priorityClassName="critical-apps", tolerations=GPU_TOLERATION,
+            nodeSelector={"topology.kubernetes.io/zone": "europe-west4-c"})))
 
     add("Unschedulable: two GPUs per pod, but GPU nodes have one (Insufficient nvidia.com/gpu).",
         {"apiVersion": "batch/v1", "kind": "Job",
@@ -338,7 +358,7 @@ def workload_objects():
                  "train", "nvcr.io/nvidia/pytorch:24.12-py3",
                  resources={"requests": {"cpu": "4", "memory": "32Gi", "nvidia.com/gpu": "2"},
                             "limits": {"nvidia.com/gpu": "2"}})],
-             tolerations=gpu_toleration, restartPolicy="Never")}})
+             tolerations=GPU_TOLERATION, restartPolicy="Never")}})
 
     add("Unschedulable: wants a GPU but forgot the toleration (untolerated taint on\n"
         "GPU nodes, Insufficient nvidia.com/gpu everywhere else).",
@@ -371,7 +391,7 @@ def workload_objects():
         {"apiVersion": "v1", "kind": "Pod",
          "metadata": {"name": "avx512-bench", "namespace": "default"},
          "spec": {"containers": [container("bench", "docker.io/library/busybox:1.37", "1", "1Gi")],
-                  "tolerations": gpu_toleration,
+                  "tolerations": GPU_TOLERATION,
                   "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
                       "nodeSelectorTerms": [{"matchExpressions": [{
                           "key": "node.example.com/generation", "operator": "Gt",

@@ -34,6 +34,10 @@ class RealObjects(unittest.TestCase):
         self.assertTrue(out["placements"])
         # Services select peers for the default topology spread constraints.
         self.assertNotIn("Service", out["ignored"])
+        # A gated pod waits in the queue and is never tried (SchedulingGates).
+        self.assertIn({"pod": "default/test-pod",
+                       "message": "waiting for scheduling gates: [example.com/foo example.com/bar]"},
+                      out["unschedulable"])
 
     def test_openshift_insights_archive(self):
         folder = os.path.join(CORPUS, "snapshots", "openshift-insights-archive")

@@ -109,6 +109,30 @@ class BundledExample(unittest.TestCase):
         self.assertEqual(len(stuck), 1)
         self.assertIn("29 node(s) didn't match pod topology spread constraints", stuck[0])
 
+    def test_preemption(self):
+        # fraud-inference (critical-apps, zone c only) finds every GPU of zone c
+        # held by low-priority gpu-burst pods: each replica evicts one and is
+        # placed where it evicted it.
+        with open(os.path.join(EXAMPLES, "cluster", "bound-pods.json")) as f:
+            bound = {f'{p["metadata"]["namespace"]}/{p["metadata"]["name"]}': p["spec"]["nodeName"]
+                     for p in json.load(f)["items"]}
+        preemptions = self.out["preemptions"]
+        self.assertEqual(len(preemptions), 3)
+        victims = set()
+        for p in preemptions:
+            self.assertRegex(p["pod"], rf"ml/fraud-inference-[a-z0-9]+-{simlib.SUFFIX}")
+            node = p["nominatedNodeName"]
+            self.assertRegex(node, r"^gpu-c-\d{3}$")
+            self.assertEqual(self.where[p["pod"]], node)
+            self.assertEqual(len(p["victims"]), 1, p)
+            self.assertRegex(p["victims"][0], rf"ml/gpu-burst-{simlib.SUFFIX}")
+            self.assertEqual(bound[p["victims"][0]], node)
+            victims.update(p["victims"])
+        self.assertEqual(len(victims), 3)
+        # train-resnet (priority 0) fits in zones a and b: no preemption.
+        self.assertEqual({n.rsplit("-", 2)[1] for p, n in self.where.items()
+                          if p.startswith("ml/train-resnet-")}, {"a", "b"})
+
     def test_unschedulable_reasons(self):
         def reasons(pod):
             return self.why[pod]
@@ -141,6 +165,8 @@ class HumanOutput(unittest.TestCase):
             self.assertNotEqual(row[node_col], " ", row)
         self.assertRegex(p.stdout, r"\nplaced \d+, pending \d+, \d+ pods/s\n")
         self.assertTrue(any(" - " in r and "0/300 nodes are available" in r for r in rows))
+        self.assertEqual(len(re.findall(r"^preemption: ml/fraud-inference-\S+ nominated to gpu-c-\d+, "
+                                        r"evicted ml/gpu-burst-\S+$", p.stdout, re.MULTILINE)), 3)
 
     def test_explain(self):
         p = simlib.run("--seed", "1", "--explain", "ml/notebook")

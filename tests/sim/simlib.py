@@ -40,6 +40,10 @@ def run_json(test, *args):
     for kind, n in out["ignored"].items():
         test.assertIsInstance(n, int)
         test.assertGreater(n, 0, kind)
+    for p in out.get("preemptions", []):
+        test.assertEqual(set(p), {"pod", "nominatedNodeName", "victims"})
+        test.assertIsInstance(p["victims"], list)
+    test.assertNotEqual(out.get("preemptions"), [], "an empty preemptions list is left out")
     return out
 
 
@@ -74,7 +78,7 @@ class Expected:
 
     def __init__(self, objects):
         self.nodes = set()
-        self.named = set()    # keys of named pending pods (a redefinition is one pod)
+        last = {}  # key of a named pod -> whether its last definition is pending
         self.patterns = collections.Counter()  # regex over "ns/name" -> pods it names
         self.kinds = collections.Counter()
         for o in objects:
@@ -84,9 +88,11 @@ class Expected:
             name, gen = meta.get("name"), meta.get("generateName")
             if kind == "Node":
                 self.nodes.add(name or gen)
+            elif kind == "Pod" and (o.get("spec") or {}).get("nodeName") and name:
+                last[f"{ns}/{name}"] = False  # the later definition wins
             elif kind == "Pod" and to_schedule(o.get("spec")):
                 if name:
-                    self.named.add(f"{ns}/{name}")
+                    last[f"{ns}/{name}"] = True
                 else:
                     self.patterns[f"{re.escape(ns)}/{re.escape(gen)}{SUFFIX}"] += 1
             elif kind in WORKLOAD_KINDS and to_schedule(o["spec"]["template"].get("spec")):
@@ -94,14 +100,22 @@ class Expected:
                 pattern = {"StatefulSet": rf"{n}-\d+",
                            "Deployment": rf"{n}-[a-z0-9]+-{SUFFIX}"}.get(kind, rf"{n}-{SUFFIX}")
                 self.patterns[pattern] += replicas(o)
+        self.named = {key for key, pending in last.items() if pending}
 
     def pending(self):
         return len(self.named) + sum(self.patterns.values())
 
+    def is_pending(self, key):
+        return key in self.named or any(re.fullmatch(p, key) for p in self.patterns)
+
     def check(self, test, out, num_nodes=None):
-        """Every pending pod exactly once; FitError messages; ignored counts."""
+        """Every pending pod exactly once (placed, unschedulable, or evicted
+        by a preemption); FitError messages; ignored counts."""
         pods = [p["pod"] for p in out["placements"]] + [u["pod"] for u in out["unschedulable"]]
         test.assertEqual(len(pods), len(set(pods)), "a pod is reported twice")
+        evicted = [v for p in out.get("preemptions", []) for v in p["victims"]]
+        test.assertFalse(set(evicted) & set(pods), "an evicted pod is still reported")
+        pods += [v for v in set(evicted) if self.is_pending(v)]
         test.assertEqual(len(pods), self.pending())
         rest = set(pods)
         for key in self.named:
@@ -113,7 +127,8 @@ class Expected:
             rest -= matched
         n = len(self.nodes) if num_nodes is None else num_nodes
         for u in out["unschedulable"]:
-            test.assertTrue(u["message"].startswith(f"0/{n} nodes are available"), u)
+            test.assertTrue(u["message"].startswith((f"0/{n} nodes are available",
+                                                     "waiting for scheduling gates: [")), u)
         for kind, count in self.kinds.items():
             if kind not in ENGINE_KINDS and kind not in WORKLOAD_KINDS:
                 test.assertEqual(out["ignored"].get(kind), count, f"ignored {kind}")

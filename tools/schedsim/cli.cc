@@ -23,13 +23,15 @@ std::string Usage() {
 
 Simulates kube-scheduler's default profile on a cluster described by
 Kubernetes objects. Nodes and pods with spec.nodeName make up the cluster;
-every other pod is scheduled one at a time, in queue order (priority
-descending, then creationTimestamp, then input order), each assumed on its
-node before the next. Deployments, ReplicaSets, StatefulSets and Jobs become
-the pods their controllers would create. Other kinds go to the engine, which
-keeps those it reads (Services, PodDisruptionBudgets, ...) and counts the
-rest as ignored; pods for another spec.schedulerName are left alone (and
-counted).
+every other pod joins the engine's scheduling queue and is scheduled one at
+a time in queue order (priority descending, then namespace/name), each
+assumed on its node before the next. When a pod preempts, its victims are
+evicted and it is retried; pods backing off or waiting for a retry are
+retried as the simulated clock moves, until nothing more can be placed.
+Deployments, ReplicaSets, StatefulSets and Jobs become the pods their
+controllers would create. Other kinds go to the engine, which keeps those
+it reads (Services, PodDisruptionBudgets, ...) and counts the rest as
+ignored; pods for another spec.schedulerName are left alone (and counted).
 
 FILE is JSON or YAML (objects, Lists, multi-document YAML); "-" reads
 standard input; a directory reads its *.json, *.yaml and *.yml files in name
@@ -41,7 +43,9 @@ Options:
   --output table|json  table for people (default), or one JSON object:
                        {"placements":[{"pod","node"}],
                         "unschedulable":[{"pod","message"}],
-                        "ignored":{"Kind":N}}
+                        "ignored":{"Kind":N},
+                        "preemptions":[{"pod","nominatedNodeName",
+                                        "victims"}]}  (when any)
   --explain NS/NAME    also show, for that pending pod, why each node was
                        rejected and how the feasible nodes scored
   -h, --help           show this help

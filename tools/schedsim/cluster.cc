@@ -3,9 +3,11 @@
 #include <iostream>
 #include <map>
 #include <unordered_map>
+#include <utility>
 
 #include "names.h"
 #include "priority.h"
+#include "timestamp.h"
 #include "workloads.h"
 
 namespace schedsim {
@@ -16,7 +18,6 @@ constexpr const char* kDefaultScheduler = "default-scheduler";
 struct Meta {
   std::string ns;  // "default" when unset (and meaningless for a Node)
   std::string name;
-  std::optional<int64_t> created;
 };
 
 class Builder {
@@ -30,22 +31,23 @@ class Builder {
         AddPriorityClass(obj, classes_);
       }
     }
-    std::vector<InputObject> others;
     for (const InputObject& obj : c_.input.objects) {
       if (obj.kind == "Node") {
         ReadMeta(obj);
         DefaultAllocatable(obj);
         c_.resident.push_back(obj);
       } else if (obj.kind == "Pod") {
-        AddPod(obj, others);
+        AddPod(obj);
       } else if (IsWorkload(obj.kind)) {
-        AddWorkload(obj, others);
+        AddWorkload(obj);
       } else {
-        others.push_back(obj);
+        others_.push_back(obj);
       }
     }
-    c_.resident.insert(c_.resident.end(), others.begin(), others.end());
-    SortQueue(c_.queue);
+    // Drop the pods a later definition replaced.
+    std::erase_if(others_, [](const InputObject& o) { return o.json == nullptr; });
+    std::erase_if(c_.pending, [](const PendingPod& p) { return p.json == nullptr; });
+    c_.resident.insert(c_.resident.end(), others_.begin(), others_.end());
   }
 
  private:
@@ -58,7 +60,7 @@ class Builder {
     m.ns = OptString(Member(meta, "namespace"), loc.Key("namespace")).value_or("");
     if (m.ns.empty()) m.ns = "default";
     m.name = OptString(Member(meta, "name"), loc.Key("name")).value_or("");
-    m.created = ParseTimestamp(Member(meta, "creationTimestamp"), loc.Key("creationTimestamp"));
+    CheckTimestamp(Member(meta, "creationTimestamp"), loc.Key("creationTimestamp"));
     if (!m.name.empty()) return m;
     std::string gen = OptString(Member(meta, "generateName"), loc.Key("generateName")).value_or("");
     if (gen.empty()) throw InputError(loc.Key("name"), "missing (and no metadata.generateName)");
@@ -97,57 +99,74 @@ class Builder {
     return false;
   }
 
-  void AddPod(const InputObject& obj, std::vector<InputObject>& others) {
+  void AddPod(const InputObject& obj) {
     Meta m = ReadMeta(obj);
     Loc spec_loc = obj.loc.Key("spec");
     cJSON* spec = OptObject(Member(obj.json, "spec"), spec_loc);
-    int32_t priority = ResolvePriority(spec, spec_loc, classes_);
+    ResolvePriority(spec, spec_loc, classes_);
     if (HasNodeName(spec, spec_loc)) {
-      others.push_back(obj);
+      AddBound(m.ns + "/" + m.name, obj);
       return;
     }
     if (!ForUs(spec, spec_loc, 1)) return;
-    Enqueue(PendingPod{m.ns + "/" + m.name, priority, m.created, 0, obj.json, obj.loc});
+    AddPending(PendingPod{m.ns + "/" + m.name, obj.json, obj.loc});
   }
 
-  void AddWorkload(const InputObject& obj, std::vector<InputObject>& others) {
+  void AddWorkload(const InputObject& obj) {
     Meta m = ReadMeta(obj);
     Loc tmpl_loc = obj.loc.Key("spec").Key("template");
     cJSON* spec = Member(PodTemplate(obj), "spec");
-    int32_t priority = ResolvePriority(spec, tmpl_loc.Key("spec"), classes_);
+    ResolvePriority(spec, tmpl_loc.Key("spec"), classes_);
     bool bound = HasNodeName(spec, tmpl_loc.Key("spec"));
     std::vector<JsonPtr> pods = ExpandWorkload(obj, m.ns, m.name);
     if (!bound && !ForUs(spec, tmpl_loc.Key("spec"), static_cast<int64_t>(pods.size()))) return;
     for (JsonPtr& pod : pods) {
+      std::string key = m.ns + "/" + Member(Member(pod.get(), "metadata"), "name")->valuestring;
       if (bound) {
-        others.push_back(InputObject{pod.get(), "Pod", tmpl_loc});
+        AddBound(key, InputObject{pod.get(), "Pod", tmpl_loc});
       } else {
-        std::string name = Member(Member(pod.get(), "metadata"), "name")->valuestring;
-        Enqueue(PendingPod{m.ns + "/" + name, priority, m.created, 0, pod.get(), tmpl_loc});
+        AddPending(PendingPod{key, pod.get(), tmpl_loc});
       }
       c_.generated.push_back(std::move(pod));
     }
   }
 
-  // Queues `p` in input order (a redefinition takes its own place).
-  void Enqueue(PendingPod p) {
-    p.order = order_++;
-    auto [it, inserted] = index_.try_emplace(p.key, c_.queue.size());
-    if (inserted) {
-      c_.queue.push_back(std::move(p));
-      return;
-    }
-    PendingPod& old = c_.queue[it->second];
-    std::cerr << "schedsim: warning: " << p.loc.Str() << ": pod " << p.key
-              << " is defined again (first at " << old.loc.Str() << "); the later one is used\n";
-    old = std::move(p);
+  void AddBound(const std::string& key, const InputObject& obj) {
+    Define(key, obj.loc, PodDef{true, others_.size()});
+    others_.push_back(obj);
+  }
+
+  void AddPending(PendingPod p) {
+    Define(p.key, p.loc, PodDef{false, c_.pending.size()});
+    c_.pending.push_back(std::move(p));
+  }
+
+  // Where a pod's definition sits: others_ (bound) or c_.pending.
+  struct PodDef {
+    bool bound;
+    size_t index;
+  };
+
+  // Records the definition of pod `key` at `loc`; an earlier one (bound or
+  // pending) is dropped with a warning, as a second `kubectl apply` of the
+  // same namespace/name would replace it.
+  void Define(const std::string& key, const Loc& loc, PodDef def) {
+    auto [it, inserted] = pods_.try_emplace(key, def);
+    if (inserted) return;
+    const PodDef old = std::exchange(it->second, def);
+    cJSON*& old_json = old.bound ? others_[old.index].json : c_.pending[old.index].json;
+    const Loc& old_loc = old.bound ? others_[old.index].loc : c_.pending[old.index].loc;
+    std::cerr << "schedsim: warning: " << loc.Str() << ": pod " << key
+              << " is defined again (first at " << old_loc.Str() << "); the later one is used\n";
+    old_json = nullptr;
   }
 
   Cluster& c_;
   PriorityClasses classes_;
-  std::map<std::string, uint64_t> generated_;            // generateName counters
-  std::unordered_map<std::string, size_t> index_;        // queue index by pod key
-  size_t order_ = 0;  // pending pods so far
+  std::map<std::string, uint64_t> generated_;     // generateName counters
+  std::unordered_map<std::string, PodDef> pods_;  // pod definitions by key
+  // Bound pods and every kind the simulator does not consume, in input order.
+  std::vector<InputObject> others_;
 };
 
 }  // namespace

@@ -10,9 +10,18 @@
 
 #include "input.h"
 #include "json.h"
-#include "queue.h"
 
 namespace schedsim {
+
+// A pod for the scheduler: it has no spec.nodeName and is for the default
+// scheduler.
+struct PendingPod {
+  std::string key;  // "namespace/name"
+  cJSON* json;      // the Pod
+  // Where an engine error path inside the pod points in the input: the Pod
+  // itself, or its workload's spec.template.
+  Loc loc;
+};
 
 struct Cluster {
   Input input;                     // owns the parsed trees
@@ -21,17 +30,17 @@ struct Cluster {
   // kind the simulator does not consume itself (the engine counts those it
   // ignores), each in input order.
   std::vector<InputObject> resident;
-  std::vector<PendingPod> queue;  // in scheduling order
+  std::vector<PendingPod> pending;  // in input order
   // Pending pods left to other schedulers, by spec.schedulerName.
   std::map<std::string, int64_t> other_schedulers;
 };
 
 // Sorts the input into a Cluster: resolves priorities from PriorityClasses,
 // names objects that only have generateName, expands workloads into pods,
-// and queues the pods without spec.nodeName that are for the default
-// scheduler (kube-scheduler leaves the others alone). A pod defined twice
-// keeps its later definition (as a second `kubectl apply` would), with a
-// warning.
+// and collects the pods without spec.nodeName that are for the default
+// scheduler (kube-scheduler leaves the others alone). A pod defined twice,
+// bound or pending, keeps its later definition (as a second `kubectl apply`
+// would), with a warning.
 // Throws InputError for a missing or mistyped field the simulator reads.
 Cluster BuildCluster(Input input);
 

@@ -49,6 +49,22 @@ void PrintJson(std::ostream& out, const SimResult& r) {
     }
     out << "}";
   }
+  if (!r.preemptions.empty()) {
+    out << ",\n  \"preemptions\": [";
+    sep = "\n";
+    for (const Preemption& p : r.preemptions) {
+      out << sep << "    {\"pod\": " << Quote(p.pod) << ", \"nominatedNodeName\": " << Quote(p.node)
+          << ", \"victims\": [";
+      const char* vsep = "";
+      for (const std::string& v : p.victims) {
+        out << vsep << Quote(v);
+        vsep = ", ";
+      }
+      out << "]}";
+      sep = ",\n";
+    }
+    out << "\n  ]";
+  }
   if (r.explain) out << ",\n  \"explain\": " << Print(r.explain.get());
   out << "\n}\n";
 }
@@ -80,6 +96,15 @@ void PrintTable(std::ostream& out, const SimResult& r) {
       sep = ", ";
     }
     out << "\n";
+  }
+  for (const Preemption& p : r.preemptions) {
+    out << "preemption: " << p.pod << " nominated to " << p.node << ", evicted ";
+    const char* sep = "";
+    for (const std::string& v : p.victims) {
+      out << sep << v;
+      sep = ", ";
+    }
+    out << (p.victims.empty() ? "nothing\n" : "\n");
   }
   if (r.explain) {
     out << "\n";

@@ -10,14 +10,16 @@
 namespace schedsim {
 
 // {"placements":[{"pod","node"}],"unschedulable":[{"pod","message"}],
-//  "ignored":{"Kind":N}[,"otherSchedulers":{"name":N}][,"explain":{...}]},
-// one entry per line, in queue order. Nothing time-dependent: the same seed
-// prints the same bytes.
+//  "ignored":{"Kind":N}[,"otherSchedulers":{"name":N}]
+//  [,"preemptions":[{"pod","nominatedNodeName","victims":["ns/name"]}]]
+//  [,"explain":{...}]}, one entry per line, in SimResult's order. Nothing
+// time-dependent: the same seed prints the same bytes.
 void PrintJson(std::ostream& out, const SimResult& r);
 
-// Aligned POD / NODE / MESSAGE columns in queue order, then the summary line
-// "placed N, pending M, X pods/s", ignored kinds, pods left to other
-// schedulers, and the --explain details.
+// Aligned POD / NODE / MESSAGE columns in SimResult's order, then the
+// summary line "placed N, pending M, X pods/s", ignored kinds, pods left to
+// other schedulers, one line per preemption ("preemption: NS/POD nominated
+// to NODE, evicted NS/A, NS/B"), and the --explain details.
 void PrintTable(std::ostream& out, const SimResult& r);
 
 }  // namespace schedsim

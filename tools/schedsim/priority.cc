@@ -15,17 +15,14 @@ void AddPriorityClass(const InputObject& pc, PriorityClasses& classes) {
   classes[*name] = static_cast<int32_t>(*value);
 }
 
-int32_t ResolvePriority(cJSON* spec, const Loc& loc, const PriorityClasses& classes) {
-  if (auto p = OptInt(Member(spec, "priority"), loc.Key("priority"), INT32_MIN, INT32_MAX)) {
-    return static_cast<int32_t>(*p);
-  }
+void ResolvePriority(cJSON* spec, const Loc& loc, const PriorityClasses& classes) {
+  if (OptInt(Member(spec, "priority"), loc.Key("priority"), INT32_MIN, INT32_MAX)) return;
   auto name = OptString(Member(spec, "priorityClassName"), loc.Key("priorityClassName"));
-  if (!name) return 0;
+  if (!name) return;
   auto it = classes.find(*name);
-  if (it == classes.end()) return 0;
+  if (it == classes.end()) return;
   cJSON_DeleteItemFromObjectCaseSensitive(spec, "priority");  // an explicit null
   cJSON_AddNumberToObject(spec, "priority", it->second);
-  return it->second;
 }
 
 }  // namespace schedsim

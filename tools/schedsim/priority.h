@@ -17,11 +17,12 @@ using PriorityClasses = std::unordered_map<std::string, int32_t>;
 // Records a PriorityClass object (metadata.name, value).
 void AddPriorityClass(const InputObject& pc, PriorityClasses& classes);
 
-// The priority of the pod whose spec is `spec` (at `loc`): spec.priority;
-// else the value of its spec.priorityClassName when that class is in the
-// input, which is then written to spec.priority as admission would, so the
-// engine sees it too; else 0.
-int32_t ResolvePriority(cJSON* spec, const Loc& loc, const PriorityClasses& classes);
+// Settles the priority of the pod whose spec is `spec` (at `loc`) as
+// admission would: spec.priority when set (checked to be an int32); else
+// the value of its spec.priorityClassName when that class is in the input,
+// written to spec.priority so the engine sees it; else the engine's
+// default, 0.
+void ResolvePriority(cJSON* spec, const Loc& loc, const PriorityClasses& classes);
 
 }  // namespace schedsim
 

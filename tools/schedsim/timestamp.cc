@@ -1,7 +1,9 @@
-#include "queue.h"
+#include "timestamp.h"
 
-#include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <optional>
+#include <string>
 
 namespace schedsim {
 namespace {
@@ -68,25 +70,11 @@ std::optional<int64_t> ParseRfc3339(const std::string& s) {
 
 }  // namespace
 
-std::optional<int64_t> ParseTimestamp(const cJSON* v, const Loc& loc) {
+void CheckTimestamp(const cJSON* v, const Loc& loc) {
   std::optional<std::string> s = OptString(v, loc);
-  if (!s) return std::nullopt;
-  std::optional<int64_t> t = ParseRfc3339(*s);
-  if (!t) {
+  if (s && !ParseRfc3339(*s)) {
     throw InputError(loc, "must be an RFC 3339 time like 2024-01-02T15:04:05Z, got " + Quote(*s));
   }
-  return t;
-}
-
-void SortQueue(std::vector<PendingPod>& queue) {
-  std::sort(queue.begin(), queue.end(), [](const PendingPod& a, const PendingPod& b) {
-    if (a.priority != b.priority) return a.priority > b.priority;
-    if (a.created != b.created) {
-      if (!a.created || !b.created) return a.created.has_value();
-      return *a.created < *b.created;
-    }
-    return a.order < b.order;
-  });
 }
 
 }  // namespace schedsim

@@ -1,0 +1,88 @@
+#include "engine.h"
+
+namespace schedsim {
+namespace {
+
+struct ErrorFree {
+  void operator()(sched_error* e) const { sched_error_free(e); }
+};
+using ErrorPtr = std::unique_ptr<sched_error, ErrorFree>;
+
+// A string the library returned.
+struct LibString {
+  char* p = nullptr;
+  ~LibString() { sched_free(p); }
+};
+
+Loc Nowhere(const std::string& path) { return Loc{"the engine", 0, path}; }
+
+// Throws unless `st` is SCHED_OK. Invalid input becomes an InputError at
+// the place `locate` finds for the engine's error path.
+void Check(sched_status st, sched_error* raw, const Locate& locate) {
+  ErrorPtr err(raw);
+  if (st == SCHED_OK) return;
+  std::string msg = err ? sched_error_message(err.get()) : sched_status_name(st);
+  std::string path = err ? sched_error_path(err.get()) : "";
+  if (st != SCHED_INVALID_ARGUMENT) {
+    throw EngineError(std::string(sched_status_name(st)) + ": " + msg);
+  }
+  // The engine's message reads "<path>: <detail>"; the path is ours to place.
+  if (!path.empty() && msg.starts_with(path + ": ")) msg.erase(0, path.size() + 2);
+  throw InputError(locate(path), msg);
+}
+
+JsonPtr Parse(const LibString& s, const char* what) {
+  JsonPtr v(s.p != nullptr ? cJSON_Parse(s.p) : nullptr);
+  if (v == nullptr) throw EngineError(std::string("unreadable ") + what + " from the engine");
+  return v;
+}
+
+}  // namespace
+
+SimEngine::SimEngine(std::optional<uint64_t> seed) {
+  // A decimal string carries the whole uint64 range; a JSON number would not.
+  std::string config = seed ? "{\"seed\":\"" + std::to_string(*seed) + "\"}" : "{}";
+  sched_engine* e = nullptr;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_new(config.data(), config.size(), &e, &err);
+  Check(st, err, [](const std::string& path) { return Loc{"engine config", 0, path}; });
+  engine_.reset(e);
+}
+
+JsonPtr SimEngine::Apply(const std::string& json, const Locate& locate) {
+  LibString summary;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_apply(engine_.get(), json.data(), json.size(), &summary.p, &err);
+  Check(st, err, locate);
+  return Parse(summary, "apply summary");
+}
+
+JsonPtr SimEngine::Run(uint32_t flags) {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_run(engine_.get(), 0, flags, &out.p, &err);
+  Check(st, err, Nowhere);
+  JsonPtr parsed = Parse(out, "run result");
+  cJSON* results = cJSON_DetachItemFromObjectCaseSensitive(parsed.get(), "results");
+  if (!cJSON_IsArray(results)) {
+    cJSON_Delete(results);
+    throw EngineError("run result without \"results\"");
+  }
+  return JsonPtr(results);
+}
+
+void SimEngine::AdvanceClock(uint64_t millis) {
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_advance_clock(engine_.get(), millis, &err);
+  Check(st, err, Nowhere);
+}
+
+JsonPtr SimEngine::Queue() {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_queue(engine_.get(), &out.p, &err);
+  Check(st, err, Nowhere);
+  return Parse(out, "queue");
+}
+
+}  // namespace schedsim
