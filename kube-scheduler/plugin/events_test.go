@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"encoding/json"
+	appsv1 "k8s.io/api/apps/v1"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -36,7 +37,9 @@ func TestEncodeEvent(t *testing.T) {
 		{name: "pdb", eventType: eventAdded, obj: &policyv1.PodDisruptionBudget{ObjectMeta: meta},
 			wantGVK: policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"), wantApply: 1},
 		{name: "service", eventType: eventAdded, obj: &v1.Service{ObjectMeta: meta},
-			wantGVK: v1.SchemeGroupVersion.WithKind("Service"), wantIgnore: "Service"},
+			wantGVK: v1.SchemeGroupVersion.WithKind("Service"), wantApply: 1},
+		{name: "replica set", eventType: eventAdded, obj: &appsv1.ReplicaSet{ObjectMeta: meta},
+			wantGVK: appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), wantApply: 1},
 		{name: "pv", eventType: eventAdded, obj: &v1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: "pv"}},
 			wantGVK: v1.SchemeGroupVersion.WithKind("PersistentVolume"), wantIgnore: "PersistentVolume"},
 		{name: "pvc", eventType: eventModified, obj: &v1.PersistentVolumeClaim{ObjectMeta: meta},

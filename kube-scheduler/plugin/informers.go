@@ -14,8 +14,10 @@ import (
 // engineInformers are the informers whose objects the engine is sent: what
 // the default profile's plugins read (pkg/scheduler/eventhandlers.go,
 // addAllEventHandlers), plus Namespaces and PodDisruptionBudgets (pod
-// affinity's namespaceSelector; preemption). Kinds the engine does not use
-// yet are counted as ignored by it.
+// affinity's namespaceSelector; preemption) and the Services,
+// ReplicationControllers, ReplicaSets and StatefulSets whose selectors
+// PodTopologySpread's system default constraints read. Kinds the engine
+// does not use yet are counted as ignored by it.
 func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInformer {
 	return []cache.SharedIndexInformer{
 		f.Core().V1().Nodes().Informer(),
@@ -24,6 +26,9 @@ func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInfor
 		f.Core().V1().PersistentVolumeClaims().Informer(),
 		f.Core().V1().Namespaces().Informer(),
 		f.Core().V1().Services().Informer(),
+		f.Core().V1().ReplicationControllers().Informer(),
+		f.Apps().V1().ReplicaSets().Informer(),
+		f.Apps().V1().StatefulSets().Informer(),
 		f.Storage().V1().StorageClasses().Informer(),
 		f.Storage().V1().CSINodes().Informer(),
 		f.Policy().V1().PodDisruptionBudgets().Informer(),
