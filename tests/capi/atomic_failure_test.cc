@@ -264,8 +264,9 @@ std::vector<BadCall> BadCalls() {
       {"BadPodAffinityFifth", Call::kApply,
        BatchWithFifth(EventJson(
            "ADDED", PodJson("fresh", "1", "",
-                            R"("affinity":{"podAffinity":{"requiredDuringSchedulingIgnored)"
-                            R"(DuringExecution":[{"topologyKey":"fresh","namespaces":[true]}]}},)"))),
+                            R"("affinity":{"podAffinity":{)"
+                            R"("requiredDuringSchedulingIgnoredDuringExecution":[)"
+                            R"({"topologyKey":"fresh","namespaces":[true]}]}},)"))),
        0,
        "[4].object.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
        "namespaces[0]",
@@ -440,8 +441,8 @@ std::vector<StateChange> StateChanges() {
   const auto add = [&](std::string name, auto calls, bool cluster) {
     v.push_back({std::move(name), calls.first, calls.second, cluster});
   };
-  add("PdbAdded", std::pair(Applying("ADDED", PdbJson("pdb", 1)), Applying("ADDED", PdbJson("svc", 1))),
-      true);
+  add("PdbAdded",
+      std::pair(Applying("ADDED", PdbJson("pdb", 1)), Applying("ADDED", PdbJson("svc", 1))), true);
   add("PdbDisruptionsAllowed", modified(PdbJson("pdb", 1), PdbJson("pdb", 2)), true);
   add("NamespaceLabels",
       modified(NamespaceJson("ns", R"("team":"a")"), NamespaceJson("ns", R"("team":"web")")), true);
