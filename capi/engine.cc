@@ -297,7 +297,7 @@ uint64_t Engine::Digest(DigestScope scope) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<const Scheduler*> schedulers;
   for (const auto& [name, s] : schedulers_) schedulers.push_back(s.get());
-  return capi::StateDigest(state_, schedulers, scope);
+  return capi::StateDigest(state_, schedulers, queue_.get(), clock_.Now(), scope);
 }
 
 }  // namespace sched::capi

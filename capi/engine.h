@@ -54,9 +54,10 @@ class Engine {
   // sched_engine_queue: where every pending pod is and why.
   ApiStatus QueueJson(MallocString* result);
   // For tests (not in the C API): XXH3-64 digests of the state
-  // (capi/state_digest.h). ClusterDigest covers nodes, pods and aggregates;
-  // StateDigest adds the node order and each scheduler's random source and
-  // start index. Equal before and after a call that failed.
+  // (capi/state_digest.h). ClusterDigest covers nodes, pods, aggregates,
+  // PDBs, Namespaces and workloads; StateDigest adds the node order, each
+  // scheduler's random source and start index, the queue and its clock.
+  // Equal before and after a call that failed.
   uint64_t ClusterDigest();
   uint64_t StateDigest();
 

@@ -4,6 +4,8 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -79,6 +81,47 @@ class Encoder {
     U64(r.valid);
   }
 
+  void Selector(const std::optional<LabelSelector>& sel) {
+    U64(sel.has_value());
+    if (!sel) return;
+    List(sel->requirements, [&](const Requirement& r) { Req(r); });
+    U64(sel->valid);
+  }
+
+  void Affinity(const AffinityTerm& t) {
+    std::vector<std::string_view> namespaces;
+    for (Atom a : t.namespaces) namespaces.push_back(Name(a));
+    StrSet(std::move(namespaces));
+    Selector(t.selector);
+    Selector(t.namespace_selector);
+    AtomStr(t.topology_key);
+  }
+
+  void PodAffinity(const PodAffinityTerms& a) {
+    const auto term = [&](const AffinityTerm& t) { Affinity(t); };
+    const auto weighted = [&](const WeightedAffinityTerm& t) {
+      I64(t.weight);
+      Affinity(t.term);
+    };
+    List(a.required_affinity, term);
+    List(a.required_anti_affinity, term);
+    List(a.preferred_affinity, weighted);
+    List(a.preferred_anti_affinity, weighted);
+    U64(a.has_pod_affinity);
+    U64(a.has_required_anti_affinity);
+    Str(a.parse_error);
+  }
+
+  void Spread(const TopologySpreadConstraint& c) {
+    I64(c.max_skew);
+    AtomStr(c.topology_key);
+    U64(c.do_not_schedule);
+    Selector(c.selector);
+    I64(c.min_domains);
+    U64(static_cast<uint64_t>(c.node_affinity_policy));
+    U64(static_cast<uint64_t>(c.node_taints_policy));
+  }
+
   void Term(const NodeSelectorTerm& t) {
     List(t.match_expressions, [&](const Requirement& r) { Req(r); });
     List(t.match_fields, [&](const Requirement& r) { Req(r); });
@@ -117,6 +160,58 @@ class Encoder {
     List(p.images, [&](Atom a) { AtomStr(a); });
     I64(p.num_containers);
     U64(p.terminating);
+    AtomStr(p.ns_atom);
+    PodAffinity(p.pod_affinity);
+    List(p.topology_spread_constraints, [&](const TopologySpreadConstraint& c) { Spread(c); });
+    U64(static_cast<uint64_t>(p.controller_kind));
+    Str(p.controller_name);
+    U64(p.start_time.has_value());
+    I64(p.start_time.value_or(0));
+    U64(p.preempt_never);
+    U64(p.disruption_target_by_scheduler);
+    List(p.scheduling_gates, [&](const std::string& g) { Str(g); });
+  }
+
+  // The pods of a NodeInfo's derived list, by key: which of its pods are in
+  // it, in its order.
+  void PodKeys(const std::vector<const Pod*>& pods) {
+    List(pods, [&](const Pod* p) { Str(PodKey(*p)); });
+  }
+
+  void Pdb(const PodDisruptionBudget& b) {
+    Str(b.ns);
+    Str(b.name);
+    Selector(b.selector);
+    I64(b.disruptions_allowed);
+    List(b.disrupted_pods, [&](const std::string& s) { Str(s); });
+  }
+
+  void NamespaceFields(const Namespace& ns) {
+    Str(ns.name);
+    AtomStr(ns.name_atom);
+    Labels(ns.labels);
+  }
+
+  void WorkloadFields(const Workload& w) {
+    U64(static_cast<uint64_t>(w.kind));
+    Str(w.ns);
+    Str(w.name);
+    U64(w.match_labels.has_value());
+    if (w.match_labels) Labels(*w.match_labels);
+    Selector(w.selector);
+  }
+
+  // A queue entry: the pod, where it is, its history, its nomination.
+  void Queued(const QueuedPodView& v, const PriorityQueue& queue) {
+    PodFields(*v.pod);
+    Str(v.queue);
+    I64(v.attempts);
+    List(v.unschedulable_plugins, [&](const std::string& s) { Str(s); });
+    Str(v.gating_plugin);
+    I64(v.timestamp.count());
+    U64(v.backoff_expiration.has_value());
+    I64(v.backoff_expiration.value_or(Time::zero()).count());
+    Str(queue.nominator().NominatedNodeFor(*v.pod));
   }
 
   void Port(const HostPort& hp) {
@@ -155,6 +250,8 @@ class Encoder {
     I64(info.non_zero_requested().milli_cpu);
     I64(info.non_zero_requested().memory);
     List(info.used_ports(), [&](const HostPort& hp) { Port(hp); });
+    PodKeys(info.pods_with_affinity());
+    PodKeys(info.pods_with_required_anti_affinity());
   }
 
  private:
@@ -165,7 +262,7 @@ class Encoder {
 }  // namespace
 
 uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const> schedulers,
-                     DigestScope scope) {
+                     const PriorityQueue* queue, Time now, DigestScope scope) {
   Encoder e(state.interner());
   e.U64(state.NumNodes());
   e.U64(state.NumPods());
@@ -176,6 +273,19 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
   std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });
   e.List(names,
          [&](const std::string* name) { e.Info(*name, *state.node_infos().at(*name), state); });
+  // PDBs and workloads are in ordered maps already; namespaces are not.
+  e.U64(state.pdbs().size());
+  for (const auto& [key, pdb] : state.pdbs()) e.Pdb(*pdb);
+  std::vector<const Namespace*> namespaces;
+  for (const auto& [atom, ns] : state.namespaces()) namespaces.push_back(ns.get());
+  std::sort(namespaces.begin(), namespaces.end(),
+            [](const Namespace* a, const Namespace* b) { return a->name < b->name; });
+  e.List(namespaces, [&](const Namespace* ns) { e.NamespaceFields(*ns); });
+  for (int k = 0; k < kNumWorkloadKinds; ++k) {
+    const auto& workloads = state.workloads(static_cast<WorkloadKind>(k));
+    e.U64(workloads.size());
+    for (const auto& [key, w] : workloads) e.WorkloadFields(*w);
+  }
   if (scope == DigestScope::kAll) {
     e.List(state.NodeList(), [&](const NodeInfo* n) { e.Str(n->node()->name); });
     e.U64(schedulers.size());
@@ -186,6 +296,18 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
       rng << s->rng();
       e.Str(rng.str());
       e.U64(s->next_start_node_index());
+    }
+    e.I64(now.count());
+    e.U64(queue != nullptr);
+    if (queue != nullptr) {
+      e.I64(queue->SchedulingCycle());
+      e.List(queue->Snapshot(), [&](const QueuedPodView& v) { e.Queued(v, *queue); });
+      // Nominations by node (their order is what NominatedPodsForNode
+      // returns), for every node name the state knows.
+      for (const std::string* name : names) {
+        e.List(queue->NominatedPodsForNode(*name),
+               [&](const std::shared_ptr<const Pod>& p) { e.Str(PodKey(*p)); });
+      }
     }
   }
   return XXH3_64bits(e.bytes().data(), e.bytes().size());

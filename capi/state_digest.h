@@ -7,8 +7,9 @@
 // selector values, scalar resources, nodes, NodeInfos); a zero scalar
 // resource equals an absent one. Lists keep their order where order is
 // observable (containers' images, taints, tolerations, pods on a node).
-// Every field of Pod and Node is encoded: when one gains a field, add it to
-// state_digest.cc.
+// Every field of Pod, Node, PodDisruptionBudget, Namespace, Workload and of
+// the queue's view of a pod (QueuedPodView) is encoded: when one gains a
+// field, add it to state_digest.cc.
 //
 // Thread-safety: pure functions over const state; callers hold whatever
 // lock guards that state.
@@ -18,6 +19,8 @@
 #include <cstdint>
 #include <span>
 
+#include "libsched/queue/clock.h"
+#include "libsched/queue/scheduling_queue.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 
@@ -25,20 +28,27 @@ namespace sched::capi {
 
 enum class DigestScope {
   // Nodes, pods, per-node aggregates (requested, non-zero requested, used
-  // ports, image sizes and spread), the pod and node counts, the cluster
-  // generation and the interner's size: everything independent of the
-  // order in which unrelated events arrived.
+  // ports, image sizes and spread, the pods with (anti-)affinity), the pod
+  // and node counts, the cluster generation, the interner's size,
+  // PodDisruptionBudgets, Namespaces and workloads (Services, RCs, RSs,
+  // StatefulSets): everything independent of the order in which unrelated
+  // events arrived.
   kCluster,
-  // kCluster plus what does depend on that order: the node list order
-  // (NodeTree), and each scheduler's profile name, percentageOfNodesToScore,
-  // random source state and rotating start index.
+  // kCluster plus what does depend on that order or on time: the node list
+  // order (NodeTree); each scheduler's profile name,
+  // percentageOfNodesToScore, random source state and rotating start index;
+  // the queue's clock; and the scheduling queue: its scheduling cycle, each
+  // pending pod (every field) with its queue, attempts, rejecting plugins,
+  // gating plugin, queue timestamp, backoff expiry and nomination, and the
+  // nominated pods of each node, in order.
   kAll,
 };
 
-// `schedulers` in a fixed order (the engine's, by schedulerName); ignored
-// for kCluster.
+// `schedulers` in a fixed order (the engine's, by schedulerName), `queue`
+// (may be null: no queue) and `now` (the queue's clock) are ignored for
+// kCluster.
 uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const> schedulers,
-                     DigestScope scope);
+                     const PriorityQueue* queue, Time now, DigestScope scope);
 
 }  // namespace sched::capi
 

@@ -111,6 +111,12 @@ class ClusterState {
     }
   }
 
+  // The workloads of `kind` by "namespace/name"; for state digests.
+  const std::map<std::string, std::shared_ptr<const Workload>, std::less<>>& workloads(
+      WorkloadKind kind) const {
+    return workloads_[static_cast<int>(kind)];
+  }
+
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
   const NodeInfo* FindNode(std::string_view name) const;

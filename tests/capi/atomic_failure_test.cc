@@ -1,14 +1,17 @@
 // A call that fails changes nothing: for each kind of rejected call (bad
-// JSON, a bad item in the middle of a batch, every limit of capi/limits.h,
-// bad flags, an unknown schedulerName, an invalid pod with ASSUME...), the
-// engine's state digest is the same before and after, and the next valid
-// call answers as on an engine that never saw the bad one.
+// JSON, a bad item in the middle of a batch of every kind of object, every
+// limit of capi/limits.h, bad flags, an unknown schedulerName, an invalid
+// pod with ASSUME, a bad run or clock advance...), the engine's state digest
+// is the same before and after, and the next valid call answers as on an
+// engine that never saw the bad one.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi/engine.h"
@@ -19,12 +22,44 @@
 namespace sched::capi {
 namespace {
 
+using testing::CallAdvanceClock;
 using testing::CallApply;
+using testing::CallQueue;
 using testing::CallResult;
+using testing::CallRun;
 using testing::CallSchedule;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PodJson;
+
+// Objects of the kinds beside nodes and pods, in namespace "ns".
+std::string PdbJson(const std::string& name, int allowed) {
+  return R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":")" + name +
+         R"(","namespace":"ns"},"spec":{"selector":{"matchLabels":{"app":"web"}}},)" +
+         R"("status":{"disruptionsAllowed":)" + std::to_string(allowed) + "}}";
+}
+std::string NamespaceJson(const std::string& name, const std::string& labels) {
+  return R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name +
+         R"(","labels":{)" + labels + "}}}";
+}
+std::string ServiceJson(const std::string& name, const std::string& selector) {
+  return R"({"apiVersion":"v1","kind":"Service","metadata":{"name":")" + name +
+         R"(","namespace":"ns"},"spec":{"selector":{)" + selector + "}}}";
+}
+std::string ReplicaSetJson(const std::string& name, const std::string& selector) {
+  return R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":")" + name +
+         R"(","namespace":"ns"},"spec":{"selector":)" + selector + "}}";
+}
+// Pod fields of the newer plugins: a spread constraint, pod anti-affinity,
+// preemptionPolicy. The bound pod "rich" has all three.
+const std::string kSpread =
+    R"("topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone",)"
+    R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchLabels":{"app":"web"}}}],)";
+const std::string kAntiAffinity =
+    R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
+    R"({"topologyKey":"zone","labelSelector":{"matchLabels":{"app":"db"}}}]}},)";
+const std::string kNever = R"("preemptionPolicy":"Never",)";
+const std::string kRichSpec = kSpread + kAntiAffinity + kNever;
 
 struct EngineDeleter {
   void operator()(sched_engine* e) const { sched_engine_free(e); }
@@ -32,7 +67,11 @@ struct EngineDeleter {
 using EnginePtr = std::unique_ptr<sched_engine, EngineDeleter>;
 
 // Five equal nodes (so selectHost draws from the random source) with
-// labels and a bound pod each, and an assumed pod.
+// labels and a bound pod each (one with a spread constraint and pod
+// anti-affinity), an assumed pod, a PDB, a Namespace, a Service, a
+// ReplicaSet, and pending pods: one ready in activeQ, one gated, one that
+// failed a cycle (unschedulable, backing off, attempts 1); the clock is at
+// 1.5 s.
 EnginePtr BaseEngine() {
   sched_engine* e = nullptr;
   EXPECT_EQ(sched_engine_new("{\"seed\":7}", 10, &e, nullptr), SCHED_OK);
@@ -43,21 +82,39 @@ EnginePtr BaseEngine() {
               EventJson("ADDED", NodeJson(n, "8", R"("zone":"z)" + std::to_string(i % 2) + "\"")) +
               "," + EventJson("ADDED", PodJson("bound-" + n, "1", n));
   }
+  events += "," + EventJson("ADDED", PodJson("rich", "1", "n0", kRichSpec));
+  events += "," + EventJson("ADDED", PdbJson("pdb", 1));
+  events += "," + EventJson("ADDED", NamespaceJson("ns", R"("team":"a")"));
+  events += "," + EventJson("ADDED", ServiceJson("svc", R"("app":"web")"));
+  events += "," + EventJson("ADDED", ReplicaSetJson("rs", R"({"matchLabels":{"app":"web"}})"));
+  events += "," + EventJson("ADDED", PodJson("too-big", "100"));
   events += "]";
   EXPECT_EQ(CallApply(e, events).status, SCHED_OK);
   EXPECT_EQ(CallSchedule(e, PodJson("assumed", "2"), SCHED_SCHEDULE_ASSUME).status, SCHED_OK);
+  EXPECT_EQ(CallRun(e, 1, 0).status, SCHED_OK);  // too-big fails
+  EXPECT_EQ(CallAdvanceClock(e, 1500).status, SCHED_OK);
+  const std::string pending =
+      "[" + EventJson("ADDED", PodJson("waiting", "1")) + "," +
+      EventJson("ADDED", PodJson("gated", "1", "", R"("schedulingGates":[{"name":"g"}],)")) + "]";
+  EXPECT_EQ(CallApply(e, pending).status, SCHED_OK);
   return EnginePtr(e);
 }
 
-// Ten events, all valid but the fifth, which is `bad`; the valid ones would
-// add a node, bind pods and delete a node if applied.
+// Sixteen events, all valid but the fifth, which is `bad`; the valid ones
+// would add a node, bind pods, delete a node, queue a pod and add or change
+// objects of every other kind if applied.
 std::string BatchWithFifth(const std::string& bad) {
   std::vector<std::string> events = {
       EventJson("ADDED", NodeJson("extra", "64")),
       EventJson("ADDED", PodJson("p1", "1", "n0")),
+      EventJson("MODIFIED", PdbJson("pdb", 0)),
+      EventJson("ADDED", PodJson("queued", "1")),
+      bad,
       EventJson("DELETED", NodeJson("n4", "8")),
       EventJson("MODIFIED", NodeJson("n1", "1")),
-      bad,
+      EventJson("MODIFIED", NamespaceJson("ns", R"("team":"b")")),
+      EventJson("ADDED", ServiceJson("svc2", R"("app":"db")")),
+      EventJson("DELETED", ReplicaSetJson("rs", "{}")),
       EventJson("ADDED", PodJson("p2", "1", "n2")),
       EventJson("DELETED", PodJson("bound-n3", "1", "n3")),
       EventJson("ADDED", PodJson("p3", "1", "extra")),
@@ -89,13 +146,13 @@ std::string Repeat(const std::string& item, size_t n) {
   return s;
 }
 
-enum class Call { kApply, kSchedule };
+enum class Call { kApply, kSchedule, kRun, kAdvanceClock };
 
 struct BadCall {
   std::string name;
   Call call;
-  std::string input;
-  uint32_t flags;       // kSchedule
+  std::string input;    // kApply, kSchedule
+  uint64_t arg;         // kSchedule, kRun: flags; kAdvanceClock: milliseconds
   std::string path;     // the error's path
   std::string message;  // a part of the error's message
 };
@@ -105,6 +162,7 @@ void PrintTo(const BadCall& c, std::ostream* os) { *os << c.name; }
 const std::string kLong = std::string(kMaxStringBytes + 1, 'x');
 constexpr uint32_t kAllFlags =
     SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
+constexpr uint32_t kRunFlags = SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
 
 std::vector<BadCall> BadCalls() {
   const std::string two_labels = R"(,"l":")" + std::string(64, 'v') + "\"";
@@ -183,6 +241,40 @@ std::vector<BadCall> BadCalls() {
                                                  R"("tolerations":[{"key":"k","value":")" +
                                                      std::string(64, 'v') + R"("}],)"))),
        0, "[4].object.spec.tolerations[0].value", "must be no more than 63 characters"},
+      {"BadPdbFifth", Call::kApply,
+       BatchWithFifth(EventJson(
+           "ADDED", R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":)"
+                    R"({"name":"b","namespace":"ns"},"status":{"disruptionsAllowed":"1"}})")),
+       0, "[4].object.status.disruptionsAllowed", "expected an integer, got a string"},
+      {"BadNamespaceFifth", Call::kApply,
+       BatchWithFifth(EventJson("ADDED", NamespaceJson("fresh", R"("fresh-key":1)"))), 0,
+       "[4].object.metadata.labels.fresh-key", "expected a string, got a number"},
+      {"BadServiceFifth", Call::kApply,
+       BatchWithFifth(EventJson("ADDED", ServiceJson("fresh", R"("fresh-key":1)"))), 0,
+       "[4].object.spec.selector.fresh-key", "expected a string, got a number"},
+      {"BadReplicaSetFifth", Call::kApply,
+       BatchWithFifth(EventJson("ADDED", ReplicaSetJson("fresh", R"({"matchExpressions":[1]})"))),
+       0, "[4].object.spec.selector.matchExpressions[0]", "expected an object, got a number"},
+      {"BadSpreadConstraintFifth", Call::kApply,
+       BatchWithFifth(EventJson(
+           "ADDED", PodJson("fresh", "1", "",
+                            R"("topologySpreadConstraints":[{"maxSkew":0,"topologyKey":"zone",)"
+                            R"("whenUnsatisfiable":"DoNotSchedule"}],)"))),
+       0, "[4].object.spec.topologySpreadConstraints[0].maxSkew", "must be greater than zero"},
+      {"BadPodAffinityFifth", Call::kApply,
+       BatchWithFifth(EventJson(
+           "ADDED", PodJson("fresh", "1", "",
+                            R"("affinity":{"podAffinity":{)"
+                            R"("requiredDuringSchedulingIgnoredDuringExecution":[)"
+                            R"({"topologyKey":"fresh","namespaces":[true]}]}},)"))),
+       0,
+       "[4].object.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
+       "namespaces[0]",
+       "expected a string, got a boolean"},
+      {"BadSchedulingGatesFifth", Call::kApply,
+       BatchWithFifth(EventJson(
+           "ADDED", PodJson("fresh", "1", "", R"("schedulingGates":[{"name":"g"},{"name":1}],)"))),
+       0, "[4].object.spec.schedulingGates[1].name", "expected a string, got a number"},
       // Schedule calls: each pod carries strings the engine has not seen.
       {"UnknownFlagBits", Call::kSchedule, PodWith(""), SCHED_SCHEDULE_ASSUME | 0x80u, "",
        "unknown flag bits 0x80"},
@@ -199,7 +291,37 @@ std::vector<BadCall> BadCalls() {
       {"PodTooLarge", Call::kSchedule, PodWith("") + std::string(kMaxObjectBytes, ' '), kAllFlags,
        "", "exceeds the limit of 3145728 bytes"},
       {"EmptyPod", Call::kSchedule, "", kAllFlags, "", "empty JSON document"},
+      {"BadSpreadConstraintWithAssume", Call::kSchedule,
+       PodWith(R"("topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"fresh",)"
+               R"("whenUnsatisfiable":"Maybe"}],)"),
+       kAllFlags, "spec.topologySpreadConstraints[0].whenUnsatisfiable", "Unsupported value"},
+      // Run and clock calls. With flags a run would pop the pending pods.
+      {"RunUnknownFlagBits", Call::kRun, "", SCHED_SCHEDULE_ASSUME, "",
+       "unknown flag bits 0x1 in sched_engine_run flags"},
+      {"RunHighFlagBit", Call::kRun, "", SCHED_SCHEDULE_SCORES | 0x80000000u, "",
+       "unknown flag bits 0x80000000 in sched_engine_run flags"},
+      {"AdvanceClockOverLimit", Call::kAdvanceClock, "", 9'000'000'000'001ULL, "",
+       "the clock would pass 9000000000000 ms"},
+      {"AdvanceClockMax", Call::kAdvanceClock, "", UINT64_MAX, "",
+       "the clock would pass 9000000000000 ms"},
+      // Allowed alone, but the clock is already at 1.5 s.
+      {"AdvanceClockOverflowFromNow", Call::kAdvanceClock, "", 9'000'000'000'000ULL, "",
+       "the clock would pass 9000000000000 ms"},
   };
+}
+
+CallResult Do(sched_engine* e, const BadCall& c) {
+  switch (c.call) {
+    case Call::kApply:
+      return CallApply(e, c.input);
+    case Call::kSchedule:
+      return CallSchedule(e, c.input, static_cast<uint32_t>(c.arg));
+    case Call::kRun:
+      return CallRun(e, 0, static_cast<uint32_t>(c.arg));
+    case Call::kAdvanceClock:
+      return CallAdvanceClock(e, c.arg);
+  }
+  return {};
 }
 
 class AtomicFailureTest : public ::testing::TestWithParam<BadCall> {};
@@ -211,8 +333,7 @@ TEST_P(AtomicFailureTest, ChangesNothing) {
   const uint64_t state_before = rep.StateDigest();
   const uint64_t cluster_before = rep.ClusterDigest();
 
-  const CallResult r = c.call == Call::kApply ? CallApply(engine.get(), c.input)
-                                              : CallSchedule(engine.get(), c.input, c.flags);
+  const CallResult r = Do(engine.get(), c);
   EXPECT_EQ(r.status, SCHED_INVALID_ARGUMENT);
   EXPECT_EQ(r.path, c.path);
   EXPECT_NE(r.message.find(c.message), std::string::npos) << r.message;
@@ -229,11 +350,26 @@ TEST_P(AtomicFailureTest, ChangesNothing) {
   }
   EXPECT_EQ(CallApply(engine.get(), BatchWithFifth(EventJson("ADDED", NodeJson("a", "1")))).output,
             CallApply(clean.get(), BatchWithFifth(EventJson("ADDED", NodeJson("a", "1")))).output);
+  EXPECT_EQ(CallQueue(engine.get()).output, CallQueue(clean.get()).output);
+  EXPECT_EQ(CallRun(engine.get(), 0, kRunFlags).output, CallRun(clean.get(), 0, kRunFlags).output);
   EXPECT_EQ(rep.StateDigest(), clean->rep->StateDigest());
 }
 
 INSTANTIATE_TEST_SUITE_P(Calls, AtomicFailureTest, ::testing::ValuesIn(BadCalls()),
                          [](const auto& info) { return info.param.name; });
+
+// The base engine holds what the digests must cover: a ready pod, a gated
+// one, and one that failed a cycle (so the bad calls above meet them).
+TEST(AtomicFailureLimitsTest, BaseEngineHasQueuedPods) {
+  EnginePtr engine = BaseEngine();
+  const std::string queue = CallQueue(engine.get()).output;
+  for (const std::string want :
+       {R"("nowMillis":1500)", R"("pod":"ns/waiting","queue":"Active")",
+        R"("pod":"ns/gated","queue":"Unschedulable")", R"("gatingPlugin":"SchedulingGates")",
+        R"("pod":"ns/too-big")", R"("attempts":1,"unschedulablePlugins":["NodeResourcesFit"])"}) {
+    EXPECT_NE(queue.find(want), std::string::npos) << want << " not in " << queue;
+  }
+}
 
 // The size limit of apply documents is checked before the text is read:
 // the pages of this mapping are never touched.
@@ -274,6 +410,99 @@ TEST(AtomicFailureLimitsTest, DigestSeesEveryKindOfChange) {
   EXPECT_NE(rep.ClusterDigest(), cluster);
   EXPECT_NE(rep.StateDigest(), state);
 }
+
+// Each new kind of state shows in the digests: two engines make the same
+// calls but for one field (so the cluster generation, the interner and the
+// call count match) and their digests differ: StateDigest always,
+// ClusterDigest unless the field is queue or clock state.
+struct StateChange {
+  std::string name;
+  std::function<CallResult(sched_engine*)> control;  // leaves the field as it was
+  std::function<CallResult(sched_engine*)> changed;  // changes it
+  bool cluster;                                      // ClusterDigest differs too
+};
+
+void PrintTo(const StateChange& c, std::ostream* os) { *os << c.name; }
+
+std::function<CallResult(sched_engine*)> Applying(const std::string& type,
+                                                  const std::string& object) {
+  return [=](sched_engine* e) { return CallApply(e, EventJson(type, object)); };
+}
+
+std::function<CallResult(sched_engine*)> Advancing(uint64_t millis) {
+  return [=](sched_engine* e) { return CallAdvanceClock(e, millis); };
+}
+
+std::vector<StateChange> StateChanges() {
+  const auto modified = [](const std::string& control, const std::string& changed) {
+    return std::pair(Applying("MODIFIED", control), Applying("MODIFIED", changed));
+  };
+  std::vector<StateChange> v;
+  const auto add = [&](std::string name, auto calls, bool cluster) {
+    v.push_back({std::move(name), calls.first, calls.second, cluster});
+  };
+  add("PdbAdded",
+      std::pair(Applying("ADDED", PdbJson("pdb", 1)), Applying("ADDED", PdbJson("svc", 1))), true);
+  add("PdbDisruptionsAllowed", modified(PdbJson("pdb", 1), PdbJson("pdb", 2)), true);
+  add("NamespaceLabels",
+      modified(NamespaceJson("ns", R"("team":"a")"), NamespaceJson("ns", R"("team":"web")")), true);
+  add("NamespaceAdded",
+      std::pair(Applying("ADDED", NamespaceJson("ns", R"("team":"a")")),
+                Applying("ADDED", NamespaceJson("zone", R"("team":"a")"))),
+      true);
+  add("ServiceAdded",
+      std::pair(Applying("ADDED", ServiceJson("svc", R"("app":"web")")),
+                Applying("ADDED", ServiceJson("pdb", R"("app":"web")"))),
+      true);
+  add("ServiceSelector",
+      modified(ServiceJson("svc", R"("app":"web")"), ServiceJson("svc", R"("app":"db")")), true);
+  add("ReplicaSetSelector",
+      modified(ReplicaSetJson("rs", R"({"matchLabels":{"app":"web"}})"),
+               ReplicaSetJson("rs", R"({"matchLabels":{"app":"db"}})")),
+      true);
+  const std::string rich = PodJson("rich", "1", "n0", kRichSpec);
+  add("BoundPodSpread", modified(rich, PodJson("rich", "1", "n0", kAntiAffinity + kNever)), true);
+  add("BoundPodAntiAffinity", modified(rich, PodJson("rich", "1", "n0", kSpread + kNever)), true);
+  add("BoundPodPreemptionPolicy",
+      modified(rich, PodJson("rich", "1", "n0", kSpread + kAntiAffinity)), true);
+  add("PodQueued",
+      std::pair(Applying("MODIFIED", PodJson("waiting", "1")),
+                Applying("ADDED", PodJson("queued", "1"))),
+      false);
+  add("PendingPodUngated",
+      modified(PodJson("gated", "1", "", R"("schedulingGates":[{"name":"g"}],)"),
+               PodJson("gated", "1")),
+      false);
+  add("PendingPodPriority",
+      modified(PodJson("waiting", "1"), PodJson("waiting", "1", "", R"("priority":2,)")), false);
+  add("PendingPodSpread",
+      modified(PodJson("waiting", "1"), PodJson("waiting", "1", "", kRichSpec)), false);
+  add("ClockAdvanced", std::pair(Advancing(0), Advancing(1)), false);
+  add("BackoffEnds", std::pair(Advancing(0), Advancing(60'000)), false);
+  return v;
+}
+
+class DigestSeesStateTest : public ::testing::TestWithParam<StateChange> {};
+
+TEST_P(DigestSeesStateTest, Differs) {
+  const StateChange& c = GetParam();
+  EnginePtr control = BaseEngine();
+  EnginePtr changed = BaseEngine();
+  ASSERT_EQ(control->rep->StateDigest(), changed->rep->StateDigest());
+  const CallResult rc = c.control(control.get());
+  ASSERT_EQ(rc.status, SCHED_OK) << rc.message;
+  const CallResult r = c.changed(changed.get());
+  ASSERT_EQ(r.status, SCHED_OK) << r.message;
+  EXPECT_NE(changed->rep->StateDigest(), control->rep->StateDigest());
+  if (c.cluster) {
+    EXPECT_NE(changed->rep->ClusterDigest(), control->rep->ClusterDigest());
+  } else {
+    EXPECT_EQ(changed->rep->ClusterDigest(), control->rep->ClusterDigest());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, DigestSeesStateTest, ::testing::ValuesIn(StateChanges()),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace sched::capi

@@ -64,6 +64,26 @@ inline CallResult CallSchedule(sched_engine* e, std::string_view pod, uint32_t f
   return Collect(st, result, err);
 }
 
+inline CallResult CallRun(sched_engine* e, uint32_t max_cycles, uint32_t flags) {
+  char* result = nullptr;
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_run(e, max_cycles, flags, &result, &err);
+  return Collect(st, result, err);
+}
+
+inline CallResult CallAdvanceClock(sched_engine* e, uint64_t millis) {
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_advance_clock(e, millis, &err);
+  return Collect(st, nullptr, err);
+}
+
+inline CallResult CallQueue(sched_engine* e) {
+  char* result = nullptr;
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_queue(e, &result, &err);
+  return Collect(st, result, err);
+}
+
 }  // namespace sched::capi::testing
 
 #endif  // TESTS_CAPI_ENGINE_TEST_UTIL_H_
