@@ -81,7 +81,7 @@ libs=($(pkg-config --libs libcjson libxxhash) -lpthread)
 flags_stamp="$out/obj/flags"
 echo "$CXX ${cxxflags[*]}" | cmp -s - "$flags_stamp" 2>/dev/null || { rm -f "$out"/obj/*.o; echo "$CXX ${cxxflags[*]}" > "$flags_stamp"; }
 
-mapfile -t lib_sources < <(ls capi/*.cc; find libsched -name '*.cc' ! -name '*_test.cc' ! -path 'libsched/testing/*' | sort)
+mapfile -t lib_sources < <(ls capi/*.cc; find libsched -name '*.cc' ! -name '*_test.cc' ! -name '*_test_util.cc' ! -path 'libsched/testing/*' | sort)
 # Objects are rebuilt when their source or any header is newer.
 newest_header=$(find capi libsched include tests/fuzz -name '*.h' -printf '%T@\n' | sort -n | tail -1)
 compile() {  # source, object, extra flags...
