@@ -31,11 +31,12 @@ type counts struct {
 	unschedulable int // cases where no node fit (upstream ran PostFilter)
 	nominated     int // ... and preemption nominated a node
 	tied          int // ... among two or more equally good candidates
+	sharedPorts   int // unschedulable cases whose preemption was not compared (sharesHostPort)
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases, %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates)",
-		c.cases, c.pairs, c.unschedulable, c.nominated, c.tied)
+	return fmt.Sprintf("%d cases, %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
+		c.cases, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
 }
 
 // run compares upstream and the engine on each case; it reports each
@@ -58,6 +59,9 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 		if up.Message != "" {
 			n.unschedulable++
 		}
+		if normalizeSharedPorts(c, up, eng) {
+			n.sharedPorts++
+		}
 		if len(up.Nominated) > 0 {
 			n.nominated++
 		}
@@ -75,6 +79,7 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 		small := shrink(ctx, c)
 		up, _ = decideUpstream(ctx, small)
 		eng, _ = decideEngine(ctx, small)
+		normalizeSharedPorts(small, up, eng)
 		t.Errorf("%s: upstream and engine differ:\n  %s\n%s", c.Name, strings.Join(compare(up, eng), "\n  "), repro(small))
 	}
 	return n

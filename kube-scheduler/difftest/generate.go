@@ -95,17 +95,19 @@ func (g *generator) Case(i int) *Case {
 // last tie-breaker), preemptionPolicy Never, PodDisruptionBudgets.
 func (g *generator) preemption(c *Case) {
 	start := metav1.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// Few distinct priorities and start times, so that candidate nodes tie.
 	for _, p := range c.Pods {
 		if g.chance(0.6) {
-			prio := int32(100 * (g.n(4) - 1)) // -100 .. 200
+			prio := int32(100 * (g.n(3) - 1)) // -100 .. 100
 			p.Spec.Priority = &prio
 		}
-		if g.chance(0.7) {
-			t := metav1.NewTime(start.Add(time.Duration(g.n(3)) * time.Hour))
-			p.Status.StartTime = &t
-		}
+		// Always set, as on running pods: upstream takes time.Now() for a
+		// missing one at each comparison, so the order among such pods
+		// (and the victims reprieved) would depend on call order.
+		t := metav1.NewTime(start.Add(time.Duration(g.n(2)) * time.Hour))
+		p.Status.StartTime = &t
 	}
-	if g.chance(0.6) {
+	if g.chance(0.8) {
 		prio := int32(100 + 100*g.n(3))
 		c.Pod.Spec.Priority = &prio
 	}
