@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -17,12 +18,14 @@ type Case struct {
 	Nodes      []*v1.Node
 	Pods       []*v1.Pod // bound pods; each spec.nodeName names a node in Nodes
 	Pod        *v1.Pod   // the pod to schedule
+	PDBs       []*policyv1.PodDisruptionBudget
 }
 
 var (
 	nodeType      = metav1.TypeMeta{APIVersion: "v1", Kind: "Node"}
 	podType       = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
 	namespaceType = metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}
+	pdbType       = metav1.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}
 )
 
 // prepare sets what the API server would have set and the JSON encoding
@@ -35,6 +38,9 @@ func (c *Case) prepare() {
 	for _, n := range c.Nodes {
 		n.TypeMeta = nodeType
 	}
+	for _, pdb := range c.PDBs {
+		pdb.TypeMeta = pdbType
+	}
 	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
 		p.TypeMeta = podType
 		if p.Namespace == "" {
@@ -46,10 +52,11 @@ func (c *Case) prepare() {
 	}
 }
 
-// JSON returns the cluster as one v1 List (namespaces, nodes, bound pods)
+// JSON returns the cluster as one v1 List (namespaces, nodes, bound pods,
+// PodDisruptionBudgets)
 // and the pod, encoded with encoding/json from the structs upstream gets.
 func (c *Case) JSON() (cluster, pod []byte, err error) {
-	items := make([]any, 0, len(c.Namespaces)+len(c.Nodes)+len(c.Pods))
+	items := make([]any, 0, len(c.Namespaces)+len(c.Nodes)+len(c.Pods)+len(c.PDBs))
 	for _, ns := range c.Namespaces {
 		items = append(items, ns)
 	}
@@ -58,6 +65,9 @@ func (c *Case) JSON() (cluster, pod []byte, err error) {
 	}
 	for _, p := range c.Pods {
 		items = append(items, p)
+	}
+	for _, pdb := range c.PDBs {
+		items = append(items, pdb)
 	}
 	if cluster, err = listJSON(items); err != nil {
 		return nil, nil, err

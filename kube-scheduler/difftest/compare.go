@@ -9,7 +9,9 @@ import (
 // compare lists every difference between upstream's decision and the
 // engine's; nil means they agree on everything determined: each rejected
 // node's code, plugin and reasons, the feasible set, each feasible node's
-// weighted score per plugin, the tie set and the FitError message.
+// weighted score per plugin, the tie set, the FitError message (with
+// preemption's), and the nominated node (one of upstream's tied
+// candidates) with its victims.
 func compare(up, eng *Decision) []string {
 	var diffs []string
 	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
@@ -53,6 +55,16 @@ func compare(up, eng *Decision) []string {
 	}
 	if up.Message != eng.Message {
 		add("FitError message:\n  upstream: %q\n  engine:   %q", up.Message, eng.Message)
+	}
+	switch {
+	case (len(up.Nominated) == 0) != (len(eng.Nominated) == 0):
+		add("nominated node: upstream any of %v, engine %v", up.Nominated, eng.Nominated)
+	case len(eng.Nominated) == 1 && !slices.Contains(up.Nominated, eng.Nominated[0]):
+		add("nominated node: upstream any of %v, engine %s", up.Nominated, eng.Nominated[0])
+	case len(eng.Nominated) == 1:
+		if node := eng.Nominated[0]; !slices.Equal(up.Victims[node], eng.Victims[node]) {
+			add("victims on %s: upstream %v, engine %v", node, up.Victims[node], eng.Victims[node])
+		}
 	}
 	return diffs
 }

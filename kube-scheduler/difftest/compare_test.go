@@ -64,3 +64,43 @@ func TestTopNodes(t *testing.T) {
 		t.Errorf("topNodes = %v, want [a b]", got)
 	}
 }
+
+// The nominated node may be any of upstream's tied candidates; its victims
+// must be upstream's for that node.
+func TestCompareReportsPreemptionDifferences(t *testing.T) {
+	upstream := &Decision{
+		Rejected:  map[string]Verdict{"n1": {Code: "Unschedulable"}, "n2": {Code: "Unschedulable"}},
+		Message:   "0/2 nodes are available: 2 Insufficient cpu.",
+		Nominated: []string{"n1", "n2"},
+		Victims:   map[string][]string{"n1": {"default/a"}, "n2": {"default/b"}},
+	}
+	engine := func(node string, victims ...string) *Decision {
+		d := &Decision{Rejected: upstream.Rejected, Message: upstream.Message}
+		if node != "" {
+			d.Nominated = []string{node}
+			d.Victims = map[string][]string{node: victims}
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		name string
+		eng  *Decision
+		want string // "" when they agree
+	}{
+		{"one tied candidate", engine("n2", "default/b"), ""},
+		{"the other tied candidate", engine("n1", "default/a"), ""},
+		{"not a candidate", engine("n3", "default/c"), "nominated node: upstream any of [n1 n2], engine n3"},
+		{"no nomination", engine(""), "nominated node: upstream any of [n1 n2], engine []"},
+		{"other victims", engine("n1", "default/a", "default/c"), "victims on n1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diffs := strings.Join(compare(upstream, tc.eng), "\n")
+			if (tc.want == "") != (diffs == "") || !strings.Contains(diffs, tc.want) {
+				t.Errorf("got %q, want a difference containing %q", diffs, tc.want)
+			}
+		})
+	}
+	if d := compare(&Decision{Rejected: upstream.Rejected}, engine("n1", "default/a")); len(d) == 0 {
+		t.Error("a nomination only the engine made is not reported")
+	}
+}

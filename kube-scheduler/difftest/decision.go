@@ -25,9 +25,19 @@ type Decision struct {
 	// Top is the tie set: the feasible nodes with the highest total score,
 	// sorted. selectHost picks one of them; which one is not determined.
 	Top []string
-	// Message is FitError.Error() without a PostFilter message; "" when a
+	// Message is FitError.Error() with the PostFilter message; "" when a
 	// node was feasible.
 	Message string
+	// PostFilterMsg (upstream only) is DefaultPreemption's message, part
+	// of Message.
+	PostFilterMsg string
+	// Nominated is the node preemption nominates (engine: at most one;
+	// upstream: every node pickOneNodeForPreemption may pick, sorted, as
+	// it breaks the last tie by map order).
+	Nominated []string
+	// Victims maps each node of Nominated to its victims' namespace/name,
+	// sorted.
+	Victims map[string][]string
 }
 
 // Verdict is one rejected node's status.

@@ -25,10 +25,23 @@ func envInt(name string, def int) int {
 	return def
 }
 
+// counts says what run compared.
+type counts struct {
+	cases, pairs  int
+	unschedulable int // cases where no node fit (upstream ran PostFilter)
+	nominated     int // ... and preemption nominated a node
+	tied          int // ... among two or more equally good candidates
+	sharedPorts   int // unschedulable cases whose preemption was not compared (sharesHostPort)
+}
+
+func (c counts) String() string {
+	return fmt.Sprintf("%d cases, %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
+		c.cases, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
+}
+
 // run compares upstream and the engine on each case; it reports each
-// difference with a shrunk reproduction and returns the number of cases
-// and (pod, node) pairs compared.
-func run(t *testing.T, cases func(yield func(*Case) bool)) (numCases, pairs int) {
+// difference with a shrunk reproduction and returns what it compared.
+func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 	ctx := context.Background()
 	reports := 0
 	for c := range cases {
@@ -41,8 +54,20 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (numCases, pairs int)
 			t.Errorf("%s: engine: %v\n%s", c.Name, err, repro(c))
 			continue
 		}
-		numCases++
-		pairs += len(c.Nodes)
+		n.cases++
+		n.pairs += len(c.Nodes)
+		if up.Message != "" {
+			n.unschedulable++
+		}
+		if normalizeSharedPorts(c, up, eng) {
+			n.sharedPorts++
+		}
+		if len(up.Nominated) > 0 {
+			n.nominated++
+		}
+		if len(up.Nominated) > 1 {
+			n.tied++
+		}
 		diffs := compare(up, eng)
 		if len(diffs) == 0 {
 			continue
@@ -54,9 +79,10 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (numCases, pairs int)
 		small := shrink(ctx, c)
 		up, _ = decideUpstream(ctx, small)
 		eng, _ = decideEngine(ctx, small)
+		normalizeSharedPorts(small, up, eng)
 		t.Errorf("%s: upstream and engine differ:\n  %s\n%s", c.Name, strings.Join(compare(up, eng), "\n  "), repro(small))
 	}
-	return numCases, pairs
+	return n
 }
 
 // repro prints a case as the engine received it: the cluster List and the
@@ -72,15 +98,15 @@ func repro(c *Case) string {
 func TestRandomCases(t *testing.T) {
 	start := time.Now()
 	g := newGenerator(*seed)
-	n, pairs := run(t, func(yield func(*Case) bool) {
+	n := run(t, func(yield func(*Case) bool) {
 		for i := range *numCases {
 			if !yield(g.Case(i)) {
 				return
 			}
 		}
 	})
-	t.Logf("compared %d random cases (seed %d), %d (pod, node) pairs in %v", n, *seed, pairs, time.Since(start).Round(time.Millisecond))
-	fmt.Printf("difftest: random: %d cases, %d (pod,node) pairs compared\n", n, pairs)
+	t.Logf("random (seed %d): %v in %v", *seed, n, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("difftest: random: %v\n", n)
 }
 
 func TestCorpusCases(t *testing.T) {
@@ -91,13 +117,13 @@ func TestCorpusCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, pairs := run(t, func(yield func(*Case) bool) {
+	n := run(t, func(yield func(*Case) bool) {
 		for _, c := range cases {
 			if !yield(c) {
 				return
 			}
 		}
 	})
-	t.Logf("compared %d corpus pods against %d nodes, %d (pod, node) pairs", n, len(cases[0].Nodes), pairs)
-	fmt.Printf("difftest: corpus: %d cases, %d (pod,node) pairs compared\n", n, pairs)
+	t.Logf("corpus pods against %d nodes: %v", len(cases[0].Nodes), n)
+	fmt.Printf("difftest: corpus: %v\n", n)
 }

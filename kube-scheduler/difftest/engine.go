@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/libsched/libsched/go/sched"
 )
@@ -14,11 +13,6 @@ import (
 // engineConfig makes the engine evaluate every node, as the upstream side
 // does (percentageOfNodesToScore 100).
 var engineConfig = []byte(`{"percentageOfNodesToScore":100}`)
-
-// preemptionSuffix starts the PostFilter message the engine appends to its
-// FitError message; the upstream side runs no PostFilter, so only the part
-// before it is compared.
-const preemptionSuffix = " preemption:"
 
 // decideEngine runs one cycle of c.Pod in a fresh libsched engine fed with
 // c's objects as JSON (the List and the pod of Case.JSON).
@@ -71,7 +65,16 @@ func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
 		}
 	}
 	if res.Reason == sched.ReasonUnschedulable {
-		d.Message, _, _ = strings.Cut(res.Message, preemptionSuffix)
+		d.Message = res.Message
+	}
+	if res.NominatedNodeName != "" {
+		d.Nominated = []string{res.NominatedNodeName}
+		victims := make([]string, 0, len(res.Victims))
+		for _, v := range res.Victims {
+			victims = append(victims, v.Namespace+"/"+v.Name)
+		}
+		sort.Strings(victims)
+		d.Victims = map[string][]string{res.NominatedNodeName: victims}
 	}
 	switch {
 	case len(d.Feasible) == 1:

@@ -3,8 +3,10 @@ package difftest
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -71,6 +73,7 @@ func (g *generator) Case(i int) *Case {
 		c.Pods = append(c.Pods, p)
 	}
 	c.Pod = g.pod("incoming", true)
+	g.preemption(c)
 	if g.chance(0.05) {
 		c.Pod.Spec.NodeName = fmt.Sprintf("node-%d", g.n(len(c.Nodes)+1))
 	}
@@ -85,6 +88,45 @@ func (g *generator) Case(i int) *Case {
 	}
 	c.prepare()
 	return c
+}
+
+// preemption makes DefaultPreemption's choices matter: priorities on
+// both sides (the incoming pod often above bound pods), start times (its
+// last tie-breaker), preemptionPolicy Never, PodDisruptionBudgets.
+func (g *generator) preemption(c *Case) {
+	start := metav1.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// Few distinct priorities and start times, so that candidate nodes tie.
+	for _, p := range c.Pods {
+		if g.chance(0.6) {
+			prio := int32(100 * (g.n(3) - 1)) // -100 .. 100
+			p.Spec.Priority = &prio
+		}
+		// Always set, as on running pods: upstream takes time.Now() for a
+		// missing one at each comparison, so the order among such pods
+		// (and the victims reprieved) would depend on call order.
+		t := metav1.NewTime(start.Add(time.Duration(g.n(2)) * time.Hour))
+		p.Status.StartTime = &t
+	}
+	if g.chance(0.8) {
+		prio := int32(100 + 100*g.n(3))
+		c.Pod.Spec.Priority = &prio
+	}
+	if g.chance(0.1) {
+		never := v1.PreemptNever
+		c.Pod.Spec.PreemptionPolicy = &never
+	}
+	if !g.chance(0.3) {
+		return
+	}
+	for i := range 1 + g.n(2) {
+		pdb := &policyv1.PodDisruptionBudget{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pdb-%d", i), Namespace: pick(g, nsNames)},
+			Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{
+				MatchLabels: map[string]string{"app": pick(g, apps)}}},
+			Status: policyv1.PodDisruptionBudgetStatus{DisruptionsAllowed: int32(g.n(2))},
+		}
+		c.PDBs = append(c.PDBs, pdb)
+	}
 }
 
 func (g *generator) node(name string) *v1.Node {

@@ -15,7 +15,11 @@ func shrink(ctx context.Context, c *Case) *Case {
 	differs := func(c *Case) bool {
 		up, err1 := decideUpstream(ctx, c)
 		eng, err2 := decideEngine(ctx, c)
-		return (err1 == nil) != (err2 == nil) || (err1 == nil && len(compare(up, eng)) > 0)
+		if err1 != nil || err2 != nil {
+			return (err1 == nil) != (err2 == nil)
+		}
+		normalizeSharedPorts(c, up, eng)
+		return len(compare(up, eng)) > 0
 	}
 	for i := len(c.Pods) - 1; i >= 0; i-- {
 		try := *c

@@ -79,14 +79,18 @@ var registerMetrics = sync.OnceFunc(metrics.Register)
 // decideUpstream runs one scheduling cycle of c.Pod through upstream's
 // framework runtime and in-tree plugins, as schedule_one.go's schedulePod
 // does with parallelism 1 and percentageOfNodesToScore 100 (every node is
-// filtered), stopping before selectHost and PostFilter.
+// filtered), then DefaultPreemption's PostFilter when no node fits
+// (preemptUpstream); it stops before selectHost.
 func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 	registerMetrics() // the framework records into scheduler metrics, nil until registered
 	ctx, cancel := context.WithCancel(ctx)
 	snapshot := internalcache.NewSnapshot(c.Pods, c.Nodes)
-	objects := make([]runtime.Object, 0, len(c.Namespaces))
+	objects := make([]runtime.Object, 0, len(c.Namespaces)+len(c.PDBs))
 	for _, ns := range c.Namespaces {
 		objects = append(objects, ns)
+	}
+	for _, pdb := range c.PDBs {
+		objects = append(objects, pdb)
 	}
 	client := fake.NewClientset(objects...)
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
@@ -102,6 +106,10 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 		frameworkruntime.WithParallelism(1))
 	if err != nil {
 		return nil, fmt.Errorf("NewFramework: %w", err)
+	}
+	pl, err := newPreemption(ctx, fw)
+	if err != nil {
+		return nil, fmt.Errorf("DefaultPreemption: %w", err)
 	}
 	informerFactory.Start(ctx.Done())
 	informerFactory.WaitForCacheSync(ctx.Done())
@@ -162,6 +170,12 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 	}
 	switch len(feasible) {
 	case 0:
+		// schedule_one.go runs PostFilter on the Filter statuses, then
+		// prints the FitError with its message.
+		if err := preemptUpstream(ctx, pl, fw, state, pod, diagnosis.NodeToStatus, d); err != nil {
+			return nil, err
+		}
+		diagnosis.PostFilterMsg = d.PostFilterMsg
 		d.Message = (&framework.FitError{Pod: pod, NumAllNodes: len(allNodes), Diagnosis: diagnosis}).Error()
 	case 1:
 		d.Top = d.Feasible

@@ -1,0 +1,96 @@
+package difftest
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
+)
+
+// selectRuns is how often SelectCandidate runs to collect upstream's tie
+// set: pickOneNodeForPreemption breaks the last tie by map order, so with
+// at most 8 tied nodes 200 runs miss one with probability below 1e-11.
+const selectRuns = 200
+
+// newPreemption builds upstream's DefaultPreemption with its default args
+// (minCandidateNodesAbsolute 100: every candidate of a harness cluster is
+// dry-run) on fh; call it before the informer factory starts, as it
+// registers the PodDisruptionBudget informer.
+func newPreemption(ctx context.Context, fh fwk.Handle) (*defaultpreemption.DefaultPreemption, error) {
+	args := &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100}
+	return defaultpreemption.New(ctx, args, fh, feature.Features{})
+}
+
+// preemptUpstream does what DefaultPreemption's PostFilter (Evaluator.Preempt)
+// does, without its step 0 (re-reading the pod from the API) and step 5
+// (actuation: deleting victims through the clientset): eligibility,
+// dry-run on every node Filter found Unschedulable, and the candidate
+// choice. It fills d.PostFilterMsg, d.Nominated (every node
+// pickOneNodeForPreemption may pick) and d.Victims (each such node's
+// victims).
+func preemptUpstream(ctx context.Context, pl *defaultpreemption.DefaultPreemption, fh fwk.Handle,
+	state fwk.CycleState, pod *v1.Pod, m *framework.NodeToStatus, d *Decision) error {
+	if ok, msg := pl.PodEligibleToPreemptOthers(ctx, pod, m.Get(pod.Status.NominatedNodeName)); !ok {
+		d.PostFilterMsg = "preemption: " + msg
+		return nil
+	}
+	allNodes, err := fh.SnapshotSharedLister().NodeInfos().List()
+	if err != nil {
+		return err
+	}
+	potential, err := m.NodesForStatusCode(fh.SnapshotSharedLister().NodeInfos(), fwk.Unschedulable)
+	if err != nil {
+		return err
+	}
+	var candidates []preemption.Candidate
+	statuses := framework.NewDefaultNodeToStatus()
+	if len(potential) > 0 {
+		pdbs, err := pl.Evaluator.PdbLister.List(labels.Everything())
+		if err != nil {
+			return err
+		}
+		offset, num := pl.GetOffsetAndNumCandidates(int32(len(potential)))
+		candidates, statuses, err = pl.Evaluator.DryRunPreemption(ctx, state, pod, potential, pdbs, offset, num)
+		if err != nil && len(candidates) == 0 {
+			return fmt.Errorf("DryRunPreemption: %w", err)
+		}
+	}
+	if len(candidates) == 0 {
+		fitError := &framework.FitError{Pod: pod, NumAllNodes: len(allNodes),
+			Diagnosis: framework.Diagnosis{NodeToStatus: statuses}}
+		fitError.Diagnosis.NodeToStatus.SetAbsentNodesStatus(
+			fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "Preemption is not helpful for scheduling"))
+		d.PostFilterMsg = "preemption: " + fitError.Error()
+		return nil
+	}
+	d.Victims = map[string][]string{}
+	for range selectRuns {
+		c := pl.Evaluator.SelectCandidate(ctx, candidates)
+		if _, seen := d.Victims[c.Name()]; seen {
+			continue
+		}
+		d.Nominated = append(d.Nominated, c.Name())
+		d.Victims[c.Name()] = podKeys(c.Victims().Pods)
+	}
+	sort.Strings(d.Nominated)
+	return nil
+}
+
+// podKeys returns the pods' namespace/name, sorted: victims of equal
+// priority may come in either order (docs/upstream-differences.md).
+func podKeys(pods []*v1.Pod) []string {
+	keys := make([]string, 0, len(pods))
+	for _, p := range pods {
+		keys = append(keys, p.Namespace+"/"+p.Name)
+	}
+	sort.Strings(keys)
+	return keys
+}
