@@ -40,6 +40,13 @@ ApiStatus TooDeep(const std::vector<Frame>& frames, size_t i, const JsonPath& pa
                                         " levels");
   }
   const Frame& f = frames[i];
+  // The pre-scan's keys are raw bytes: one with a control byte (a NUL would
+  // cut the C error message short; cJSON rejects such keys anyway) is not
+  // named, so the path stops at its object.
+  if (!f.array && std::any_of(f.key.begin(), f.key.end(),
+                              [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+    return TooDeep(frames, frames.size(), path);
+  }
   return TooDeep(frames, i + 1, f.array ? path.Index(f.index) : path.Child(f.key));
 }
 

@@ -110,7 +110,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Brackets and escaped quotes inside strings do not nest.
         ParseCase{"[\"" + std::string(100, '[') + "\\\"{{{\"]", "", ""},
         ParseCase{"{\"[[[\":" + Nested(64) + "}", "[\"[[[\"]" + ZeroIndexes(63) + kTooDeep,
-                  "[\"[[[\"]" + ZeroIndexes(63)}));
+                  "[\"[[[\"]" + ZeroIndexes(63)},
+        // A key with a raw control byte (here a NUL, fuzz finding) is not
+        // named: the path stops at its object.
+        ParseCase{std::string("[{\"a\0b\":", 8) + Nested(63) + "}]", "[0]" + kTooDeep, "[0]"}));
 
 TEST(ParseJsonTest, RejectsDocumentsOverTheSizeLimit) {
   JsonDoc doc;
