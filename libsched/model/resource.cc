@@ -44,15 +44,6 @@ int64_t SaturatingAdd(int64_t a, int64_t b) {
   return r;
 }
 
-int64_t SaturatingSub(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_sub_overflow(a, b, &r)) {
-    return b < 0 ? std::numeric_limits<int64_t>::max()
-                 : std::numeric_limits<int64_t>::min();
-  }
-  return r;
-}
-
 int64_t Resource::Scalar(Atom name) const {
   auto it = std::lower_bound(
       scalar.begin(), scalar.end(), name,
@@ -81,14 +72,6 @@ void Resource::Add(const Resource& o) {
   ephemeral_storage = SaturatingAdd(ephemeral_storage, o.ephemeral_storage);
   allowed_pods = SaturatingAdd(allowed_pods, o.allowed_pods);
   for (const auto& [k, v] : o.scalar) AddScalar(k, v);
-}
-
-void Resource::Sub(const Resource& o) {
-  milli_cpu = SaturatingSub(milli_cpu, o.milli_cpu);
-  memory = SaturatingSub(memory, o.memory);
-  ephemeral_storage = SaturatingSub(ephemeral_storage, o.ephemeral_storage);
-  allowed_pods = SaturatingSub(allowed_pods, o.allowed_pods);
-  for (const auto& [k, v] : o.scalar) SetScalar(k, SaturatingSub(Scalar(k), v));
 }
 
 void Resource::Max(const Resource& o) {

@@ -40,7 +40,6 @@ bool IsExtendedResourceName(std::string_view name);
 bool IsHugePageResourceName(std::string_view name);
 
 int64_t SaturatingAdd(int64_t a, int64_t b);
-int64_t SaturatingSub(int64_t a, int64_t b);
 
 struct Resource {
   int64_t milli_cpu = 0;
@@ -54,8 +53,6 @@ struct Resource {
   void AddScalar(Atom name, int64_t v);
   // this += o (saturating), field by field.
   void Add(const Resource& o);
-  // this -= o, field by field; used when a pod leaves a node.
-  void Sub(const Resource& o);
   // this = max(this, o), field by field.
   void Max(const Resource& o);
   bool IsZero() const;
