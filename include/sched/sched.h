@@ -11,8 +11,11 @@
  *     message and the JSON path of the offending field. There is no
  *     per-thread "last error". (On SCHED_OUT_OF_MEMORY, *err is NULL if
  *     even the error object could not be allocated.)
- *  3. Atomicity. A call that fails changes nothing: the engine is exactly as
- *     it was before the call.
+ *  3. Atomicity. A call that fails with SCHED_INVALID_ARGUMENT changes
+ *     nothing: the engine is exactly as it was before the call. After
+ *     SCHED_OUT_OF_MEMORY or SCHED_INTERNAL raised past decoding, part of
+ *     the call may have taken effect: free the engine and rebuild it
+ *     (docs/security.md, "What a failed call guarantees").
  *  4. JSON in. Inputs are `(const char *json, size_t len)`: no terminating
  *     NUL is needed and the library keeps no pointer into them after the
  *     call returns. JSON is UTF-8, as the Kubernetes API server writes it.
@@ -21,8 +24,9 @@
  *     accepts NULL. Outputs are written only on SCHED_OK.
  *  6. Threads. Functions on one engine may be called from any thread,
  *     concurrently: calls on the same engine are serialized internally.
- *     Distinct engines share nothing. sched_error objects are immutable and
- *     may be read from any thread.
+ *     Distinct engines share only one process-wide lock held while cJSON
+ *     parses input (cJSON records parse errors in a global). sched_error
+ *     objects are immutable and may be read from any thread.
  *  7. Units. CPU is in milli-CPU, memory and storage in bytes, as the
  *     Kubernetes scheduler counts them (docs/api.md).
  *  8. Semantics follow kube-scheduler SCHED_UPSTREAM_VERSION; docs/api.md
