@@ -414,7 +414,8 @@ ApiStatus CheckTerm(const NodeSelectorTerm& term, const cJSON* term_json, const 
   for (bool field : {false, true}) {
     const char* list = field ? "matchFields" : "matchExpressions";
     const std::vector<Requirement>& reqs = field ? term.match_fields : term.match_expressions;
-    const cJSON* r = cJSON_GetObjectItemCaseSensitive(term_json, list)->child;
+    // Decoded requirements and JSON elements are parallel.
+    const cJSON* r = reqs.empty() ? nullptr : cJSON_GetObjectItemCaseSensitive(term_json, list)->child;
     for (size_t i = 0; i < reqs.size(); ++i, r = r->next) {
       if (!reqs[i].valid) return RequirementError(r, path.Child(list).Index(i), field);
     }
@@ -430,7 +431,8 @@ ApiStatus DecodeAddedAffinity(const cJSON* v, const JsonPath& path, Interner& in
   constexpr const char* kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
   constexpr const char* kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
   if (out->added_required) {
-    const JsonPath tp = path.Child(kRequired).Child("nodeSelectorTerms");
+    const JsonPath rp = path.Child(kRequired);  // tp's parent must outlive it
+    const JsonPath tp = rp.Child("nodeSelectorTerms");
     const cJSON* t = cJSON_GetObjectItemCaseSensitive(
                          cJSON_GetObjectItemCaseSensitive(v, kRequired), "nodeSelectorTerms");
     t = t == nullptr ? nullptr : t->child;
