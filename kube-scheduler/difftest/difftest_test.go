@@ -32,11 +32,12 @@ type counts struct {
 	nominated     int // ... and preemption nominated a node
 	tied          int // ... among two or more equally good candidates
 	sharedPorts   int // unschedulable cases whose preemption was not compared (sharesHostPort)
+	configured    int // cases with a pluginConfig (plugin args other than the defaults)
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases, %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
-		c.cases, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
+	return fmt.Sprintf("%d cases (%d with plugin args), %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
+		c.cases, c.configured, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
 }
 
 // run compares upstream and the engine on each case; it reports each
@@ -56,6 +57,9 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 		}
 		n.cases++
 		n.pairs += len(c.Nodes)
+		if c.PluginConfig != nil {
+			n.configured++
+		}
 		if up.Message != "" {
 			n.unschedulable++
 		}
@@ -92,7 +96,8 @@ func repro(c *Case) string {
 	if err != nil {
 		return "cannot encode the case: " + err.Error()
 	}
-	return fmt.Sprintf("--- cluster (%d nodes, %d bound pods):\n%s\n--- pod:\n%s", len(c.Nodes), len(c.Pods), cluster, pod)
+	return fmt.Sprintf("--- config:\n%s\n--- cluster (%d nodes, %d bound pods):\n%s\n--- pod:\n%s",
+		engineConfig(c.PluginConfig), len(c.Nodes), len(c.Pods), cluster, pod)
 }
 
 func TestRandomCases(t *testing.T) {
