@@ -157,7 +157,8 @@ ApiStatus DecodePodTopologySpreadArgs(const cJSON* v, const JsonPath& path,
   }
   out->system_defaulting = defaulting == "System";
   if (out->system_defaulting && !out->default_constraints.empty()) {
-    return ApiStatus::Invalid(p, "Invalid value: \"System\": when .defaultConstraints are not empty");
+    return ApiStatus::Invalid(p,
+                              "Invalid value: \"System\": when .defaultConstraints are not empty");
   }
   return ApiStatus();
 }
@@ -287,8 +288,7 @@ ApiStatus DecodeBalancedAllocationArgs(const cJSON* v, const JsonPath& path,
 ApiStatus DecodeDefaultPreemptionArgs(const cJSON* v, const JsonPath& path,
                                       DefaultPreemptionArgs* out) {
   CAPI_RETURN_IF_ERROR(CheckStrictObject(
-      v, path,
-      {"apiVersion", "kind", "minCandidateNodesPercentage", "minCandidateNodesAbsolute"}));
+      v, path, {"apiVersion", "kind", "minCandidateNodesPercentage", "minCandidateNodesAbsolute"}));
   for (const cJSON* m = v->child; m != nullptr; m = m->next) {
     const std::string_view name = m->string;
     const JsonPath p = path.Child(name);
@@ -362,8 +362,10 @@ ApiStatus RequirementError(const cJSON* r, const JsonPath& path, bool field) {
   const cJSON* values = cJSON_GetObjectItemCaseSensitive(r, "values");
   const int n = cJSON_IsArray(values) ? cJSON_GetArraySize(values) : 0;
   if (field) {
-    if (op != "In" && op != "NotIn") return Unsupported(path.Child("operator"), op, {"In", "NotIn"});
-    if (n != 1) return ApiStatus::Invalid(path.Child("values"), "Invalid value: must have one element");
+    if (op != "In" && op != "NotIn")
+      return Unsupported(path.Child("operator"), op, {"In", "NotIn"});
+    if (n != 1)
+      return ApiStatus::Invalid(path.Child("values"), "Invalid value: must have one element");
     return Unsupported(path.Child("key"), key, {"metadata.name"});
   }
   const bool set_op = op == "In" || op == "NotIn";
@@ -378,19 +380,22 @@ ApiStatus RequirementError(const cJSON* r, const JsonPath& path, bool field) {
     return ApiStatus::Invalid(path.Child("key"), msg + ": not a valid label key");
   }
   if (set_op && n == 0) {
-    return ApiStatus::Invalid(path.Child("values"),
-                              "Required value: for 'in', 'notin' operators, values set can't be empty");
+    return ApiStatus::Invalid(
+        path.Child("values"),
+        "Required value: for 'in', 'notin' operators, values set can't be empty");
   }
   if (!set_op && !numeric_op && n != 0) {
     return ApiStatus::Invalid(path.Child("values"),
                               "Forbidden: values set must be empty for exists and does not exist");
   }
   if (numeric_op && n != 1) {
-    return ApiStatus::Invalid(path.Child("values"),
-                              "Required value: for 'Gt', 'Lt' operators, exactly one value is required");
+    return ApiStatus::Invalid(
+        path.Child("values"),
+        "Required value: for 'Gt', 'Lt' operators, exactly one value is required");
   }
   int i = 0;
-  for (const cJSON* e = values == nullptr ? nullptr : values->child; e != nullptr; e = e->next, ++i) {
+  for (const cJSON* e = values == nullptr ? nullptr : values->child; e != nullptr;
+       e = e->next, ++i) {
     const std::string_view s = e->valuestring;
     std::string msg = "Invalid value: ";
     AppendJsonString(msg, s);
@@ -415,7 +420,8 @@ ApiStatus CheckTerm(const NodeSelectorTerm& term, const cJSON* term_json, const 
     const char* list = field ? "matchFields" : "matchExpressions";
     const std::vector<Requirement>& reqs = field ? term.match_fields : term.match_expressions;
     // Decoded requirements and JSON elements are parallel.
-    const cJSON* r = reqs.empty() ? nullptr : cJSON_GetObjectItemCaseSensitive(term_json, list)->child;
+    const cJSON* r =
+        reqs.empty() ? nullptr : cJSON_GetObjectItemCaseSensitive(term_json, list)->child;
     for (size_t i = 0; i < reqs.size(); ++i, r = r->next) {
       if (!reqs[i].valid) return RequirementError(r, path.Child(list).Index(i), field);
     }
@@ -434,7 +440,7 @@ ApiStatus DecodeAddedAffinity(const cJSON* v, const JsonPath& path, Interner& in
     const JsonPath rp = path.Child(kRequired);  // tp's parent must outlive it
     const JsonPath tp = rp.Child("nodeSelectorTerms");
     const cJSON* t = cJSON_GetObjectItemCaseSensitive(
-                         cJSON_GetObjectItemCaseSensitive(v, kRequired), "nodeSelectorTerms");
+        cJSON_GetObjectItemCaseSensitive(v, kRequired), "nodeSelectorTerms");
     t = t == nullptr ? nullptr : t->child;
     for (size_t i = 0; i < out->added_required->terms.size(); ++i, t = t->next) {
       CAPI_RETURN_IF_ERROR(CheckTerm(out->added_required->terms[i], t, tp.Index(i)));
@@ -469,15 +475,15 @@ ApiStatus DecodeNodeAffinityArgs(const cJSON* v, const JsonPath& path, Interner&
 
 }  // namespace
 
-ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
-                             PluginArgs* out) {
+ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in, PluginArgs* out) {
   if (cJSON_IsNull(v)) return ApiStatus();
   CAPI_RETURN_IF_ERROR(AsArray(v, path));
   std::vector<std::string_view> seen;
   size_t i = 0;
   constexpr std::string_view kPluginsWithArgs[] = {
-      "InterPodAffinity", "PodTopologySpread", "NodeResourcesFit",
-      "NodeResourcesBalancedAllocation", "NodeAffinity", "DefaultPreemption"};
+      "InterPodAffinity", "PodTopologySpread",
+      "NodeResourcesFit", "NodeResourcesBalancedAllocation",
+      "NodeAffinity",     "DefaultPreemption"};
   for (const cJSON* e = v->child; e != nullptr; e = e->next, ++i) {
     const JsonPath p = path.Index(i);
     CAPI_RETURN_IF_ERROR(AsObject(e, p));

@@ -33,11 +33,12 @@ type counts struct {
 	tied          int // ... among two or more equally good candidates
 	sharedPorts   int // unschedulable cases whose preemption was not compared (sharesHostPort)
 	configured    int // cases with a pluginConfig (plugin args other than the defaults)
+	configScored  int // ... in which two or more nodes were feasible (scores compared)
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases (%d with plugin args), %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
-		c.cases, c.configured, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
+	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored), %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
+		c.cases, c.configured, c.configScored, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
 }
 
 // run compares upstream and the engine on each case; it reports each
@@ -59,6 +60,9 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 		n.pairs += len(c.Nodes)
 		if c.PluginConfig != nil {
 			n.configured++
+			if len(up.Scores) > 0 {
+				n.configScored++
+			}
 		}
 		if up.Message != "" {
 			n.unschedulable++

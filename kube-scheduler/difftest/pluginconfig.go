@@ -96,8 +96,13 @@ func (g *generator) pluginConfig() []byte {
 			Args: &configv1.NodeResourcesBalancedAllocationArgs{Resources: g.resourceSpecs(false)}})
 	}
 	if g.chance(0.4) {
+		added := g.nodeAffinity()
+		if g.chance(0.5) {
+			// Fewer cases where no node is left to score.
+			added.RequiredDuringSchedulingIgnoredDuringExecution = nil
+		}
 		pc = append(pc, pluginConfigEntry{Name: "NodeAffinity",
-			Args: &configv1.NodeAffinityArgs{AddedAffinity: g.nodeAffinity()}})
+			Args: &configv1.NodeAffinityArgs{AddedAffinity: added}})
 	}
 	if len(pc) == 0 {
 		return nil

@@ -75,7 +75,8 @@ FieldErrors NodeResourcesBalancedAllocation::ValidateArgs(
       errs.push_back({field + ".name", "Duplicate value: \"" + r.name + "\""});
     }
     if (r.weight != 1) {
-      errs.push_back({field + ".weight", "Invalid value: " + std::to_string(r.weight) + ": must be 1"});
+      errs.push_back(
+          {field + ".weight", "Invalid value: " + std::to_string(r.weight) + ": must be 1"});
     }
   }
   return errs;

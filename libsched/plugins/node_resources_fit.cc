@@ -52,7 +52,8 @@ FieldErrors ArgsErrors(const NodeResourcesFitArgs& args) {
     const std::string& g = args.ignored_resource_groups[i];
     const std::string field = index("ignoredResourceGroups", i);
     if (g.find('/') != std::string::npos) {
-      errs.push_back({field, "Invalid value: \"" + g + "\": resource group name can't contain '/'"});
+      errs.push_back(
+          {field, "Invalid value: \"" + g + "\": resource group name can't contain '/'"});
     }
     if (!IsQualifiedName(g)) {
       errs.push_back({field, "Invalid value: \"" + g + "\": not a valid qualified name"});

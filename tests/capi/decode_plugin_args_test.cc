@@ -195,8 +195,8 @@ INSTANTIATE_TEST_SUITE_P(
             kArgs + ".ignoredResource", "unknown field"),
         Err("FitKind", "NodeResourcesFit", R"({"kind":"NodeAffinityArgs"})", kArgs + ".kind",
             R"(Unsupported value: "NodeAffinityArgs": supported values: "NodeResourcesFitArgs")"),
-        Err("FitIgnoredResourceName", "NodeResourcesFit", R"({"ignoredResources":["example.com/"]})",
-            kArgs + ".ignoredResources[0]",
+        Err("FitIgnoredResourceName", "NodeResourcesFit",
+            R"({"ignoredResources":["example.com/"]})", kArgs + ".ignoredResources[0]",
             R"(Invalid value: "example.com/": not a valid qualified name)"),
         Err("FitIgnoredResourceNotString", "NodeResourcesFit", R"({"ignoredResources":[1]})",
             kArgs + ".ignoredResources[0]", "expected a string, got a number"),
@@ -236,7 +236,8 @@ INSTANTIATE_TEST_SUITE_P(
             "Required value: at least one point must be specified"),
         Err("FitShapeNotIncreasing", "NodeResourcesFit",
             Ratio(R"([{"utilization":10,"score":3},{"utilization":10,"score":4}])"),
-            kShape + "[1].utilization", "Invalid value: 10: values must be sorted in increasing order"),
+            kShape + "[1].utilization",
+            "Invalid value: 10: values must be sorted in increasing order"),
         Err("FitShapeUtilizationRange", "NodeResourcesFit",
             Ratio(R"([{"utilization":101,"score":3}])"), kShape + "[0].utilization",
             "Invalid value: 101: not in valid range [0, 100]"),
@@ -257,7 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
             kArgs + ".resource", "unknown field"),
         // DefaultPreemptionArgs.
         Err("PreemptionPercentage", "DefaultPreemption", R"({"minCandidateNodesPercentage":900})",
-            kArgs + ".minCandidateNodesPercentage", "Invalid value: 900: not in valid range [0, 100]"),
+            kArgs + ".minCandidateNodesPercentage",
+            "Invalid value: 900: not in valid range [0, 100]"),
         Err("PreemptionAbsolute", "DefaultPreemption", R"({"minCandidateNodesAbsolute":-1})",
             kArgs + ".minCandidateNodesAbsolute", "Invalid value: -1: not in valid range [0, inf)"),
         Err("PreemptionBothZero", "DefaultPreemption",
@@ -338,11 +340,12 @@ TEST(PluginArgsEngineTest, ProfilesUseTheirArgs) {
   using testing::CallSchedule;
   using testing::NodeJson;
   using testing::PodJson;
-  ASSERT_EQ(CallApply(e, "[" + testing::EventJson("ADDED", NodeJson("empty", "8", R"("zone":"a")")) +
-                             "," + testing::EventJson("ADDED", NodeJson("busy", "8")) + "," +
-                             testing::EventJson("ADDED", PodJson("b", "4", "busy")) + "]")
-                .status,
-            SCHED_OK);
+  ASSERT_EQ(
+      CallApply(e, "[" + testing::EventJson("ADDED", NodeJson("empty", "8", R"("zone":"a")")) +
+                       "," + testing::EventJson("ADDED", NodeJson("busy", "8")) + "," +
+                       testing::EventJson("ADDED", PodJson("b", "4", "busy")) + "]")
+          .status,
+      SCHED_OK);
   const std::string pack = CallSchedule(e, PodJson("p", "1", "", R"("schedulerName":"pack",)"),
                                         SCHED_SCHEDULE_NODE_STATUSES)
                                .output;
