@@ -16,6 +16,7 @@ var (
 	seed       = flag.Uint64("difftest.seed", 1, "seed of the random case stream")
 	corpusDir  = flag.String("difftest.corpus", "../../../shared/corpus", "the shared corpus (see its SOURCES.md); skipped when absent")
 	maxReports = flag.Int("difftest.reports", 5, "differences to shrink and print in full")
+	argsShare  = flag.Float64("difftest.args", 1.0/3, "share of random cases run with a pluginConfig (plugin args)")
 )
 
 func envInt(name string, def int) int {
@@ -107,6 +108,7 @@ func repro(c *Case) string {
 func TestRandomCases(t *testing.T) {
 	start := time.Now()
 	g := newGenerator(*seed)
+	g.argsShare = *argsShare
 	n := run(t, func(yield func(*Case) bool) {
 		for i := range *numCases {
 			if !yield(g.Case(i)) {

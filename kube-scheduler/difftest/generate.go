@@ -37,10 +37,12 @@ var (
 // case.
 type generator struct {
 	r *rand.Rand
+	// argsShare is the share of cases given a pluginConfig (pluginconfig.go).
+	argsShare float64
 }
 
 func newGenerator(seed uint64) *generator {
-	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed))}
+	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed)), argsShare: 1.0 / 3}
 }
 
 func (g *generator) chance(p float64) bool { return g.r.Float64() < p }

@@ -57,13 +57,13 @@ func (g *generator) shape() []configv1.UtilizationShapePoint {
 	return out
 }
 
-// pluginConfig returns a profile's pluginConfig for a third of the cases
-// (nil for the others): the scoring strategies of NodeResourcesFit with
+// pluginConfig returns a profile's pluginConfig for g.argsShare of the
+// cases (nil for the others): the scoring strategies of NodeResourcesFit with
 // their resources, weights and shapes, its ignored resources,
 // BalancedAllocation's resources and NodeAffinity's addedAffinity. Both
 // sides get the same JSON.
 func (g *generator) pluginConfig() []byte {
-	if !g.chance(1.0 / 3) {
+	if !g.chance(g.argsShare) {
 		return nil
 	}
 	var pc []pluginConfigEntry

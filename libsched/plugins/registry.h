@@ -26,7 +26,8 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 // NodeResourcesBalancedAllocation (1), ImageLocality (1).
 // The plugin arguments a profile may set (pluginConfig); defaults as
 // upstream's v1 defaults.
-// REQUIRES: each passes its plugin's ValidateArgs (the decoder checks).
+// REQUIRES: valid as upstream validates them (the config decoder checks;
+// NodeAffinityArgs atoms come from the engine's Interner).
 struct PluginArgs {
   InterPodAffinityArgs inter_pod_affinity;
   PodTopologySpreadArgs pod_topology_spread;
