@@ -486,7 +486,7 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
       "NodeAffinity",     "DefaultPreemption"};
   for (const cJSON* e = v->child; e != nullptr; e = e->next, ++i) {
     const JsonPath p = path.Index(i);
-    CAPI_RETURN_IF_ERROR(AsObject(e, p));
+    CAPI_RETURN_IF_ERROR(CheckStrictObject(e, p, {"name", "args"}));
     std::string_view name;
     CAPI_RETURN_IF_ERROR(GetString(e, "name", p, &name));
     for (std::string_view s : seen) {

@@ -190,6 +190,10 @@ std::string Required(const std::string& requirement, const std::string& list = "
 INSTANTIATE_TEST_SUITE_P(
     Cases, DecodePluginArgsErrorTest,
     ::testing::Values(
+        ErrorCase{"EntryUnknownField",
+                  R"({"profiles":[{"pluginConfig":[{"name":"NodeAffinity","arg":{}}]}]})",
+                  "profiles[0].pluginConfig[0].arg",
+                  "profiles[0].pluginConfig[0].arg: unknown field"},
         // NodeResourcesFitArgs.
         Err("FitUnknownField", "NodeResourcesFit", R"({"ignoredResource":[]})",
             kArgs + ".ignoredResource", "unknown field"),
