@@ -148,13 +148,17 @@ struct EngineConfig {
 
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus
 // "seed". Strict, as upstream decodes configs: unknown fields are errors.
-ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out);
+// Label keys and values in plugin args are interned into `in`, which must
+// be the interner of the engine that will use `out`.
+ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out);
 
 // A profile's pluginConfig list (decode_plugin_config.cc): unique plugin
-// names; InterPodAffinity's (InterPodAffinityArgs) and PodTopologySpread's
-// (PodTopologySpreadArgs) args are accepted, strictly, and validated as
-// upstream. `v` may be JSON null.
-ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* out);
+// names; the args of InterPodAffinity, PodTopologySpread, NodeResourcesFit,
+// NodeResourcesBalancedAllocation, NodeAffinity and DefaultPreemption are
+// accepted, strictly, defaulted and validated as upstream. `v` may be JSON
+// null.
+ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
+                             PluginArgs* out);
 
 // ---- Building blocks shared by the decoders (decode.cc) -------------------
 
@@ -203,6 +207,14 @@ ApiStatus DecodeName(const cJSON* obj, const JsonPath& path, const cJSON** meta,
 // (wrong types) is an error.
 ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, Interner& in,
                             Requirement* out);
+
+// A v1.NodeAffinity object `na` (decode_pod.cc): its required node
+// selector (set when present, even with no terms) and preferred terms,
+// appended. Requirements that would not convert are kept with valid =
+// false, as DecodeRequirement; wrong JSON types are errors.
+ApiStatus DecodeNodeAffinityObject(const cJSON* na, const JsonPath& path, Interner& in,
+                                   std::optional<NodeSelector>* required,
+                                   std::vector<PreferredSchedulingTerm>* preferred);
 
 // A metav1.LabelSelector (decode_label_selector.cc): matchLabels become In
 // requirements. A selector LabelSelectorAsSelector would refuse (a bad key

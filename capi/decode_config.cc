@@ -61,7 +61,8 @@ struct DecodedProfile {
   PluginArgs plugin_args;
 };
 
-ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, DecodedProfile* out) {
+ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, Interner& in,
+                        DecodedProfile* out) {
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
   CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
   for (const cJSON* m = v->child; m != nullptr; m = m->next) {
@@ -75,7 +76,7 @@ ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, DecodedProfile* ou
     } else if (name == "percentageOfNodesToScore") {
       CAPI_RETURN_IF_ERROR(DecodePercentage(m, p, &out->percentage));
     } else if (name == "pluginConfig") {
-      CAPI_RETURN_IF_ERROR(DecodePluginConfig(m, p, &out->plugin_args));
+      CAPI_RETURN_IF_ERROR(DecodePluginConfig(m, p, in, &out->plugin_args));
     } else if (name == "plugins") {
       return ApiStatus::Invalid(p, "not supported: every profile runs the default plugins");
     } else {
@@ -87,7 +88,7 @@ ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, DecodedProfile* ou
 
 }  // namespace
 
-ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out) {
+ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out) {
   const JsonPath path;
   CAPI_RETURN_IF_ERROR(AsObject(root, path));
   CAPI_RETURN_IF_ERROR(CheckUniqueKeys(root, path));
@@ -132,7 +133,7 @@ ApiStatus DecodeConfig(const cJSON* root, EngineConfig* out) {
     CAPI_RETURN_IF_ERROR(CheckItemCount(profiles_json, profiles_path, kMaxProfiles));
     size_t i = 0;
     for (const cJSON* e = profiles_json->child; e != nullptr; e = e->next, ++i) {
-      CAPI_RETURN_IF_ERROR(DecodeProfile(e, profiles_path.Index(i), &profiles.emplace_back()));
+      CAPI_RETURN_IF_ERROR(DecodeProfile(e, profiles_path.Index(i), in, &profiles.emplace_back()));
     }
   }
 

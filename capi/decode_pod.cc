@@ -355,6 +355,37 @@ ApiStatus DecodeTerm(const cJSON* v, const JsonPath& path, Interner& in, NodeSel
   return add("matchFields", true, &out->match_fields);
 }
 
+}  // namespace
+
+// Declared in decode.h: NodeAffinityArgs.addedAffinity uses it too.
+ApiStatus DecodeNodeAffinityObject(const cJSON* na, const JsonPath& path, Interner& in,
+                                   std::optional<NodeSelector>* required,
+                                   std::vector<PreferredSchedulingTerm>* preferred) {
+  const char* kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+  const cJSON* req;
+  CAPI_RETURN_IF_ERROR(GetObject(na, kRequired, path, &req));
+  if (req != nullptr) {
+    NodeSelector& selector = required->emplace();
+    CAPI_RETURN_IF_ERROR(ForEachElement(
+        req, "nodeSelectorTerms", path.Child(kRequired), [&](const cJSON* t, const JsonPath& p) {
+          CAPI_RETURN_IF_ERROR(AsObject(t, p));
+          return DecodeTerm(t, p, in, &selector.terms.emplace_back());
+        }));
+  }
+  return ForEachElement(
+      na, "preferredDuringSchedulingIgnoredDuringExecution", path,
+      [&](const cJSON* t, const JsonPath& p) {
+        CAPI_RETURN_IF_ERROR(AsObject(t, p));
+        PreferredSchedulingTerm& term = preferred->emplace_back();
+        CAPI_RETURN_IF_ERROR(GetInt32(t, "weight", p, &term.weight));
+        const cJSON* preference;
+        CAPI_RETURN_IF_ERROR(GetObject(t, "preference", p, &preference));
+        return DecodeTerm(preference, p.Child("preference"), in, &term.preference);
+      });
+}
+
+namespace {
+
 ApiStatus DecodeNodeAffinity(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod) {
   const cJSON* affinity;
   CAPI_RETURN_IF_ERROR(GetObject(spec, "affinity", path, &affinity));
@@ -363,30 +394,8 @@ ApiStatus DecodeNodeAffinity(const cJSON* spec, const JsonPath& path, Interner& 
   const cJSON* na;
   CAPI_RETURN_IF_ERROR(GetObject(affinity, "nodeAffinity", ap, &na));
   if (na == nullptr) return ApiStatus();
-  const JsonPath nap = ap.Child("nodeAffinity");
-
-  const char* kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
-  const cJSON* required;
-  CAPI_RETURN_IF_ERROR(GetObject(na, kRequired, nap, &required));
-  if (required != nullptr) {
-    NodeSelector& selector = pod->required_node_affinity.emplace();
-    CAPI_RETURN_IF_ERROR(ForEachElement(
-        required, "nodeSelectorTerms", nap.Child(kRequired),
-        [&](const cJSON* t, const JsonPath& p) {
-          CAPI_RETURN_IF_ERROR(AsObject(t, p));
-          return DecodeTerm(t, p, in, &selector.terms.emplace_back());
-        }));
-  }
-  return ForEachElement(
-      na, "preferredDuringSchedulingIgnoredDuringExecution", nap,
-      [&](const cJSON* t, const JsonPath& p) {
-        CAPI_RETURN_IF_ERROR(AsObject(t, p));
-        PreferredSchedulingTerm& term = pod->preferred_node_affinity.emplace_back();
-        CAPI_RETURN_IF_ERROR(GetInt32(t, "weight", p, &term.weight));
-        const cJSON* preference;
-        CAPI_RETURN_IF_ERROR(GetObject(t, "preference", p, &preference));
-        return DecodeTerm(preference, p.Child("preference"), in, &term.preference);
-      });
+  return DecodeNodeAffinityObject(na, ap.Child("nodeAffinity"), in, &pod->required_node_affinity,
+                                  &pod->preferred_node_affinity);
 }
 
 ApiStatus DecodeNodeSelector(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod) {

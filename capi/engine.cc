@@ -71,13 +71,17 @@ class InternScope {
 ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* out) {
   JsonDoc doc;
   CAPI_RETURN_IF_ERROR(ParseJson(config_json, &doc));
+  // Plugin args intern into the new engine's interner; a config that fails
+  // to decode discards the engine.
+  std::unique_ptr<Engine> engine(new Engine());
   EngineConfig config;
-  CAPI_RETURN_IF_ERROR(DecodeConfig(doc.get(), &config));
-  out->reset(new Engine(config));
+  CAPI_RETURN_IF_ERROR(DecodeConfig(doc.get(), engine->state_.interner(), &config));
+  engine->Configure(config);
+  *out = std::move(engine);
   return ApiStatus();
 }
 
-Engine::Engine(const EngineConfig& config) {
+void Engine::Configure(const EngineConfig& config) {
   QueueingHintMapPerProfile hints;
   for (const ProfileConfig& p : config.profiles) {
     Profile profile = NewDefaultProfile(p.scheduler_name, p.plugin_args);

@@ -62,7 +62,9 @@ class Engine {
   uint64_t StateDigest();
 
  private:
-  explicit Engine(const EngineConfig& config);
+  Engine() = default;
+  // Builds the profiles and the queue. Called once, by Create.
+  void Configure(const EngineConfig& config);
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
   // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
   void CommitOne(const Change& c);

@@ -8,6 +8,15 @@ ApiStatus ApiStatus::Invalid(const JsonPath& path, std::string_view detail) {
   return ApiStatus(SCHED_INVALID_ARGUMENT, std::move(message), std::move(p));
 }
 
+ApiStatus ApiStatus::Invalid(const JsonPath& base, std::string_view field,
+                             std::string_view detail) {
+  std::string p = base.String();
+  if (!p.empty() && !field.empty() && field[0] != '[') p += '.';
+  p += field;
+  std::string message = p.empty() ? std::string(detail) : p + ": " + std::string(detail);
+  return ApiStatus(SCHED_INVALID_ARGUMENT, std::move(message), std::move(p));
+}
+
 ApiStatus ApiStatus::InvalidCall(std::string message) {
   return ApiStatus(SCHED_INVALID_ARGUMENT, std::move(message), "");
 }

@@ -33,6 +33,10 @@ class [[nodiscard]] ApiStatus {
   // "<path>: <detail>" (just the detail at the root), as Kubernetes field
   // errors print.
   static ApiStatus Invalid(const JsonPath& path, std::string_view detail);
+  // SCHED_INVALID_ARGUMENT about the value at `field`, a field.Path string
+  // below `base` ("scoringStrategy.resources[0].weight"), as a core
+  // validator reports it (libsched/framework/field_error.h).
+  static ApiStatus Invalid(const JsonPath& base, std::string_view field, std::string_view detail);
   // SCHED_INVALID_ARGUMENT about the call rather than one field.
   static ApiStatus InvalidCall(std::string message);
 

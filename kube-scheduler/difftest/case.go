@@ -19,6 +19,9 @@ type Case struct {
 	Pods       []*v1.Pod // bound pods; each spec.nodeName names a node in Nodes
 	Pod        *v1.Pod   // the pod to schedule
 	PDBs       []*policyv1.PodDisruptionBudget
+	// The profile's pluginConfig, a JSON array of {name, args} both sides
+	// read (nil: upstream's default args).
+	PluginConfig []byte
 }
 
 var (

@@ -16,6 +16,7 @@ var (
 	seed       = flag.Uint64("difftest.seed", 1, "seed of the random case stream")
 	corpusDir  = flag.String("difftest.corpus", "../../../shared/corpus", "the shared corpus (see its SOURCES.md); skipped when absent")
 	maxReports = flag.Int("difftest.reports", 5, "differences to shrink and print in full")
+	argsShare  = flag.Float64("difftest.args", 1.0/3, "share of random cases run with a pluginConfig (plugin args)")
 )
 
 func envInt(name string, def int) int {
@@ -32,11 +33,13 @@ type counts struct {
 	nominated     int // ... and preemption nominated a node
 	tied          int // ... among two or more equally good candidates
 	sharedPorts   int // unschedulable cases whose preemption was not compared (sharesHostPort)
+	configured    int // cases with a pluginConfig (plugin args other than the defaults)
+	configScored  int // ... in which two or more nodes were feasible (scores compared)
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases, %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
-		c.cases, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
+	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored), %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
+		c.cases, c.configured, c.configScored, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
 }
 
 // run compares upstream and the engine on each case; it reports each
@@ -56,6 +59,12 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 		}
 		n.cases++
 		n.pairs += len(c.Nodes)
+		if c.PluginConfig != nil {
+			n.configured++
+			if len(up.Scores) > 0 {
+				n.configScored++
+			}
+		}
 		if up.Message != "" {
 			n.unschedulable++
 		}
@@ -92,12 +101,14 @@ func repro(c *Case) string {
 	if err != nil {
 		return "cannot encode the case: " + err.Error()
 	}
-	return fmt.Sprintf("--- cluster (%d nodes, %d bound pods):\n%s\n--- pod:\n%s", len(c.Nodes), len(c.Pods), cluster, pod)
+	return fmt.Sprintf("--- config:\n%s\n--- cluster (%d nodes, %d bound pods):\n%s\n--- pod:\n%s",
+		engineConfig(c.PluginConfig), len(c.Nodes), len(c.Pods), cluster, pod)
 }
 
 func TestRandomCases(t *testing.T) {
 	start := time.Now()
 	g := newGenerator(*seed)
+	g.argsShare = *argsShare
 	n := run(t, func(yield func(*Case) bool) {
 		for i := range *numCases {
 			if !yield(g.Case(i)) {

@@ -11,13 +11,18 @@ import (
 )
 
 // engineConfig makes the engine evaluate every node, as the upstream side
-// does (percentageOfNodesToScore 100).
-var engineConfig = []byte(`{"percentageOfNodesToScore":100}`)
+// does (percentageOfNodesToScore 100), with the case's pluginConfig.
+func engineConfig(pluginConfig []byte) []byte {
+	if pluginConfig == nil {
+		return []byte(`{"percentageOfNodesToScore":100}`)
+	}
+	return []byte(`{"percentageOfNodesToScore":100,"profiles":[{"pluginConfig":` + string(pluginConfig) + `}]}`)
+}
 
 // decideEngine runs one cycle of c.Pod in a fresh libsched engine fed with
 // c's objects as JSON (the List and the pod of Case.JSON).
 func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
-	e, err := sched.New(engineConfig)
+	e, err := sched.New(engineConfig(c.PluginConfig))
 	if err != nil {
 		return nil, err
 	}

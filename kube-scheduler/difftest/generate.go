@@ -37,10 +37,12 @@ var (
 // case.
 type generator struct {
 	r *rand.Rand
+	// argsShare is the share of cases given a pluginConfig (pluginconfig.go).
+	argsShare float64
 }
 
 func newGenerator(seed uint64) *generator {
-	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed))}
+	return &generator{r: rand.New(rand.NewPCG(seed, 0x5eed)), argsShare: 1.0 / 3}
 }
 
 func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
@@ -74,6 +76,7 @@ func (g *generator) Case(i int) *Case {
 	}
 	c.Pod = g.pod("incoming", true)
 	g.preemption(c)
+	c.PluginConfig = g.pluginConfig()
 	if g.chance(0.05) {
 		c.Pod.Spec.NodeName = fmt.Sprintf("node-%d", g.n(len(c.Nodes)+1))
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
@@ -14,7 +15,6 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config/testing/defaults"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
@@ -43,17 +43,16 @@ var enginePlugins = []config.Plugin{
 	{Name: names.DefaultBinder},
 }
 
-// upstreamProfile is enginePlugins with upstream's default plugin args.
-func upstreamProfile() *config.KubeSchedulerProfile {
+// upstreamProfile is enginePlugins with the case's pluginConfig (nil: none)
+// defaulted and validated as kube-scheduler loads a config file.
+func upstreamProfile(pluginConfig []byte) (*config.KubeSchedulerProfile, error) {
 	enabled := sets.New[string]()
 	for _, p := range enginePlugins {
 		enabled.Insert(p.Name)
 	}
-	var args []config.PluginConfig
-	for _, pc := range defaults.PluginConfigsV1 {
-		if enabled.Has(pc.Name) {
-			args = append(args, pc)
-		}
+	args, err := profileArgs(pluginConfig, enabled)
+	if err != nil {
+		return nil, err
 	}
 	all := int32(100)
 	return &config.KubeSchedulerProfile{
@@ -61,8 +60,21 @@ func upstreamProfile() *config.KubeSchedulerProfile {
 		PercentageOfNodesToScore: &all,
 		Plugins:                  &config.Plugins{MultiPoint: config.PluginSet{Enabled: enginePlugins}},
 		PluginConfig:             args,
-	}
+	}, nil
 }
+
+// noDRA is the SharedDRAManager of a cluster without DeviceClasses, as the
+// engine models it: no extended resource is backed by DRA
+// (DRAExtendedResource is on in v1.36). With no class, NodeResourcesFit and
+// BalancedAllocation call nothing but DeviceClassResolver; without a
+// manager they crash scoring an extended resource.
+type noDRA struct{ fwk.SharedDRAManager }
+
+func (noDRA) DeviceClassResolver() fwk.DeviceClassResolver { return noDeviceClasses{} }
+
+type noDeviceClasses struct{}
+
+func (noDeviceClasses) GetDeviceClass(v1.ResourceName) *resourceapi.DeviceClass { return nil }
 
 // noNominatedPods is the PodNominator of a scheduler with an empty queue:
 // the cases set no status.nominatedNodeName, and the engine's C API passes
@@ -98,11 +110,16 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 		cancel() // the informers run until ctx is done; Shutdown waits for them
 		informerFactory.Shutdown()
 	}()
-	fw, err := frameworkruntime.NewFramework(ctx, plugins.NewInTreeRegistry(), upstreamProfile(),
+	profile, err := upstreamProfile(c.PluginConfig)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := frameworkruntime.NewFramework(ctx, plugins.NewInTreeRegistry(), profile,
 		frameworkruntime.WithSnapshotSharedLister(snapshot),
 		frameworkruntime.WithClientSet(client),
 		frameworkruntime.WithInformerFactory(informerFactory),
 		frameworkruntime.WithPodNominator(noNominatedPods{}),
+		frameworkruntime.WithSharedDRAManager(noDRA{}),
 		frameworkruntime.WithParallelism(1))
 	if err != nil {
 		return nil, fmt.Errorf("NewFramework: %w", err)

@@ -4,6 +4,7 @@
 #include <climits>
 #include <functional>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace sched {
@@ -122,6 +123,29 @@ size_t PickOneNodeForPreemption(std::span<const PreemptionCandidate> candidates)
     }
   }
   return best;
+}
+
+FieldErrors DefaultPreemption::ValidateArgs(const DefaultPreemptionArgs& args) {
+  FieldErrors errs;
+  const int32_t pct = args.min_candidate_nodes_percentage;
+  const int32_t abs = args.min_candidate_nodes_absolute;
+  if (pct < 0 || pct > 100) {
+    errs.push_back({"minCandidateNodesPercentage",
+                    "Invalid value: " + std::to_string(pct) + ": not in valid range [0, 100]"});
+  }
+  if (abs < 0) {
+    errs.push_back({"minCandidateNodesAbsolute",
+                    "Invalid value: " + std::to_string(abs) + ": not in valid range [0, inf)"});
+  }
+  if (pct == 0 && abs == 0) {
+    errs.push_back({"minCandidateNodesPercentage",
+                    "Invalid value: 0: cannot be zero at the same time as "
+                    "minCandidateNodesAbsolute"});
+    errs.push_back({"minCandidateNodesAbsolute",
+                    "Invalid value: 0: cannot be zero at the same time as "
+                    "minCandidateNodesPercentage"});
+  }
+  return errs;
 }
 
 int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libsched/framework/field_error.h"
 #include "libsched/framework/framework.h"
 #include "libsched/framework/plugin.h"
 #include "libsched/model/pdb.h"
@@ -69,6 +70,10 @@ size_t PickOneNodeForPreemption(std::span<const PreemptionCandidate> candidates)
 class DefaultPreemption : public PostFilterPlugin {
  public:
   static constexpr std::string_view kName = "DefaultPreemption";
+  // ValidateDefaultPreemptionArgs: both counts in range and not both zero;
+  // every bad field, in upstream's words.
+  static FieldErrors ValidateArgs(const DefaultPreemptionArgs& args);
+  // REQUIRES: ValidateArgs(args) is empty (the defaults are valid).
   explicit DefaultPreemption(DefaultPreemptionArgs args) : args_(args) {}
   std::string_view Name() const override { return kName; }
 

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/scheduler/scheduler.h"
@@ -396,6 +398,35 @@ TEST(PickOneNodeForPreemptionTest, StartTimeTieBreakAndFirstWins) {
   };
   EXPECT_EQ(PickOneNodeForPreemption(c), 1u);
   EXPECT_EQ(PickOneNodeForPreemption(std::span(c, 1)), 0u);
+}
+
+// validation_pluginargs_test.go TestValidateDefaultPreemptionArgs: the
+// fields of the errors, in order.
+TEST(DefaultPreemptionArgsTest, Validation) {
+  struct Case {
+    std::string name;
+    int32_t percentage;
+    int32_t absolute;
+    std::vector<std::string> want_fields;
+  };
+  const std::string kPct = "minCandidateNodesPercentage";
+  const std::string kAbs = "minCandidateNodesAbsolute";
+  const std::vector<Case> cases = {
+      {"valid args (default)", 10, 100, {}},
+      {"negative minCandidateNodesPercentage", -1, 100, {kPct}},
+      {"minCandidateNodesPercentage over 100", 900, 100, {kPct}},
+      {"negative minCandidateNodesAbsolute", 20, -1, {kAbs}},
+      {"all zero", 0, 0, {kPct, kAbs}},
+      {"both negative", -1, -1, {kPct, kAbs}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::string> fields;
+    for (const FieldError& e : DefaultPreemption::ValidateArgs({c.percentage, c.absolute})) {
+      fields.push_back(e.field);
+    }
+    EXPECT_EQ(fields, c.want_fields);
+  }
 }
 
 }  // namespace

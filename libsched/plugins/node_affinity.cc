@@ -61,11 +61,16 @@ std::optional<std::vector<Atom>> RequiredNodeNames(const Pod& pod) {
 std::vector<ClusterEventWithHint> NodeAffinity::EventsToRegister(
     const Interner& interner) const {
   const Interner* in = &interner;
-  auto node_changed = [in](const Pod& pod, const EventObject& old_obj,
-                           const EventObject& new_obj) {
+  // The hints live in the profile that owns this plugin.
+  const std::optional<NodeSelector>* added = &args_.added_required;
+  auto node_changed = [in, added](const Pod& pod, const EventObject& old_obj,
+                                  const EventObject& new_obj) {
     const Node* old_node = AsNode(old_obj);
     const Node* new_node = AsNode(new_obj);
     if (new_node == nullptr) return QueueingHint::kQueue;
+    if (*added && !(*added)->Matches(new_node->labels, new_node->name_atom, *in)) {
+      return QueueingHint::kQueueSkip;
+    }
     if (!MatchesRequiredNodeAffinity(pod, *new_node, *in)) return QueueingHint::kQueueSkip;
     if (old_node != nullptr && MatchesRequiredNodeAffinity(pod, *old_node, *in)) {
       return QueueingHint::kQueueSkip;
@@ -77,7 +82,9 @@ std::vector<ClusterEventWithHint> NodeAffinity::EventsToRegister(
 
 Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                PreFilterResult* result) const {
-  if (pod.node_selector.empty() && !pod.required_node_affinity) return Status(Code::kSkip);
+  if (pod.node_selector.empty() && !pod.required_node_affinity && !args_.added_required) {
+    return Status(Code::kSkip);
+  }
   const Interner& in = snapshot.interner();
   state.Write(slot(), std::make_unique<State>(&in));
   const std::optional<std::vector<Atom>> names = RequiredNodeNames(pod);
@@ -96,7 +103,11 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod,
   if (s == nullptr) {
     return Status::Error("reading \"PreFilterNodeAffinity\" from cycleState: not found");
   }
-  if (!MatchesRequiredNodeAffinity(pod, *node.node(), *s->interner)) {
+  const Node& n = *node.node();
+  if (args_.added_required && !args_.added_required->Matches(n.labels, n.name_atom, *s->interner)) {
+    return Status(Code::kUnschedulableAndUnresolvable, kReasonEnforced);
+  }
+  if (!MatchesRequiredNodeAffinity(pod, n, *s->interner)) {
     return Status(Code::kUnschedulableAndUnresolvable, kReasonPod);
   }
   return Status();
@@ -115,7 +126,7 @@ Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
                            "]: invalid preferredDuringSchedulingIgnoredDuringExecution term");
     }
   }
-  if (terms.empty()) return Status(Code::kSkip);
+  if (terms.empty() && args_.added_preferred.empty()) return Status(Code::kSkip);
   state.Write(slot(), std::make_unique<State>(&snapshot.interner()));
   return Status();
 }
@@ -128,10 +139,14 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
   }
   const Node& n = *node.node();
   int64_t count = 0;
-  for (const PreferredSchedulingTerm& t : pod.preferred_node_affinity) {
-    // Zero-weight terms add nothing; invalid and empty ones never match.
-    if (t.preference.Matches(n.labels, n.name_atom, *s->interner)) count += t.weight;
-  }
+  auto add = [&](std::span<const PreferredSchedulingTerm> terms) {
+    for (const PreferredSchedulingTerm& t : terms) {
+      // Zero-weight terms add nothing; invalid and empty ones never match.
+      if (t.preference.Matches(n.labels, n.name_atom, *s->interner)) count += t.weight;
+    }
+  };
+  add(args_.added_preferred);
+  add(pod.preferred_node_affinity);
   *score = count;
   return Status();
 }

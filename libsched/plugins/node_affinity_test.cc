@@ -35,8 +35,7 @@ std::unique_ptr<NodeInfo> MakeNode(Interner& in, const std::string& name, const 
   return ni;
 }
 
-// Upstream's TestNodeAffinity, without the addedAffinity (plugin args)
-// cases, which we do not support.
+// Upstream's TestNodeAffinity, without the addedAffinity cases (below).
 TEST(NodeAffinityTest, PreFilterAndFilter) {
   struct Case {
     std::string name;
@@ -214,6 +213,56 @@ TEST(NodeAffinityTest, PreFilterAndFilter) {
   }
 }
 
+// Upstream's TestNodeAffinity, the addedAffinity (NodeAffinityArgs) cases.
+TEST(NodeAffinityTest, AddedAffinityFilter) {
+  struct Case {
+    std::string name;
+    std::function<void(Interner&, PodBuilder&)> pod;
+    std::function<NodeSelector(Interner&)> added;
+    Code want = Code::kSuccess;
+    std::string_view want_reason = {};
+  };
+  const auto zone = [](std::string v) {
+    return [v](Interner& in, PodBuilder& p) { p.RequiredTerm(Term({Req(in, "zone", kIn, {v})})); };
+  };
+  const auto node2 = [](Interner& in) { return NodeSelector{{FieldTerm(in, kIn, {"node2"})}}; };
+  const std::vector<Case> cases = {
+      {"Matches added affinity and Pod's node affinity", zone("foo"), node2},
+      {"Matches added affinity but not Pod's node affinity", zone("bar"), node2,
+       Code::kUnschedulableAndUnresolvable, NodeAffinity::kReasonPod},
+      {"Doesn't match added affinity", [](Interner&, PodBuilder&) {},
+       [](Interner& in) { return NodeSelector{{Term({Req(in, "zone", kIn, {"bar"})})}}; },
+       Code::kUnschedulableAndUnresolvable, NodeAffinity::kReasonEnforced},
+      {"added affinity without terms matches no node", [](Interner&, PodBuilder&) {},
+       [](Interner&) { return NodeSelector{}; }, Code::kUnschedulableAndUnresolvable,
+       NodeAffinity::kReasonEnforced},
+      {"added affinity is checked before the pod's", zone("bar"),
+       [](Interner& in) { return NodeSelector{{FieldTerm(in, kIn, {"node1"})}}; },
+       Code::kUnschedulableAndUnresolvable, NodeAffinity::kReasonEnforced},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState cs;
+    Interner& in = cs.interner();
+    PodBuilder pb(in, "p");
+    c.pod(in, pb);
+    const auto pod = pb.Build();
+    const auto node = MakeNode(in, "node2", {{"zone", "foo"}});
+    NodeAffinityArgs args;
+    args.added_required = c.added(in);
+    NodeAffinity pl(args);
+    CycleState state(1);
+    PreFilterResult result;
+    // Never Skip: every pod must pass the added affinity.
+    ASSERT_TRUE(pl.PreFilter(state, *pod, cs, &result).IsSuccess());
+    const Status got = pl.Filter(state, *pod, *node);
+    EXPECT_EQ(got.code(), c.want);
+    if (!c.want_reason.empty()) {
+      EXPECT_EQ(got.reasons(), std::vector<std::string_view>{c.want_reason});
+    }
+  }
+}
+
 TEST(NodeAffinityTest, FilterWithoutPreFilterIsAnError) {
   Interner in;
   const auto pod = PodBuilder(in, "p").NodeSelector("foo", "bar").Build();
@@ -223,7 +272,7 @@ TEST(NodeAffinityTest, FilterWithoutPreFilterIsAnError) {
   EXPECT_EQ(pl.Filter(state, *pod, *node).code(), Code::kError);
 }
 
-// Upstream's TestNodeAffinityPriority, without addedAffinity.
+// Upstream's TestNodeAffinityPriority.
 TEST(NodeAffinityTest, Score) {
   const Labels label1 = {{"foo", "bar"}};
   const Labels label2 = {{"key", "value"}};
@@ -245,7 +294,10 @@ TEST(NodeAffinityTest, Score) {
     std::vector<Labels> nodes;
     Code want_pre_score = Code::kSuccess;
     std::vector<int64_t> want;
+    std::vector<PreferredSchedulingTerm> added = {};  // NodeAffinityArgs
   };
+  ClusterState cs;
+  Interner& in = cs.interner();
   const std::vector<Case> cases = {
       {"Skip when the pod has no preferred terms", [](Interner&, PodBuilder&) {},
        {label1, label2, label3}, Code::kSkip, {}},
@@ -273,10 +325,12 @@ TEST(NodeAffinityTest, Score) {
          p.PreferredTerm(7, Term({})).PreferredTerm(1, Term({Req(in, "az", kExists)}));
        },
        {label1, label3}, Code::kSuccess, {0, 100}},
+      {"added affinity", [](Interner&, PodBuilder&) {}, {label1, label2}, Code::kSuccess,
+       {100, 0}, {{2, Term({Req(in, "foo", kIn, {"bar"})})}}},
+      {"added affinity and pod has default affinity", affinity1, {label1, label2, label5},
+       Code::kSuccess, {40, 60, 100}, {{3, Term({Req(in, "key", kIn, {"value"})})}}},
   };
   for (const Case& c : cases) {
-    ClusterState cs;
-    Interner& in = cs.interner();
     PodBuilder pb(in, "p");
     c.pod(in, pb);
     const auto pod = pb.Build();
@@ -286,7 +340,7 @@ TEST(NodeAffinityTest, Score) {
       nodes.push_back(MakeNode(in, "node" + std::to_string(i), c.nodes[i]));
       feasible.push_back(nodes.back().get());
     }
-    NodeAffinity pl;
+    NodeAffinity pl(NodeAffinityArgs{std::nullopt, c.added});
     CycleState state(1);
     const Status pre = pl.PreScore(state, *pod, feasible, cs);
     EXPECT_EQ(pre.code(), c.want_pre_score) << c.name;

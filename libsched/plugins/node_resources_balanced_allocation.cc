@@ -64,23 +64,22 @@ NodeResourcesBalancedAllocation::NodeResourcesBalancedAllocation(
     NodeResourcesBalancedAllocationArgs args)
     : args_(std::move(args)) {}
 
-Status NodeResourcesBalancedAllocation::ValidateArgs(
+FieldErrors NodeResourcesBalancedAllocation::ValidateArgs(
     const NodeResourcesBalancedAllocationArgs& args) {
-  std::string errs;
-  auto add = [&errs](const std::string& e) {
-    if (!errs.empty()) errs += ", ";
-    errs += e;
-  };
+  FieldErrors errs;
   std::set<std::string_view> seen;
   for (size_t i = 0; i < args.resources.size(); ++i) {
     const auto& r = args.resources[i];
     const std::string field = "resources[" + std::to_string(i) + "]";
-    if (!seen.insert(r.name).second) add(field + ".name: Duplicate value: \"" + r.name + "\"");
+    if (!seen.insert(r.name).second) {
+      errs.push_back({field + ".name", "Duplicate value: \"" + r.name + "\""});
+    }
     if (r.weight != 1) {
-      add(field + ".weight: Invalid value: " + std::to_string(r.weight) + ": must be 1");
+      errs.push_back(
+          {field + ".weight", "Invalid value: " + std::to_string(r.weight) + ": must be 1"});
     }
   }
-  return errs.empty() ? Status() : Status::Error(std::move(errs));
+  return errs;
 }
 
 Status NodeResourcesBalancedAllocation::PreScore(CycleState& state, const Pod& pod,

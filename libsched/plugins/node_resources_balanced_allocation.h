@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libsched/framework/field_error.h"
 #include "libsched/framework/plugin.h"
 #include "libsched/plugins/helper/resource_allocation.h"
 
@@ -32,7 +33,8 @@ namespace sched {
 
 // config.NodeResourcesBalancedAllocationArgs with upstream's defaults.
 struct NodeResourcesBalancedAllocationArgs {
-  // The weights must be 1 (they are not used).
+  // Resource names as NodeResourcesFit's; the weights must be 1 (they are
+  // not used).
   std::vector<ResourceSpec> resources = {{"cpu", 1}, {"memory", 1}};
 };
 
@@ -40,9 +42,9 @@ class NodeResourcesBalancedAllocation final : public PreScorePlugin, public Scor
  public:
   static constexpr std::string_view kName = "NodeResourcesBalancedAllocation";
 
-  // ValidateNodeResourcesBalancedAllocationArgs (no duplicate names, every
-  // weight 1): an Error status naming every bad field.
-  static Status ValidateArgs(const NodeResourcesBalancedAllocationArgs& args);
+  // ValidateNodeResourcesBalancedAllocationArgs on defaulted args (no
+  // duplicate names, every weight 1): every bad field, in upstream's words.
+  static FieldErrors ValidateArgs(const NodeResourcesBalancedAllocationArgs& args);
   // REQUIRES: ValidateArgs(args) succeeds (the defaults do).
   explicit NodeResourcesBalancedAllocation(NodeResourcesBalancedAllocationArgs args = {});
 

@@ -57,7 +57,7 @@ std::shared_ptr<const Pod> MakePod(Interner& in, const std::string& name,
 
 void Check(const Case& c) {
   SCOPED_TRACE(c.name);
-  ASSERT_TRUE(NodeResourcesBalancedAllocation::ValidateArgs(c.args).IsSuccess());
+  ASSERT_TRUE(NodeResourcesBalancedAllocation::ValidateArgs(c.args).empty());
   const NodeResourcesBalancedAllocation p(c.args);
   ClusterState cs;
   Interner& in = cs.interner();
@@ -140,15 +140,30 @@ TEST(NodeResourcesBalancedAllocationTest, Score) {
   for (const Case& c : cases) Check(c);
 }
 
+// validation_pluginargs_test.go TestValidateNodeResourcesBalancedAllocationArgs.
 TEST(NodeResourcesBalancedAllocationTest, ArgsValidation) {
-  NodeResourcesBalancedAllocationArgs dup;
-  dup.resources = {{"cpu", 1}, {"cpu", 1}};
-  EXPECT_EQ(NodeResourcesBalancedAllocation::ValidateArgs(dup).code(), Code::kError);
-  NodeResourcesBalancedAllocationArgs weight;
-  weight.resources = {{"cpu", 2}};
-  EXPECT_EQ(NodeResourcesBalancedAllocation::ValidateArgs(weight).code(), Code::kError);
-  EXPECT_TRUE(NodeResourcesBalancedAllocation::ValidateArgs(WithGPU()).IsSuccess());
-  EXPECT_TRUE(NodeResourcesBalancedAllocation::ValidateArgs({}).IsSuccess());
+  struct Case {
+    std::string name;
+    std::vector<ResourceSpec> resources;
+    std::vector<std::string> want_fields;
+  };
+  const std::vector<Case> cases = {
+      {"valid config", {{"cpu", 1}, {"memory", 1}}, {}},
+      {"invalid config", {{"cpu", 2}, {"memory", 1}}, {"resources[0].weight"}},
+      {"repeated resources", {{"cpu", 1}, {"cpu", 1}}, {"resources[1].name"}},
+      {"scalar resource", WithGPU().resources, {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    NodeResourcesBalancedAllocationArgs args;
+    args.resources = c.resources;
+    std::vector<std::string> fields;
+    for (const FieldError& e : NodeResourcesBalancedAllocation::ValidateArgs(args)) {
+      fields.push_back(e.field);
+    }
+    EXPECT_EQ(fields, c.want_fields);
+  }
+  EXPECT_TRUE(NodeResourcesBalancedAllocation::ValidateArgs({}).empty());
   EXPECT_EQ(NodeResourcesBalancedAllocation().Name(), "NodeResourcesBalancedAllocation");
 }
 

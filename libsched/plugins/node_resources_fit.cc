@@ -36,64 +36,77 @@ struct FitState final : StateData {
   std::vector<ScoredResource> resources;
 };
 
-std::string ArgsErrors(const NodeResourcesFitArgs& args) {
-  std::string errs;
-  auto add = [&errs](std::string e) {
-    if (!errs.empty()) errs += ", ";
-    errs += std::move(e);
+FieldErrors ArgsErrors(const NodeResourcesFitArgs& args) {
+  FieldErrors errs;
+  auto index = [](std::string_view field, size_t i) {
+    return std::string(field) + "[" + std::to_string(i) + "]";
   };
   for (size_t i = 0; i < args.ignored_resources.size(); ++i) {
-    if (!IsQualifiedName(args.ignored_resources[i])) {
-      add("ignoredResources[" + std::to_string(i) + "]: Invalid value: \"" +
-          args.ignored_resources[i] + "\": not a valid qualified name");
+    const std::string& r = args.ignored_resources[i];
+    if (!IsQualifiedName(r)) {
+      errs.push_back({index("ignoredResources", i),
+                      "Invalid value: \"" + r + "\": not a valid qualified name"});
     }
   }
   for (size_t i = 0; i < args.ignored_resource_groups.size(); ++i) {
     const std::string& g = args.ignored_resource_groups[i];
-    const std::string field = "ignoredResourceGroups[" + std::to_string(i) + "]";
+    const std::string field = index("ignoredResourceGroups", i);
     if (g.find('/') != std::string::npos) {
-      add(field + ": Invalid value: \"" + g + "\": resource group name can't contain '/'");
+      errs.push_back(
+          {field, "Invalid value: \"" + g + "\": resource group name can't contain '/'"});
     }
     if (!IsQualifiedName(g)) {
-      add(field + ": Invalid value: \"" + g + "\": not a valid qualified name");
+      errs.push_back({field, "Invalid value: \"" + g + "\": not a valid qualified name"});
     }
   }
   const ScoringStrategy& s = args.scoring_strategy;
   for (size_t i = 0; i < s.resources.size(); ++i) {
     if (s.resources[i].weight <= 0 || s.resources[i].weight > 100) {
-      add("scoringStrategy.resources[" + std::to_string(i) + "].weight: Invalid value: " +
-          std::to_string(s.resources[i].weight) + ": resource weight of " + s.resources[i].name +
-          " not in valid range (0, 100]");
+      errs.push_back({index("scoringStrategy.resources", i) + ".weight",
+                      "Invalid value: " + std::to_string(s.resources[i].weight) +
+                          ": resource weight of " + s.resources[i].name +
+                          " not in valid range (0, 100]"});
     }
   }
-  const std::string shape_field = "scoringStrategy.requestedToCapacityRatio.shape";
+  const std::string ratio_field = "scoringStrategy.requestedToCapacityRatio";
   if (s.type != ScoringStrategyType::kRequestedToCapacityRatio) {
-    if (!s.shape.empty()) {
-      add("scoringStrategy.requestedToCapacityRatio: Forbidden: must be nil when type is not "
-          "RequestedToCapacityRatio");
+    if (s.requested_to_capacity_ratio) {
+      errs.push_back(
+          {ratio_field, "Forbidden: must be nil when type is not RequestedToCapacityRatio"});
     }
     return errs;
   }
-  if (s.shape.empty()) {
-    add(shape_field + ": Required value: at least one point must be specified");
+  if (!s.requested_to_capacity_ratio) {
+    errs.push_back(
+        {ratio_field, "Required value: must be specified when type is RequestedToCapacityRatio"});
     return errs;
   }
-  for (size_t i = 1; i < s.shape.size(); ++i) {
-    if (s.shape[i - 1].utilization >= s.shape[i].utilization) {
-      add(shape_field + "[" + std::to_string(i) +
-          "].utilization: Invalid value: values must be sorted in increasing order");
+  // validateFunctionShape.
+  const std::vector<UtilizationShapePoint>& shape = s.requested_to_capacity_ratio->shape;
+  const std::string shape_field = ratio_field + ".shape";
+  if (shape.empty()) {
+    errs.push_back({shape_field, "Required value: at least one point must be specified"});
+    return errs;
+  }
+  for (size_t i = 1; i < shape.size(); ++i) {
+    if (shape[i - 1].utilization >= shape[i].utilization) {
+      errs.push_back({index(shape_field, i) + ".utilization",
+                      "Invalid value: " + std::to_string(shape[i].utilization) +
+                          ": values must be sorted in increasing order"});
       break;
     }
   }
-  for (size_t i = 0; i < s.shape.size(); ++i) {
-    const UtilizationShapePoint& p = s.shape[i];
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const UtilizationShapePoint& p = shape[i];
     if (p.utilization < 0 || p.utilization > kMaxUtilization) {
-      add(shape_field + "[" + std::to_string(i) + "].utilization: Invalid value: " +
-          std::to_string(p.utilization) + ": not in valid range [0, 100]");
+      errs.push_back({index(shape_field, i) + ".utilization",
+                      "Invalid value: " + std::to_string(p.utilization) +
+                          ": not in valid range [0, 100]"});
     }
     if (p.score < 0 || p.score > kMaxCustomPriorityScore) {
-      add(shape_field + "[" + std::to_string(i) + "].score: Invalid value: " +
-          std::to_string(p.score) + ": not in valid range [0, 10]");
+      errs.push_back({index(shape_field, i) + ".score", "Invalid value: " +
+                                                           std::to_string(p.score) +
+                                                           ": not in valid range [0, 10]"});
     }
   }
   return errs;
@@ -140,15 +153,16 @@ NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args)
       ignored_resources_(args_.ignored_resources.begin(), args_.ignored_resources.end()),
       ignored_groups_(args_.ignored_resource_groups.begin(),
                       args_.ignored_resource_groups.end()) {
-  for (UtilizationShapePoint p : args_.scoring_strategy.shape) {
-    p.score *= static_cast<int32_t>(kMaxNodeScore / kMaxCustomPriorityScore);
-    scaled_shape_.push_back(p);
+  if (const auto& ratio = args_.scoring_strategy.requested_to_capacity_ratio) {
+    for (UtilizationShapePoint p : ratio->shape) {
+      p.score *= static_cast<int32_t>(kMaxNodeScore / kMaxCustomPriorityScore);
+      scaled_shape_.push_back(p);
+    }
   }
 }
 
-Status NodeResourcesFit::ValidateArgs(const NodeResourcesFitArgs& args) {
-  std::string errs = ArgsErrors(args);
-  return errs.empty() ? Status() : Status::Error(std::move(errs));
+FieldErrors NodeResourcesFit::ValidateArgs(const NodeResourcesFitArgs& args) {
+  return ArgsErrors(args);
 }
 
 namespace {

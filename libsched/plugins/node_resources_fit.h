@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include "libsched/framework/enqueue_extensions.h"
+#include "libsched/framework/field_error.h"
 #include "libsched/framework/plugin.h"
 #include "libsched/plugins/helper/resource_allocation.h"
 
@@ -42,18 +44,25 @@ enum class ScoringStrategyType : uint8_t {
   kRequestedToCapacityRatio,
 };
 
-
 // config.UtilizationShapePoint: utilization 0..100 (percent) -> score 0..10.
 struct UtilizationShapePoint {
   int32_t utilization = 0;
   int32_t score = 0;
 };
 
+// config.RequestedToCapacityRatioParam.
+struct RequestedToCapacityRatioParam {
+  // Points in strictly increasing utilization (validated).
+  std::vector<UtilizationShapePoint> shape;
+};
+
+// config.ScoringStrategy. `resources` name cpu (milli-CPU), memory,
+// ephemeral-storage (bytes) or scalar resources (counts); weights 1..100.
 struct ScoringStrategy {
   ScoringStrategyType type = ScoringStrategyType::kLeastAllocated;
   std::vector<ResourceSpec> resources = {{"cpu", 1}, {"memory", 1}};
-  // RequestedToCapacityRatio only; points in increasing utilization.
-  std::vector<UtilizationShapePoint> shape;
+  // Set exactly when type is RequestedToCapacityRatio (validated).
+  std::optional<RequestedToCapacityRatioParam> requested_to_capacity_ratio;
 };
 
 // config.NodeResourcesFitArgs with upstream's defaults.
@@ -78,8 +87,9 @@ class NodeResourcesFit final : public PreFilterPlugin,
  public:
   static constexpr std::string_view kName = "NodeResourcesFit";
 
-  // ValidateNodeResourcesFitArgs: an Error status naming every bad field.
-  static Status ValidateArgs(const NodeResourcesFitArgs& args);
+  // ValidateNodeResourcesFitArgs on defaulted args (weights already 1 where
+  // the config left them 0): every bad field, in upstream's order and words.
+  static FieldErrors ValidateArgs(const NodeResourcesFitArgs& args);
   // REQUIRES: ValidateArgs(args) succeeds (the defaults do).
   explicit NodeResourcesFit(NodeResourcesFitArgs args = {});
 
@@ -118,7 +128,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
   NodeResourcesFitArgs args_;
   std::set<std::string, std::less<>> ignored_resources_;
   std::set<std::string, std::less<>> ignored_groups_;
-  // RequestedToCapacityRatio: args_.scoring_strategy.shape with scores
+  // RequestedToCapacityRatio: the configured shape with scores
   // scaled to 0..MaxNodeScore.
   std::vector<UtilizationShapePoint> scaled_shape_;
 };

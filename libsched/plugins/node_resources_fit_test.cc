@@ -102,7 +102,7 @@ Status RunFilter(const NodeResourcesFit& p, ClusterState& cs, const Pod& pod,
 
 void CheckFilter(const FilterCase& c, int64_t node_pods = 32) {
   SCOPED_TRACE(c.name);
-  ASSERT_TRUE(NodeResourcesFit::ValidateArgs(c.args).IsSuccess());
+  ASSERT_TRUE(NodeResourcesFit::ValidateArgs(c.args).empty());
   const NodeResourcesFit p(c.args);
   ClusterState cs;
   Interner& in = cs.interner();
@@ -420,8 +420,8 @@ void CheckScore(const ScoreCase& c) {
   SCOPED_TRACE(c.name);
   NodeResourcesFitArgs args;
   args.scoring_strategy = c.strategy;
-  const Status valid = NodeResourcesFit::ValidateArgs(args);
-  ASSERT_TRUE(valid.IsSuccess()) << valid.Message();
+  const FieldErrors errs = NodeResourcesFit::ValidateArgs(args);
+  ASSERT_TRUE(errs.empty()) << errs[0].field << ": " << errs[0].detail;
   const NodeResourcesFit p(args);
   ClusterState cs;
   Interner& in = cs.interner();
@@ -450,7 +450,11 @@ void CheckScore(const ScoreCase& c) {
 
 ScoringStrategy Strategy(ScoringStrategyType type, std::vector<ResourceSpec> resources,
                          std::vector<UtilizationShapePoint> shape = {}) {
-  return ScoringStrategy{type, std::move(resources), std::move(shape)};
+  ScoringStrategy s{type, std::move(resources), std::nullopt};
+  if (type == ScoringStrategyType::kRequestedToCapacityRatio) {
+    s.requested_to_capacity_ratio = RequestedToCapacityRatioParam{std::move(shape)};
+  }
+  return s;
 }
 const std::vector<ResourceSpec> kDefaultResources = {{"cpu", 1}, {"memory", 1}};
 const std::string kExtRes = "abc.com/xyz";
@@ -680,72 +684,86 @@ TEST(NodeResourcesFitTest, BrokenLinear) {
   }
 }
 
-// validation_pluginargs.go ValidateNodeResourcesFitArgs, as the scoring
-// tests above exercise it, plus the shape and ignored-name rules.
+// validation_pluginargs_test.go TestValidateFitArgs,
+// TestValidateLeastAllocatedScoringStrategy,
+// TestValidateRequestedToCapacityRatioScoringStrategy: the fields of the
+// errors, in order.
 TEST(NodeResourcesFitTest, ArgsValidation) {
   struct Case {
     std::string name;
     std::function<void(NodeResourcesFitArgs&)> edit;
-    bool ok;
+    std::vector<std::string> want_fields;
   };
+  auto ratio = [](std::vector<UtilizationShapePoint> shape) {
+    return [shape](NodeResourcesFitArgs& a) {
+      a.scoring_strategy.type = kRatio;
+      a.scoring_strategy.requested_to_capacity_ratio = RequestedToCapacityRatioParam{shape};
+    };
+  };
+  const std::string kShape = "scoringStrategy.requestedToCapacityRatio.shape";
   const std::vector<Case> cases = {
-      {"defaults", [](NodeResourcesFitArgs&) {}, true},
-      {"negative weight",
-       [](NodeResourcesFitArgs& a) { a.scoring_strategy.resources = {{"memory", -1}, {"cpu", 1}}; },
-       false},
-      {"zero weight",
-       [](NodeResourcesFitArgs& a) { a.scoring_strategy.resources = {{"memory", 1}, {"cpu", 0}}; },
-       false},
-      {"weight above 100",
-       [](NodeResourcesFitArgs& a) { a.scoring_strategy.resources = {{"memory", 101}}; }, false},
-      {"no resources is valid", [](NodeResourcesFitArgs& a) { a.scoring_strategy.resources = {}; },
-       true},
-      {"ratio without shape",
-       [](NodeResourcesFitArgs& a) { a.scoring_strategy.type = kRatio; }, false},
-      {"shape without ratio",
-       [](NodeResourcesFitArgs& a) { a.scoring_strategy.shape = {{0, 0}, {100, 10}}; }, false},
-      {"ratio with shape",
+      {"default config", [](NodeResourcesFitArgs&) {}, {}},
+      {"multi valid resources",
+       [](NodeResourcesFitArgs& a) { a.scoring_strategy.resources = {{"cpu", 1}, {"memory", 10}}; },
+       {}},
+      {"weight less than min",
+       [](NodeResourcesFitArgs& a) { a.scoring_strategy.resources = {{"cpu", 0}}; },
+       {"scoringStrategy.resources[0].weight"}},
+      {"weight greater than max",
+       [](NodeResourcesFitArgs& a) { a.scoring_strategy.resources = {{"cpu", 101}}; },
+       {"scoringStrategy.resources[0].weight"}},
+      {"multi invalid resources",
        [](NodeResourcesFitArgs& a) {
-         a.scoring_strategy.type = kRatio;
-         a.scoring_strategy.shape = {{0, 0}, {100, 10}};
+         a.scoring_strategy.type = kMost;
+         a.scoring_strategy.resources = {{"cpu", 0}, {"memory", 101}};
        },
-       true},
-      {"shape not increasing",
+       {"scoringStrategy.resources[0].weight", "scoringStrategy.resources[1].weight"}},
+      {"requestedToCapacityRatio field is missing",
+       [](NodeResourcesFitArgs& a) { a.scoring_strategy.type = kRatio; },
+       {"scoringStrategy.requestedToCapacityRatio"}},
+      {"requestedToCapacityRatio with another type",
        [](NodeResourcesFitArgs& a) {
-         a.scoring_strategy.type = kRatio;
-         a.scoring_strategy.shape = {{50, 0}, {50, 10}};
+         a.scoring_strategy.requested_to_capacity_ratio = RequestedToCapacityRatioParam{};
        },
-       false},
-      {"shape utilization out of range",
-       [](NodeResourcesFitArgs& a) {
-         a.scoring_strategy.type = kRatio;
-         a.scoring_strategy.shape = {{0, 0}, {101, 10}};
-       },
-       false},
-      {"shape score out of range",
-       [](NodeResourcesFitArgs& a) {
-         a.scoring_strategy.type = kRatio;
-         a.scoring_strategy.shape = {{0, 0}, {100, 11}};
-       },
-       false},
-      {"ignored resource",
-       [](NodeResourcesFitArgs& a) { a.ignored_resources = {"example.com/foo"}; }, true},
-      {"ignored resource not a qualified name",
-       [](NodeResourcesFitArgs& a) { a.ignored_resources = {"Example.com/foo"}; }, false},
-      {"ignored group",
-       [](NodeResourcesFitArgs& a) { a.ignored_resource_groups = {"example.com"}; }, true},
-      {"ignored group with a slash",
-       [](NodeResourcesFitArgs& a) { a.ignored_resource_groups = {"example.com/foo"}; }, false},
+       {"scoringStrategy.requestedToCapacityRatio"}},
+      {"no shapes", ratio({}), {kShape}},
+      {"valid shapes", ratio({{30, 3}}), {}},
+      {"utilization less than min", ratio({{-1, 3}, {10, 4}}), {kShape + "[0].utilization"}},
+      {"utilization greater than max", ratio({{10, 3}, {101, 4}}), {kShape + "[1].utilization"}},
+      {"utilization values in non-increasing order", ratio({{10, 3}, {10, 4}}),
+       {kShape + "[1].utilization"}},
+      {"score less than min", ratio({{10, -1}}), {kShape + "[0].score"}},
+      {"score greater than max", ratio({{10, 11}}), {kShape + "[0].score"}},
+      {"IgnoredResources: name is empty",
+       [](NodeResourcesFitArgs& a) { a.ignored_resources = {"example.com/"}; },
+       {"ignoredResources[0]"}},
+      {"IgnoredResources: name has too many slash",
+       [](NodeResourcesFitArgs& a) { a.ignored_resources = {"example.com/aaa/bbb"}; },
+       {"ignoredResources[0]"}},
+      {"IgnoredResources: too long value",
+       [](NodeResourcesFitArgs& a) { a.ignored_resources = {"longvalue" + std::string(64, 'a')}; },
+       {"ignoredResources[0]"}},
+      {"IgnoredResources: valid args",
+       [](NodeResourcesFitArgs& a) { a.ignored_resources = {"example.com"}; }, {}},
+      {"IgnoredResourceGroups: valid args",
+       [](NodeResourcesFitArgs& a) { a.ignored_resource_groups = {"example.com"}; }, {}},
+      {"IgnoredResourceGroups: illegal args",
+       [](NodeResourcesFitArgs& a) { a.ignored_resource_groups = {"example.com/"}; },
+       {"ignoredResourceGroups[0]", "ignoredResourceGroups[0]"}},
+      {"IgnoredResourceGroups: name is too long",
+       [](NodeResourcesFitArgs& a) { a.ignored_resource_groups = {std::string(64, 'a')}; },
+       {"ignoredResourceGroups[0]"}},
+      {"IgnoredResourceGroups: name cannot be contain slash",
+       [](NodeResourcesFitArgs& a) { a.ignored_resource_groups = {"example.com/aa"}; },
+       {"ignoredResourceGroups[0]"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     NodeResourcesFitArgs args;
     c.edit(args);
-    const Status s = NodeResourcesFit::ValidateArgs(args);
-    EXPECT_EQ(s.IsSuccess(), c.ok) << s.Message();
-    if (!c.ok) {
-      EXPECT_EQ(s.code(), Code::kError);
-    }
+    std::vector<std::string> fields;
+    for (const FieldError& e : NodeResourcesFit::ValidateArgs(args)) fields.push_back(e.field);
+    EXPECT_EQ(fields, c.want_fields);
   }
 }
 

@@ -153,6 +153,22 @@ TEST(QueueingHints, NodeAffinity) {
            });
 }
 
+// nodeaffinity Test_isSchedulableAfterNodeChange, the scheduler-enforced
+// (addedAffinity) cases.
+TEST(QueueingHints, NodeAffinityAddedAffinity) {
+  Interner in;
+  auto pod = PodBuilder(in, "p").NodeSelector("foo", "bar").Build();
+  NodeAffinityArgs args;
+  args.added_required = NodeSelector{{Term({Req(in, "foo", SelectorOp::kIn, {"bar"})})}};
+  RunHints(NodeAffinity(args), in,
+           {
+               {"skip-queue-on-add-scheduler-enforced-node-affinity", kNodeAdd, pod, {},
+                NodeBuilder(in, "n").Build(), kSkip},
+               {"queue-on-add-scheduler-enforced-node-affinity", kNodeAdd, pod, {},
+                NodeBuilder(in, "n").Label("foo", "bar").Build(), kQueue},
+           });
+}
+
 // nodeports Test_isSchedulableAfterPodDeleted.
 TEST(QueueingHints, NodePorts) {
   Interner in;

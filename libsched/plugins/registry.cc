@@ -24,13 +24,14 @@ Profile NewDefaultProfile(std::string scheduler_name, const PluginArgs& args) {
   p.Add(std::make_unique<NodeUnschedulable>());
   p.Add(std::make_unique<NodeName>());
   p.Add(std::make_unique<TaintToleration>(), 3);
-  p.Add(std::make_unique<NodeAffinity>(), 2);
+  p.Add(std::make_unique<NodeAffinity>(args.node_affinity), 2);
   p.Add(std::make_unique<NodePorts>());
-  p.Add(std::make_unique<NodeResourcesFit>(NodeResourcesFitArgs{}), 1);
+  p.Add(std::make_unique<NodeResourcesFit>(args.node_resources_fit), 1);
   p.Add(std::make_unique<PodTopologySpread>(args.pod_topology_spread), 2);
   p.Add(std::make_unique<InterPodAffinity>(args.inter_pod_affinity), 2);
-  p.Add(std::make_unique<DefaultPreemption>(DefaultPreemptionArgs{}));
-  p.Add(std::make_unique<NodeResourcesBalancedAllocation>(), 1);
+  p.Add(std::make_unique<DefaultPreemption>(args.default_preemption));
+  p.Add(std::make_unique<NodeResourcesBalancedAllocation>(
+                args.node_resources_balanced_allocation), 1);
   p.Add(std::make_unique<ImageLocality>(), 1);
   return p;
 }

@@ -7,7 +7,11 @@
 #include <string>
 
 #include "libsched/framework/profile.h"
+#include "libsched/plugins/default_preemption.h"
 #include "libsched/plugins/inter_pod_affinity.h"
+#include "libsched/plugins/node_affinity.h"
+#include "libsched/plugins/node_resources_balanced_allocation.h"
+#include "libsched/plugins/node_resources_fit.h"
 #include "libsched/plugins/pod_topology_spread.h"
 
 namespace sched {
@@ -22,9 +26,15 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 // NodeResourcesBalancedAllocation (1), ImageLocality (1).
 // The plugin arguments a profile may set (pluginConfig); defaults as
 // upstream's v1 defaults.
+// REQUIRES: valid as upstream validates them (the config decoder checks;
+// NodeAffinityArgs atoms come from the engine's Interner).
 struct PluginArgs {
   InterPodAffinityArgs inter_pod_affinity;
   PodTopologySpreadArgs pod_topology_spread;
+  NodeResourcesFitArgs node_resources_fit;
+  NodeResourcesBalancedAllocationArgs node_resources_balanced_allocation;
+  NodeAffinityArgs node_affinity;
+  DefaultPreemptionArgs default_preemption;
 };
 
 Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName,

@@ -12,10 +12,12 @@ namespace {
 using ::sched::capi::testing::CaseName;
 using ::sched::capi::testing::ErrorCase;
 
-ApiStatus Decode(const std::string& json, EngineConfig* out) {
+// `in` receives the atoms of plugin args; null: a throwaway interner.
+ApiStatus Decode(const std::string& json, EngineConfig* out, Interner* in = nullptr) {
   JsonDoc doc;
   CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
-  return DecodeConfig(doc.get(), out);
+  Interner scratch;
+  return DecodeConfig(doc.get(), in != nullptr ? *in : scratch, out);
 }
 
 TEST(DecodeConfigTest, EmptyIsTheDefaultProfile) {
@@ -168,10 +170,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "profiles[0].pluginConfig[1]",
                   "profiles[0].pluginConfig[1]: Duplicate value: \"InterPodAffinity\""},
         ErrorCase{"PluginConfigOtherPlugin",
-                  R"({"profiles":[{"pluginConfig":[{"name":"NodeAffinity","args":{}}]}]})",
+                  R"({"profiles":[{"pluginConfig":[{"name":"ImageLocality","args":{}}]}]})",
                   "profiles[0].pluginConfig[0].name",
-                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity and "
-                  "PodTopologySpread take arguments"},
+                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity, "
+                  "PodTopologySpread, NodeResourcesFit, NodeResourcesBalancedAllocation, "
+                  "NodeAffinity and DefaultPreemption take arguments"},
         ErrorCase{"ProfileNameMissing", R"({"profiles":[{"schedulerName":"a"},{}]})",
                   "profiles[1].schedulerName", "profiles[1].schedulerName: Required value"},
         ErrorCase{"ProfileNameDuplicate",

@@ -242,7 +242,8 @@ TEST(DecodeWorkloadTest, BadSelectorNamesPath) {
 ApiStatus DecodeConfigJson(const std::string& json, EngineConfig* out) {
   JsonDoc doc;
   CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
-  return DecodeConfig(doc.get(), out);
+  Interner in;
+  return DecodeConfig(doc.get(), in, out);
 }
 
 std::string Args(const std::string& args) {
@@ -335,10 +336,11 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnknownField", Args(R"({"hardPodAffinityWeight":1})"),
                   At(".hardPodAffinityWeight"), At(".hardPodAffinityWeight: unknown field")},
         ErrorCase{"OtherPlugin",
-                  R"({"profiles":[{"pluginConfig":[{"name":"NodeAffinity","args":{}}]}]})",
+                  R"({"profiles":[{"pluginConfig":[{"name":"ImageLocality","args":{}}]}]})",
                   "profiles[0].pluginConfig[0].name",
-                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity and "
-                  "PodTopologySpread take arguments"},
+                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity, "
+                  "PodTopologySpread, NodeResourcesFit, NodeResourcesBalancedAllocation, "
+                  "NodeAffinity and DefaultPreemption take arguments"},
         ErrorCase{"DuplicatePlugin",
                   R"({"profiles":[{"pluginConfig":[{"name":"PodTopologySpread"},
                       {"name":"PodTopologySpread"}]}]})",
