@@ -124,6 +124,43 @@ ApiStatus DecodePodTopologySpreadArgs(const cJSON* v, const JsonPath& path,
   return ApiStatus();
 }
 
+// A list of label keys (a []string): null or absent leaves it empty.
+ApiStatus DecodeLabelList(const cJSON* obj, const char* name, const JsonPath& path,
+                          std::vector<std::string>* out) {
+  return ForEachElement(obj, name, path, [&](const cJSON* e, const JsonPath& p) {
+    std::string_view s;
+    CAPI_RETURN_IF_ERROR(AsString(e, p, &s));
+    out->emplace_back(s);
+    return ApiStatus();
+  });
+}
+
+// ServiceAffinityArgs (v1.21 types_pluginargs.go); strict, as upstream
+// decodes configuration. Upstream validated neither list.
+ApiStatus DecodeServiceAffinityArgs(const cJSON* v, const JsonPath& path,
+                                    ServiceAffinityArgs* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  for (const cJSON* m = v->child; m != nullptr; m = m->next) {
+    const std::string_view name = m->string;
+    const JsonPath p = path.Child(name);
+    if (name == "apiVersion" || name == "kind") {
+      const std::string_view want = name == "kind" ? "ServiceAffinityArgs" : kArgsApiVersion;
+      std::string_view s;
+      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
+      if (s != want) return Unsupported(p, s, {want});
+    } else if (name == "affinityLabels") {
+      CAPI_RETURN_IF_ERROR(DecodeLabelList(v, m->string, path, &out->affinity_labels));
+    } else if (name == "antiAffinityLabelsPreference") {
+      CAPI_RETURN_IF_ERROR(
+          DecodeLabelList(v, m->string, path, &out->anti_affinity_labels_preference));
+    } else {
+      return ApiStatus::Invalid(p, "unknown field");
+    }
+  }
+  return ApiStatus();
+}
+
 }  // namespace
 
 ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* out) {
@@ -146,15 +183,18 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, PluginArgs* o
     seen.push_back(name);
     const cJSON* args;
     CAPI_RETURN_IF_ERROR(Member(e, "args", p, &args));
-    if (name != "InterPodAffinity" && name != "PodTopologySpread") {
-      return ApiStatus::Invalid(
-          p.Child("name"),
-          "not supported: only InterPodAffinity and PodTopologySpread take arguments");
+    if (name != "InterPodAffinity" && name != "PodTopologySpread" && name != "ServiceAffinity") {
+      return ApiStatus::Invalid(p.Child("name"),
+                                "not supported: only InterPodAffinity, PodTopologySpread and "
+                                "ServiceAffinity take arguments");
     }
     if (args == nullptr) continue;
     if (name == "InterPodAffinity") {
       CAPI_RETURN_IF_ERROR(
           DecodeInterPodAffinityArgs(args, p.Child("args"), &out->inter_pod_affinity));
+    } else if (name == "ServiceAffinity") {
+      CAPI_RETURN_IF_ERROR(
+          DecodeServiceAffinityArgs(args, p.Child("args"), &out->service_affinity));
     } else {
       CAPI_RETURN_IF_ERROR(
           DecodePodTopologySpreadArgs(args, p.Child("args"), &out->pod_topology_spread));

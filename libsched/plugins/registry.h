@@ -9,6 +9,7 @@
 #include "libsched/framework/profile.h"
 #include "libsched/plugins/inter_pod_affinity.h"
 #include "libsched/plugins/pod_topology_spread.h"
+#include "libsched/plugins/service_affinity.h"
 
 namespace sched {
 
@@ -25,6 +26,8 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 struct PluginArgs {
   InterPodAffinityArgs inter_pod_affinity;
   PodTopologySpreadArgs pod_topology_spread;
+  // For the legacy ServiceAffinity plugin, which no default profile runs.
+  ServiceAffinityArgs service_affinity;
 };
 
 Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName,

@@ -170,8 +170,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"PluginConfigOtherPlugin",
                   R"({"profiles":[{"pluginConfig":[{"name":"NodeAffinity","args":{}}]}]})",
                   "profiles[0].pluginConfig[0].name",
-                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity and "
-                  "PodTopologySpread take arguments"},
+                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity, "
+                  "PodTopologySpread and ServiceAffinity take arguments"},
         ErrorCase{"ProfileNameMissing", R"({"profiles":[{"schedulerName":"a"},{}]})",
                   "profiles[1].schedulerName", "profiles[1].schedulerName: Required value"},
         ErrorCase{"ProfileNameDuplicate",
