@@ -2,8 +2,8 @@
 
 namespace sched {
 
-Status NodePreferAvoidPods::Score(const CycleState& /*state*/, const Pod& pod,
-                                  const NodeInfo& node, int64_t* score) const {
+Status NodePreferAvoidPods::Score(const CycleState& /*state*/, const Pod& pod, const NodeInfo& node,
+                                  int64_t* score) const {
   *score = kMaxNodeScore;
   if (pod.controller_ref_kind != "ReplicationController" &&
       pod.controller_ref_kind != "ReplicaSet") {

@@ -34,14 +34,17 @@ TEST(NodePreferAvoidPodsTest, Score) {
     std::vector<int64_t> want;
   };
   const std::vector<Case> cases = {
-      {"pod managed by ReplicationController should avoid a node", "ReplicationController",
-       "abcdef123456", {0, 100, 100}},
-      {"ownership by random controller should be ignored", "RandomController", "abcdef123456",
+      {"pod managed by ReplicationController should avoid a node",
+       "ReplicationController",
+       "abcdef123456",
+       {0, 100, 100}},
+      {"ownership by random controller should be ignored",
+       "RandomController",
+       "abcdef123456",
        {100, 100, 100}},
       // The decoder records only a controller: true ownerReference.
       {"owner without Controller field set should be ignored", "", "", {100, 100, 100}},
-      {"pod managed by ReplicaSet should avoid a node", "ReplicaSet", "qwert12345",
-       {100, 0, 100}},
+      {"pod managed by ReplicaSet should avoid a node", "ReplicaSet", "qwert12345", {100, 0, 100}},
       // Ours: the kind must match too, not only the uid.
       {"same uid, other kind", "ReplicaSet", "abcdef123456", {100, 100, 100}},
   };

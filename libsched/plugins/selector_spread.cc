@@ -74,14 +74,15 @@ Status SelectorSpread::NormalizeScore(const CycleState& state, const Pod& /*pod*
   for (size_t i = 0; i < scores.size(); ++i) {
     double f = max_score;
     if (max_by_node > 0) {
-      f = max_score * (static_cast<double>(max_by_node - scores[i]) /
-                       static_cast<double>(max_by_node));
+      f = max_score *
+          (static_cast<double>(max_by_node - scores[i]) / static_cast<double>(max_by_node));
     }
     if (s->zone_of_node[i] >= 0) {
       double zone_score = max_score;
       if (max_by_zone > 0) {
-        zone_score = max_score * (static_cast<double>(max_by_zone - counts_by_zone[s->zone_of_node[i]]) /
-                                  static_cast<double>(max_by_zone));
+        zone_score =
+            max_score * (static_cast<double>(max_by_zone - counts_by_zone[s->zone_of_node[i]]) /
+                         static_cast<double>(max_by_zone));
       }
       f = (f * (1.0 - kZoneWeighting)) + (kZoneWeighting * zone_score);
     }

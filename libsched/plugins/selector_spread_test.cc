@@ -102,10 +102,16 @@ TEST(SelectorSpreadScoreTest, Nodes) {
   const std::vector<ScoreCase> cases = {
       {"nothing scheduled", {}, {}, {}, {100, 100}},
       {"no services", {"", kLabels1}, {{"node1", ""}}, {}, {100, 100}},
-      {"different services", {"", kLabels1}, {{"node1", kLabels2}},
-       {{kSvc, "s1", "key=value"}}, {100, 100}},
-      {"two pods, one service pod", {"", kLabels1}, {{"node1", kLabels2}, {"node2", kLabels1}},
-       {{kSvc, "s1", kLabels1}}, {100, 0}},
+      {"different services",
+       {"", kLabels1},
+       {{"node1", kLabels2}},
+       {{kSvc, "s1", "key=value"}},
+       {100, 100}},
+      {"two pods, one service pod",
+       {"", kLabels1},
+       {{"node1", kLabels2}, {"node2", kLabels1}},
+       {{kSvc, "s1", kLabels1}},
+       {100, 0}},
       {"five pods, one service pod in specific namespace",
        {"", kLabels1, "ns1"},
        {{"node1", kLabels2},
@@ -176,23 +182,30 @@ TEST(SelectorSpreadScoreTest, Nodes) {
 
 TEST(SelectorSpreadScoreTest, Zones) {
   const std::string zone = "topology.kubernetes.io/zone=";
-  const std::vector<N> nodes = {
-      {"node1.zone1", zone + "zone1"}, {"node1.zone2", zone + "zone2"},
-      {"node2.zone2", zone + "zone2"}, {"node1.zone3", zone + "zone3"},
-      {"node2.zone3", zone + "zone3"}, {"node3.zone3", zone + "zone3"}};
+  const std::vector<N> nodes = {{"node1.zone1", zone + "zone1"}, {"node1.zone2", zone + "zone2"},
+                                {"node2.zone2", zone + "zone2"}, {"node1.zone3", zone + "zone3"},
+                                {"node2.zone3", zone + "zone3"}, {"node3.zone3", zone + "zone3"}};
   const std::vector<SW> svc = {{kSvc, "s1", "label1=l1,baz=blah"}};
   const std::string labels1 = "label1=l1,baz=blah";
   const std::string labels2 = "label2=l2,baz=blah";
   const std::vector<ScoreCase> cases = {
       {"nothing scheduled", {}, {}, {}, {100, 100, 100, 100, 100, 100}},
       {"no services", {"", labels1}, {{"node1.zone1", ""}}, {}, {100, 100, 100, 100, 100, 100}},
-      {"different services", {"", labels1}, {{"node1.zone1", labels2}},
-       {{kSvc, "s1", "key=value"}}, {100, 100, 100, 100, 100, 100}},
-      {"two pods, 0 matching", {"", labels1},
-       {{"node1.zone1", labels2}, {"node1.zone2", labels2}}, svc,
+      {"different services",
+       {"", labels1},
+       {{"node1.zone1", labels2}},
+       {{kSvc, "s1", "key=value"}},
        {100, 100, 100, 100, 100, 100}},
-      {"two pods, 1 matching (in z2)", {"", labels1},
-       {{"node1.zone1", labels2}, {"node1.zone2", labels1}}, svc, {100, 0, 33, 100, 100, 100}},
+      {"two pods, 0 matching",
+       {"", labels1},
+       {{"node1.zone1", labels2}, {"node1.zone2", labels2}},
+       svc,
+       {100, 100, 100, 100, 100, 100}},
+      {"two pods, 1 matching (in z2)",
+       {"", labels1},
+       {{"node1.zone1", labels2}, {"node1.zone2", labels1}},
+       svc,
+       {100, 0, 33, 100, 100, 100}},
       {"five pods, 3 matching (z2=2, z3=1)",
        {"", labels1},
        {{"node1.zone1", labels2},

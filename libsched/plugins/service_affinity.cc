@@ -115,8 +115,9 @@ Status ServiceAffinity::RemovePod(CycleState& state, const Pod& /*pod*/, const P
   const State* s = state.Read<State>(slot());
   if (s == nullptr) return Status::Error(kFilterStateMissing);
   const std::vector<MatchingPod>& pods = s->filter->matching_pods;
-  const auto it = std::find_if(pods.begin(), pods.end(),
-                               [&](const MatchingPod& m) { return SamePod(*m.pod, pod_to_remove); });
+  const auto it = std::find_if(pods.begin(), pods.end(), [&](const MatchingPod& m) {
+    return SamePod(*m.pod, pod_to_remove);
+  });
   if (it == pods.end()) return Status();
   const auto index = it - pods.begin();
   auto& mutable_pods = state.CopyOnWrite<State>(slot())->filter->matching_pods;

@@ -29,8 +29,8 @@ const std::vector<N> kRegionNodes = {{"machine1", "region=r1,zone=z11"},
 
 struct FilterCase {
   std::string name;
-  P pod;                            // the pod to schedule (node: its nodeSelector region)
-  std::vector<P> pods;              // placed pods
+  P pod;                // the pod to schedule (node: its nodeSelector region)
+  std::vector<P> pods;  // placed pods
   std::vector<std::pair<std::string, std::string>> services;  // namespace, selector
   std::string node;
   std::vector<std::string> labels;  // affinityLabels
@@ -48,34 +48,91 @@ TEST(ServiceAffinityFilterTest, Cases) {
   const std::string foo = "foo=bar";
   const std::vector<FilterCase> cases = {
       {"nothing scheduled", {"", "", ""}, {}, {}, "machine1", {"region"}, Code::kSuccess},
-      {"pod with region label match", {"", "r1", ""}, {}, {}, "machine1", {"region"},
+      {"pod with region label match",
+       {"", "r1", ""},
+       {},
+       {},
+       "machine1",
+       {"region"},
        Code::kSuccess},
-      {"pod with region label mismatch", {"", "r2", ""}, {}, {}, "machine1", {"region"},
+      {"pod with region label mismatch",
+       {"", "r2", ""},
+       {},
+       {},
+       "machine1",
+       {"region"},
        Code::kUnschedulable},
-      {"service pod on same node", {"", "", foo}, {{"p", "machine1", foo}}, {{"default", foo}},
-       "machine1", {"region"}, Code::kSuccess},
-      {"service pod on different node, region match", {"", "", foo}, {{"p", "machine2", foo}},
-       {{"default", foo}}, "machine1", {"region"}, Code::kSuccess},
-      {"service pod on different node, region mismatch", {"", "", foo}, {{"p", "machine3", foo}},
-       {{"default", foo}}, "machine1", {"region"}, Code::kUnschedulable},
-      {"service in different namespace, region mismatch", {"", "", foo, "ns1"},
-       {{"p", "machine3", foo, "ns1"}}, {{"ns2", foo}}, "machine1", {"region"}, Code::kSuccess},
-      {"pod in different namespace, region mismatch", {"", "", foo, "ns1"},
-       {{"p", "machine3", foo, "ns2"}}, {{"ns1", foo}}, "machine1", {"region"}, Code::kSuccess},
-      {"service and pod in same namespace, region mismatch", {"", "", foo, "ns1"},
-       {{"p", "machine3", foo, "ns1"}}, {{"ns1", foo}}, "machine1", {"region"},
+      {"service pod on same node",
+       {"", "", foo},
+       {{"p", "machine1", foo}},
+       {{"default", foo}},
+       "machine1",
+       {"region"},
+       Code::kSuccess},
+      {"service pod on different node, region match",
+       {"", "", foo},
+       {{"p", "machine2", foo}},
+       {{"default", foo}},
+       "machine1",
+       {"region"},
+       Code::kSuccess},
+      {"service pod on different node, region mismatch",
+       {"", "", foo},
+       {{"p", "machine3", foo}},
+       {{"default", foo}},
+       "machine1",
+       {"region"},
        Code::kUnschedulable},
-      {"service pod on different node, multiple labels, not all match", {"", "", foo},
-       {{"p", "machine2", foo}}, {{"default", foo}}, "machine1", {"region", "zone"},
+      {"service in different namespace, region mismatch",
+       {"", "", foo, "ns1"},
+       {{"p", "machine3", foo, "ns1"}},
+       {{"ns2", foo}},
+       "machine1",
+       {"region"},
+       Code::kSuccess},
+      {"pod in different namespace, region mismatch",
+       {"", "", foo, "ns1"},
+       {{"p", "machine3", foo, "ns2"}},
+       {{"ns1", foo}},
+       "machine1",
+       {"region"},
+       Code::kSuccess},
+      {"service and pod in same namespace, region mismatch",
+       {"", "", foo, "ns1"},
+       {{"p", "machine3", foo, "ns1"}},
+       {{"ns1", foo}},
+       "machine1",
+       {"region"},
        Code::kUnschedulable},
-      {"service pod on different node, multiple labels, all match", {"", "", foo},
-       {{"p", "machine5", foo}}, {{"default", foo}}, "machine4", {"region", "zone"},
+      {"service pod on different node, multiple labels, not all match",
+       {"", "", foo},
+       {{"p", "machine2", foo}},
+       {{"default", foo}},
+       "machine1",
+       {"region", "zone"},
+       Code::kUnschedulable},
+      {"service pod on different node, multiple labels, all match",
+       {"", "", foo},
+       {{"p", "machine5", foo}},
+       {{"default", foo}},
+       "machine4",
+       {"region", "zone"},
        Code::kSuccess},
       // Ours: a repeated label, and one no object carries.
-      {"repeated label, pod fixes it", {"", "r1", foo}, {{"p", "machine3", foo}},
-       {{"default", foo}}, "machine1", {"region", "region"}, Code::kSuccess},
-      {"label no node has", {"", "", foo}, {{"p", "machine3", foo}}, {{"default", foo}},
-       "machine1", {"rack"}, Code::kSuccess},
+      {"repeated label, pod fixes it",
+       {"", "r1", foo},
+       {{"p", "machine3", foo}},
+       {{"default", foo}},
+       "machine1",
+       {"region", "region"},
+       Code::kSuccess},
+      {"label no node has",
+       {"", "", foo},
+       {{"p", "machine3", foo}},
+       {{"default", foo}},
+       "machine1",
+       {"rack"},
+       Code::kSuccess},
   };
   for (const FilterCase& tc : cases) {
     ClusterState cs;
@@ -173,15 +230,20 @@ TEST(ServiceAffinityScoreTest, Cases) {
   const std::vector<N> zoned = {{"machine11", "zone=zone1"}, {"machine12", "zone=zone1"},
                                 {"machine21", "zone=zone2"}, {"machine22", "zone=zone2"},
                                 {"machine01", "name=value"}, {"machine02", "name=value"}};
-  const std::vector<N> racked = {
-      {"machine11", "zone=zone1,rack=rack1"}, {"machine12", "zone=zone1,rack=rack2"},
-      {"machine21", "zone=zone2,rack=rack1"}, {"machine22", "zone=zone2,rack=rack1"},
-      {"machine01", "name=value"},            {"machine02", "name=value"}};
+  const std::vector<N> racked = {{"machine11", "zone=zone1,rack=rack1"},
+                                 {"machine12", "zone=zone1,rack=rack2"},
+                                 {"machine21", "zone=zone2,rack=rack1"},
+                                 {"machine22", "zone=zone2,rack=rack1"},
+                                 {"machine01", "name=value"},
+                                 {"machine02", "name=value"}};
   const std::vector<ScoreCase> cases = {
       {"nothing scheduled", "", {}, {}, {"zone"}, {100, 100, 100, 100, 0, 0}},
-      {"no services", labels1, {{"a", "machine11", ""}}, {}, {"zone"},
-       {100, 100, 100, 100, 0, 0}},
-      {"different services", labels1, {{"a", "machine11", labels2}}, {"key=value"}, {"zone"},
+      {"no services", labels1, {{"a", "machine11", ""}}, {}, {"zone"}, {100, 100, 100, 100, 0, 0}},
+      {"different services",
+       labels1,
+       {{"a", "machine11", labels2}},
+       {"key=value"},
+       {"zone"},
        {100, 100, 100, 100, 0, 0}},
       {"three pods, one service pod",
        labels1,
@@ -243,7 +305,11 @@ TEST(ServiceAffinityScoreTest, Cases) {
        {labels1},
        {"zone"},
        {100, 100, 0, 0, 0, 0}},
-      {"no preference labels", labels1, {{"b", "machine21", labels1}}, {labels1}, {},
+      {"no preference labels",
+       labels1,
+       {{"b", "machine21", labels1}},
+       {labels1},
+       {},
        {0, 0, 0, 0, 0, 0}},
   };
   for (const ScoreCase& tc : cases) {
@@ -272,8 +338,7 @@ TEST(ServiceAffinityScoreTest, ScoreWithoutPreScoreIsAnError) {
   const auto pod = pts_test::MakePod(cs, P{"p", "", ""});
   CycleState state(1);
   int64_t score;
-  EXPECT_EQ(ServiceAffinity({}).Score(state, *pod, *cs.FindNode("n"), &score).code(),
-            Code::kError);
+  EXPECT_EQ(ServiceAffinity({}).Score(state, *pod, *cs.FindNode("n"), &score).code(), Code::kError);
 }
 
 }  // namespace

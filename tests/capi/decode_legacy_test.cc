@@ -2,10 +2,10 @@
 // scheduler.alpha.kubernetes.io/preferAvoidPods (NodePreferAvoidPods; a
 // malformed one is ignored, as upstream), the controlling ownerReference's
 // kind and uid, and ServiceAffinityArgs in pluginConfig.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "capi/decode.h"
 #include "tests/capi/decode_test_util.h"
@@ -45,15 +45,16 @@ std::string Entry(const std::string& kind, const std::string& uid) {
 TEST(DecodePreferAvoidPodsTest, Annotation) {
   struct Case {
     std::string name;
-    std::string annotation;  // the annotation's text
+    std::string annotation;         // the annotation's text
     std::vector<std::string> want;  // kind/uid of each entry
   };
   const std::vector<Case> cases = {
       {"upstream's annotations1",
        R"({"preferAvoidPods":[)" + Entry("ReplicationController", "abcdef123456") + "]}",
        {"ReplicationController/abcdef123456"}},
-      {"two entries", R"({"preferAvoidPods":[)" + Entry("ReplicaSet", "a") + "," +
-                          Entry("ReplicationController", "b") + "]}",
+      {"two entries",
+       R"({"preferAvoidPods":[)" + Entry("ReplicaSet", "a") + "," +
+           Entry("ReplicationController", "b") + "]}",
        {"ReplicaSet/a", "ReplicationController/b"}},
       {"evictionTime RFC 3339",
        R"({"preferAvoidPods":[{"podSignature":{"podController":{"kind":"ReplicaSet","uid":"u"}},
@@ -64,15 +65,16 @@ TEST(DecodePreferAvoidPodsTest, Annotation) {
       {"case-insensitive names",
        R"({"PreferAvoidPods":[{"PODSIGNATURE":{"podcontroller":{"Kind":"ReplicaSet","UID":"u"}}}]})",
        {"ReplicaSet/u"}},
-      {"unknown members", R"({"x":1,"preferAvoidPods":[{"y":[],"podSignature":{"podController":
+      {"unknown members",
+       R"({"x":1,"preferAvoidPods":[{"y":[],"podSignature":{"podController":
            {"kind":"ReplicaSet","uid":"u","z":{}}}}]})",
        {"ReplicaSet/u"}},
-      {"later duplicate wins", R"({"preferAvoidPods":[)" + Entry("ReplicaSet", "a") +
-                                   R"(],"preferAvoidPods":[]})",
+      {"later duplicate wins",
+       R"({"preferAvoidPods":[)" + Entry("ReplicaSet", "a") + R"(],"preferAvoidPods":[]})",
        {}},
       // No podController: skipped (upstream dereferences nil).
-      {"entry without podController", R"({"preferAvoidPods":[{"reason":"r"},null,)" +
-                                          Entry("ReplicaSet", "a") + "]}",
+      {"entry without podController",
+       R"({"preferAvoidPods":[{"reason":"r"},null,)" + Entry("ReplicaSet", "a") + "]}",
        {"ReplicaSet/a"}},
       {"empty", "", {}},
       {"null", "null", {}},
@@ -94,8 +96,8 @@ TEST(DecodePreferAvoidPodsTest, Annotation) {
        R"({"preferAvoidPods":[{"podSignature":{"podController":{"kind":"ReplicaSet","uid":"u"}},
            "evictionTime":"yesterday"}]})",
        {}},
-      {"reason not a string", R"({"preferAvoidPods":[)" + Entry("ReplicaSet", "a") +
-                                  R"(,{"reason":1}]})",
+      {"reason not a string",
+       R"({"preferAvoidPods":[)" + Entry("ReplicaSet", "a") + R"(,{"reason":1}]})",
        {}},
   };
   for (const Case& c : cases) {
@@ -132,8 +134,7 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, DecodeAnnotationsErrorTest,
     ::testing::Values(
         ErrorCase{"AnnotationsNotAnObject", R"({"metadata":{"name":"n","annotations":[]}})",
-                  "metadata.annotations",
-                  "metadata.annotations: expected an object, got an array"},
+                  "metadata.annotations", "metadata.annotations: expected an object, got an array"},
         ErrorCase{"ValueNotAString", NodeWith("{}"),
                   R"(metadata.annotations["scheduler.alpha.kubernetes.io/preferAvoidPods"])",
                   R"(metadata.annotations["scheduler.alpha.kubernetes.io/preferAvoidPods"]: )"
@@ -159,8 +160,8 @@ TEST(DecodeControllerRefTest, KindAndUidWhateverTheApiVersion) {
   for (const Case& c : cases) {
     Interner in;
     DecodedPod d;
-    const ApiStatus s = ParseAndDecodePod(
-        R"({"metadata":{"name":"p","ownerReferences":)" + c.refs + "}}", in, &d);
+    const ApiStatus s =
+        ParseAndDecodePod(R"({"metadata":{"name":"p","ownerReferences":)" + c.refs + "}}", in, &d);
     ASSERT_TRUE(s.ok()) << s.message();
     EXPECT_EQ(d.pod->controller_ref_kind, c.kind) << c.refs;
     EXPECT_EQ(d.pod->controller_uid, c.uid) << c.refs;
@@ -226,8 +227,8 @@ INSTANTIATE_TEST_SUITE_P(
                   At(".antiAffinityLabelsPreference[1]: expected a string, got a number")},
         ErrorCase{"UnknownField", Args(R"({"labels":["zone"]})"), At(".labels"),
                   At(".labels: unknown field")},
-        ErrorCase{"DuplicateField", Args(R"({"affinityLabels":[],"affinityLabels":[]})"), At(".affinityLabels"),
-                  At(".affinityLabels: duplicate key")}),
+        ErrorCase{"DuplicateField", Args(R"({"affinityLabels":[],"affinityLabels":[]})"),
+                  At(".affinityLabels"), At(".affinityLabels: duplicate key")}),
     CaseName);
 
 }  // namespace
