@@ -3,8 +3,11 @@
 // API's SelectorSpreadPriority translates onto it; upstream replaced it
 // with PodTopologySpread's system default constraints.
 // Mirrors pkg/scheduler/framework/plugins/selectorspread/selector_spread.go
-// (kubernetes v1.21, with its test cases of v1.22-v1.25, which are
-// unchanged in behaviour).
+// (its logic is the same from v1.18 to its removal; test cases from its last
+// test file). The selector comes from the shared helper.DefaultSelector as
+// upstream's last versions build it (the controlling ownerReference only;
+// before ~v1.22 every ReplicationController / ReplicaSet / StatefulSet
+// selecting the pod was merged in).
 //
 // PreScore: Skip for a pod with spec.topologySpreadConstraints; otherwise
 // the selector is helper.DefaultSelector's (Services matching the pod, its
