@@ -104,7 +104,8 @@ Status ServiceAffinity::PreFilter(CycleState& state, const Pod& pod, const Clust
 
 Status ServiceAffinity::AddPod(CycleState& state, const Pod& pod, const Pod& pod_to_add,
                                const NodeInfo& node) const {
-  if (state.Read<State>(slot()) == nullptr) return Status::Error(kFilterStateMissing);
+  const State* s = state.Read<State>(slot());
+  if (s == nullptr || !s->filter) return Status::Error(kFilterStateMissing);
   if (pod_to_add.ns != pod.ns || !LabelsSelect(pod.labels, pod_to_add.labels)) return Status();
   state.CopyOnWrite<State>(slot())->filter->matching_pods.push_back({&pod_to_add, node.node()});
   return Status();
@@ -113,7 +114,7 @@ Status ServiceAffinity::AddPod(CycleState& state, const Pod& pod, const Pod& pod
 Status ServiceAffinity::RemovePod(CycleState& state, const Pod& /*pod*/, const Pod& pod_to_remove,
                                   const NodeInfo& /*node*/) const {
   const State* s = state.Read<State>(slot());
-  if (s == nullptr) return Status::Error(kFilterStateMissing);
+  if (s == nullptr || !s->filter) return Status::Error(kFilterStateMissing);
   const std::vector<MatchingPod>& pods = s->filter->matching_pods;
   const auto it = std::find_if(pods.begin(), pods.end(), [&](const MatchingPod& m) {
     return SamePod(*m.pod, pod_to_remove);

@@ -170,6 +170,13 @@ TEST(ServiceAffinityFilterTest, FilterWithoutPreFilterIsAnError) {
   const Status s = ServiceAffinity({{"region"}, {}}).Filter(state, *pod, *cs.FindNode("machine1"));
   EXPECT_EQ(s.code(), Code::kError);
   EXPECT_EQ(s.Message(), "error reading \"PreFilterServiceAffinity\" from cycleState: not found");
+  EXPECT_EQ(
+      ServiceAffinity({{"region"}, {}}).AddPod(state, *pod, *pod, *cs.FindNode("machine1")).code(),
+      Code::kError);
+  EXPECT_EQ(ServiceAffinity({{"region"}, {}})
+                .RemovePod(state, *pod, *pod, *cs.FindNode("machine1"))
+                .code(),
+            Code::kError);
 }
 
 // TestPreFilterStateAddRemovePod, observed through Filter: a nominated
