@@ -4,8 +4,8 @@
 // `antiAffinityLabelsPreference`. The Policy API's serviceAffinity predicate
 // and serviceAntiAffinity priority translate onto it.
 // Mirrors pkg/scheduler/framework/plugins/serviceaffinity/service_affinity.go
-// of kubernetes v1.21 (config.ServiceAffinityArgs, framework.Handle); the
-// plugin was removed upstream in v1.23.
+// of kubernetes v1.21 (config.ServiceAffinityArgs, framework.Handle), the
+// last generation before upstream deprecated and then removed it.
 //
 // Filter: the pod's own spec.nodeSelector fixes the affinity labels it
 // names; when some are missing, the pod belongs to a Service, and some pod
