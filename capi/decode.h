@@ -53,8 +53,9 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
 // REQUIRES: pod->labels is set.
 ApiStatus DecodeTopologySpreadConstraints(const cJSON* spec, const JsonPath& path, Interner& in,
                                           Pod* pod);
-// metadata.ownerReferences (`meta` may be null): the controller, when it is
-// a v1 ReplicationController or an apps/v1 ReplicaSet / StatefulSet.
+// metadata.ownerReferences (`meta` may be null): the first controller's
+// kind and uid, and its name when it is a v1 ReplicationController or an
+// apps/v1 ReplicaSet / StatefulSet.
 ApiStatus DecodeControllerRef(const cJSON* meta, const JsonPath& path, Pod* pod);
 // The fields of one topology spread constraint but labelSelector and
 // matchLabelKeys, validated (maxSkew > 0, topologyKey a label key,

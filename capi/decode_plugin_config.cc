@@ -473,6 +473,43 @@ ApiStatus DecodeNodeAffinityArgs(const cJSON* v, const JsonPath& path, Interner&
   return ApiStatus();
 }
 
+// A list of label keys (a []string): null or absent leaves it empty.
+ApiStatus DecodeLabelList(const cJSON* obj, const char* name, const JsonPath& path,
+                          std::vector<std::string>* out) {
+  return ForEachElement(obj, name, path, [&](const cJSON* e, const JsonPath& p) {
+    std::string_view s;
+    CAPI_RETURN_IF_ERROR(AsString(e, p, &s));
+    out->emplace_back(s);
+    return ApiStatus();
+  });
+}
+
+// ServiceAffinityArgs (v1.21 types_pluginargs.go); strict, as upstream
+// decodes configuration. Upstream validated neither list.
+ApiStatus DecodeServiceAffinityArgs(const cJSON* v, const JsonPath& path,
+                                    ServiceAffinityArgs* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  for (const cJSON* m = v->child; m != nullptr; m = m->next) {
+    const std::string_view name = m->string;
+    const JsonPath p = path.Child(name);
+    if (name == "apiVersion" || name == "kind") {
+      const std::string_view want = name == "kind" ? "ServiceAffinityArgs" : kArgsApiVersion;
+      std::string_view s;
+      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
+      if (s != want) return Unsupported(p, s, {want});
+    } else if (name == "affinityLabels") {
+      CAPI_RETURN_IF_ERROR(DecodeLabelList(v, m->string, path, &out->affinity_labels));
+    } else if (name == "antiAffinityLabelsPreference") {
+      CAPI_RETURN_IF_ERROR(
+          DecodeLabelList(v, m->string, path, &out->anti_affinity_labels_preference));
+    } else {
+      return ApiStatus::Invalid(p, "unknown field");
+    }
+  }
+  return ApiStatus();
+}
+
 }  // namespace
 
 ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in, PluginArgs* out) {
@@ -483,7 +520,7 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
   constexpr std::string_view kPluginsWithArgs[] = {
       "InterPodAffinity", "PodTopologySpread",
       "NodeResourcesFit", "NodeResourcesBalancedAllocation",
-      "NodeAffinity",     "DefaultPreemption"};
+      "NodeAffinity",     "DefaultPreemption", "ServiceAffinity"};
   for (const cJSON* e = v->child; e != nullptr; e = e->next, ++i) {
     const JsonPath p = path.Index(i);
     CAPI_RETURN_IF_ERROR(CheckStrictObject(e, p, {"name", "args"}));
@@ -504,7 +541,8 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
       return ApiStatus::Invalid(
           p.Child("name"),
           "not supported: only InterPodAffinity, PodTopologySpread, NodeResourcesFit, "
-          "NodeResourcesBalancedAllocation, NodeAffinity and DefaultPreemption take arguments");
+          "NodeResourcesBalancedAllocation, NodeAffinity, DefaultPreemption and ServiceAffinity "
+          "take arguments");
     }
     if (args == nullptr) continue;  // the defaults
     const JsonPath ap = p.Child("args");
@@ -519,6 +557,8 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
           DecodeBalancedAllocationArgs(args, ap, &out->node_resources_balanced_allocation));
     } else if (name == "NodeAffinity") {
       CAPI_RETURN_IF_ERROR(DecodeNodeAffinityArgs(args, ap, in, &out->node_affinity));
+    } else if (name == "ServiceAffinity") {
+      CAPI_RETURN_IF_ERROR(DecodeServiceAffinityArgs(args, ap, &out->service_affinity));
     } else {
       CAPI_RETURN_IF_ERROR(DecodeDefaultPreemptionArgs(args, ap, &out->default_preemption));
     }

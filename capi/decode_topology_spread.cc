@@ -122,14 +122,17 @@ ApiStatus DecodeControllerRef(const cJSON* meta, const JsonPath& path, Pod* pod)
   bool found = false;
   return ForEachElement(meta, "ownerReferences", path, [&](const cJSON* v, const JsonPath& p) {
     CAPI_RETURN_IF_ERROR(AsObject(v, p));
-    std::string_view api_version, kind, name;
+    std::string_view api_version, kind, name, uid;
     bool controller = false;
     CAPI_RETURN_IF_ERROR(GetString(v, "apiVersion", p, &api_version));
     CAPI_RETURN_IF_ERROR(GetString(v, "kind", p, &kind));
     CAPI_RETURN_IF_ERROR(GetString(v, "name", p, &name));
+    CAPI_RETURN_IF_ERROR(GetString(v, "uid", p, &uid));
     CAPI_RETURN_IF_ERROR(GetBool(v, "controller", p, &controller));
     if (!controller || found) return ApiStatus();  // GetControllerOf: the first one
     found = true;
+    pod->controller_ref_kind = kind;
+    pod->controller_uid = uid;
     // schema.ParseGroupVersion: "v1" is the core group; "/v1" parses the same.
     const bool core_v1 = api_version == "v1" || api_version == "/v1";
     if (core_v1 && kind == "ReplicationController") {

@@ -46,6 +46,11 @@ inline constexpr size_t kMaxProfiles = 100;
 // (255-byte name, 128-byte tag, digest) and qualified names (317 bytes).
 inline constexpr size_t kMaxStringBytes = 4096;
 
+// The value of one annotation the decoder reads, in bytes: the API server
+// caps all of an object's annotations together at 256 KiB
+// (apimachinery TotalAnnotationSizeLimitB).
+inline constexpr size_t kMaxAnnotationBytes = size_t{256} << 10;
+
 // API validation's limits (apimachinery validation): object names are
 // DNS-1123 subdomains, namespaces DNS-1123 labels; a label key is an
 // optional subdomain prefix, '/', and a name part; a value is a name part.

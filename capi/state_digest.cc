@@ -165,6 +165,8 @@ class Encoder {
     List(p.topology_spread_constraints, [&](const TopologySpreadConstraint& c) { Spread(c); });
     U64(static_cast<uint64_t>(p.controller_kind));
     Str(p.controller_name);
+    Str(p.controller_ref_kind);
+    Str(p.controller_uid);
     U64(p.start_time.has_value());
     I64(p.start_time.value_or(0));
     U64(p.preempt_never);
@@ -230,6 +232,10 @@ class Encoder {
     });
     U64(n.unschedulable);
     Res(n.allocatable);
+    List(n.prefer_avoid_pods, [&](const AvoidPodsEntry& e) {
+      Str(e.kind);
+      Str(e.uid);
+    });
     // With each image name, the aggregates derived from it.
     List(n.images, [&](const ContainerImage& img) {
       I64(img.size_bytes);

@@ -109,8 +109,9 @@ inline constexpr std::string_view kBackoffComplete = "BackoffComplete";
 
 // NodeSchedulingPropertiesChange: one Node event per kind of change from
 // `old_node` to `new_node`, in upstream's order (unschedulable turned off and
-// taints both give UpdateNodeTaint). Conditions, annotations and declared
-// features are not in the model, so those kinds are never derived here.
+// taints both give UpdateNodeTaint). Conditions and declared features are
+// not in the model, and of the annotations only preferAvoidPods is (read by
+// a Score plugin alone), so those kinds are never derived here.
 std::vector<ClusterEvent> NodeSchedulingPropertiesChange(const Node& new_node,
                                                          const Node& old_node);
 

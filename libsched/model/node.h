@@ -20,6 +20,14 @@ struct ContainerImage {
   int64_t size_bytes = 0;
 };
 
+// One entry of the node annotation scheduler.alpha.kubernetes.io/preferAvoidPods
+// (v1.PreferAvoidPodsEntry): pods whose controller has this kind and uid
+// (podSignature.podController) should avoid the node.
+struct AvoidPodsEntry {
+  std::string kind;
+  std::string uid;
+};
+
 struct Node {
   std::string name;
   Atom name_atom = kNoAtom;  // name, interned (matchFields metadata.name)
@@ -28,6 +36,10 @@ struct Node {
   bool unschedulable = false;  // spec.unschedulable
   Resource allocatable;        // status.allocatable
   std::vector<ContainerImage> images;  // status.images
+  // The preferAvoidPods annotation's entries that name a podController, in
+  // order; empty when the annotation is absent or malformed (ignored, as
+  // upstream's v1helper.GetAvoidPodsFromNodeAnnotations error is).
+  std::vector<AvoidPodsEntry> prefer_avoid_pods;
 };
 
 }  // namespace sched

@@ -98,6 +98,11 @@ struct Pod {
   // v1 ReplicationController or an apps/v1 ReplicaSet / StatefulSet.
   ControllerKind controller_kind = ControllerKind::kOther;
   std::string controller_name;  // its name, when controller_kind != kOther
+  // That first controller ownerReference's kind and uid as written, whatever
+  // its apiVersion (metav1.GetControllerOf); empty when there is none.
+  // NodePreferAvoidPods matches them against the node's preferAvoidPods.
+  std::string controller_ref_kind;
+  std::string controller_uid;
 
   // status.startTime in Unix nanoseconds; unset means "now" to upstream
   // (util.GetPodStartTime), i.e. later than any recorded start.

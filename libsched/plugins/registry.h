@@ -13,6 +13,7 @@
 #include "libsched/plugins/node_resources_balanced_allocation.h"
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/plugins/pod_topology_spread.h"
+#include "libsched/plugins/service_affinity.h"
 
 namespace sched {
 
@@ -35,6 +36,8 @@ struct PluginArgs {
   NodeResourcesBalancedAllocationArgs node_resources_balanced_allocation;
   NodeAffinityArgs node_affinity;
   DefaultPreemptionArgs default_preemption;
+  // For the legacy ServiceAffinity plugin, which no default profile runs.
+  ServiceAffinityArgs service_affinity;
 };
 
 Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName,

@@ -26,12 +26,30 @@ WorkloadKind ToWorkloadKind(ControllerKind k) {
 
 }  // namespace
 
+std::vector<const Workload*> GetPodServices(const Pod& pod, const ClusterState& snapshot) {
+  std::vector<const Workload*> out;
+  snapshot.ForEachWorkloadIn(WorkloadKind::kService, pod.ns, [&](const Workload& svc) {
+    if (svc.match_labels && SetMatches(*svc.match_labels, pod.labels)) out.push_back(&svc);
+  });
+  return out;
+}
+
+int64_t CountMatchingPods(const NodeInfo& node, const LabelSelector& selector,
+                          const std::string& ns, const Interner& interner) {
+  if (selector.requirements.empty()) return 0;
+  int64_t count = 0;
+  for (const auto& p : node.pods()) {
+    if (p->terminating || p->ns != ns) continue;
+    if (selector.Matches(p->labels, interner)) ++count;
+  }
+  return count;
+}
+
 LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot) {
   std::map<Atom, Atom> set;  // labels.Merge: a later value for a key wins
-  snapshot.ForEachWorkloadIn(WorkloadKind::kService, pod.ns, [&](const Workload& svc) {
-    if (!svc.match_labels || !SetMatches(*svc.match_labels, pod.labels)) return;
-    for (const auto& [key, value] : svc.match_labels->entries()) set[key] = value;
-  });
+  for (const Workload* svc : GetPodServices(pod, snapshot)) {
+    for (const auto& [key, value] : svc->match_labels->entries()) set[key] = value;
+  }
   const Workload* owner =
       pod.controller_kind == ControllerKind::kOther
           ? nullptr

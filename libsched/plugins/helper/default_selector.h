@@ -3,17 +3,37 @@
 // pkg/scheduler/framework/plugins/helper/spread.go: the labels of every
 // Service in the pod's namespace whose selector matches the pod, merged
 // with the selector of its controlling ReplicationController, plus the
-// requirements of its controlling ReplicaSet or StatefulSet.
+// requirements of its controlling ReplicaSet or StatefulSet. Beside it, the
+// pieces the spreading plugins share: GetPodServices (spread.go) and
+// counting the pods a selector matches on a node.
 //
-// Thread-safety: reads `snapshot` only.
+// Thread-safety: pure functions; they read `snapshot` / `node` only.
 #ifndef LIBSCHED_PLUGINS_HELPER_DEFAULT_SELECTOR_H_
 #define LIBSCHED_PLUGINS_HELPER_DEFAULT_SELECTOR_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "libsched/model/labels.h"
 #include "libsched/model/pod.h"
 #include "libsched/state/cluster_state.h"
+#include "libsched/state/node_info.h"
 
 namespace sched {
+
+// GetPodServices: the Services in the pod's namespace whose selector
+// matches the pod's labels, in name order (upstream lists them in informer
+// order); a Service with a nil selector matches nothing. The pointers stay
+// valid while `snapshot` holds the Services.
+std::vector<const Workload*> GetPodServices(const Pod& pod, const ClusterState& snapshot);
+
+// The non-terminating pods on `node` in namespace `ns` that `selector`
+// matches; 0 for a selector without requirements (selector.Empty()), as
+// selectorspread's countMatchingPods and podtopologyspread's
+// countPodsMatchSelector count.
+int64_t CountMatchingPods(const NodeInfo& node, const LabelSelector& selector,
+                          const std::string& ns, const Interner& interner);
 
 // An empty result (no requirements) means no workload selects the pod.
 // Services are merged in name order; a Service with a nil selector, a

@@ -65,13 +65,7 @@ bool NodeHasAllKeys(const LabelSet& labels, const std::vector<Constraint>& const
 
 int64_t CountPodsMatchSelector(const NodeInfo& node, const std::optional<LabelSelector>& selector,
                                const std::string& ns, const Interner& interner) {
-  if (!selector || selector->requirements.empty()) return 0;
-  int64_t count = 0;
-  for (const auto& p : node.pods()) {
-    if (p->terminating || p->ns != ns) continue;
-    if (selector->Matches(p->labels, interner)) ++count;
-  }
-  return count;
+  return selector ? CountMatchingPods(node, *selector, ns, interner) : 0;
 }
 
 }  // namespace sched::pts_internal
