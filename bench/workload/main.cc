@@ -2,11 +2,13 @@
 // API and reports throughput, latency and placements (bench/README.md).
 //
 //   workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000]
-//            [--placements FILE] [--table]
+//            [--placements FILE] [--table] [--require-all]
 //
 // One JSON line per workload and size on stdout (report.h), then with
 // --table a human table on stderr. --placements appends "pod node" lines
 // (measured and init pods bound at the end) for bench/compare.sh.
+// --require-all exits 3 when a measured pod was left unplaced (every
+// measured pod of these workloads fits; the CI smoke run uses it).
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -41,7 +43,7 @@ double PeakRssMiB() {
 int Usage() {
   std::fprintf(stderr,
                "usage: workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000] "
-               "[--placements FILE] [--table]\n");
+               "[--placements FILE] [--table] [--require-all]\n");
   return 2;
 }
 
@@ -53,11 +55,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> sizes = {"500"};
   std::string placements;
   bool table = false;
+  bool require_all = false;
+  bool all_placed = true;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool has_value = i + 1 < argc;
     if (arg == "--table") {
       table = true;
+    } else if (arg == "--require-all") {
+      require_all = true;
     } else if (arg == "--corpus" && has_value) {
       corpus = argv[++i];
     } else if (arg == "--workloads" && has_value) {
@@ -78,6 +84,7 @@ int main(int argc, char** argv) {
       for (const std::string& w : workloads) {
         bench::Plan plan = bench::LoadPlan(corpus, w, nodes);
         bench::Outcome out = bench::RunPlan(plan);
+        all_placed = all_placed && out.unscheduled == 0;
         lines.push_back(bench::ReportJson("libsched-capi", plan, out, PeakRssMiB()));
         std::cout << lines.back() << std::endl;
         if (!placements.empty()) {
@@ -93,5 +100,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (table) std::cerr << bench::Table(lines);
+  if (require_all && !all_placed) {
+    std::fprintf(stderr, "workload: measured pods left unplaced\n");
+    return 3;
+  }
   return 0;
 }
