@@ -58,6 +58,9 @@ std::string ReportJson(const std::string& impl, const Plan& plan, const Outcome&
   cJSON_AddNumberToObject(o, "seconds", Round3(out.seconds));
   cJSON_AddNumberToObject(o, "podsPerSecond",
                           Round3(out.seconds > 0 ? out.scheduled / out.seconds : 0));
+  cJSON_AddNumberToObject(o, "cpuSeconds", Round3(out.cpu_seconds));
+  cJSON_AddNumberToObject(o, "podsPerCpuSecond",
+                          Round3(out.cpu_seconds > 0 ? out.scheduled / out.cpu_seconds : 0));
   std::vector<double> ms = out.attempt_ms;
   cJSON_AddNumberToObject(o, "p50Ms", Round3(Percentile(ms, 50)));
   cJSON_AddNumberToObject(o, "p99Ms", Round3(Percentile(ms, 99)));

@@ -14,11 +14,14 @@ namespace bench {
 // One line of JSON:
 //   {"impl","workload","nodes","entry","scale","initPods","measurePods",
 //    "scheduled","unscheduled","attempts","preemptions","churnPods",
-//    "seconds","podsPerSecond","p50Ms","p99Ms","peakRssMiB",
+//    "seconds","podsPerSecond","cpuSeconds","podsPerCpuSecond",
+//    "p50Ms","p99Ms","peakRssMiB",
 //    "podsPerNode":{"<k>":<nodes carrying k pods>},
 //    "podsPerZone":{"<zone>":<pods>}}
-// p50/p99 are nearest-rank percentiles of Outcome::attempt_ms; peak RSS is
-// the process's (getrusage), so one workload per process measures it.
+// podsPerSecond is over wall time, podsPerCpuSecond over the process's CPU
+// time (what a loaded machine distorts less); p50/p99 are nearest-rank
+// percentiles of Outcome::attempt_ms; peak RSS is the process's
+// (getrusage), so one workload per process measures it.
 std::string ReportJson(const std::string& impl, const Plan& plan, const Outcome& out,
                        double peak_rss_mib);
 

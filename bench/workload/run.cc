@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <sched/sched.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <memory>
@@ -14,6 +15,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double Millis(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// User plus system CPU time of the process so far, in seconds.
+double CpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return s(ru.ru_utime) + s(ru.ru_stime);
+}
 
 struct JsonDeleter {
   void operator()(cJSON* j) const { cJSON_Delete(j); }
@@ -62,6 +71,7 @@ class Driver {
   // queue has nothing left to try. `measured` times it and creates churn.
   void RunBatch(const PodBatch& batch, const std::optional<Churn>& churn, bool measured) {
     Clock::time_point start = Clock::now();
+    double cpu_start = CpuSeconds();
     Clock::time_point next_churn = start;
     ApplyList(batch.pods);
     std::set<std::string> pending(batch.names.begin(), batch.names.end());
@@ -102,6 +112,7 @@ class Driver {
     }
     if (measured) {
       out_->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      out_->cpu_seconds = CpuSeconds() - cpu_start;
       out_->scheduled = static_cast<int>(batch.names.size() - pending.size());
       out_->unscheduled = static_cast<int>(pending.size());
     }

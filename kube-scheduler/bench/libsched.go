@@ -44,11 +44,11 @@ func runLibschedGo(ctx context.Context, p *plan) (*outcome, error) {
 			return nil, err
 		}
 	}
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	if err := scheduleBatch(ctx, e, p.measured, p.churn, o, true); err != nil {
 		return nil, err
 	}
-	o.elapsed = time.Since(start)
+	o.elapsed, o.cpu = time.Since(start), cpuTime()-cpu
 	return o, nil
 }
 

@@ -18,6 +18,7 @@ type outcome struct {
 	preemptions int               // cycles that evicted victims
 	churnPods   int               // churn pods created during the measured op
 	elapsed     time.Duration     // wall time of the measured op
+	cpu         time.Duration     // process CPU time (user + system) of the measured op
 	attemptMs   []float64         // per cycle of a measured pod
 	placements  map[string]string // "ns/name" -> node, pods bound at the end
 }
@@ -38,6 +39,8 @@ type report struct {
 	ChurnPods     int            `json:"churnPods"`
 	Seconds       float64        `json:"seconds"`
 	PodsPerSecond float64        `json:"podsPerSecond"`
+	CPUSeconds    float64        `json:"cpuSeconds"`
+	PodsPerCPUSec float64        `json:"podsPerCpuSecond"`
 	P50Ms         float64        `json:"p50Ms"`
 	P99Ms         float64        `json:"p99Ms"`
 	PeakRssMiB    float64        `json:"peakRssMiB"`
@@ -56,6 +59,15 @@ func percentile(v []float64, p float64) float64 {
 	rank := int(math.Ceil(p / 100 * float64(len(v))))
 	rank = min(max(rank, 1), len(v))
 	return v[rank-1]
+}
+
+// cpuTime is the process's user plus system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // peakRssMiB is the process's peak resident set (getrusage).
@@ -80,6 +92,10 @@ func makeReport(impl string, p *plan, o *outcome) report {
 	}
 	if s := o.elapsed.Seconds(); s > 0 {
 		r.PodsPerSecond = round3(float64(o.scheduled) / s)
+	}
+	r.CPUSeconds = round3(o.cpu.Seconds())
+	if s := o.cpu.Seconds(); s > 0 {
+		r.PodsPerCPUSec = round3(float64(o.scheduled) / s)
 	}
 	ms := append([]float64(nil), o.attemptMs...)
 	r.P50Ms = round3(percentile(ms, 50))

@@ -20,8 +20,10 @@ import (
 )
 
 // stallTimeout ends a batch that has made no progress for this long: its
-// remaining pods count as unscheduled.
-const stallTimeout = 30 * time.Second
+// remaining pods count as unscheduled. It is longer than upstream's flush of
+// pods unschedulable for 5 minutes, which a preemptor that missed the
+// deletion of its victims waits for.
+const stallTimeout = 330 * time.Second
 
 // runUpstream runs p through kube-scheduler v1.36.3's own scheduler
 // (scheduler.New with the default profile: its framework, queue and cache)
@@ -85,12 +87,14 @@ func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
 		}
 	}
 	w.measure(p.measured)
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	left, err := createAndWait(ctx, client, w, p.measured, p.churn, o)
 	if err != nil {
 		return nil, err
 	}
-	o.elapsed = w.lastBound().Sub(start)
+	// CPU to the end of the wait, which ends within a millisecond of the
+	// last binding unless pods were left (then stallTimeout of polling).
+	o.elapsed, o.cpu = w.lastBound().Sub(start), cpuTime()-cpu
 	o.scheduled, o.unscheduled = len(p.measured)-left, left
 	cancel()
 	w.mu.Lock()
