@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// TestSmoke runs every workload at 5 nodes through both implementations:
+// it keeps the harness compiling and running in CI (scripts/test.sh runs
+// go test ./... in kube-scheduler/). It times nothing; it requires every
+// measured pod placed and, at a size where both schedulers score every
+// node, the same counts and the same spread of pods over nodes and zones.
+func TestSmoke(t *testing.T) {
+	watch.DefaultChanSize = 1 << 12
+	for _, w := range knownWorkloads {
+		t.Run(w, func(t *testing.T) {
+			p, err := loadPlan("../../bench/corpus", w, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			var got [2]report
+			for i, impl := range []struct {
+				name string
+				run  func(context.Context, *plan) (*outcome, error)
+			}{{"libsched-go", runLibschedGo}, {"upstream", runUpstream}} {
+				o, err := impl.run(ctx, p)
+				if err != nil {
+					t.Fatalf("%s: %v", impl.name, err)
+				}
+				got[i] = makeReport(impl.name, p, o)
+				if got[i].Scheduled != len(p.measured) {
+					t.Errorf("%s placed %d of %d measured pods", impl.name, got[i].Scheduled, len(p.measured))
+				}
+			}
+			if !reflect.DeepEqual(got[0].PodsPerNode, got[1].PodsPerNode) ||
+				!reflect.DeepEqual(got[0].PodsPerZone, got[1].PodsPerZone) {
+				t.Errorf("spread differs: go/sched %v %v, upstream %v %v",
+					got[0].PodsPerNode, got[0].PodsPerZone, got[1].PodsPerNode, got[1].PodsPerZone)
+			}
+		})
+	}
+}
