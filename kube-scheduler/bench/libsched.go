@@ -25,12 +25,18 @@ func runLibschedGo(ctx context.Context, p *plan) (*outcome, error) {
 	}
 	defer e.Close()
 	o := &outcome{placements: map[string]string{}}
+	// Typed objects marshal without apiVersion and kind, which the engine
+	// reads; the List's items get them from a copy carrying TypeMeta.
 	objects := make([]any, 0, len(p.nodes)+len(p.ns))
 	for _, n := range p.nodes {
-		objects = append(objects, withKind(n, "Node"))
+		n := n.DeepCopy()
+		n.APIVersion, n.Kind = "v1", "Node"
+		objects = append(objects, n)
 	}
 	for _, ns := range p.ns {
-		objects = append(objects, withKind(ns, "Namespace"))
+		ns := ns.DeepCopy()
+		ns.APIVersion, ns.Kind = "v1", "Namespace"
+		objects = append(objects, ns)
 	}
 	list, err := json.Marshal(map[string]any{"kind": "List", "items": objects})
 	if err != nil {
@@ -50,16 +56,6 @@ func runLibschedGo(ctx context.Context, p *plan) (*outcome, error) {
 	}
 	o.elapsed, o.cpu = time.Since(start), cpuTime()-cpu
 	return o, nil
-}
-
-// withKind sets the apiVersion and kind the engine reads (typed objects
-// leave TypeMeta empty).
-func withKind(obj any, kind string) any {
-	b, _ := json.Marshal(obj)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	m["apiVersion"], m["kind"] = "v1", kind
-	return m
 }
 
 func scheduleBatch(ctx context.Context, e *sched.Engine, pods []*v1.Pod, c *churn, o *outcome, measured bool) error {
