@@ -20,10 +20,11 @@ import (
 )
 
 // stallTimeout ends a batch that has made no progress for this long: its
-// remaining pods count as unscheduled. It is longer than upstream's flush of
-// pods unschedulable for 5 minutes, which a preemptor that missed the
-// deletion of its victims waits for.
-const stallTimeout = 330 * time.Second
+// remaining pods count as unscheduled (flag --stall). On the fake API
+// server, which deletes synchronously, a preemptor's requeue sometimes
+// races the deletion of its victims and the pod waits for upstream's
+// 5-minute flush of unschedulable pods; the default stops well before.
+var stallTimeout = 30 * time.Second
 
 // runUpstream runs p through kube-scheduler v1.36.3's own scheduler
 // (scheduler.New with the default profile: its framework, queue and cache)
