@@ -62,7 +62,8 @@ const bool kRegistered = [] {
     benchmark::RegisterBenchmark(("DecodePod/" + std::string(w)).c_str(), BM_DecodePod, w);
   }
   for (int nodes : {500, 5000}) {
-    benchmark::RegisterBenchmark(("ApplyNode/" + std::to_string(nodes)).c_str(), BM_ApplyNode, nodes);
+    benchmark::RegisterBenchmark(("ApplyNode/" + std::to_string(nodes)).c_str(), BM_ApplyNode,
+                                 nodes);
   }
   return true;
 }();

@@ -17,9 +17,9 @@
 namespace bench {
 namespace {
 
-const char* const kWorkloads[] = {"SchedulingBasic", "SchedulingNodeAffinity",
-                                  "SchedulingPodAntiAffinity", "SchedulingPodAffinity",
-                                  "SchedulingPreferredPodAffinity", "TopologySpreading"};
+const char* const kWorkloads[] = {
+    "SchedulingBasic",       "SchedulingNodeAffinity",         "SchedulingPodAntiAffinity",
+    "SchedulingPodAffinity", "SchedulingPreferredPodAffinity", "TopologySpreading"};
 const int kSizes[] = {500, 5000};
 
 // The profile's PreFilter plugins run over the fixture; false when one
@@ -90,11 +90,13 @@ const bool kRegistered = [] {
       std::string suffix = std::string("/") + w + "/" + std::to_string(nodes);
       for (size_t i = 0; i < profile.filter().size(); ++i) {
         std::string name = "Filter/" + std::string(profile.filter()[i]->Name()) + suffix;
-        benchmark::RegisterBenchmark(name.c_str(), BM_Filter, w, nodes, i)->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(name.c_str(), BM_Filter, w, nodes, i)
+            ->Unit(benchmark::kMicrosecond);
       }
       for (size_t i = 0; i < profile.score().size(); ++i) {
         std::string name = "Score/" + std::string(profile.score()[i].plugin->Name()) + suffix;
-        benchmark::RegisterBenchmark(name.c_str(), BM_Score, w, nodes, i)->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(name.c_str(), BM_Score, w, nodes, i)
+            ->Unit(benchmark::kMicrosecond);
       }
     }
   }

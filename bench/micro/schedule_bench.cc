@@ -28,8 +28,9 @@ const bool kRegistered = [] {
     for (const char* w : {"SchedulingBasic", "SchedulingNodeAffinity", "SchedulingPodAntiAffinity",
                           "SchedulingPodAffinity", "SchedulingPreferredPodAffinity",
                           "TopologySpreading", "Preemption"}) {
-      benchmark::RegisterBenchmark(("Schedule/" + std::string(w) + "/" + std::to_string(nodes)).c_str(),
-                                   BM_Schedule, w, nodes)
+      benchmark::RegisterBenchmark(
+          ("Schedule/" + std::string(w) + "/" + std::to_string(nodes)).c_str(), BM_Schedule, w,
+          nodes)
           ->Unit(benchmark::kMicrosecond);
     }
   }

@@ -180,9 +180,14 @@ void AddNodes(const std::string& corpus, const cJSON* op, int count, Plan* plan)
 
 const std::vector<std::string>& KnownWorkloads() {
   static const std::vector<std::string> names = {
-      "SchedulingBasic",       "SchedulingNodeAffinity",         "SchedulingPodAntiAffinity",
-      "SchedulingPodAffinity", "SchedulingPreferredPodAffinity", "TopologySpreading",
-      "Preemption",            "Unschedulable",
+      "SchedulingBasic",
+      "SchedulingNodeAffinity",
+      "SchedulingPodAntiAffinity",
+      "SchedulingPodAffinity",
+      "SchedulingPreferredPodAffinity",
+      "TopologySpreading",
+      "Preemption",
+      "Unschedulable",
   };
   return names;
 }
@@ -237,7 +242,8 @@ Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes)
       }
     } else if (opcode == "churn") {
       if (GetString(op, "mode") != "create") throw PlanError("churn mode other than create");
-      JsonPtr tmpl = ReadTemplate(corpus, cJSON_GetArrayItem(Get(op, "templatePaths"), 0)->valuestring);
+      JsonPtr tmpl =
+          ReadTemplate(corpus, cJSON_GetArrayItem(Get(op, "templatePaths"), 0)->valuestring);
       Churn churn;
       churn.namespace_name = "namespace-" + std::to_string(op_index);
       churn.template_json = Print(tmpl.get());

@@ -47,15 +47,15 @@ struct Churn {
 };
 
 struct Plan {
-  std::string workload;  // e.g. "SchedulingBasic"
-  std::string entry;     // upstream workload entry used, e.g. "500Nodes"
-  double scale = 1;      // factor applied to the entry's counts
+  std::string workload;                 // e.g. "SchedulingBasic"
+  std::string entry;                    // upstream workload entry used, e.g. "500Nodes"
+  double scale = 1;                     // factor applied to the entry's counts
   std::vector<std::string> nodes;       // Node JSON objects
   std::vector<std::string> namespaces;  // Namespace JSON objects
   std::vector<PodBatch> init;           // createPods ops before the measured one
   PodBatch measured;                    // the op with collectMetrics
   std::optional<Churn> churn;
-  std::string zone_key;  // label of labelNodePrepareStrategy, "" if none
+  std::string zone_key;                          // label of labelNodePrepareStrategy, "" if none
   std::map<std::string, std::string> node_zone;  // node name -> its zone_key value
 };
 

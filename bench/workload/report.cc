@@ -91,9 +91,8 @@ std::string ReportJson(const std::string& impl, const Plan& plan, const Outcome&
 std::string Table(const std::vector<std::string>& report_lines) {
   std::string out;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%-14s %-31s %6s %10s %9s %9s %9s %8s %11s\n", "impl",
-                "workload", "nodes", "pods/s", "p50 ms", "p99 ms", "RSS MiB", "placed",
-                "preemptions");
+  std::snprintf(buf, sizeof buf, "%-14s %-31s %6s %10s %9s %9s %9s %8s %11s\n", "impl", "workload",
+                "nodes", "pods/s", "p50 ms", "p99 ms", "RSS MiB", "placed", "preemptions");
   out += buf;
   for (const std::string& line : report_lines) {
     JsonPtr j(cJSON_Parse(line.c_str()));

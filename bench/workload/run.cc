@@ -30,7 +30,8 @@ struct JsonDeleter {
 using JsonPtr = std::unique_ptr<cJSON, JsonDeleter>;
 
 [[noreturn]] void Fail(const char* call, sched_error* err) {
-  std::string msg = std::string(call) + ": " + sched_error_message(err) + " at " + sched_error_path(err);
+  std::string msg =
+      std::string(call) + ": " + sched_error_message(err) + " at " + sched_error_path(err);
   sched_error_free(err);
   throw RunError(msg);
 }
@@ -145,8 +146,9 @@ class Driver {
     cJSON_ArrayForEach(v, victims) {
       std::string ns = StringMember(v, "namespace"), name = StringMember(v, "name");
       if (events.size() > 1) events += ',';
-      events += R"({"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"namespace":")" +
-                ns + R"(","name":")" + name + R"(","uid":")" + StringMember(v, "uid") + "\"}}}";
+      events +=
+          R"({"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"namespace":")" +
+          ns + R"(","name":")" + name + R"(","uid":")" + StringMember(v, "uid") + "\"}}}";
       out_->placements.erase(ns + "/" + name);
     }
     Apply(events + "]");

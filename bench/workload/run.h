@@ -24,13 +24,13 @@ class RunError : public std::runtime_error {
 };
 
 struct Outcome {
-  int scheduled = 0;      // measured pods placed
-  int unscheduled = 0;    // measured pods never placed
-  int attempts = 0;       // scheduling cycles of measured pods
-  int preemptions = 0;    // cycles (any pod) that nominated a node and evicted victims
-  int churn_pods = 0;     // churn pods created during the measured op
-  double seconds = 0;     // wall time of the measured op
-  double cpu_seconds = 0; // process CPU time (user + system) of the measured op
+  int scheduled = 0;               // measured pods placed
+  int unscheduled = 0;             // measured pods never placed
+  int attempts = 0;                // scheduling cycles of measured pods
+  int preemptions = 0;             // cycles (any pod) that nominated a node and evicted victims
+  int churn_pods = 0;              // churn pods created during the measured op
+  double seconds = 0;              // wall time of the measured op
+  double cpu_seconds = 0;          // process CPU time (user + system) of the measured op
   std::vector<double> attempt_ms;  // per cycle of a measured pod, milliseconds
   std::map<std::string, std::string> placements;  // "ns/name" -> node, pods still bound at the end
 };
