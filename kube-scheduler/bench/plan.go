@@ -27,6 +27,9 @@ type plan struct {
 	measured []*v1.Pod
 	churn    *churn
 	nodeZone map[string]string // node -> value of the labelNodePrepareStrategy label
+	// featureGates of the upstream workload entry, which scheduler_perf
+	// sets for the run (the upstream harness does too).
+	featureGates map[string]bool
 }
 
 // churn is a scheduler_perf churn op in "create" mode.
@@ -76,8 +79,9 @@ type testCase struct {
 		} `json:"labelNodePrepareStrategy"`
 	} `json:"workloadTemplate"`
 	Workloads []struct {
-		Name   string             `json:"name"`
-		Params map[string]float64 `json:"params"`
+		Name         string             `json:"name"`
+		Params       map[string]float64 `json:"params"`
+		FeatureGates map[string]bool    `json:"featureGates"`
 	} `json:"workloads"`
 }
 
@@ -149,11 +153,11 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 		}
 		n := w.Params["initNodes"]
 		if int(n) == nodes {
-			p.entry, params, p.scale = w.Name, w.Params, 1
+			p.entry, params, p.featureGates, p.scale = w.Name, w.Params, w.FeatureGates, 1
 			break
 		}
 		if n > best {
-			p.entry, params, best = w.Name, w.Params, n
+			p.entry, params, p.featureGates, best = w.Name, w.Params, w.FeatureGates, n
 		}
 	}
 	if p.scale == 0 {

@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
@@ -34,7 +35,14 @@ var stallTimeout = 30 * time.Second
 // to its last binding as the pod informer sees it. The scheduling loop is
 // the one of Scheduler.Run, with each ScheduleOne timed from the pod's pop
 // (a scheduling attempt: the cycle including preemption, binding is async).
+// The workload entry's feature gates are set first, as scheduler_perf does
+// (process-wide: they stay set for later workloads of the same process).
 func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
+	for gate, on := range p.featureGates {
+		if err := utilfeature.DefaultMutableFeatureGate.Set(fmt.Sprintf("%s=%t", gate, on)); err != nil {
+			return nil, err
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// The simple tracker: NewClientset's field management costs more per
