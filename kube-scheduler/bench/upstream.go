@@ -39,8 +39,10 @@ var stallTimeout = 30 * time.Second
 // (process-wide: they stay set for later workloads of the same process).
 func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
 	for gate, on := range p.featureGates {
+		// A gate locked at GA (SchedulerQueueingHints) cannot be turned
+		// off any more; the release runs with it on, so the run does too.
 		if err := utilfeature.DefaultMutableFeatureGate.Set(fmt.Sprintf("%s=%t", gate, on)); err != nil {
-			return nil, err
+			klog.FromContext(ctx).Info("Feature gate of the workload entry not set", "gate", gate, "value", on, "err", err)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
