@@ -14,8 +14,8 @@ import (
 // go test ./... in kube-scheduler/). It times nothing; it requires every
 // measured pod placed and, at a size where both schedulers score every
 // node, the same spread of pods over nodes and zones. Upstream's Preemption
-// is exempt from the counts: on the fake API server a preemptor sometimes
-// waits for the 5-minute flush (see stallTimeout).
+// is exempt: on the fake API server a preemptor sometimes waits for the
+// 5-minute flush (see stallTimeout), or evicts more victims than needed.
 func TestSmoke(t *testing.T) {
 	watch.DefaultChanSize = 1 << 12
 	stallTimeout = 5 * time.Second
@@ -43,6 +43,12 @@ func TestSmoke(t *testing.T) {
 					}
 					t.Errorf("%s placed %d of %d measured pods", impl.name, got[i].Scheduled, len(p.measured))
 				}
+			}
+			if w == "Preemption" {
+				// Upstream sometimes evicts a second set of victims when a
+				// preemptor's nominated node was taken meanwhile, so only the
+				// counts above are compared.
+				return
 			}
 			if !reflect.DeepEqual(got[0].PodsPerNode, got[1].PodsPerNode) ||
 				!reflect.DeepEqual(got[0].PodsPerZone, got[1].PodsPerZone) {
