@@ -1,0 +1,268 @@
+#include "plan.h"
+
+#include <cjson/cJSON.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace bench {
+namespace {
+
+struct JsonDeleter {
+  void operator()(cJSON* j) const { cJSON_Delete(j); }
+};
+using JsonPtr = std::unique_ptr<cJSON, JsonDeleter>;
+
+struct Source {
+  const char* file;      // corpus workloads/<file>.performance-config.json
+  const char* testcase;  // the test case's name there
+};
+
+const std::map<std::string, Source>& Sources() {
+  static const std::map<std::string, Source> sources = {
+      {"SchedulingBasic", {"misc", "SchedulingBasic"}},
+      {"SchedulingNodeAffinity", {"affinity", "SchedulingNodeAffinity"}},
+      {"SchedulingPodAntiAffinity", {"affinity", "SchedulingPodAntiAffinity"}},
+      {"SchedulingPodAffinity", {"affinity", "SchedulingPodAffinity"}},
+      {"SchedulingPreferredPodAffinity", {"affinity", "SchedulingPreferredPodAffinity"}},
+      {"TopologySpreading", {"topology_spreading", "TopologySpreading"}},
+      {"Preemption", {"default_preemption", "PreemptionBasic"}},
+      {"Unschedulable", {"default_preemption", "Unschedulable"}},
+  };
+  return sources;
+}
+
+JsonPtr ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw PlanError("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  JsonPtr j(cJSON_ParseWithLength(text.data(), text.size()));
+  if (!j) throw PlanError(path + ": not JSON");
+  return j;
+}
+
+cJSON* Get(const cJSON* obj, const char* key) {
+  cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNull(v) ? nullptr : v;
+}
+
+std::string GetString(const cJSON* obj, const char* key) {
+  cJSON* v = Get(obj, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+// Child object `key` of `obj`, created when absent.
+cJSON* Child(cJSON* obj, const char* key) {
+  cJSON* v = Get(obj, key);
+  if (cJSON_IsObject(v)) return v;
+  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+  return cJSON_AddObjectToObject(obj, key);
+}
+
+void SetString(cJSON* obj, const char* key, const std::string& value) {
+  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+  cJSON_AddStringToObject(obj, key, value.c_str());
+}
+
+std::string Print(const cJSON* v) {
+  char* s = cJSON_PrintUnformatted(v);
+  std::string out(s);
+  cJSON_free(s);
+  return out;
+}
+
+// "../templates/pod-default.yaml" -> <corpus>/templates/pod-default.json;
+// a template in another folder ("churn/x.yaml") is stored as churn__x.json.
+JsonPtr ReadTemplate(const std::string& corpus, std::string path) {
+  while (path.rfind("../", 0) == 0) path.erase(0, 3);
+  if (path.rfind("templates/", 0) == 0) path.erase(0, 10);
+  for (size_t p; (p = path.find('/')) != std::string::npos;) path.replace(p, 1, "__");
+  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".yaml") == 0) {
+    path.replace(path.size() - 5, 5, ".json");
+  }
+  return ReadJson(corpus + "/templates/" + path);
+}
+
+std::string Indexed(const std::string& prefix, int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%05d", i);
+  return prefix + buf;
+}
+
+// The pod of `tmpl` named generateName+index in `ns`, with what the API
+// server defaults and the scheduler reads.
+std::string MakePod(const cJSON* tmpl, const std::string& ns, const std::string& name) {
+  JsonPtr pod(cJSON_Duplicate(tmpl, true));
+  SetString(pod.get(), "apiVersion", "v1");
+  SetString(pod.get(), "kind", "Pod");
+  cJSON* meta = Child(pod.get(), "metadata");
+  cJSON_DeleteItemFromObjectCaseSensitive(meta, "generateName");
+  SetString(meta, "name", name);
+  SetString(meta, "namespace", ns);
+  SetString(meta, "uid", ns + "." + name);
+  cJSON* spec = Child(pod.get(), "spec");
+  if (Get(spec, "schedulerName") == nullptr) SetString(spec, "schedulerName", "default-scheduler");
+  return Print(pod.get());
+}
+
+std::string GenerateName(const cJSON* tmpl) {
+  return GetString(Get(tmpl, "metadata"), "generateName");
+}
+
+// The workload entry for `nodes` and the factor its counts are scaled by.
+const cJSON* PickEntry(const cJSON* testcase, int nodes, double* scale) {
+  const cJSON* best = nullptr;
+  double best_nodes = 0;
+  const cJSON* entry;
+  cJSON_ArrayForEach(entry, Get(testcase, "workloads")) {
+    if (GetString(entry, "name").find('_') != std::string::npos) continue;
+    cJSON* n = Get(Get(entry, "params"), "initNodes");
+    if (!cJSON_IsNumber(n)) continue;
+    if (n->valuedouble == nodes) {
+      *scale = 1;
+      return entry;
+    }
+    if (n->valuedouble > best_nodes) best = entry, best_nodes = n->valuedouble;
+  }
+  if (best == nullptr) throw PlanError("no workload entry with initNodes");
+  *scale = nodes / best_nodes;
+  return best;
+}
+
+int Count(const cJSON* op, const cJSON* params, double scale) {
+  if (cJSON* c = Get(op, "count"); cJSON_IsNumber(c)) return c->valueint;
+  std::string param = GetString(op, "countParam");
+  if (param.empty() || param[0] != '$') throw PlanError("op without count or countParam");
+  cJSON* v = Get(params, param.c_str() + 1);
+  if (!cJSON_IsNumber(v)) throw PlanError("missing param " + param);
+  return static_cast<int>(std::lround(v->valuedouble * scale));
+}
+
+void AddNodes(const std::string& corpus, const cJSON* op, int count, Plan* plan) {
+  std::string path = GetString(op, "nodeTemplatePath");
+  JsonPtr tmpl = ReadTemplate(corpus, path.empty() ? "node-default.json" : path);
+  const cJSON* strategy = Get(op, "labelNodePrepareStrategy");
+  std::string key = GetString(strategy, "labelKey");
+  cJSON* values = Get(strategy, "labelValues");
+  int nvalues = cJSON_GetArraySize(values);
+  if (!key.empty()) plan->zone_key = key;
+  std::string prefix = GenerateName(tmpl.get());
+  for (int i = 0; i < count; ++i) {
+    JsonPtr node(cJSON_Duplicate(tmpl.get(), true));
+    SetString(node.get(), "apiVersion", "v1");
+    SetString(node.get(), "kind", "Node");
+    cJSON* meta = Child(node.get(), "metadata");
+    cJSON_DeleteItemFromObjectCaseSensitive(meta, "generateName");
+    std::string name = Indexed(prefix, static_cast<int>(plan->nodes.size()));
+    SetString(meta, "name", name);
+    cJSON* labels = Child(meta, "labels");
+    SetString(labels, "kubernetes.io/hostname", name);
+    if (!key.empty() && nvalues > 0) {
+      const char* value = cJSON_GetArrayItem(values, i % nvalues)->valuestring;
+      SetString(labels, key.c_str(), value);
+      plan->node_zone[name] = value;
+    }
+    cJSON* status = Child(node.get(), "status");
+    if (Get(status, "allocatable") == nullptr && Get(status, "capacity") != nullptr) {
+      cJSON_AddItemToObject(status, "allocatable", cJSON_Duplicate(Get(status, "capacity"), true));
+    }
+    plan->nodes.push_back(Print(node.get()));
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& KnownWorkloads() {
+  static const std::vector<std::string> names = {
+      "SchedulingBasic",
+      "SchedulingNodeAffinity",
+      "SchedulingPodAntiAffinity",
+      "SchedulingPodAffinity",
+      "SchedulingPreferredPodAffinity",
+      "TopologySpreading",
+      "Preemption",
+      "Unschedulable",
+  };
+  return names;
+}
+
+Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes) {
+  auto it = Sources().find(workload);
+  if (it == Sources().end()) throw PlanError("unknown workload " + workload);
+  JsonPtr file = ReadJson(corpus + "/workloads/" + it->second.file + ".performance-config.json");
+  const cJSON* testcase = nullptr;
+  const cJSON* tc;
+  cJSON_ArrayForEach(tc, file.get()) {
+    if (GetString(tc, "name") == it->second.testcase) testcase = tc;
+  }
+  if (testcase == nullptr) throw PlanError("no test case " + std::string(it->second.testcase));
+
+  Plan plan;
+  plan.workload = workload;
+  const cJSON* entry = PickEntry(testcase, nodes, &plan.scale);
+  plan.entry = GetString(entry, "name");
+  const cJSON* params = Get(entry, "params");
+  std::string default_pod = GetString(testcase, "defaultPodTemplatePath");
+
+  int op_index = 0;
+  const cJSON* op;
+  cJSON_ArrayForEach(op, Get(testcase, "workloadTemplate")) {
+    std::string opcode = GetString(op, "opcode");
+    if (opcode == "createNodes") {
+      AddNodes(corpus, op, nodes, &plan);
+    } else if (opcode == "createNamespaces") {
+      for (int i = 0; i < Count(op, params, 1); ++i) {
+        std::string name = GetString(op, "prefix") + "-" + std::to_string(i);
+        plan.namespaces.push_back(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" +
+                                  name + "\"}}");
+      }
+    } else if (opcode == "createPods") {
+      std::string path = GetString(op, "podTemplatePath");
+      if (path.empty()) path = default_pod.empty() ? "pod-default.json" : default_pod;
+      JsonPtr tmpl = ReadTemplate(corpus, path);
+      std::string ns = GetString(op, "namespace");
+      if (ns.empty()) ns = "namespace-" + std::to_string(op_index);
+      std::string prefix = GenerateName(tmpl.get());
+      PodBatch batch;
+      for (int i = 0, n = Count(op, params, plan.scale); i < n; ++i) {
+        std::string name = Indexed(prefix, i);
+        batch.pods.push_back(MakePod(tmpl.get(), ns, name));
+        batch.names.push_back(ns + "/" + name);
+      }
+      if (cJSON_IsTrue(Get(op, "collectMetrics"))) {
+        plan.measured = std::move(batch);
+      } else {
+        plan.init.push_back(std::move(batch));
+      }
+    } else if (opcode == "churn") {
+      if (GetString(op, "mode") != "create") throw PlanError("churn mode other than create");
+      JsonPtr tmpl =
+          ReadTemplate(corpus, cJSON_GetArrayItem(Get(op, "templatePaths"), 0)->valuestring);
+      Churn churn;
+      churn.namespace_name = "namespace-" + std::to_string(op_index);
+      churn.template_json = Print(tmpl.get());
+      churn.interval_ms = Get(op, "intervalMilliseconds")->valueint;
+      plan.churn = std::move(churn);
+    } else {
+      throw PlanError("unsupported opcode " + opcode);
+    }
+    ++op_index;
+  }
+  if (plan.measured.pods.empty()) throw PlanError("no createPods op with collectMetrics");
+  return plan;
+}
+
+std::string ChurnPodJson(const Churn& churn, int i, std::string* name) {
+  JsonPtr tmpl(cJSON_Parse(churn.template_json.c_str()));
+  std::string pod_name = Indexed(GenerateName(tmpl.get()), i);
+  *name = churn.namespace_name + "/" + pod_name;
+  return MakePod(tmpl.get(), churn.namespace_name, pod_name);
+}
+
+}  // namespace bench

@@ -1,0 +1,75 @@
+// Plan: the objects of one scheduler_perf workload at one cluster size,
+// generated from upstream's own workload and template files (the corpus
+// copy of test/integration/scheduler_perf/*/performance-config.yaml and
+// templates/*.yaml, converted to JSON).
+//
+// How objects are made mirrors scheduler_perf (executor.go, node_util.go):
+// nodes get the kubernetes.io/hostname label and the
+// labelNodePrepareStrategy values round-robin; pods of a createPods op
+// without a namespace go to "namespace-<op index>". Names are generateName
+// plus a zero-padded index instead of random suffixes, so every
+// implementation sees the same names. What the API server would default
+// (status.allocatable from capacity, spec.schedulerName, metadata.uid) is
+// filled in here, because neither the engine nor a fake clientset does it.
+//
+// Size selection: the first workload entry without a feature-gate variant
+// suffix ('_' in its name) whose initNodes equals the size; when there is
+// none, the largest such entry with every count scaled by size/initNodes
+// (e.g. 15,000 nodes = the 5,000-node counts times 3; PreemptionBasic's
+// 1,000-node entry for 500 and 5,000 nodes).
+#ifndef BENCH_WORKLOAD_PLAN_H_
+#define BENCH_WORKLOAD_PLAN_H_
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// A corpus file that is missing or not what scheduler_perf would accept.
+class PlanError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Pods of one createPods op, as compact JSON objects (pending: no nodeName).
+struct PodBatch {
+  std::vector<std::string> pods;
+  std::vector<std::string> names;  // "namespace/name", same order as pods
+};
+
+// A churn op in "create" mode: one pod from the template every interval.
+struct Churn {
+  std::string namespace_name;
+  std::string template_json;  // pod JSON without metadata.name
+  int interval_ms = 0;
+};
+
+struct Plan {
+  std::string workload;                 // e.g. "SchedulingBasic"
+  std::string entry;                    // upstream workload entry used, e.g. "500Nodes"
+  double scale = 1;                     // factor applied to the entry's counts
+  std::vector<std::string> nodes;       // Node JSON objects
+  std::vector<std::string> namespaces;  // Namespace JSON objects
+  std::vector<PodBatch> init;           // createPods ops before the measured one
+  PodBatch measured;                    // the op with collectMetrics
+  std::optional<Churn> churn;
+  std::string zone_key;                          // label of labelNodePrepareStrategy, "" if none
+  std::map<std::string, std::string> node_zone;  // node name -> its zone_key value
+};
+
+// The workloads this benchmark knows, in report order.
+const std::vector<std::string>& KnownWorkloads();
+
+// Reads <corpus>/workloads/*.json and <corpus>/templates/*.json and builds
+// the plan of `workload` at `nodes` nodes. Throws PlanError.
+Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes);
+
+// The JSON of churn pod number `i` (0-based); *name receives its
+// "namespace/name".
+std::string ChurnPodJson(const Churn& churn, int i, std::string* name);
+
+}  // namespace bench
+
+#endif  // BENCH_WORKLOAD_PLAN_H_

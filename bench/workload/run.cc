@@ -1,0 +1,173 @@
+#include "run.h"
+
+#include <cjson/cJSON.h>
+#include <sched/sched.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Millis(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// User plus system CPU time of the process so far, in seconds.
+double CpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return s(ru.ru_utime) + s(ru.ru_stime);
+}
+
+struct JsonDeleter {
+  void operator()(cJSON* j) const { cJSON_Delete(j); }
+};
+using JsonPtr = std::unique_ptr<cJSON, JsonDeleter>;
+
+[[noreturn]] void Fail(const char* call, sched_error* err) {
+  std::string msg =
+      std::string(call) + ": " + sched_error_message(err) + " at " + sched_error_path(err);
+  sched_error_free(err);
+  throw RunError(msg);
+}
+
+std::string StringMember(const cJSON* obj, const char* key) {
+  cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+class Driver {
+ public:
+  explicit Driver(Outcome* out) : out_(out) {
+    sched_error* err = nullptr;
+    if (sched_engine_new("{}", 2, &engine_, &err) != SCHED_OK) Fail("sched_engine_new", err);
+  }
+  ~Driver() { sched_engine_free(engine_); }
+  Driver(const Driver&) = delete;
+  Driver& operator=(const Driver&) = delete;
+
+  void Apply(const std::string& json) {
+    sched_error* err = nullptr;
+    if (sched_engine_apply(engine_, json.data(), json.size(), nullptr, &err) != SCHED_OK) {
+      Fail("sched_engine_apply", err);
+    }
+  }
+
+  // Upserts `objects` as one List.
+  void ApplyList(const std::vector<std::string>& objects) {
+    std::string list = R"({"kind":"List","items":[)";
+    for (size_t i = 0; i < objects.size(); ++i) {
+      if (i > 0) list += ',';
+      list += objects[i];
+    }
+    Apply(list + "]}");
+  }
+
+  // Submits `batch` and runs cycles until every pod of it is placed or the
+  // queue has nothing left to try. `measured` times it and creates churn.
+  void RunBatch(const PodBatch& batch, const std::optional<Churn>& churn, bool measured) {
+    Clock::time_point start = Clock::now();
+    double cpu_start = CpuSeconds();
+    Clock::time_point next_churn = start;
+    ApplyList(batch.pods);
+    std::set<std::string> pending(batch.names.begin(), batch.names.end());
+    int idle_rounds = 0;
+    while (!pending.empty()) {
+      if (measured && churn && Clock::now() >= next_churn) {
+        std::string name;
+        Apply(ChurnPodJson(*churn, out_->churn_pods++, &name));
+        next_churn += std::chrono::milliseconds(churn->interval_ms);
+      }
+      Clock::time_point t0 = Clock::now();
+      JsonPtr results = RunOne();
+      double ms = Millis(Clock::now() - t0);
+      if (cJSON_GetArraySize(results.get()) == 0) {
+        // Only pods waiting for an event are left: let the queue's
+        // unschedulable timeout (5 min) pass, a few times at most.
+        if (++idle_rounds > 3) break;
+        Advance(5 * 60 * 1000 + 1);
+        continue;
+      }
+      const cJSON* r;
+      cJSON_ArrayForEach(r, results.get()) {
+        std::string pod = StringMember(r, "pod");
+        bool mine = pending.count(pod) > 0;
+        if (measured && mine) {
+          ++out_->attempts;
+          out_->attempt_ms.push_back(ms);
+        }
+        std::string node = StringMember(r, "node");
+        if (!node.empty()) {
+          out_->placements[pod] = node;
+          if (mine) pending.erase(pod);
+        } else if (cJSON* victims = cJSON_GetObjectItemCaseSensitive(r, "victims");
+                   cJSON_GetArraySize(victims) > 0) {
+          Evict(victims);
+        }
+      }
+    }
+    if (measured) {
+      out_->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      out_->cpu_seconds = CpuSeconds() - cpu_start;
+      out_->scheduled = static_cast<int>(batch.names.size() - pending.size());
+      out_->unscheduled = static_cast<int>(pending.size());
+    }
+  }
+
+ private:
+  JsonPtr RunOne() {
+    char* json = nullptr;
+    sched_error* err = nullptr;
+    if (sched_engine_run(engine_, 1, 0, &json, &err) != SCHED_OK) Fail("sched_engine_run", err);
+    JsonPtr doc(cJSON_Parse(json));
+    sched_free(json);
+    cJSON* results = cJSON_DetachItemFromObjectCaseSensitive(doc.get(), "results");
+    if (results == nullptr) throw RunError("sched_engine_run: no results");
+    return JsonPtr(results);
+  }
+
+  void Advance(uint64_t millis) {
+    sched_error* err = nullptr;
+    if (sched_engine_advance_clock(engine_, millis, &err) != SCHED_OK) {
+      Fail("sched_engine_advance_clock", err);
+    }
+  }
+
+  // Deletes the victims, as the preemption executor does through the API.
+  void Evict(const cJSON* victims) {
+    ++out_->preemptions;
+    std::string events = "[";
+    const cJSON* v;
+    cJSON_ArrayForEach(v, victims) {
+      std::string ns = StringMember(v, "namespace"), name = StringMember(v, "name");
+      if (events.size() > 1) events += ',';
+      events +=
+          R"({"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"namespace":")" +
+          ns + R"(","name":")" + name + R"(","uid":")" + StringMember(v, "uid") + "\"}}}";
+      out_->placements.erase(ns + "/" + name);
+    }
+    Apply(events + "]");
+  }
+
+  Outcome* out_;
+  sched_engine* engine_ = nullptr;
+};
+
+}  // namespace
+
+Outcome RunPlan(const Plan& plan) {
+  Outcome out;
+  Driver driver(&out);
+  driver.ApplyList(plan.nodes);
+  if (!plan.namespaces.empty()) driver.ApplyList(plan.namespaces);
+  for (const PodBatch& batch : plan.init) driver.RunBatch(batch, std::nullopt, false);
+  driver.RunBatch(plan.measured, plan.churn, true);
+  return out;
+}
+
+}  // namespace bench

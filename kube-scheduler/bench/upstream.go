@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/profile"
+)
+
+// stallTimeout ends a batch that has made no progress for this long: its
+// remaining pods count as unscheduled (flag --stall). On the fake API
+// server, which deletes synchronously, a preemptor's requeue sometimes
+// races the deletion of its victims and the pod waits for upstream's
+// 5-minute flush of unschedulable pods; the default stops well before.
+var stallTimeout = 30 * time.Second
+
+// runUpstream runs p through kube-scheduler v1.36.3's own scheduler
+// (scheduler.New with the default profile: its framework, queue and cache)
+// on a fake clientset, as test/integration/scheduler_perf does on a real API
+// server: nodes and namespaces first, each createPods op created and waited
+// for until its pods are bound, the measured op timed from its first create
+// to its last binding as the pod informer sees it. The scheduling loop is
+// the one of Scheduler.Run, with each ScheduleOne timed from the pod's pop
+// (a scheduling attempt: the cycle including preemption, binding is async).
+// The workload entry's feature gates are set first, as scheduler_perf does
+// (process-wide: they stay set for later workloads of the same process).
+func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
+	for gate, on := range p.featureGates {
+		// A gate locked at GA (SchedulerQueueingHints) cannot be turned
+		// off any more; the release runs with it on, so the run does too.
+		if err := utilfeature.DefaultMutableFeatureGate.Set(fmt.Sprintf("%s=%t", gate, on)); err != nil {
+			klog.FromContext(ctx).Info("Feature gate of the workload entry not set", "gate", gate, "value", on, "err", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The simple tracker: NewClientset's field management costs more per
+	// write than a scheduling cycle, which would measure the fake.
+	client := fake.NewSimpleClientset() //nolint:staticcheck // see above
+	// The fake API server does not implement the binding subresource.
+	client.PrependReactor("create", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		create := action.(clienttesting.CreateAction)
+		if create.GetSubresource() != "binding" {
+			return false, nil, nil
+		}
+		binding := create.GetObject().(*v1.Binding)
+		gvr := v1.SchemeGroupVersion.WithResource("pods")
+		obj, err := client.Tracker().Get(gvr, binding.Namespace, binding.Name)
+		if err != nil {
+			return true, nil, err
+		}
+		pod := obj.(*v1.Pod).DeepCopy()
+		pod.Spec.NodeName = binding.Target.Name
+		return true, nil, client.Tracker().Update(gvr, pod, pod.Namespace)
+	})
+	for _, n := range p.nodes {
+		if _, err := client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{}); err != nil {
+			return nil, err
+		}
+	}
+	for _, ns := range p.ns {
+		if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
+			return nil, err
+		}
+	}
+
+	factory := scheduler.NewInformerFactory(client, 0)
+	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
+	s, err := scheduler.New(ctx, client, factory, nil, profile.NewRecorderFactory(broadcaster))
+	if err != nil {
+		return nil, err
+	}
+	w := newWatcher()
+	if _, err := factory.Core().V1().Pods().Informer().AddEventHandler(w); err != nil {
+		return nil, err
+	}
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+	startLoop(ctx, s, w)
+
+	o := &outcome{}
+	for _, batch := range p.init {
+		if _, err := createAndWait(ctx, client, w, batch, nil, o); err != nil {
+			return nil, err
+		}
+	}
+	w.measure(p.measured)
+	start, cpu := time.Now(), cpuTime()
+	left, err := createAndWait(ctx, client, w, p.measured, p.churn, o)
+	if err != nil {
+		return nil, err
+	}
+	// CPU to the end of the wait, which ends within a millisecond of the
+	// last binding unless pods were left (then stallTimeout of polling).
+	o.elapsed, o.cpu = w.lastBound().Sub(start), cpuTime()-cpu
+	o.scheduled, o.unscheduled = len(p.measured)-left, left
+	cancel()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	o.attempts, o.attemptMs, o.preemptions = len(w.attemptMs), w.attemptMs, len(w.nominated)
+	o.placements = w.placements
+	return o, nil
+}
+
+// startLoop runs the queue and ScheduleOne as Scheduler.Run does, timing
+// each attempt of a measured pod.
+func startLoop(ctx context.Context, s *scheduler.Scheduler, w *watcher) {
+	logger := klog.FromContext(ctx)
+	s.SchedulingQueue.Run(logger)
+	if s.APIDispatcher != nil {
+		s.APIDispatcher.Run(logger)
+	}
+	var popped *v1.Pod
+	var poppedAt time.Time
+	next := s.NextPod
+	s.NextPod = func(l klog.Logger) (*framework.QueuedPodInfo, error) {
+		pi, err := next(l)
+		popped, poppedAt = nil, time.Now()
+		if pi != nil {
+			popped = pi.Pod
+		}
+		return pi, err
+	}
+	go func() {
+		for ctx.Err() == nil {
+			s.ScheduleOne(ctx)
+			if popped != nil {
+				w.attempt(popped, time.Since(poppedAt))
+			}
+		}
+		s.SchedulingQueue.Close()
+	}()
+}
+
+// createAndWait creates pods (and churn pods on the wall clock) and waits
+// until all of them are bound or progress stalls; it returns how many are
+// left unbound.
+func createAndWait(ctx context.Context, client *fake.Clientset, w *watcher, pods []*v1.Pod, c *churn, o *outcome) (int, error) {
+	for _, pod := range pods {
+		if _, err := client.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+			return 0, err
+		}
+	}
+	nextChurn := time.Now()
+	lastProgress, lastLeft := time.Now(), -1
+	for {
+		left := w.unbound(pods)
+		if left == 0 {
+			return 0, nil
+		}
+		now := time.Now()
+		if left != lastLeft {
+			lastProgress, lastLeft = now, left
+		} else if now.Sub(lastProgress) > stallTimeout {
+			return left, nil
+		}
+		if c != nil && !now.Before(nextChurn) {
+			cp := makePod(c.template, c.namespace, o.churnPods)
+			o.churnPods++
+			nextChurn = nextChurn.Add(c.interval)
+			if _, err := client.CoreV1().Pods(cp.Namespace).Create(ctx, cp, metav1.CreateOptions{}); err != nil {
+				return 0, err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("interrupted: %w", ctx.Err())
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// watcher follows the pod informer: where pods are bound, when the last
+// measured pod was, which pods got a nominated node, and attempt times.
+type watcher struct {
+	mu         sync.Mutex
+	placements map[string]string
+	measured   map[string]bool
+	nominated  map[string]bool
+	attemptMs  []float64
+	last       time.Time
+}
+
+func newWatcher() *watcher {
+	return &watcher{placements: map[string]string{}, measured: map[string]bool{}, nominated: map[string]bool{}}
+}
+
+func key(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
+
+func (w *watcher) measure(pods []*v1.Pod) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range pods {
+		w.measured[key(p)] = true
+	}
+}
+
+func (w *watcher) attempt(p *v1.Pod, d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.measured[key(p)] {
+		w.attemptMs = append(w.attemptMs, float64(d.Nanoseconds())/1e6)
+	}
+}
+
+func (w *watcher) unbound(pods []*v1.Pod) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, p := range pods {
+		if _, ok := w.placements[key(p)]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+func (w *watcher) lastBound() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
+}
+
+func (w *watcher) OnAdd(obj any, _ bool) { w.OnUpdate(nil, obj) }
+
+func (w *watcher) OnUpdate(_, obj any) {
+	p, ok := obj.(*v1.Pod)
+	if !ok {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	k := key(p)
+	if p.Status.NominatedNodeName != "" {
+		w.nominated[k] = true
+	}
+	if p.Spec.NodeName != "" {
+		if _, seen := w.placements[k]; !seen && w.measured[k] {
+			w.last = time.Now()
+		}
+		w.placements[k] = p.Spec.NodeName
+	}
+}
+
+func (w *watcher) OnDelete(obj any) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	if p, ok := obj.(*v1.Pod); ok {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		delete(w.placements, key(p))
+	}
+}
