@@ -193,7 +193,10 @@ void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& s
                            ScheduleResult& r) {
   const size_t n = feasible.size();
   r.scores.resize(n);
-  for (size_t i = 0; i < n; ++i) r.scores[i].node = feasible[i];
+  for (size_t i = 0; i < n; ++i) {
+    r.scores[i].node = feasible[i];
+    r.scores[i].scores.reserve(profile_.score().size());  // one allocation per node
+  }
   if (profile_.score().empty()) {
     for (auto& s : r.scores) s.total = 1;  // prioritizeNodes without scorers
     return;
