@@ -2,7 +2,8 @@
 // (scheduler_perf's node-default.yaml / pod-default.yaml shapes: nodes of
 // 4 cpu, 32Gi, 110 pods; pods asking 100m cpu and 500Mi), through the C
 // API: each iteration schedules and assumes one pod of the one template,
-// with the cache on (arg 1) and off (arg 0). bench/RESULTS.md has the
+// with the cache on (cache:1) and off (cache:0), with the adaptive
+// percentageOfNodesToScore (pct:0) and with every node evaluated (pct:100). bench/RESULTS.md has the
 // command and the numbers.
 #include <benchmark/benchmark.h>
 
@@ -31,8 +32,9 @@ std::string PodJson(int64_t i) {
 void BM_SchedulingBasic(benchmark::State& state) {
   const bool cache = state.range(0) != 0;
   const int nodes = static_cast<int>(state.range(1));
-  const std::string config =
-      std::string(R"({"seed":1,"equivalenceCache":)") + (cache ? "true" : "false") + "}";
+  const std::string config = std::string(R"({"seed":1,"equivalenceCache":)") +
+                             (cache ? "true" : "false") + R"(,"percentageOfNodesToScore":)" +
+                             std::to_string(state.range(2)) + "}";
   sched_engine* e = nullptr;
   if (sched_engine_new(config.data(), config.size(), &e, nullptr) != SCHED_OK) {
     state.SkipWithError("sched_engine_new failed");
@@ -63,9 +65,11 @@ void BM_SchedulingBasic(benchmark::State& state) {
 }
 
 BENCHMARK(BM_SchedulingBasic)
-    ->ArgNames({"cache", "nodes"})
-    ->Args({0, 5000})
-    ->Args({1, 5000})
+    ->ArgNames({"cache", "nodes", "pct"})
+    ->Args({0, 5000, 0})  // adaptive percentageOfNodesToScore: 500 nodes a cycle
+    ->Args({1, 5000, 0})
+    ->Args({0, 5000, 100})  // every node a cycle
+    ->Args({1, 5000, 100})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

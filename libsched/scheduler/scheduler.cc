@@ -346,6 +346,9 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     ++ecache_->stats().bypasses;
   }
   if (cls != nullptr) r.cache_storage = cls->storage();
+  // Who may have nominated pods; null when nobody has (asked once, not per node).
+  const PodNominator* nominations =
+      nominator != nullptr && nominator->HasNominatedPods() ? nominator : nullptr;
   std::vector<const NodeInfo*> feasible;
   std::vector<size_t> positions;  // of feasible nodes, when cls is set
   const int64_t num_nodes = static_cast<int64_t>(nodes.size());
@@ -356,7 +359,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     const NodeInfo* ni = nodes[index];
     if (ni == nominated_failed) continue;
     bool reused = false;
-    Status s = FilterNode(fw, cs, pod, nominator, cls, index, *ni, &reused);
+    Status s = FilterNode(fw, cs, pod, nominations, cls, index, *ni, &reused);
     if (cls != nullptr) {
       if (reused) {
         ++ecache_->stats().reused;

@@ -134,7 +134,8 @@ class Scheduler {
   EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_nodes,
                                    bool* hit);
   // The node's Filter verdict: from `cls` when cached, else evaluated (and
-  // cached when it is node-local). Sets *reused.
+  // cached unless pods are nominated to the node; `nominator` is null when
+  // none are nominated anywhere). Sets *reused.
   Status FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                     const PodNominator* nominator, EcacheEntry* cls, size_t index,
                     const NodeInfo& ni, bool* reused) const;
