@@ -89,8 +89,7 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
     case 0:
       break;  // SchedulingBasic-like
     case 1:
-      spec = R"("nodeSelector":{"disk":"ssd"},)";
-      cpu = "1";
+      spec = R"("nodeSelector":{"disk":"ssd"},)";  // differs from 0 only here
       break;
     case 2:
       spec = R"("tolerations":[{"key":"dedicated","operator":"Exists"}],)";
@@ -227,8 +226,11 @@ void RunSequence(uint32_t seed, int steps) {
 }
 
 TEST(EcachePropertyTest, CacheOnAndOffGiveIdenticalResults) {
-  for (uint32_t seed = 1; seed <= 12; ++seed) {
-    RunSequence(seed, 300);
+  // Sized to run in a few seconds (about 20 s under ASan); every mutant
+  // tried (a repair skipped, a key not fed, nominations ignored) fails
+  // within these seeds.
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    RunSequence(seed, 250);
     if (HasFatalFailure()) return;
   }
 }
