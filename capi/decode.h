@@ -145,6 +145,9 @@ struct EngineConfig {
   // The scheduling queue's backoff, in seconds: 1 <= initial <= max.
   int64_t pod_initial_backoff_seconds = 1;
   int64_t pod_max_backoff_seconds = 10;
+  // "equivalenceCache": reuse per-node results across pods of one class
+  // (libsched/ecache). Never changes a result.
+  bool equivalence_cache = true;
 };
 
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus

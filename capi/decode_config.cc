@@ -117,6 +117,8 @@ ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out) {
       CAPI_RETURN_IF_ERROR(AsInt(m, p, 1, kMaxBackoffSeconds, field));
     } else if (name == "seed") {
       CAPI_RETURN_IF_ERROR(DecodeSeed(m, p, &out->seed));
+    } else if (name == "equivalenceCache") {
+      CAPI_RETURN_IF_ERROR(GetBool(root, "equivalenceCache", path, &out->equivalence_cache));
     } else if (name == "profiles") {
       if (!cJSON_IsNull(m)) CAPI_RETURN_IF_ERROR(AsArray(m, p));
       profiles_json = m;

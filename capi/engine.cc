@@ -87,6 +87,7 @@ void Engine::Configure(const EngineConfig& config) {
     Profile profile = NewDefaultProfile(p.scheduler_name, p.plugin_args);
     profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
     auto s = std::make_unique<Scheduler>(std::move(profile), config.seed);
+    s->set_equivalence_cache(config.equivalence_cache);
     // The scheduler owns the profile, so hint functions may point into it.
     hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));
     schedulers_.emplace(p.scheduler_name, std::move(s));
@@ -290,6 +291,36 @@ ApiStatus Engine::AdvanceClock(uint64_t millis) {
 ApiStatus Engine::QueueJson(MallocString* result) {
   std::lock_guard<std::mutex> lock(mu_);
   *result = NewCString(capi::QueueJson(*queue_, clock_.Now()));
+  return ApiStatus();
+}
+
+ApiStatus Engine::StatsJson(MallocString* result) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Summed over the profiles' schedulers.
+  EcacheStats sum;
+  bool on = false;
+  for (const auto& [name, s] : schedulers_) {
+    const EcacheStats* st = s->equivalence_cache_stats();
+    if (st == nullptr) continue;
+    on = true;
+    sum.hits += st->hits;
+    sum.misses += st->misses;
+    sum.bypasses += st->bypasses;
+    sum.score_bypasses += st->score_bypasses;
+    sum.repairs += st->repairs;
+    sum.reused += st->reused;
+  }
+  JsonWriter w;
+  w.BeginObject().Key("equivalenceCache").BeginObject();
+  w.Key("enabled").Bool(on);
+  w.Key("hits").Int(static_cast<int64_t>(sum.hits));
+  w.Key("misses").Int(static_cast<int64_t>(sum.misses));
+  w.Key("bypasses").Int(static_cast<int64_t>(sum.bypasses));
+  w.Key("scoreBypasses").Int(static_cast<int64_t>(sum.score_bypasses));
+  w.Key("repairs").Int(static_cast<int64_t>(sum.repairs));
+  w.Key("reused").Int(static_cast<int64_t>(sum.reused));
+  w.EndObject().EndObject();
+  *result = NewCString(w.str());
   return ApiStatus();
 }
 

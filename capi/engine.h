@@ -53,6 +53,9 @@ class Engine {
   ApiStatus AdvanceClock(uint64_t millis);
   // sched_engine_queue: where every pending pod is and why.
   ApiStatus QueueJson(MallocString* result);
+  // sched_engine_stats: the equivalence cache's counters, summed over the
+  // profiles (docs/api.md, "Statistics").
+  ApiStatus StatsJson(MallocString* result);
   // For tests (not in the C API): XXH3-64 digests of the state
   // (capi/state_digest.h). ClusterDigest covers nodes, pods, aggregates,
   // PDBs, Namespaces and workloads; StateDigest adds the node order, each

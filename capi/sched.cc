@@ -136,4 +136,15 @@ sched_status sched_engine_queue(sched_engine* engine, char** queue_json, sched_e
   });
 }
 
+sched_status sched_engine_stats(sched_engine* engine, char** stats_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (stats_json == nullptr) return ApiStatus::InvalidCall("stats_json is NULL");
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(engine->rep->StatsJson(&result));
+    *stats_json = result.release();
+    return ApiStatus();
+  });
+}
+
 }  // extern "C"

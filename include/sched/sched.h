@@ -199,6 +199,15 @@ SCHED_API sched_status sched_engine_advance_clock(sched_engine *engine, uint64_t
 SCHED_API sched_status sched_engine_queue(sched_engine *engine, char **queue_json,
                                           sched_error **err);
 
+/* Writes the engine's statistics (docs/api.md, "Statistics"): the
+ * equivalence-class cache's counters since the engine was created, summed
+ * over the profiles:
+ *   {"equivalenceCache":{"enabled":B,"hits":N,"misses":N,"bypasses":N,
+ *    "scoreBypasses":N,"repairs":N,"reused":N}}
+ * Free *stats_json with sched_free. Changes nothing. */
+SCHED_API sched_status sched_engine_stats(sched_engine *engine, char **stats_json,
+                                          sched_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

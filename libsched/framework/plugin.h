@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libsched/ecache/pod_signer.h"
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
@@ -37,6 +38,12 @@ class Plugin {
   // The CycleState slot this plugin instance owns; set by its Profile.
   size_t slot() const { return slot_; }
   void set_slot(size_t s) { slot_ = s; }
+
+  // Equivalence-class cache (libsched/ecache): feeds `sig` every pod field
+  // this plugin reads where the cache may reuse its answers (the Filter of
+  // FilterIsNodeLocal, the Score of ScoreCacheKey). Plugins that never opt
+  // in keep the default (nothing).
+  virtual void SignPod(const Pod& /*pod*/, PodSigner& /*sig*/) const {}
 
  private:
   size_t slot_ = 0;
@@ -79,6 +86,12 @@ class FilterPlugin : public virtual Plugin {
  public:
   virtual Status Filter(const CycleState& state, const Pod& pod,
                         const NodeInfo& node) const = 0;
+  // Equivalence-class cache: true when, given what PreFilter wrote to
+  // `state`, Filter's verdict on a node depends only on that NodeInfo and
+  // the pod fields SignPod feeds (not on other nodes' pods), so a verdict
+  // stays right until the node's generation changes. Asked only when
+  // PreFilter did not Skip. Default false: a plugin opts in.
+  virtual bool FilterIsNodeLocal(const CycleState& /*state*/) const { return false; }
 };
 
 // PostFilterResult (fwk.PostFilterResult): where the pod is nominated and
@@ -114,6 +127,15 @@ class ScorePlugin : public virtual Plugin {
  public:
   virtual Status Score(const CycleState& state, const Pod& pod,
                        const NodeInfo& node, int64_t* score) const = 0;
+  // Equivalence-class cache: true when, given what PreScore wrote to
+  // `state`, the raw Score of a node depends only on that NodeInfo, the pod
+  // fields SignPod feeds, and cluster-wide values this method feeds to
+  // `key` (e.g. ImageLocality's node counts), so a cached raw score stays
+  // right while the node's generation and `key` are unchanged. Asked only
+  // when PreScore did not Skip. Default false: a plugin opts in.
+  virtual bool ScoreCacheKey(const CycleState& /*state*/, PodSigner& /*key*/) const {
+    return false;
+  }
   // NormalizeScore (ScoreExtensions); `scores` is parallel to the feasible
   // nodes. Plugins without normalization keep the default.
   virtual bool HasNormalizeScore() const { return false; }

@@ -20,6 +20,9 @@ class PodNominator {
   // Pods nominated to `node_name`, in the order they were nominated.
   virtual std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
       std::string_view node_name) const = 0;
+  // False only when no pod is nominated anywhere, so a cycle can skip
+  // asking per node. The default is the safe answer.
+  virtual bool HasNominatedPods() const { return true; }
 };
 
 }  // namespace sched

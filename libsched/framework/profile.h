@@ -32,6 +32,8 @@ class Profile {
 
   const std::string& scheduler_name() const { return scheduler_name_; }
   size_t num_slots() const { return plugins_.size(); }
+  // Every plugin, in the order added (each once, whatever its extension points).
+  const std::vector<std::unique_ptr<Plugin>>& plugins() const { return plugins_; }
   const std::vector<const PreFilterPlugin*>& pre_filter() const { return pre_filter_; }
   const std::vector<const FilterPlugin*>& filter() const { return filter_; }
   const std::vector<const PostFilterPlugin*>& post_filter() const { return post_filter_; }

@@ -70,4 +70,19 @@ Status ImageLocality::Score(const CycleState& state, const Pod& pod, const NodeI
   return Status();
 }
 
+void ImageLocality::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.Add(static_cast<int64_t>(pod.images.size()));
+  for (Atom image : pod.images) sig.Add(static_cast<int64_t>(image));
+  sig.Add(static_cast<int64_t>(pod.num_containers));
+}
+
+bool ImageLocality::ScoreCacheKey(const CycleState& state, PodSigner& key) const {
+  const auto* s = state.Read<PreScoreState>(slot());
+  if (s == nullptr) return false;
+  key.Add(s->total_num_nodes);
+  for (int n : s->num_nodes) key.Add(static_cast<int64_t>(n));
+  return true;
+}
+
 }  // namespace sched

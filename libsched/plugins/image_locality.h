@@ -42,6 +42,10 @@ class ImageLocality final : public PreScorePlugin, public ScorePlugin {
   // REQUIRES: PreScore ran on `state` for `pod`.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  // Equivalence-class cache: the raw score reads the node, the pod and the
+  // node counts PreScore took from the snapshot (fed to `key`).
+  bool ScoreCacheKey(const CycleState& state, PodSigner& key) const override;
 };
 
 }  // namespace sched

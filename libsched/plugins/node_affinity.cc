@@ -156,4 +156,11 @@ Status NodeAffinity::NormalizeScore(const CycleState& /*state*/, const Pod& /*po
   return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/false, scores);
 }
 
+void NodeAffinity::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.AddAll(std::span<const Requirement>(pod.node_selector));
+  sig.Add(pod.required_node_affinity);
+  sig.AddAll(std::span<const PreferredSchedulingTerm>(pod.preferred_node_affinity));
+}
+
 }  // namespace sched

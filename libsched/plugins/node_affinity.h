@@ -78,6 +78,10 @@ class NodeAffinity final : public PreFilterPlugin,
   // node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  // Equivalence-class cache: the verdict reads only the node and the pod
+  // (addedAffinity is the profile's, and each profile has its own cache).
+  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
   // Skip when neither the pod nor the args have preferred terms; Error when
   // a pod's term with a non-zero weight is invalid (upstream parses them
   // eagerly here).
@@ -88,6 +92,10 @@ class NodeAffinity final : public PreFilterPlugin,
   // REQUIRES: PreScore returned Success in this cycle (else Error).
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  // Equivalence-class cache: the raw score reads only the node and the pod.
+  bool ScoreCacheKey(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
   bool HasNormalizeScore() const override { return true; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         std::span<int64_t> scores) const override;

@@ -13,4 +13,9 @@ Status NodeName::Filter(const CycleState& /*state*/, const Pod& pod,
   return Status(Code::kUnschedulableAndUnresolvable, kReason);
 }
 
+void NodeName::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.Add(pod.node_name);
+}
+
 }  // namespace sched

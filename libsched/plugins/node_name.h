@@ -25,6 +25,9 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
   // REQUIRES: node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  // Equivalence-class cache: the verdict reads only the node and the pod.
+  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
 };
 
 }  // namespace sched

@@ -73,4 +73,9 @@ Status NodePorts::Filter(const CycleState& state, const Pod& /*pod*/,
   return Status();
 }
 
+void NodePorts::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.AddAll(std::span<const HostPort>(pod.host_ports));
+}
+
 }  // namespace sched

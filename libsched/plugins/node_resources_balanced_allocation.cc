@@ -113,4 +113,11 @@ Status NodeResourcesBalancedAllocation::Score(const CycleState& state, const Pod
   return Status();
 }
 
+void NodeResourcesBalancedAllocation::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.Add(pod.requests);
+  sig.Add(pod.non_zero_requests);
+  sig.Add(pod.non_zero_container_requests);
+}
+
 }  // namespace sched

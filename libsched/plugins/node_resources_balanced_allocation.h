@@ -58,6 +58,11 @@ class NodeResourcesBalancedAllocation final : public PreScorePlugin, public Scor
   // REQUIRES: PreScore returned Success on `state`; node.node() != nullptr.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  // Equivalence-class cache: the raw score reads only the node and the pod.
+  bool ScoreCacheKey(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
 
  private:
   NodeResourcesBalancedAllocationArgs args_;

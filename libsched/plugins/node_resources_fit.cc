@@ -375,4 +375,11 @@ Status NodeResourcesFit::Score(const CycleState& state, const Pod& /*pod*/,
   return Status();
 }
 
+void NodeResourcesFit::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.Add(pod.requests);
+  sig.Add(pod.non_zero_requests);
+  sig.Add(pod.non_zero_container_requests);
+}
+
 }  // namespace sched

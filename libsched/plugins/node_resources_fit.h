@@ -113,6 +113,9 @@ class NodeResourcesFit final : public PreFilterPlugin,
   // Error, as upstream).
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  // Equivalence-class cache: the verdict reads only the node and the pod.
+  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
 
   // Never skips. Resolves the scored resources and the pod's requests.
   Status PreScore(CycleState& state, const Pod& pod,
@@ -123,6 +126,10 @@ class NodeResourcesFit final : public PreFilterPlugin,
   // (else Error).
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  // Equivalence-class cache: the raw score reads only the node and the pod.
+  bool ScoreCacheKey(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
 
  private:
   NodeResourcesFitArgs args_;

@@ -56,4 +56,9 @@ Status NodeUnschedulable::Filter(const CycleState& /*state*/, const Pod& /*pod*/
   return Status(Code::kUnschedulableAndUnresolvable, kReasonUnschedulable);
 }
 
+void NodeUnschedulable::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.AddAll(std::span<const Toleration>(pod.tolerations));
+}
+
 }  // namespace sched

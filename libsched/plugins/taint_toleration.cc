@@ -89,4 +89,9 @@ Status TaintToleration::NormalizeScore(const CycleState& /*state*/, const Pod& /
   return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/true, scores);
 }
 
+void TaintToleration::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.AddAll(std::span<const Toleration>(pod.tolerations));
+}
+
 }  // namespace sched

@@ -38,6 +38,9 @@ class TaintToleration final : public FilterPlugin,
   // REQUIRES: node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  // Equivalence-class cache: the verdict reads only the node and the pod.
+  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
   // Keeps the tolerations that can tolerate a PreferNoSchedule taint.
   Status PreScore(CycleState& state, const Pod& pod,
                   std::span<const NodeInfo* const> feasible,
@@ -46,6 +49,10 @@ class TaintToleration final : public FilterPlugin,
   // REQUIRES: PreScore ran in this cycle (else Error, as upstream).
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  // Equivalence-class cache: the raw score reads only the node and the pod.
+  bool ScoreCacheKey(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
   bool HasNormalizeScore() const override { return true; }
   // Reversed: fewer untolerated taints score higher.
   Status NormalizeScore(const CycleState& state, const Pod& pod,

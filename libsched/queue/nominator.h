@@ -36,6 +36,7 @@ class Nominator final : public PodNominator {
 
   std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
       std::string_view node_name) const override;
+  bool HasNominatedPods() const override { return !nominated_pods_.empty(); }
   // The node `pod` is nominated to, or "".
   std::string NominatedNodeFor(const Pod& pod) const;
 

@@ -148,6 +148,7 @@ class PriorityQueue final : public PodNominator {
       std::string_view node_name) const override {
     return nominator_.NominatedPodsForNode(node_name);
   }
+  bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
   const Nominator& nominator() const { return nominator_; }
 
   // Pods popped so far (upstream's schedulingCycle).

@@ -9,6 +9,13 @@ namespace {
 constexpr int64_t kMinFeasibleNodesToFind = 100;
 constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 
+// Equivalence classes kept at once; at 5,000 nodes an entry is ~1 MB.
+constexpr size_t kMaxEquivalenceClasses = 32;
+
+bool HasNominatedPods(const PodNominator* nominator, const NodeInfo& ni) {
+  return nominator != nullptr && !nominator->NominatedPodsForNode(ni.node()->name).empty();
+}
+
 std::vector<std::string> Intersect(const std::vector<std::string>& a,
                                    const std::vector<std::string>& b) {
   std::vector<std::string> out;
@@ -20,6 +27,71 @@ std::vector<std::string> Intersect(const std::vector<std::string>& a,
 
 Scheduler::Scheduler(Profile profile, uint64_t seed)
     : profile_(std::move(profile)), rng_(seed) {}
+
+void Scheduler::set_equivalence_cache(bool on) {
+  if (on && !ecache_) ecache_ = std::make_unique<EquivalenceCache>(kMaxEquivalenceClasses);
+  if (!on) ecache_.reset();
+}
+
+EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs,
+                                            size_t num_nodes, bool* hit) {
+  *hit = false;
+  if (!ecache_) return nullptr;
+  // Which Filters run is part of the class's key; each that runs must be
+  // node-local, or verdicts could go stale without their node changing.
+  signer_.Clear();
+  for (const FilterPlugin* p : profile_.filter()) {
+    const bool skip = cs.skip_filter(p->slot());
+    signer_.Add(static_cast<int64_t>(skip));
+    if (!skip && !p->FilterIsNodeLocal(cs)) {
+      ++ecache_->stats().bypasses;
+      return nullptr;
+    }
+  }
+  const uint64_t filter_key = signer_.Finish();
+  signer_.Clear();
+  for (const auto& p : profile_.plugins()) p->SignPod(pod, signer_);
+  bool created = false;
+  EcacheEntry& e = ecache_->Get(signer_.Finish(), &created);
+  e.BeginFilter(filter_key, num_nodes);
+  *hit = !created;
+  return &e;
+}
+
+Status Scheduler::FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
+                             const PodNominator* nominator, EcacheEntry* cls, size_t index,
+                             const NodeInfo& ni, bool* reused) const {
+  *reused = false;
+  // Nominated pods are not part of the node's generation: such a node is
+  // evaluated afresh and not cached.
+  if (cls == nullptr || HasNominatedPods(nominator, ni)) {
+    return fw.RunFilterPluginsWithNominatedPods(cs, pod, ni);
+  }
+  if (const Status* v = cls->Verdict(index, ni)) {
+    *reused = true;
+    return *v;
+  }
+  Status s = fw.RunFilterPlugins(cs, pod, ni);
+  if (s.code() != Code::kError) cls->StoreVerdict(index, ni, s);
+  return s;
+}
+
+EcacheEntry* Scheduler::CacheEntryForScore(const CycleState& cs, EcacheEntry* cls) {
+  if (cls == nullptr) return nullptr;
+  signer_.Clear();
+  for (const auto& [plugin, weight] : profile_.score()) {
+    const bool skip = cs.skip_score(plugin->slot());
+    signer_.Add(static_cast<int64_t>(skip));
+    if (skip) continue;
+    signer_.Section(plugin->Name());
+    if (!plugin->ScoreCacheKey(cs, signer_)) {
+      ++ecache_->stats().score_bypasses;
+      return nullptr;
+    }
+  }
+  cls->BeginScore(signer_.Finish(), profile_.score().size());
+  return cls;
+}
 
 int64_t Scheduler::NumFeasibleNodesToFind(int64_t num_all_nodes) const {
   if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
@@ -117,10 +189,14 @@ void Scheduler::RunPostFilters(const Framework& fw, const CycleState& cs, const 
 
 void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
                            const std::vector<const NodeInfo*>& feasible,
-                           ScheduleResult& r) const {
+                           const std::vector<size_t>& positions, EcacheEntry* cls,
+                           ScheduleResult& r) {
   const size_t n = feasible.size();
   r.scores.resize(n);
-  for (size_t i = 0; i < n; ++i) r.scores[i].node = feasible[i];
+  for (size_t i = 0; i < n; ++i) {
+    r.scores[i].node = feasible[i];
+    r.scores[i].scores.reserve(profile_.score().size());  // one allocation per node
+  }
   if (profile_.score().empty()) {
     for (auto& s : r.scores) s.total = 1;  // prioritizeNodes without scorers
     return;
@@ -135,12 +211,24 @@ void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& s
       return;
     }
   }
+  // Raw scores: a cached row, or a fresh one (cached once all succeeded).
+  EcacheEntry* score_cache = CacheEntryForScore(cs, cls);
+  std::vector<const int64_t*> cached(n, nullptr);
+  if (score_cache != nullptr) {
+    for (size_t i = 0; i < n; ++i) cached[i] = score_cache->RawScores(positions[i], *feasible[i]);
+  }
   std::vector<int64_t> column(n);
-  for (const auto& [plugin, weight] : profile_.score()) {
+  for (size_t k = 0; k < profile_.score().size(); ++k) {
+    const auto& [plugin, weight] = profile_.score()[k];
     if (cs.skip_score(plugin->slot())) continue;  // skipped plugins are not reported
     for (size_t i = 0; i < n; ++i) {
+      if (cached[i] != nullptr) {
+        column[i] = cached[i][k];
+        continue;
+      }
       column[i] = 0;
       Status s = plugin->Score(cs, pod, *feasible[i], &column[i]);
+      if (score_cache != nullptr) score_cache->MutableRawScores(positions[i])[k] = column[i];
       if (!s.IsSuccess()) {
         r.error = true;
         r.message = "running Score plugin \"" + std::string(plugin->Name()) + "\": " + s.Message();
@@ -166,6 +254,15 @@ void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& s
       r.scores[i].scores.push_back(column[i] * weight);
       r.scores[i].total += column[i] * weight;
     }
+  }
+  if (score_cache == nullptr) return;
+  for (size_t i = 0; i < n; ++i) {
+    if (cached[i] != nullptr) {
+      ++ecache_->stats().reused;
+      continue;
+    }
+    score_cache->MarkScored(positions[i], *feasible[i]);
+    if (ecache_hit_) ++ecache_->stats().repairs;
   }
 }
 
@@ -239,16 +336,40 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   // index and stopping at numFeasibleNodesToFind (upstream with parallelism
   // 1 visits nodes in exactly this order). The nominated node, if it just
   // failed, keeps that verdict (upstream re-runs it to the same result).
+  // The equivalence cache indexes nodes by their place in the node list,
+  // so it serves only walks over all nodes.
+  EcacheEntry* cls = nullptr;
+  ecache_hit_ = false;
+  if (restriction.all_nodes) {
+    cls = CacheEntryForFilter(pod, cs, all_nodes.size(), &ecache_hit_);
+  } else if (ecache_) {
+    ++ecache_->stats().bypasses;
+  }
+  if (cls != nullptr) r.cache_storage = cls->storage();
+  // Who may have nominated pods; null when nobody has (asked once, not per node).
+  const PodNominator* nominations =
+      nominator != nullptr && nominator->HasNominatedPods() ? nominator : nullptr;
   std::vector<const NodeInfo*> feasible;
+  std::vector<size_t> positions;  // of feasible nodes, when cls is set
   const int64_t num_nodes = static_cast<int64_t>(nodes.size());
   int64_t to_find = NumFeasibleNodesToFind(num_nodes);
   if (profile_.score().empty()) to_find = std::min<int64_t>(to_find, 1);
   for (int64_t i = 0; i < num_nodes && static_cast<int64_t>(feasible.size()) < to_find; ++i) {
-    const NodeInfo* ni = nodes[(next_start_node_index_ + i) % num_nodes];
+    const size_t index = (next_start_node_index_ + i) % num_nodes;
+    const NodeInfo* ni = nodes[index];
     if (ni == nominated_failed) continue;
-    Status s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
+    bool reused = false;
+    Status s = FilterNode(fw, cs, pod, nominations, cls, index, *ni, &reused);
+    if (cls != nullptr) {
+      if (reused) {
+        ++ecache_->stats().reused;
+      } else if (ecache_hit_) {
+        ++ecache_->stats().repairs;
+      }
+    }
     if (s.IsSuccess()) {
       feasible.push_back(ni);
+      if (cls != nullptr) positions.push_back(index);
     } else if (s.code() == Code::kError) {
       // findNodesThatPassFilters: an error ends the cycle.
       r.error = true;
@@ -272,7 +393,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     r.node = feasible[0]->node()->name;
     return r;
   }
-  Prioritize(cs, pod, state, feasible, r);
+  Prioritize(cs, pod, state, feasible, positions, cls, r);
   if (r.error) return r;
   r.node = SelectHost(r)->node()->name;
   return r;

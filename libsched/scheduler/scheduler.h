@@ -26,6 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "libsched/ecache/equivalence_cache.h"
+#include "libsched/ecache/pod_signer.h"
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/framework.h"
 #include "libsched/framework/node_to_status.h"
@@ -84,6 +86,8 @@ struct ScheduleResult {
   // cycle live in its CycleState, messages the framework built live here.
   std::shared_ptr<CycleState> cycle_state;
   std::deque<std::string> owned_messages;
+  // Backs reasons of verdicts taken from the equivalence cache, if any.
+  std::shared_ptr<const void> cache_storage;
 };
 
 class Scheduler {
@@ -95,6 +99,15 @@ class Scheduler {
   // selectHost and the rotating start index (for state digests).
   const std::mt19937_64& rng() const { return rng_; }
   size_t next_start_node_index() const { return next_start_node_index_; }
+
+  // Turns the equivalence-class cache (libsched/ecache) on or off; off
+  // drops its entries and statistics. It never changes a result, only how
+  // much of a cycle is recomputed. Off by default.
+  void set_equivalence_cache(bool on);
+  // The cache's counters, or null when it is off.
+  const EcacheStats* equivalence_cache_stats() const {
+    return ecache_ ? &ecache_->stats() : nullptr;
+  }
 
   // Runs one cycle for `pod`. Does not change `state`. `nominator` (may be
   // null) supplies the pods nominated to each node: those of priority >=
@@ -110,13 +123,33 @@ class Scheduler {
   // RunPostFilterPlugins: fills r's post_filter_msg, nominated_node, victims.
   void RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
                       ScheduleResult& r) const;
+  // `cls` (may be null) caches raw scores; positions[i] is feasible[i]'s
+  // index in the node list (only read when cls is set).
   void Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
-                  const std::vector<const NodeInfo*>& feasible, ScheduleResult& r) const;
+                  const std::vector<const NodeInfo*>& feasible,
+                  const std::vector<size_t>& positions, EcacheEntry* cls, ScheduleResult& r);
+  // Equivalence cache: the entry of the pod's class for this cycle's filter
+  // walk over all `num_nodes` nodes, or null when the cache is off or the
+  // cycle's Filter results are not node-local (bypass). Sets *hit.
+  EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_nodes,
+                                   bool* hit);
+  // The node's Filter verdict: from `cls` when cached, else evaluated (and
+  // cached unless pods are nominated to the node; `nominator` is null when
+  // none are nominated anywhere). Sets *reused.
+  Status FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
+                    const PodNominator* nominator, EcacheEntry* cls, size_t index,
+                    const NodeInfo& ni, bool* reused) const;
+  // Equivalence cache: `cls` ready for this cycle's raw scores, or null when
+  // some enabled Score plugin's raw score is not cacheable (after PreScore).
+  EcacheEntry* CacheEntryForScore(const CycleState& cs, EcacheEntry* cls);
   const NodeInfo* SelectHost(const ScheduleResult& r);
 
   Profile profile_;
   std::mt19937_64 rng_;
   size_t next_start_node_index_ = 0;
+  std::unique_ptr<EquivalenceCache> ecache_;  // null when off
+  bool ecache_hit_ = false;  // this cycle found its class's entry
+  PodSigner signer_;         // scratch, reused across cycles
 };
 
 // The FitError summary: "0/N nodes are available: <sorted histogram>." or

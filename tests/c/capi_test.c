@@ -430,6 +430,55 @@ static void TestQueue(void) {
   sched_engine_free(engine);
 }
 
+/* sched_engine_stats: the equivalence cache's counters; two pods of one
+ * template are one miss and one hit, and "equivalenceCache": false turns
+ * the cache off. */
+static void TestStats(void) {
+  static const char *const kConfigs[] = {"{}", "{\"equivalenceCache\":false}"};
+  static const char *const kWant[] = {
+      "{\"equivalenceCache\":{\"enabled\":true,\"hits\":1,\"misses\":1,",
+      "{\"equivalenceCache\":{\"enabled\":false,\"hits\":0,\"misses\":0,"};
+  char pod[512];
+  char *out = NULL;
+  sched_error *err = NULL;
+  int i, k;
+  for (i = 0; i < 2; ++i) {
+    sched_engine *engine = NULL;
+    CHECK(NewEngineFrom(kConfigs[i], &engine, NULL) == SCHED_OK);
+    CHECK(sched_engine_apply(engine, kNode1, strlen(kNode1), NULL, NULL) == SCHED_OK);
+    CHECK(sched_engine_apply(engine, kNode2, strlen(kNode2), NULL, NULL) == SCHED_OK);
+    for (k = 0; k < 2; ++k) {
+      PodJson(pod, sizeof pod, k == 0 ? "a" : "b", "100m");
+      CHECK(sched_engine_schedule(engine, pod, strlen(pod), SCHED_SCHEDULE_ASSUME, &out, NULL) ==
+            SCHED_OK);
+      sched_free(out);
+      out = NULL;
+    }
+    CHECK(sched_engine_stats(engine, &out, &err) == SCHED_OK);
+    CHECK(err == NULL);
+    CHECK(out != NULL && strncmp(out, kWant[i], strlen(kWant[i])) == 0);
+    if (out != NULL && strncmp(out, kWant[i], strlen(kWant[i])) != 0) {
+      fprintf(stderr, "stats: %s\n", out);
+    }
+    sched_free(out);
+    out = NULL;
+    CHECK(sched_engine_stats(engine, NULL, &err) == SCHED_INVALID_ARGUMENT);
+    sched_error_free(err);
+    err = NULL;
+    sched_engine_free(engine);
+  }
+  CHECK(sched_engine_stats(NULL, &out, NULL) == SCHED_INVALID_ARGUMENT);
+  CHECK(out == NULL);
+  /* A wrong type is a config error naming the field. */
+  {
+    sched_engine *engine = NULL;
+    CHECK(NewEngineFrom("{\"equivalenceCache\":1}", &engine, &err) == SCHED_INVALID_ARGUMENT);
+    CHECK(engine == NULL);
+    CHECK_STREQ(sched_error_path(err), "equivalenceCache");
+    sched_error_free(err);
+  }
+}
+
 int main(void) {
   TestVersions();
   TestStatusNames();
@@ -439,6 +488,7 @@ int main(void) {
   TestApplyIsAllOrNothing();
   TestSchedule();
   TestQueue();
+  TestStats();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -36,7 +36,7 @@ TEST(DecodeConfigTest, FullConfig) {
   const ApiStatus s = Decode(R"({
       "apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration",
       "percentageOfNodesToScore":40,"parallelism":8,"seed":"18446744073709551615",
-      "podInitialBackoffSeconds":2,"podMaxBackoffSeconds":2,
+      "podInitialBackoffSeconds":2,"podMaxBackoffSeconds":2,"equivalenceCache":false,
       "profiles":[{"schedulerName":"a"},
                   {"schedulerName":"b","percentageOfNodesToScore":0},
                   {"schedulerName":"c","percentageOfNodesToScore":100}]})",
@@ -45,6 +45,7 @@ TEST(DecodeConfigTest, FullConfig) {
   EXPECT_EQ(c.seed, UINT64_MAX);
   EXPECT_EQ(c.pod_initial_backoff_seconds, 2);
   EXPECT_EQ(c.pod_max_backoff_seconds, 2);
+  EXPECT_FALSE(c.equivalence_cache);
   ASSERT_EQ(c.profiles.size(), 3u);
   EXPECT_EQ(c.profiles[0].scheduler_name, "a");
   EXPECT_EQ(c.profiles[0].percentage_of_nodes_to_score, 40);  // the global value
@@ -58,6 +59,7 @@ TEST(DecodeConfigTest, LoneProfileDefaultsItsName) {
   ASSERT_EQ(c.profiles.size(), 1u);
   EXPECT_EQ(c.profiles[0].scheduler_name, "default-scheduler");
   EXPECT_EQ(c.seed, 7u);
+  EXPECT_TRUE(c.equivalence_cache);  // on by default
   ASSERT_TRUE(Decode(R"({"profiles":[]})", &c).ok());
   EXPECT_EQ(c.profiles.size(), 1u);
 }
@@ -141,6 +143,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "seed: must be between 0 and 9007199254740992, got -1"},
         ErrorCase{"SeedString", R"({"seed":"12a"})", "seed",
                   "seed: expected an unsigned 64-bit integer"},
+        ErrorCase{"EquivalenceCacheType", R"({"equivalenceCache":"on"})", "equivalenceCache",
+                  "equivalenceCache: expected a boolean, got a string"},
         ErrorCase{"ProfilesType", R"({"profiles":{}})", "profiles",
                   "profiles: expected an array, got an object"},
         ErrorCase{"ProfileUnknownField", R"({"profiles":[{"schedulerName":"a","x":1}]})",

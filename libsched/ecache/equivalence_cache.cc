@@ -1,0 +1,87 @@
+#include "libsched/ecache/equivalence_cache.h"
+
+#include <algorithm>
+
+namespace sched {
+
+void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_nodes) {
+  if (filter_key != filter_key_) {
+    filter_key_ = filter_key;
+    ++filter_epoch_;
+  }
+  if (slots_.size() != num_nodes) {
+    // Positions moved (nodes added or removed): slots keep their NodeInfo
+    // and generation, so a moved node simply misses.
+    slots_.resize(num_nodes);
+    raw_.resize(num_nodes * num_plugins_);
+  }
+}
+
+const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node) const {
+  const Slot& s = slots_[index];
+  if (s.filter_epoch != filter_epoch_ || s.filter_node != &node ||
+      s.filter_generation != node.generation()) {
+    return nullptr;
+  }
+  return &s.verdict;
+}
+
+void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st) {
+  Slot& s = slots_[index];
+  std::vector<std::string_view> reasons;
+  reasons.reserve(st.reasons().size());
+  for (std::string_view r : st.reasons()) reasons.push_back(*reasons_->emplace(r).first);
+  s.verdict = Status(st.code(), std::move(reasons));
+  s.verdict.set_plugin(st.plugin());
+  s.filter_node = &node;
+  s.filter_generation = node.generation();
+  s.filter_epoch = filter_epoch_;
+}
+
+void EcacheEntry::BeginScore(uint64_t score_key, size_t num_plugins) {
+  if (score_key != score_key_ || num_plugins != num_plugins_) {
+    score_key_ = score_key;
+    ++score_epoch_;
+  }
+  if (num_plugins != num_plugins_) {
+    num_plugins_ = num_plugins;
+    raw_.assign(slots_.size() * num_plugins_, 0);
+  }
+}
+
+const int64_t* EcacheEntry::RawScores(size_t index, const NodeInfo& node) const {
+  const Slot& s = slots_[index];
+  if (s.score_epoch != score_epoch_ || s.score_node != &node ||
+      s.score_generation != node.generation()) {
+    return nullptr;
+  }
+  return &raw_[index * num_plugins_];
+}
+
+void EcacheEntry::MarkScored(size_t index, const NodeInfo& node) {
+  Slot& s = slots_[index];
+  s.score_node = &node;
+  s.score_generation = node.generation();
+  s.score_epoch = score_epoch_;
+}
+
+EcacheEntry& EquivalenceCache::Get(uint64_t signature, bool* created) {
+  auto it = entries_.find(signature);
+  *created = it == entries_.end();
+  if (!*created) {
+    ++stats_.hits;
+  } else {
+    ++stats_.misses;
+    if (entries_.size() >= max_classes_) {
+      entries_.erase(std::min_element(entries_.begin(), entries_.end(), [](const auto& a,
+                                                                           const auto& b) {
+        return a.second->last_used < b.second->last_used;
+      }));
+    }
+    it = entries_.emplace(signature, std::make_unique<EcacheEntry>()).first;
+  }
+  it->second->last_used = ++clock_;
+  return *it->second;
+}
+
+}  // namespace sched

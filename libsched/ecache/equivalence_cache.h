@@ -1,0 +1,118 @@
+// EquivalenceCache: per equivalence class of pods (a PodSigner signature),
+// the reusable part of the last cycles' results over all nodes: each
+// node's Filter verdict and its raw (not normalized) per-plugin scores.
+// A cycle of a pod of the class reuses an entry when the node is the same
+// NodeInfo at the same generation and the class's filter / score keys are
+// unchanged, and re-evaluates (repairs) it otherwise. It never decides
+// anything itself: the cycle walks nodes, counts, normalizes and selects
+// exactly as without it (libsched/scheduler/scheduler.cc).
+//
+// Upstream has no such cache today (the per-predicate equivalence cache of
+// pkg/scheduler/core/equivalence_cache.go was removed in v1.13; KEP-5598
+// reuses one whole result per pod signature); docs/upstream-differences.md.
+//
+// Thread-safety: none. One Scheduler owns one cache and runs one cycle at
+// a time; reads during a cycle take no lock.
+#ifndef LIBSCHED_ECACHE_EQUIVALENCE_CACHE_H_
+#define LIBSCHED_ECACHE_EQUIVALENCE_CACHE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "libsched/framework/status.h"
+#include "libsched/state/node_info.h"
+
+namespace sched {
+
+// Counters since the cache was created. A cycle is a hit, a miss or a
+// bypass (or none of them: PreFilter rejected the pod, or no node exists).
+struct EcacheStats {
+  uint64_t hits = 0;            // cycles that found their class's entry
+  uint64_t misses = 0;          // cycles that created it
+  uint64_t bypasses = 0;        // cycles that could not use the cache
+  uint64_t score_bypasses = 0;  // cycles whose scores could not be cached
+  uint64_t repairs = 0;         // node evaluations (filter or score) in hit cycles
+  uint64_t reused = 0;          // node verdicts and score rows taken from the cache
+};
+
+// One class's results, indexed by the node's position in
+// ClusterState::NodeList(); each slot remembers which NodeInfo and which
+// generation it was computed for.
+class EcacheEntry {
+ public:
+  // Starts a filter walk over `num_nodes` nodes. A different `filter_key`
+  // (which plugins PreFilter skipped) invalidates every cached verdict.
+  void BeginFilter(uint64_t filter_key, size_t num_nodes);
+  // The cached verdict of `node` at `index`, or null.
+  const Status* Verdict(size_t index, const NodeInfo& node) const;
+  // Caches `s` (not an Error) for `node` at `index`; its reasons are copied
+  // into storage() so they outlive the cycle that computed them.
+  void StoreVerdict(size_t index, const NodeInfo& node, const Status& s);
+
+  // Starts scoring with `num_plugins` score plugins. A different
+  // `score_key` (skipped plugins, ScoreCacheKey inputs) invalidates every
+  // cached score row.
+  void BeginScore(uint64_t score_key, size_t num_plugins);
+  // The cached raw scores (num_plugins of them, in profile order) of
+  // `node` at `index`, or null.
+  const int64_t* RawScores(size_t index, const NodeInfo& node) const;
+  // The row to fill for the node at `index`; it counts as cached only
+  // after MarkScored, so a cycle that fails half way leaves nothing stale.
+  int64_t* MutableRawScores(size_t index) { return &raw_[index * num_plugins_]; }
+  void MarkScored(size_t index, const NodeInfo& node);
+
+  // Keeps the cached reasons alive; results hold it while they live.
+  std::shared_ptr<const void> storage() const { return reasons_; }
+  uint64_t last_used = 0;
+
+ private:
+  struct Slot {
+    const NodeInfo* filter_node = nullptr;
+    uint64_t filter_generation = 0;
+    uint64_t filter_epoch = 0;  // valid while == filter_epoch_
+    Status verdict;
+    const NodeInfo* score_node = nullptr;
+    uint64_t score_generation = 0;
+    uint64_t score_epoch = 0;  // valid while == score_epoch_
+  };
+  std::vector<Slot> slots_;
+  std::vector<int64_t> raw_;  // slots_.size() x num_plugins_
+  size_t num_plugins_ = 0;
+  uint64_t filter_key_ = 0;
+  uint64_t filter_epoch_ = 1;
+  uint64_t score_key_ = 0;
+  uint64_t score_epoch_ = 1;
+  // Element addresses of an unordered_set are stable: reasons point here.
+  std::shared_ptr<std::unordered_set<std::string>> reasons_ =
+      std::make_shared<std::unordered_set<std::string>>();
+};
+
+class EquivalenceCache {
+ public:
+  // At most `max_classes` entries; the least recently used goes first.
+  // REQUIRES: max_classes > 0.
+  explicit EquivalenceCache(size_t max_classes) : max_classes_(max_classes) {}
+
+  // The entry of `signature`; counts a hit, or a miss when it is created
+  // (then *created is true).
+  EcacheEntry& Get(uint64_t signature, bool* created);
+  EcacheStats& stats() { return stats_; }
+  const EcacheStats& stats() const { return stats_; }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  size_t max_classes_;
+  uint64_t clock_ = 0;
+  std::unordered_map<uint64_t, std::unique_ptr<EcacheEntry>> entries_;
+  EcacheStats stats_;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_ECACHE_EQUIVALENCE_CACHE_H_

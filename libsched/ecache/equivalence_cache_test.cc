@@ -1,0 +1,111 @@
+#include "libsched/ecache/equivalence_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace {
+
+std::shared_ptr<const Node> NamedNode(const std::string& name) {
+  auto n = std::make_shared<Node>();
+  n->name = name;
+  return n;
+}
+
+TEST(EcacheEntryTest, VerdictValidUntilNodeOrKeyChanges) {
+  NodeInfo a, b;
+  a.SetNode(NamedNode("a"), 1);
+  b.SetNode(NamedNode("b"), 2);
+  struct Case {
+    std::string name;
+    // Applied after a verdict for `a` at index 0 was stored with key 7.
+    std::function<void(EcacheEntry&, NodeInfo&)> change;
+    bool still_cached;
+  };
+  const std::vector<Case> cases = {
+      {"nothing changed", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 2); }, true},
+      {"node generation bumped",
+       [](EcacheEntry& e, NodeInfo& n) {
+         n.SetNode(NamedNode("a"), 10);
+         e.BeginFilter(7, 2);
+       },
+       false},
+      {"other filter key (skipped plugins)", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(8, 2); },
+       false},
+      {"node list grew", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 3); }, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    NodeInfo node;
+    node.SetNode(NamedNode("a"), 5);
+    EcacheEntry e;
+    e.BeginFilter(7, 2);
+    EXPECT_EQ(e.Verdict(0, node), nullptr);
+    e.StoreVerdict(0, node, Status(Code::kUnschedulable, "Insufficient cpu"));
+    c.change(e, node);
+    const Status* v = e.Verdict(0, node);
+    EXPECT_EQ(v != nullptr, c.still_cached);
+    // Another NodeInfo at the same index is never served a's verdict.
+    EXPECT_EQ(e.Verdict(0, b), nullptr);
+  }
+}
+
+TEST(EcacheEntryTest, CachedReasonsOutliveTheirSource) {
+  NodeInfo n;
+  n.SetNode(NamedNode("a"), 1);
+  EcacheEntry e;
+  e.BeginFilter(0, 1);
+  {
+    std::string reason = "Insufficient example.com/foo";  // as a plugin's CycleState holds
+    Status s(Code::kUnschedulable, std::string_view(reason));
+    s.set_plugin("NodeResourcesFit");
+    e.StoreVerdict(0, n, s);
+    reason.assign(reason.size(), 'x');
+  }
+  const Status* v = e.Verdict(0, n);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->Message(), "Insufficient example.com/foo");
+  EXPECT_EQ(v->plugin(), "NodeResourcesFit");
+  EXPECT_EQ(v->code(), Code::kUnschedulable);
+}
+
+TEST(EcacheEntryTest, ScoreRowsCountOnlyOnceMarked) {
+  NodeInfo n;
+  n.SetNode(NamedNode("a"), 1);
+  EcacheEntry e;
+  e.BeginFilter(0, 2);
+  e.BeginScore(3, 2);
+  e.MutableRawScores(1)[0] = 40;
+  e.MutableRawScores(1)[1] = 60;
+  EXPECT_EQ(e.RawScores(1, n), nullptr);  // a cycle that failed half way
+  e.MarkScored(1, n);
+  ASSERT_NE(e.RawScores(1, n), nullptr);
+  EXPECT_EQ(e.RawScores(1, n)[1], 60);
+  e.BeginScore(4, 2);  // e.g. ImageLocality's node counts changed
+  EXPECT_EQ(e.RawScores(1, n), nullptr);
+}
+
+TEST(EquivalenceCacheTest, CountsAndEvictsLeastRecentlyUsed) {
+  EquivalenceCache c(2);
+  bool created = false;
+  c.Get(1, &created);
+  EXPECT_TRUE(created);
+  c.Get(2, &created);
+  c.Get(1, &created);
+  EXPECT_FALSE(created);
+  c.Get(3, &created);  // evicts 2, the least recently used
+  EXPECT_EQ(c.size(), 2u);
+  c.Get(1, &created);
+  EXPECT_FALSE(created);
+  c.Get(2, &created);
+  EXPECT_TRUE(created);
+  EXPECT_EQ(c.stats().hits, 2u);
+  EXPECT_EQ(c.stats().misses, 4u);
+}
+
+}  // namespace
+}  // namespace sched

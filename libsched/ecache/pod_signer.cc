@@ -1,0 +1,71 @@
+#include "libsched/ecache/pod_signer.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace sched {
+
+void PodSigner::Add(int64_t v) {
+  // Little-endian fixed width, whatever the host.
+  const uint64_t u = static_cast<uint64_t>(v);
+  for (int i = 0; i < 8; ++i) buf_.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
+}
+
+void PodSigner::Add(std::string_view s) {
+  Add(static_cast<int64_t>(s.size()));
+  buf_.append(s);
+}
+
+void PodSigner::Add(const Resource& r) {
+  Add(r.milli_cpu);
+  Add(r.memory);
+  Add(r.ephemeral_storage);
+  Add(r.allowed_pods);
+  Add(static_cast<int64_t>(r.scalar.size()));
+  for (const auto& [name, v] : r.scalar) {
+    Add(static_cast<int64_t>(name));
+    Add(v);
+  }
+}
+
+void PodSigner::Add(const Requirement& r) {
+  Add(static_cast<int64_t>(r.key));
+  Add(static_cast<int64_t>(r.op));
+  Add(static_cast<int64_t>(r.values.size()));
+  for (Atom v : r.values) Add(static_cast<int64_t>(v));
+  Add(r.number);
+  Add(static_cast<int64_t>(r.valid));
+}
+
+void PodSigner::Add(const NodeSelectorTerm& t) {
+  AddAll(std::span<const Requirement>(t.match_expressions));
+  AddAll(std::span<const Requirement>(t.match_fields));
+  Add(static_cast<int64_t>(t.valid));
+}
+
+void PodSigner::Add(const std::optional<NodeSelector>& s) {
+  Add(static_cast<int64_t>(s.has_value()));
+  if (s) AddAll(std::span<const NodeSelectorTerm>(s->terms));
+}
+
+void PodSigner::Add(const PreferredSchedulingTerm& t) {
+  Add(static_cast<int64_t>(t.weight));
+  Add(t.preference);
+}
+
+void PodSigner::Add(const Toleration& t) {
+  Add(static_cast<int64_t>(t.key));
+  Add(static_cast<int64_t>(t.op));
+  Add(static_cast<int64_t>(t.value));
+  Add(static_cast<int64_t>(t.effect));
+}
+
+void PodSigner::Add(const HostPort& p) {
+  Add(p.ip);
+  Add(static_cast<int64_t>(p.protocol));
+  Add(static_cast<int64_t>(p.port));
+}
+
+uint64_t PodSigner::Finish() const { return XXH3_64bits(buf_.data(), buf_.size()); }
+
+}  // namespace sched
