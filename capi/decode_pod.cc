@@ -338,9 +338,8 @@ ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, In
   return ApiStatus();
 }
 
-namespace {
-
-ApiStatus DecodeTerm(const cJSON* v, const JsonPath& path, Interner& in, NodeSelectorTerm* out) {
+ApiStatus DecodeNodeSelectorTerm(const cJSON* v, const JsonPath& path, Interner& in,
+                                 NodeSelectorTerm* out) {
   if (v == nullptr) return ApiStatus();  // an empty term: matches nothing
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
   auto add = [&](const char* name, bool field, std::vector<Requirement>* reqs) {
@@ -354,6 +353,8 @@ ApiStatus DecodeTerm(const cJSON* v, const JsonPath& path, Interner& in, NodeSel
   CAPI_RETURN_IF_ERROR(add("matchExpressions", false, &out->match_expressions));
   return add("matchFields", true, &out->match_fields);
 }
+
+namespace {
 
 ApiStatus DecodeNodeAffinity(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod) {
   const cJSON* affinity;
@@ -374,7 +375,7 @@ ApiStatus DecodeNodeAffinity(const cJSON* spec, const JsonPath& path, Interner& 
         required, "nodeSelectorTerms", nap.Child(kRequired),
         [&](const cJSON* t, const JsonPath& p) {
           CAPI_RETURN_IF_ERROR(AsObject(t, p));
-          return DecodeTerm(t, p, in, &selector.terms.emplace_back());
+          return DecodeNodeSelectorTerm(t, p, in, &selector.terms.emplace_back());
         }));
   }
   return ForEachElement(
@@ -385,7 +386,7 @@ ApiStatus DecodeNodeAffinity(const cJSON* spec, const JsonPath& path, Interner& 
         CAPI_RETURN_IF_ERROR(GetInt32(t, "weight", p, &term.weight));
         const cJSON* preference;
         CAPI_RETURN_IF_ERROR(GetObject(t, "preference", p, &preference));
-        return DecodeTerm(preference, p.Child("preference"), in, &term.preference);
+        return DecodeNodeSelectorTerm(preference, p.Child("preference"), in, &term.preference);
       });
 }
 
@@ -500,7 +501,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
   // Image volumes (ImageVolume, GA in v1.36) count for ImageLocality too.
   CAPI_RETURN_IF_ERROR(
       ForEachElement(spec, "volumes", sp, [&](const cJSON* v, const JsonPath& p) {
-        CAPI_RETURN_IF_ERROR(AsObject(v, p));
+        CAPI_RETURN_IF_ERROR(DecodePodVolume(v, p, pod->name, &pod->volumes));
         const cJSON* image;
         CAPI_RETURN_IF_ERROR(GetObject(v, "image", p, &image));
         if (image == nullptr) return ApiStatus();
