@@ -74,6 +74,7 @@ func (g *generator) Case(i int) *Case {
 	}
 	c.Pod = g.pod("incoming", true)
 	g.preemption(c)
+	g.volumes(c)
 	if g.chance(0.05) {
 		c.Pod.Spec.NodeName = fmt.Sprintf("node-%d", g.n(len(c.Nodes)+1))
 	}
