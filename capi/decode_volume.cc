@@ -62,8 +62,8 @@ ApiStatus DecodeAccessModes(const cJSON* spec, const JsonPath& sp, AccessModes* 
     } else if (mode == "ReadWriteOncePod") {
       *out |= access_mode::kReadWriteOncePod;
     } else {
-      return Unsupported(p, mode, {"ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce",
-                                   "ReadWriteOncePod"});
+      return Unsupported(p, mode,
+                         {"ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"});
     }
     return ApiStatus();
   });
@@ -83,8 +83,8 @@ ApiStatus DecodeBlockMode(const cJSON* spec, const JsonPath& sp, bool* block) {
 // The storage class: the beta annotation wins over spec.storageClassName
 // (GetPersistentVolumeClass / GetPersistentVolumeClaimClass). `spec` may
 // be null.
-ApiStatus DecodeClass(const cJSON* meta, const JsonPath& mp, const cJSON* spec,
-                      const JsonPath& sp, std::string* out) {
+ApiStatus DecodeClass(const cJSON* meta, const JsonPath& mp, const cJSON* spec, const JsonPath& sp,
+                      std::string* out) {
   std::string_view ann, name;
   bool has_ann = false;
   CAPI_RETURN_IF_ERROR(GetAnnotation(meta, mp, kAnnStorageClass, &ann, &has_ann));
@@ -118,7 +118,8 @@ ApiStatus DecodePVSource(const cJSON* spec, const JsonPath& sp, const Interner& 
     std::string_view pd, zones;
     CAPI_RETURN_IF_ERROR(GetString(src, "pdName", sp.Child("gcePersistentDisk"), &pd));
     // The translator reads the beta zone label first, then the GA one.
-    for (const char* key : {"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"}) {
+    for (const char* key :
+         {"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"}) {
       const Atom k = in.Find(key);
       const std::optional<Atom> v = k == kNoAtom ? std::nullopt : pv->labels.Get(k);
       if (v && !in.Str(*v).empty()) {
@@ -177,8 +178,8 @@ ApiStatus DecodePersistentVolume(const cJSON* obj, const JsonPath& path, Interne
     CAPI_RETURN_IF_ERROR(CheckUniqueKeys(capacity, sp.Child("capacity")));
     const cJSON* storage;
     CAPI_RETURN_IF_ERROR(Member(capacity, "storage", sp.Child("capacity"), &storage));
-    CAPI_RETURN_IF_ERROR(DecodeQuantity(storage, sp.Child("capacity").Child("storage"), false,
-                                        &pv->capacity_bytes));
+    CAPI_RETURN_IF_ERROR(
+        DecodeQuantity(storage, sp.Child("capacity").Child("storage"), false, &pv->capacity_bytes));
   }
   CAPI_RETURN_IF_ERROR(DecodeAccessModes(spec, sp, &pv->access_modes));
   CAPI_RETURN_IF_ERROR(DecodeBlockMode(spec, sp, &pv->block_mode));
@@ -194,12 +195,12 @@ ApiStatus DecodePersistentVolume(const cJSON* obj, const JsonPath& path, Interne
     CAPI_RETURN_IF_ERROR(GetObject(affinity, "required", ap, &required));
     if (required != nullptr) {
       NodeSelector& selector = pv->node_affinity.emplace();
-      CAPI_RETURN_IF_ERROR(ForEachElement(
-          required, "nodeSelectorTerms", ap.Child("required"),
-          [&](const cJSON* t, const JsonPath& p) {
-            CAPI_RETURN_IF_ERROR(AsObject(t, p));
-            return DecodeNodeSelectorTerm(t, p, in, &selector.terms.emplace_back());
-          }));
+      CAPI_RETURN_IF_ERROR(ForEachElement(required, "nodeSelectorTerms", ap.Child("required"),
+                                          [&](const cJSON* t, const JsonPath& p) {
+                                            CAPI_RETURN_IF_ERROR(AsObject(t, p));
+                                            return DecodeNodeSelectorTerm(
+                                                t, p, in, &selector.terms.emplace_back());
+                                          }));
     }
   }
   const cJSON* claim_ref;
@@ -309,32 +310,35 @@ ApiStatus DecodeStorageClass(const cJSON* obj, const JsonPath& path, Interner& i
   } else if (mode == "WaitForFirstConsumer") {
     sc->binding_mode = VolumeBindingMode::kWaitForFirstConsumer;
   } else if (!mode.empty()) {
-    return Unsupported(path.Child("volumeBindingMode"), mode, {"Immediate", "WaitForFirstConsumer"});
+    return Unsupported(path.Child("volumeBindingMode"), mode,
+                       {"Immediate", "WaitForFirstConsumer"});
   }
   CAPI_RETURN_IF_ERROR(
       ForEachElement(obj, "allowedTopologies", path, [&](const cJSON* t, const JsonPath& p) {
         CAPI_RETURN_IF_ERROR(AsObject(t, p));
         NodeSelectorTerm& term = sc->allowed_topologies.emplace_back();
-        return ForEachElement(t, "matchLabelExpressions", p, [&](const cJSON* e, const JsonPath& ep) {
-          CAPI_RETURN_IF_ERROR(AsObject(e, ep));
-          std::string_view key;
-          CAPI_RETURN_IF_ERROR(GetString(e, "key", ep, &key));
-          CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, ep.Child("key")));
-          Requirement& r = term.match_expressions.emplace_back();
-          r.key = in.Intern(key);
-          r.op = SelectorOp::kIn;
-          CAPI_RETURN_IF_ERROR(ForEachElement(e, "values", ep, [&](const cJSON* v, const JsonPath& vp) {
-            std::string_view value;
-            CAPI_RETURN_IF_ERROR(AsString(v, vp, &value));
-            r.values.push_back(in.Intern(value));
-            return ApiStatus();
-          }));
-          std::sort(r.values.begin(), r.values.end());
-          // TopologySelectorRequirementsAsSelector fails on an empty list.
-          r.valid = !r.values.empty();
-          term.valid = term.valid && r.valid;
-          return ApiStatus();
-        });
+        return ForEachElement(
+            t, "matchLabelExpressions", p, [&](const cJSON* e, const JsonPath& ep) {
+              CAPI_RETURN_IF_ERROR(AsObject(e, ep));
+              std::string_view key;
+              CAPI_RETURN_IF_ERROR(GetString(e, "key", ep, &key));
+              CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, ep.Child("key")));
+              Requirement& r = term.match_expressions.emplace_back();
+              r.key = in.Intern(key);
+              r.op = SelectorOp::kIn;
+              CAPI_RETURN_IF_ERROR(
+                  ForEachElement(e, "values", ep, [&](const cJSON* v, const JsonPath& vp) {
+                    std::string_view value;
+                    CAPI_RETURN_IF_ERROR(AsString(v, vp, &value));
+                    r.values.push_back(in.Intern(value));
+                    return ApiStatus();
+                  }));
+              std::sort(r.values.begin(), r.values.end());
+              // TopologySelectorRequirementsAsSelector fails on an empty list.
+              r.valid = !r.values.empty();
+              term.valid = term.valid && r.valid;
+              return ApiStatus();
+            });
       }));
   *out = std::move(sc);
   return ApiStatus();
@@ -348,8 +352,7 @@ ApiStatus DecodeCSINode(const cJSON* obj, const JsonPath& path, Interner& /*in*/
   std::string_view name, migrated;
   CAPI_RETURN_IF_ERROR(DecodeName(obj, path, &meta, &name));
   csi->name = name;
-  CAPI_RETURN_IF_ERROR(
-      GetAnnotation(meta, path.Child("metadata"), kAnnMigratedPlugins, &migrated));
+  CAPI_RETURN_IF_ERROR(GetAnnotation(meta, path.Child("metadata"), kAnnMigratedPlugins, &migrated));
   for (size_t start = 0; !migrated.empty() && start <= migrated.size();) {
     const size_t comma = std::min(migrated.find(',', start), migrated.size());
     csi->migrated_plugins.emplace_back(migrated.substr(start, comma - start));
@@ -358,8 +361,8 @@ ApiStatus DecodeCSINode(const cJSON* obj, const JsonPath& path, Interner& /*in*/
   const cJSON* spec;
   CAPI_RETURN_IF_ERROR(GetObject(obj, "spec", path, &spec));
   if (spec != nullptr) {
-    CAPI_RETURN_IF_ERROR(ForEachElement(
-        spec, "drivers", path.Child("spec"), [&](const cJSON* d, const JsonPath& p) {
+    CAPI_RETURN_IF_ERROR(
+        ForEachElement(spec, "drivers", path.Child("spec"), [&](const cJSON* d, const JsonPath& p) {
           CAPI_RETURN_IF_ERROR(AsObject(d, p));
           CSINodeDriver& driver = csi->drivers.emplace_back();
           std::string_view driver_name;
@@ -433,12 +436,13 @@ ApiStatus DecodePodVolume(const cJSON* v, const JsonPath& path, std::string_view
     s = {};
     CAPI_RETURN_IF_ERROR(GetString(src, "pool", p, &s));
     vol.rbd_pool = s.empty() ? "rbd" : s;  // the API server's default
-    CAPI_RETURN_IF_ERROR(ForEachElement(src, "monitors", p, [&](const cJSON* m, const JsonPath& mp) {
-      std::string_view monitor;
-      CAPI_RETURN_IF_ERROR(AsString(m, mp, &monitor));
-      vol.rbd_monitors.emplace_back(monitor);
-      return ApiStatus();
-    }));
+    CAPI_RETURN_IF_ERROR(
+        ForEachElement(src, "monitors", p, [&](const cJSON* m, const JsonPath& mp) {
+          std::string_view monitor;
+          CAPI_RETURN_IF_ERROR(AsString(m, mp, &monitor));
+          vol.rbd_monitors.emplace_back(monitor);
+          return ApiStatus();
+        }));
   }
   CAPI_RETURN_IF_ERROR(source("csi", PodVolume::Source::kCSI));
   if (vol.source == PodVolume::Source::kCSI) {

@@ -22,9 +22,7 @@ inline constexpr AccessModes kReadWriteOncePod = 1u << 3;
 
 // Whether the volume offers every mode the claim asks for
 // (component-helpers storage/volume CheckAccessModes).
-inline bool HasAccessModes(AccessModes volume, AccessModes claim) {
-  return (claim & ~volume) == 0;
-}
+inline bool HasAccessModes(AccessModes volume, AccessModes claim) { return (claim & ~volume) == 0; }
 
 // spec.claimRef of a PersistentVolume.
 struct ClaimRef {
@@ -42,7 +40,7 @@ struct PersistentVolume {
   // The volume.beta.kubernetes.io/storage-class annotation, else
   // spec.storageClassName (GetPersistentVolumeClass); "" for none.
   std::string storage_class;
-  bool block_mode = false;  // spec.volumeMode is Block (else Filesystem)
+  bool block_mode = false;              // spec.volumeMode is Block (else Filesystem)
   std::string volume_attributes_class;  // spec.volumeAttributesClassName
   // spec.nodeAffinity.required; nullopt when unset.
   std::optional<NodeSelector> node_affinity;

@@ -23,8 +23,8 @@ struct PersistentVolumeClaim {
   AccessModes access_modes = 0;  // spec.accessModes
   // spec.resources.requests.storage in bytes (rounded up); 0 when unset.
   int64_t storage_request = 0;
-  bool block_mode = false;              // spec.volumeMode is Block
-  std::string volume_attributes_class;  // spec.volumeAttributesClassName
+  bool block_mode = false;                // spec.volumeMode is Block
+  std::string volume_attributes_class;    // spec.volumeAttributesClassName
   std::optional<LabelSelector> selector;  // spec.selector; nullopt when nil
   // The pv.kubernetes.io/bind-completed annotation is present: with a
   // volume_name, the claim is fully bound (isPVCFullyBound).

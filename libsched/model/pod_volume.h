@@ -30,9 +30,9 @@ struct PodVolume {
   // kGCEPersistentDisk: pdName; kAWSElasticBlockStore: volumeID; kRBD:
   // image; kISCSI: iqn; kCSI: driver.
   std::string disk;
-  std::string rbd_pool;                  // kRBD: pool ("rbd" when empty)
+  std::string rbd_pool;                   // kRBD: pool ("rbd" when empty)
   std::vector<std::string> rbd_monitors;  // kRBD: monitors
-  bool read_only = false;                // the source's readOnly
+  bool read_only = false;                 // the source's readOnly
 
   // Whether the volume is backed by a PersistentVolumeClaim.
   bool HasClaim() const {

@@ -113,8 +113,7 @@ std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
   };
 }
 
-Status NodeVolumeLimits::PreFilter(CycleState& state, const Pod& pod,
-                                   const ClusterState& snapshot,
+Status NodeVolumeLimits::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
   if (!HasAttachableVolume(pod)) return Status(Code::kSkip);
   state.Write(slot(), std::make_unique<PreFilterState>(&snapshot));

@@ -50,9 +50,10 @@ void AddObjects(ClusterState& s) {
   s.UpsertPersistentVolume(in_tree);
   s.UpsertPersistentVolumeClaim(MakePVC("in-tree-ebs", "in-tree-ebs"));
   s.UpsertStorageClass(MakeClass("csi-sc", VolumeBindingMode::kImmediate, kEBS));
-  s.UpsertStorageClass(MakeClass("in-tree-sc", VolumeBindingMode::kImmediate,
-                                 "kubernetes.io/aws-ebs"));
-  for (const char* c : {"pending-0", "pending-1"}) s.UpsertPersistentVolumeClaim(MakePVC(c, "", "csi-sc"));
+  s.UpsertStorageClass(
+      MakeClass("in-tree-sc", VolumeBindingMode::kImmediate, "kubernetes.io/aws-ebs"));
+  for (const char* c : {"pending-0", "pending-1"})
+    s.UpsertPersistentVolumeClaim(MakePVC(c, "", "csi-sc"));
   s.UpsertPersistentVolumeClaim(MakePVC("missing-sc", "", "no-such-class"));
   s.UpsertPersistentVolumeClaim(MakePVC("invalid-pv", "no-such-pv", "csi-sc"));
   s.UpsertPersistentVolumeClaim(MakePVC("in-tree-pending", "", "in-tree-sc"));
@@ -65,7 +66,8 @@ std::vector<PodVolume> Claims(const std::vector<std::string>& names) {
 }
 
 TEST(NodeVolumeLimitsTest, Filter) {
-  const PodVolume inline_ebs = DiskVolume(PodVolume::Source::kAWSElasticBlockStore, "aws://us-east-1a/vol-inline");
+  const PodVolume inline_ebs =
+      DiskVolume(PodVolume::Source::kAWSElasticBlockStore, "aws://us-east-1a/vol-inline");
   struct Case {
     std::string name;
     std::vector<PodVolume> pod;
@@ -97,8 +99,12 @@ TEST(NodeVolumeLimitsTest, Filter) {
        Claims({"csi-ebs-2", "csi-ebs-3"}), 2, true, Code::kUnschedulable},
       {"should count unbound in-tree volumes if migration is enabled", Claims({"in-tree-pending"}),
        Claims({"csi-ebs-2", "csi-ebs-3"}), 2, true, Code::kUnschedulable},
-      {"should count in-tree inline volumes if migration is enabled", {inline_ebs},
-       Claims({"csi-ebs-2", "csi-ebs-3"}), 2, true, Code::kUnschedulable},
+      {"should count in-tree inline volumes if migration is enabled",
+       {inline_ebs},
+       Claims({"csi-ebs-2", "csi-ebs-3"}),
+       2,
+       true,
+       Code::kUnschedulable},
       {"nil csi node", {inline_ebs}, Claims({"csi-ebs-2", "csi-ebs-3"}), 2, false},
   };
   for (const Case& c : cases) {
@@ -139,7 +145,8 @@ TEST(NodeVolumeLimitsTest, PreFilterSkip) {
   CycleState cs(1);
   PreFilterResult pfr;
   EXPECT_TRUE(pl.PreFilter(cs, *PodBuilder(in, "p").Build(), s, &pfr).IsSkip());
-  const auto csi_only = PodBuilder(in, "q").Volume(DiskVolume(PodVolume::Source::kCSI, kEBS)).Build();
+  const auto csi_only =
+      PodBuilder(in, "q").Volume(DiskVolume(PodVolume::Source::kCSI, kEBS)).Build();
   EXPECT_TRUE(pl.PreFilter(cs, *csi_only, s, &pfr).IsSkip());
   const auto with_claim = PodBuilder(in, "r").Volume(ClaimVolume("c")).Build();
   EXPECT_TRUE(pl.PreFilter(cs, *with_claim, s, &pfr).IsSuccess());
@@ -176,8 +183,10 @@ TEST(NodeVolumeLimitsTest, EphemeralVolumes) {
     }
     s.UpsertNode(NodeBuilder(in, "node-1").Build());
     s.UpsertCSINode(MakeCSINode("node-1", {{kEBS, 1}}));
-    s.UpsertPod(PodBuilder(in, "existing").NodeName("node-1").Volume(ClaimVolume("csi-ebs-1")).Build());
-    const auto pod = PodBuilder(in, "abc", "test").Uid("12345").Volume(EphemeralVolume("abc", "xyz")).Build();
+    s.UpsertPod(
+        PodBuilder(in, "existing").NodeName("node-1").Volume(ClaimVolume("csi-ebs-1")).Build());
+    const auto pod =
+        PodBuilder(in, "abc", "test").Uid("12345").Volume(EphemeralVolume("abc", "xyz")).Build();
     NodeVolumeLimits pl;
     pl.set_slot(0);
     CycleState cs(1);

@@ -81,7 +81,8 @@ Status FindMatchingVolume(const ClusterState& s, const PersistentVolumeClaim& cl
 }
 
 // checkVolumeProvisions: whether every claim can be provisioned for the node.
-Status CheckVolumeProvisions(const ClusterState& s, const std::vector<const PersistentVolumeClaim*>& claims,
+Status CheckVolumeProvisions(const ClusterState& s,
+                             const std::vector<const PersistentVolumeClaim*>& claims,
                              const LabelSet& node_labels, bool* satisfied) {
   *satisfied = true;
   for (const PersistentVolumeClaim* claim : claims) {
@@ -137,9 +138,8 @@ Status FindPodVolumes(const PreFilterState& st, const Node& node, PodVolumes* ou
   }
   if (unbound_satisfied && !st.unbound_delay_binding.empty()) {
     // Smallest requests first, to get the smallest fits.
-    std::stable_sort(to_match.begin(), to_match.end(), [](auto* a, auto* b) {
-      return a->storage_request < b->storage_request;
-    });
+    std::stable_sort(to_match.begin(), to_match.end(),
+                     [](auto* a, auto* b) { return a->storage_request < b->storage_request; });
     std::vector<const PersistentVolume*> chosen;
     for (const PersistentVolumeClaim* claim : to_match) {
       const PersistentVolume* pv;
@@ -180,7 +180,8 @@ Status ClaimFor(const ClusterState& s, const Pod& pod, const PodVolume& v,
     if (!ephemeral) return NotFoundClaim(v.claim_name);
     return Status::Owned(Code::kUnschedulableAndUnresolvable,
                          "waiting for ephemeral volume controller to create the "
-                         "persistentvolumeclaim \"" + v.claim_name + "\"");
+                         "persistentvolumeclaim \"" +
+                             v.claim_name + "\"");
   }
   if (c->lost) {
     return Status::Owned(Code::kUnschedulableAndUnresolvable,
@@ -262,7 +263,8 @@ Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, const Cluster
     return r;
   }
   if (!has_claims) return Status(Code::kSkip);
-  if (unbound_immediate) return Status(Code::kUnschedulableAndUnresolvable, kReasonUnboundImmediate);
+  if (unbound_immediate)
+    return Status(Code::kUnschedulableAndUnresolvable, kReasonUnboundImmediate);
   state.Write(slot(), std::move(st));
   return Status();
 }

@@ -53,7 +53,9 @@ struct Case {
   std::vector<std::string> want_filter = {};
 };
 
-std::string Join(std::string_view a, std::string_view b) { return std::string(a) + ", " + std::string(b); }
+std::string Join(std::string_view a, std::string_view b) {
+  return std::string(a) + ", " + std::string(b);
+}
 
 void RunCase(const Case& c) {
   SCOPED_TRACE(c.name);
@@ -61,11 +63,10 @@ void RunCase(const Case& c) {
   Interner& in = s.interner();
   s.UpsertStorageClass(MakeClass("wait-sc", VolumeBindingMode::kWaitForFirstConsumer));
   s.UpsertStorageClass(MakeClass("immediate-sc", VolumeBindingMode::kImmediate));
-  s.UpsertStorageClass(MakeClass("provision-sc", VolumeBindingMode::kWaitForFirstConsumer,
-                                 "csi.example.com"));
+  s.UpsertStorageClass(
+      MakeClass("provision-sc", VolumeBindingMode::kWaitForFirstConsumer, "csi.example.com"));
   for (const PVCSpec& p : c.pvcs) {
-    auto pvc = MakePVC(p.name, p.bound_pv, p.storage_class,
-                       access_mode::kReadWriteOnce);
+    auto pvc = MakePVC(p.name, p.bound_pv, p.storage_class, access_mode::kReadWriteOnce);
     pvc->storage_request = p.gi * kGi;
     pvc->lost = p.lost;
     s.UpsertPersistentVolumeClaim(pvc);
@@ -114,35 +115,98 @@ TEST(VolumeBindingTest, PreFilterAndFilter) {
   const std::string node(VolumeBinding::kReasonNodeConflict);
   const std::vector<Case> cases = {
       {"pod has not pvcs", {}, {}, {}, {"a"}, Code::kSkip},
-      {"all bound", {"pvc-a"}, {{"pvc-a", "wait-sc", "pv-a"}}, {{"pv-a", 1, "", "pvc-a"}}, {"a"},
-       Code::kSuccess, "", {""}},
-      {"PVC does not exist", {"pvc-a"}, {}, {}, {"a"}, kReject,
+      {"all bound",
+       {"pvc-a"},
+       {{"pvc-a", "wait-sc", "pv-a"}},
+       {{"pv-a", 1, "", "pvc-a"}},
+       {"a"},
+       Code::kSuccess,
+       "",
+       {""}},
+      {"PVC does not exist",
+       {"pvc-a"},
+       {},
+       {},
+       {"a"},
+       kReject,
        "persistentvolumeclaim \"pvc-a\" not found"},
-      {"Part of PVCs do not exist", {"pvc-a", "pvc-b"}, {{"pvc-a", "wait-sc", "pv-a"}},
-       {{"pv-a", 1, "", "pvc-a"}}, {"a"}, kReject, "persistentvolumeclaim \"pvc-b\" not found"},
-      {"immediate claims not bound", {"pvc-a"}, {{"pvc-a", "immediate-sc"}}, {}, {"a"}, kReject,
+      {"Part of PVCs do not exist",
+       {"pvc-a", "pvc-b"},
+       {{"pvc-a", "wait-sc", "pv-a"}},
+       {{"pv-a", 1, "", "pvc-a"}},
+       {"a"},
+       kReject,
+       "persistentvolumeclaim \"pvc-b\" not found"},
+      {"immediate claims not bound",
+       {"pvc-a"},
+       {{"pvc-a", "immediate-sc"}},
+       {},
+       {"a"},
+       kReject,
        std::string(VolumeBinding::kReasonUnboundImmediate)},
-      {"unbound claims no matches", {"pvc-a"}, {{"pvc-a", "wait-sc"}}, {}, {"a"}, Code::kSuccess,
-       "", {bind}},
-      {"bound and unbound unsatisfied", {"pvc-a", "pvc-b"},
-       {{"pvc-a", "wait-sc", "pv-a"}, {"pvc-b", "wait-sc"}}, {{"pv-a", 1, "bar"}}, {"barbar"},
-       Code::kSuccess, "", {Join(node, bind)}},
-      {"pv not found", {"pvc-a"}, {{"pvc-a", "wait-sc", "pv-a"}}, {}, {"a"}, Code::kSuccess, "",
+      {"unbound claims no matches",
+       {"pvc-a"},
+       {{"pvc-a", "wait-sc"}},
+       {},
+       {"a"},
+       Code::kSuccess,
+       "",
+       {bind}},
+      {"bound and unbound unsatisfied",
+       {"pvc-a", "pvc-b"},
+       {{"pvc-a", "wait-sc", "pv-a"}, {"pvc-b", "wait-sc"}},
+       {{"pv-a", 1, "bar"}},
+       {"barbar"},
+       Code::kSuccess,
+       "",
+       {Join(node, bind)}},
+      {"pv not found",
+       {"pvc-a"},
+       {{"pvc-a", "wait-sc", "pv-a"}},
+       {},
+       {"a"},
+       Code::kSuccess,
+       "",
        {std::string(VolumeBinding::kReasonPVNotExist)}},
-      {"pv not found claim lost", {"pvc-a"}, {{"pvc-a", "wait-sc", "pv-a", 0, true}}, {}, {"a"},
-       kReject, "persistentvolumeclaim \"pvc-a\" bound to non-existent persistentvolume \"pv-a\""},
-      {"unbound claim matched by node affinity and capacity", {"pvc-a"},
+      {"pv not found claim lost",
+       {"pvc-a"},
+       {{"pvc-a", "wait-sc", "pv-a", 0, true}},
+       {},
+       {"a"},
+       kReject,
+       "persistentvolumeclaim \"pvc-a\" bound to non-existent persistentvolume \"pv-a\""},
+      {"unbound claim matched by node affinity and capacity",
+       {"pvc-a"},
        {{"pvc-a", "wait-sc", "", 50}},
-       {{"pv-a-0", 200, "a"}, {"pv-b-0", 100, "b"}, {"pv-c-0", 10, "c"}}, {"a", "b", "c"},
-       Code::kSuccess, "", {"", "", bind}},
-      {"two claims need two volumes", {"pvc-a", "pvc-b"},
+       {{"pv-a-0", 200, "a"}, {"pv-b-0", 100, "b"}, {"pv-c-0", 10, "c"}},
+       {"a", "b", "c"},
+       Code::kSuccess,
+       "",
+       {"", "", bind}},
+      {"two claims need two volumes",
+       {"pvc-a", "pvc-b"},
        {{"pvc-a", "wait-sc", "", 5}, {"pvc-b", "wait-sc", "", 5}},
-       {{"pv-a-0", 10, "a"}, {"pv-b-0", 10, "b"}, {"pv-b-1", 10, "b"}}, {"a", "b"},
-       Code::kSuccess, "", {bind, ""}},
-      {"a PV bound to another claim is not available", {"pvc-a"}, {{"pvc-a", "wait-sc"}},
-       {{"pv-a", 1, "", "other"}}, {"a"}, Code::kSuccess, "", {bind}},
-      {"dynamic provisioning", {"pvc-a"}, {{"pvc-a", "provision-sc", "", 5}}, {}, {"a"},
-       Code::kSuccess, "", {""}},
+       {{"pv-a-0", 10, "a"}, {"pv-b-0", 10, "b"}, {"pv-b-1", 10, "b"}},
+       {"a", "b"},
+       Code::kSuccess,
+       "",
+       {bind, ""}},
+      {"a PV bound to another claim is not available",
+       {"pvc-a"},
+       {{"pvc-a", "wait-sc"}},
+       {{"pv-a", 1, "", "other"}},
+       {"a"},
+       Code::kSuccess,
+       "",
+       {bind}},
+      {"dynamic provisioning",
+       {"pvc-a"},
+       {{"pvc-a", "provision-sc", "", 5}},
+       {},
+       {"a"},
+       Code::kSuccess,
+       "",
+       {""}},
   };
   for (const Case& c : cases) RunCase(c);
 }
@@ -174,12 +238,13 @@ TEST(VolumeBindingTest, AssumePodVolumes) {
   ClusterState s;
   Interner& in = s.interner();
   s.UpsertStorageClass(MakeClass("wait-sc", VolumeBindingMode::kWaitForFirstConsumer));
-  s.UpsertStorageClass(MakeClass("provision-sc", VolumeBindingMode::kWaitForFirstConsumer,
-                                 "csi.example.com"));
+  s.UpsertStorageClass(
+      MakeClass("provision-sc", VolumeBindingMode::kWaitForFirstConsumer, "csi.example.com"));
   auto pv = MakePV("pv-0", "wait-sc");
   pv->capacity_bytes = kGi;
   s.UpsertPersistentVolume(pv);
-  for (const char* c : {"data-0", "data-1"}) s.UpsertPersistentVolumeClaim(MakePVC(c, "", "wait-sc"));
+  for (const char* c : {"data-0", "data-1"})
+    s.UpsertPersistentVolumeClaim(MakePVC(c, "", "wait-sc"));
   s.UpsertPersistentVolumeClaim(MakePVC("scratch", "", "provision-sc"));
   s.UpsertNode(NodeBuilder(in, "n").Build());
   const auto pod0 =

@@ -107,8 +107,9 @@ std::vector<ClusterEventWithHint> VolumeRestrictions::EventsToRegister(
 Status VolumeRestrictions::PreFilter(CycleState& state, const Pod& pod,
                                      const ClusterState& snapshot,
                                      PreFilterResult* /*result*/) const {
-  const bool needs_check = std::any_of(pod.volumes.begin(), pod.volumes.end(),
-                                       [](const PodVolume& v) { return NeedsRestrictionsCheck(v); });
+  const bool needs_check =
+      std::any_of(pod.volumes.begin(), pod.volumes.end(),
+                  [](const PodVolume& v) { return NeedsRestrictionsCheck(v); });
   auto s = std::make_unique<PreFilterState>();
   for (const PodVolume& v : pod.volumes) {
     if (v.source != Source::kPersistentVolumeClaim) continue;

@@ -36,8 +36,7 @@ Result RunPlugin(ClusterState& s, const Pod& pod) {
 }
 
 std::shared_ptr<const Pod> PodWith(Interner& in, const std::string& name,
-                                   std::vector<PodVolume> volumes,
-                                   const std::string& node = "") {
+                                   std::vector<PodVolume> volumes, const std::string& node = "") {
   PodBuilder b(in, name);
   if (!node.empty()) b.NodeName(node);
   for (PodVolume& v : volumes) b.Volume(std::move(v));
@@ -139,28 +138,44 @@ TEST(VolumeRestrictionsTest, AccessModeConflicts) {
   };
   const std::vector<Case> cases = {
       {"nothing", {}, {}, {}, Code::kSkip, "", Code::kSuccess},
-      {"failed to get PVC", {"claim-with-rwop-1"}, {}, {}, Code::kUnschedulableAndUnresolvable,
-       "persistentvolumeclaim \"claim-with-rwop-1\" not found", Code::kSuccess},
-      {"no access mode conflict", {"claim-with-rwop-1"}, {{"claim-with-rwx"}},
+      {"failed to get PVC",
+       {"claim-with-rwop-1"},
+       {},
+       {},
+       Code::kUnschedulableAndUnresolvable,
+       "persistentvolumeclaim \"claim-with-rwop-1\" not found",
+       Code::kSuccess},
+      {"no access mode conflict",
+       {"claim-with-rwop-1"},
+       {{"claim-with-rwx"}},
        {{"claim-with-rwop-1", rwop}, {"claim-with-rwx", access_mode::kReadWriteMany}},
-       Code::kSkip, "", Code::kSuccess},
-      {"access mode conflict, unschedulable", {"claim-with-rwop-1"},
+       Code::kSkip,
+       "",
+       Code::kSuccess},
+      {"access mode conflict, unschedulable",
+       {"claim-with-rwop-1"},
        {{"claim-with-rwop-1"}, {"claim-with-rwx"}},
        {{"claim-with-rwop-1", rwop}, {"claim-with-rwx", access_mode::kReadWriteMany}},
-       Code::kSuccess, "", Code::kUnschedulable},
-      {"two conflicts, unschedulable", {"claim-with-rwop-1", "claim-with-rwop-2"},
+       Code::kSuccess,
+       "",
+       Code::kUnschedulable},
+      {"two conflicts, unschedulable",
+       {"claim-with-rwop-1", "claim-with-rwop-2"},
        {{"claim-with-rwop-1", "claim-with-rwop-2"}, {"claim-with-rwx"}},
        {{"claim-with-rwop-1", rwop},
         {"claim-with-rwop-2", rwop},
         {"claim-with-rwx", access_mode::kReadWriteMany}},
-       Code::kSuccess, "", Code::kUnschedulable},
+       Code::kSuccess,
+       "",
+       Code::kUnschedulable},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     ClusterState s;
     Interner& in = s.interner();
     s.UpsertNode(NodeBuilder(in, "node-1").Build());
-    for (const auto& [name, modes] : c.pvcs) s.UpsertPersistentVolumeClaim(MakePVC(name, "", "", modes));
+    for (const auto& [name, modes] : c.pvcs)
+      s.UpsertPersistentVolumeClaim(MakePVC(name, "", "", modes));
     for (size_t i = 0; i < c.existing.size(); ++i) {
       std::vector<PodVolume> vols;
       for (const std::string& claim : c.existing[i]) vols.push_back(ClaimVolume(claim));

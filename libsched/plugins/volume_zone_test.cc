@@ -50,7 +50,8 @@ void RunCases(const std::vector<std::pair<std::string, Labels>>& pvs,
       pv->labels = LabelSet(entries);
       s.UpsertPersistentVolume(pv);
     }
-    for (const auto& [claim, volume] : claims) s.UpsertPersistentVolumeClaim(MakePVC(claim, volume));
+    for (const auto& [claim, volume] : claims)
+      s.UpsertPersistentVolumeClaim(MakePVC(claim, volume));
     auto wait = MakePVC("PVC_WaitSC", "", "Class_Wait");
     s.UpsertPersistentVolumeClaim(wait);
     s.UpsertPersistentVolumeClaim(MakePVC("PVC_ImmediateSC", "", "Class_Immediate"));
@@ -108,27 +109,54 @@ TEST(VolumeZoneTest, SingleZone) {
            {
                {"pod without volume", "", {{kBetaZone, "us-west1-a"}}, Code::kSkip},
                {"node without labels", "PVC_1", {}},
-               {"beta zone label matched", "PVC_1", {{kBetaZone, "us-west1-a"}, {"uselessLabel", "none"}}},
+               {"beta zone label matched",
+                "PVC_1",
+                {{kBetaZone, "us-west1-a"}, {"uselessLabel", "none"}}},
                {"beta region label matched", "PVC_2", {{kBetaRegion, "us-west1"}}},
-               {"beta region label doesn't match", "PVC_2", {{kBetaRegion, "no_us-west1"}},
-                Code::kSuccess, kReject},
-               {"beta zone label doesn't match", "PVC_1", {{kBetaZone, "no_us-west1-a"}},
-                Code::kSuccess, kReject},
+               {"beta region label doesn't match",
+                "PVC_2",
+                {{kBetaRegion, "no_us-west1"}},
+                Code::kSuccess,
+                kReject},
+               {"beta zone label doesn't match",
+                "PVC_1",
+                {{kBetaZone, "no_us-west1-a"}},
+                Code::kSuccess,
+                kReject},
                {"zone label matched", "PVC_Stable_1", {{kZone, "us-west1-a"}}},
                {"region label matched", "PVC_Stable_2", {{kRegion, "us-west1"}}},
-               {"region label doesn't match", "PVC_Stable_2", {{kRegion, "no_us-west1"}},
-                Code::kSuccess, kReject},
-               {"zone label doesn't match", "PVC_Stable_1", {{kZone, "no_us-west1-a"}},
-                Code::kSuccess, kReject},
-               {"pv with zone and region, node with only zone", "PVC_Stable_3",
-                {{kZone, "us-west1-a"}}, Code::kSuccess, kReject},
-               {"pv with zone,node with beta zone", "PVC_Stable_1", {{kBetaZone, "us-west1-a"}},
-                Code::kSuccess, kReject},
+               {"region label doesn't match",
+                "PVC_Stable_2",
+                {{kRegion, "no_us-west1"}},
+                Code::kSuccess,
+                kReject},
+               {"zone label doesn't match",
+                "PVC_Stable_1",
+                {{kZone, "no_us-west1-a"}},
+                Code::kSuccess,
+                kReject},
+               {"pv with zone and region, node with only zone",
+                "PVC_Stable_3",
+                {{kZone, "us-west1-a"}},
+                Code::kSuccess,
+                kReject},
+               {"pv with zone,node with beta zone",
+                "PVC_Stable_1",
+                {{kBetaZone, "us-west1-a"}},
+                Code::kSuccess,
+                kReject},
                {"pv with beta label,node with ga label, matched", "PVC_1", {{kZone, "us-west1-a"}}},
-               {"pv with beta label,node with ga label, don't match", "PVC_1",
-                {{kZone, "us-west1-b"}}, Code::kSuccess, kReject},
+               {"pv with beta label,node with ga label, don't match",
+                "PVC_1",
+                {{kZone, "us-west1-b"}},
+                Code::kSuccess,
+                kReject},
                // The real lister's NotFound message.
-               {"bound to a missing PV", "PVC_4", {}, kReject, Code::kSuccess,
+               {"bound to a missing PV",
+                "PVC_4",
+                {},
+                kReject,
+                Code::kSuccess,
                 "persistentvolume \"Vol_not_exist\" not found"},
            });
 }
@@ -143,18 +171,27 @@ TEST(VolumeZoneTest, MultiZone) {
       {"Vol_Stable_2", {{kZone, "us-west1-c__us-west1-a"}}},
   };
   const std::vector<std::pair<std::string, std::string>> claims = {
-      {"PVC_1", "Vol_1"}, {"PVC_2", "Vol_2"}, {"PVC_3", "Vol_3"},
-      {"PVC_Stable_1", "Vol_Stable_1"}, {"PVC_Stable_2", "Vol_Stable_2"},
+      {"PVC_1", "Vol_1"},
+      {"PVC_2", "Vol_2"},
+      {"PVC_3", "Vol_3"},
+      {"PVC_Stable_1", "Vol_Stable_1"},
+      {"PVC_Stable_2", "Vol_Stable_2"},
   };
   RunCases(pvs, claims,
            {
                {"node without labels", "PVC_3", {}},
                {"beta zone label matched", "PVC_3", {{kBetaZone, "us-west1-a"}}},
-               {"beta zone label doesn't match", "PVC_1", {{kBetaZone, "us-west1-b"}},
-                Code::kSuccess, kReject},
+               {"beta zone label doesn't match",
+                "PVC_1",
+                {{kBetaZone, "us-west1-b"}},
+                Code::kSuccess,
+                kReject},
                {"zone label matched", "PVC_Stable_2", {{kZone, "us-west1-a"}}},
-               {"zone label doesn't match", "PVC_Stable_2", {{kZone, "us-west1-b"}},
-                Code::kSuccess, kReject},
+               {"zone label doesn't match",
+                "PVC_Stable_2",
+                {{kZone, "us-west1-b"}},
+                Code::kSuccess,
+                kReject},
            });
 }
 
@@ -164,8 +201,8 @@ TEST(VolumeZoneTest, WithBinding) {
   RunCases({{"Vol_1", {{kBetaZone, "us-west1-a"}}}}, {{"PVC_1", "Vol_1"}},
            {
                {"label zone failure domain matched", "PVC_1", node},
-               {"unbound volume empty storage class", "PVC_EmptySC", node, kReject,
-                Code::kSuccess, "PersistentVolumeClaim had no pv name and storageClass name"},
+               {"unbound volume empty storage class", "PVC_EmptySC", node, kReject, Code::kSuccess,
+                "PersistentVolumeClaim had no pv name and storageClass name"},
                // Upstream's fake lister words it "storageclasses..."; the
                // real one, which the scheduler uses, "storageclass...".
                {"unbound volume no storage class", "PVC_NoSC", node, kReject, Code::kSuccess,

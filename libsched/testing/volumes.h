@@ -76,9 +76,9 @@ inline std::shared_ptr<PersistentVolume> MakePV(const std::string& name,
   return pv;
 }
 
-inline std::shared_ptr<StorageClass> MakeClass(
-    const std::string& name, std::optional<VolumeBindingMode> mode,
-    const std::string& provisioner = "") {
+inline std::shared_ptr<StorageClass> MakeClass(const std::string& name,
+                                               std::optional<VolumeBindingMode> mode,
+                                               const std::string& provisioner = "") {
   auto sc = std::make_shared<StorageClass>();
   sc->name = name;
   sc->binding_mode = mode;

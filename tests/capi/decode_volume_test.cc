@@ -3,9 +3,9 @@
 // PV and PVC inputs start from scheduler_perf's templates
 // (/work/shared/corpus/scheduler_perf/templates: pv-csi.json,
 // config__pv-aws.json, config__pvc.json) with a name added.
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "tests/capi/decode_test_util.h"
 
@@ -36,7 +36,8 @@ TEST(DecodeVolumeTest, PersistentVolumeCSITemplate) {
         "claimRef":{"namespace":"ns","name":"c","uid":"u"},
         "nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[
           {"key":"topology.kubernetes.io/zone","operator":"In","values":["z1"]}]}]}}},
-      "status":{"phase":"Available"}})", in, &cs);
+      "status":{"phase":"Available"}})",
+                                in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cs.changes.size(), 1u);
   EXPECT_EQ(cs.changes[0].op, Change::Op::kUpsertPersistentVolume);
@@ -72,7 +73,7 @@ TEST(DecodeVolumeTest, PersistentVolumeInTreeSources) {
         "metadata":{"name":"gce","labels":{"topology.kubernetes.io/zone":"us-central1-a"},
           "annotations":{"volume.beta.kubernetes.io/storage-class":"beta"}},
         "spec":{"gcePersistentDisk":{"pdName":"disk"},"storageClassName":"ga"}}}])",
-                              in, &cs);
+                                in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cs.changes.size(), 2u);
   const PersistentVolume& aws = *cs.changes[0].pv;
@@ -96,7 +97,8 @@ TEST(DecodeVolumeTest, PersistentVolumeClaim) {
       "spec":{"accessModes":["ReadOnlyMany","ReadWriteOncePod"],"resources":{"requests":{"storage":"1Gi"}},
         "storageClassName":"fast","volumeName":"pv-1",
         "selector":{"matchLabels":{"tier":"gold"}}},
-      "status":{"phase":"Lost"}})", in, &cs);
+      "status":{"phase":"Lost"}})",
+                                in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cs.changes.size(), 1u);
   const PersistentVolumeClaim& c = *cs.changes[0].pvc;
@@ -126,7 +128,7 @@ TEST(DecodeVolumeTest, StorageClassAndCSINode) {
        "spec":{"drivers":[{"name":"ebs.csi.aws.com","nodeID":"i-1","allocatable":{"count":39}},
                           {"name":"other","nodeID":"x"}]}},
       {"apiVersion":"storage.k8s.io/v1beta1","kind":"CSINode","metadata":{"name":"old"}}]})",
-                              in, &cs);
+                                in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cs.changes.size(), 2u);
   EXPECT_EQ(cs.summary.ignored["CSINode"], 1);
@@ -151,7 +153,8 @@ TEST(DecodeVolumeTest, DeletedObjectsByKey) {
       {"type":"DELETED","object":{"kind":"PersistentVolumeClaim","apiVersion":"v1",
         "metadata":{"name":"c","namespace":"ns"}}},
       {"type":"DELETED","object":{"kind":"StorageClass","apiVersion":"storage.k8s.io/v1",
-        "metadata":{"name":"sc"}}}])", in, &cs);
+        "metadata":{"name":"sc"}}}])",
+                                in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cs.changes.size(), 2u);
   EXPECT_EQ(cs.changes[0].op, Change::Op::kRemovePersistentVolumeClaim);
@@ -172,7 +175,8 @@ TEST(DecodeVolumeTest, PodVolumes) {
         {"name":"ceph","rbd":{"monitors":["m1","m2"],"image":"img"}},
         {"name":"target","iscsi":{"targetPortal":"1.2.3.4","iqn":"iqn.x","lun":0}},
         {"name":"inline","csi":{"driver":"d.example.com"}},
-        {"name":"cm","configMap":{"name":"c"}}]}})", in, &d);
+        {"name":"cm","configMap":{"name":"c"}}]}})",
+                                        in, &d);
   ASSERT_TRUE(s.ok()) << s.message();
   const auto& v = d.pod->volumes;
   ASSERT_EQ(v.size(), 7u);  // the configMap is not kept
@@ -204,33 +208,42 @@ TEST_P(DecodeVolumeErrorTest, NamesPathAndReason) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, DecodeVolumeErrorTest,
     ::testing::Values(
-        ErrorCase{"NegativeCapacity",
-                  R"({"kind":"PersistentVolume","metadata":{"name":"p"},"spec":{"capacity":{"storage":"-1"}}})",
-                  "spec.capacity.storage",
-                  "spec.capacity.storage: Invalid value: \"-1\": must be greater than or equal to 0"},
-        ErrorCase{"BadAccessMode",
-                  R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c"},"spec":{"accessModes":["RWO"]}})",
-                  "spec.accessModes[0]",
-                  "spec.accessModes[0]: Unsupported value: \"RWO\": supported values: "
-                  "\"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\""},
-        ErrorCase{"BadVolumeMode",
-                  R"({"kind":"PersistentVolume","metadata":{"name":"p"},"spec":{"volumeMode":"Raw"}})",
-                  "spec.volumeMode",
-                  "spec.volumeMode: Unsupported value: \"Raw\": supported values: \"Block\", \"Filesystem\""},
-        ErrorCase{"BadBindingMode",
-                  R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1","metadata":{"name":"s"},"volumeBindingMode":"Later"})",
-                  "volumeBindingMode",
-                  "volumeBindingMode: Unsupported value: \"Later\": supported values: \"Immediate\", \"WaitForFirstConsumer\""},
-        ErrorCase{"NegativeCount",
-                  R"({"kind":"CSINode","apiVersion":"storage.k8s.io/v1","metadata":{"name":"n"},"spec":{"drivers":[{"name":"d","allocatable":{"count":-1}}]}})",
-                  "spec.drivers[0].allocatable.count",
-                  "spec.drivers[0].allocatable.count: must be between 0 and 2147483647, got -1"},
+        ErrorCase{
+            "NegativeCapacity",
+            R"({"kind":"PersistentVolume","metadata":{"name":"p"},"spec":{"capacity":{"storage":"-1"}}})",
+            "spec.capacity.storage",
+            "spec.capacity.storage: Invalid value: \"-1\": must be greater than or equal to 0"},
+        ErrorCase{
+            "BadAccessMode",
+            R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c"},"spec":{"accessModes":["RWO"]}})",
+            "spec.accessModes[0]",
+            "spec.accessModes[0]: Unsupported value: \"RWO\": supported values: "
+            "\"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\""},
+        ErrorCase{
+            "BadVolumeMode",
+            R"({"kind":"PersistentVolume","metadata":{"name":"p"},"spec":{"volumeMode":"Raw"}})",
+            "spec.volumeMode",
+            "spec.volumeMode: Unsupported value: \"Raw\": supported values: \"Block\", "
+            "\"Filesystem\""},
+        ErrorCase{
+            "BadBindingMode",
+            R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1","metadata":{"name":"s"},"volumeBindingMode":"Later"})",
+            "volumeBindingMode",
+            "volumeBindingMode: Unsupported value: \"Later\": supported values: \"Immediate\", "
+            "\"WaitForFirstConsumer\""},
+        ErrorCase{
+            "NegativeCount",
+            R"({"kind":"CSINode","apiVersion":"storage.k8s.io/v1","metadata":{"name":"n"},"spec":{"drivers":[{"name":"d","allocatable":{"count":-1}}]}})",
+            "spec.drivers[0].allocatable.count",
+            "spec.drivers[0].allocatable.count: must be between 0 and 2147483647, got -1"},
         ErrorCase{"MissingName", R"({"kind":"PersistentVolume","metadata":{}})", "metadata.name",
                   "metadata.name: Required value"},
-        ErrorCase{"BadAnnotation",
-                  R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c","annotations":{"volume.kubernetes.io/selected-node":1}}})",
-                  "metadata.annotations[\"volume.kubernetes.io/selected-node\"]",
-                  "metadata.annotations[\"volume.kubernetes.io/selected-node\"]: expected a string, got a number"}),
+        ErrorCase{
+            "BadAnnotation",
+            R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c","annotations":{"volume.kubernetes.io/selected-node":1}}})",
+            "metadata.annotations[\"volume.kubernetes.io/selected-node\"]",
+            "metadata.annotations[\"volume.kubernetes.io/selected-node\"]: expected a string, got "
+            "a number"}),
     CaseName);
 
 }  // namespace

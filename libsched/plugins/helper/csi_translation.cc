@@ -40,8 +40,7 @@ std::string GCEPDVolumeHandle(std::string_view pd_name, std::string_view zones) 
   // gceGetRegionFromZones: a zone is "<region>-<letter>".
   const std::string_view first = zones.substr(0, sep);
   const std::string_view region = first.substr(0, std::min(first.rfind('-'), first.size()));
-  return "projects/UNSPECIFIED/regions/" + std::string(region) + "/disks/" +
-         std::string(pd_name);
+  return "projects/UNSPECIFIED/regions/" + std::string(region) + "/disks/" + std::string(pd_name);
 }
 
 std::optional<std::string> EBSVolumeHandle(std::string_view volume_id) {
@@ -49,7 +48,8 @@ std::optional<std::string> EBSVolumeHandle(std::string_view volume_id) {
   if (!volume_id.starts_with(kScheme)) return std::string(volume_id);
   const std::string_view rest = volume_id.substr(kScheme.size());
   const size_t slash = rest.rfind('/');
-  const std::string_view id = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+  const std::string_view id =
+      slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
   if (!id.starts_with("vol-")) return std::nullopt;
   return std::string(id);
 }
