@@ -33,6 +33,8 @@ bool IsNegativeQuantity(std::string_view text) {
   return false;
 }
 
+}  // namespace
+
 // Quantity.UnmarshalJSON: a string (trimmed of spaces), a bare number, or
 // null (a zero quantity). Negative quantities are rejected in the API
 // server's words (ValidateResourceQuantityValue), which it applies to the
@@ -69,7 +71,6 @@ ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64
   return ApiStatus();
 }
 
-}  // namespace
 
 ApiStatus DecodeResourceList(const cJSON* v, const JsonPath& path, Interner& in,
                              ResourceList* out) {

@@ -22,13 +22,17 @@
 
 #include "capi/error.h"
 #include "capi/json_path.h"
+#include "libsched/model/csi_node.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pdb.h"
+#include "libsched/model/persistent_volume.h"
+#include "libsched/model/persistent_volume_claim.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/resource.h"
+#include "libsched/model/storage_class.h"
 #include "libsched/model/workload.h"
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/plugins/registry.h"
@@ -84,6 +88,30 @@ ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,
 ApiStatus DecodeWorkload(const cJSON* obj, const JsonPath& path, WorkloadKind kind, Interner& in,
                          std::shared_ptr<const Workload>* out);
 
+// ---- Volume objects (decode_volume.cc) -----------------------------------
+
+// A core/v1 PersistentVolume: labels, capacity, access modes, class, mode,
+// node affinity, claimRef, its CSI (or migrated in-tree) source, phase.
+ApiStatus DecodePersistentVolume(const cJSON* obj, const JsonPath& path, Interner& in,
+                                 std::shared_ptr<const PersistentVolume>* out);
+// A core/v1 PersistentVolumeClaim: class, volumeName, access modes, the
+// storage request, selector, binding annotations, controller owner, phase.
+ApiStatus DecodePersistentVolumeClaim(const cJSON* obj, const JsonPath& path, Interner& in,
+                                      std::shared_ptr<const PersistentVolumeClaim>* out);
+// A storage.k8s.io/v1 StorageClass: provisioner, volumeBindingMode,
+// allowedTopologies.
+ApiStatus DecodeStorageClass(const cJSON* obj, const JsonPath& path, Interner& in,
+                             std::shared_ptr<const StorageClass>* out);
+// A storage.k8s.io/v1 CSINode: drivers' allocatable counts and the
+// migrated-plugins annotation.
+ApiStatus DecodeCSINode(const cJSON* obj, const JsonPath& path, Interner& in,
+                        std::shared_ptr<const CSINode>* out);
+// One element of a Pod's spec.volumes, appended to *out when its source is
+// one the volume plugins read (see PodVolume). `pod_name` names a generic
+// ephemeral volume's claim.
+ApiStatus DecodePodVolume(const cJSON* v, const JsonPath& path, std::string_view pod_name,
+                          std::vector<PodVolume>* out);
+
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
 struct Change {
@@ -100,7 +128,15 @@ struct Change {
     kUpsertNamespace,
     kRemoveNamespace,
     kUpsertWorkload,
-    kRemoveWorkload
+    kRemoveWorkload,
+    kUpsertPersistentVolume,
+    kRemovePersistentVolume,
+    kUpsertPersistentVolumeClaim,
+    kRemovePersistentVolumeClaim,
+    kUpsertStorageClass,
+    kRemoveStorageClass,
+    kUpsertCSINode,
+    kRemoveCSINode
   };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
@@ -112,11 +148,19 @@ struct Change {
   std::shared_ptr<const Namespace> ns = nullptr;             // kUpsertNamespace
   std::shared_ptr<const Workload> workload = nullptr;        // kUpsertWorkload
   WorkloadKind workload_kind = WorkloadKind::kService;       // kRemoveWorkload
+  // kUpsertPersistentVolume etc.; the kRemove* of these kinds carry the key
+  // (PVC: "ns/name"; others: name).
+  std::shared_ptr<const PersistentVolume> pv = nullptr;
+  std::shared_ptr<const PersistentVolumeClaim> pvc = nullptr;
+  std::shared_ptr<const StorageClass> storage_class = nullptr;
+  std::shared_ptr<const CSINode> csi_node = nullptr;
 };
 
 // What sched_engine_apply reports back.
 struct ApplySummary {
-  int64_t applied = 0;  // Node, Pod, PDB, Namespace and workload items changing state
+  // Node, Pod, PDB, Namespace, workload and volume (PV, PVC, StorageClass,
+  // CSINode) items changing state
+  int64_t applied = 0;
   std::map<std::string, int64_t> ignored;  // other kinds, by kind
   int64_t pending_pods = 0;                // pods without spec.nodeName
 };
@@ -219,6 +263,16 @@ ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, In
 ApiStatus DecodeNodeAffinityObject(const cJSON* na, const JsonPath& path, Interner& in,
                                    std::optional<NodeSelector>* required,
                                    std::vector<PreferredSchedulingTerm>* preferred);
+// A v1.NodeSelectorTerm (decode_pod.cc); `v` may be null (an empty term,
+// which matches nothing). Requirements that would not convert make the
+// term invalid, as DecodeRequirement says.
+ApiStatus DecodeNodeSelectorTerm(const cJSON* v, const JsonPath& path, Interner& in,
+                                 NodeSelectorTerm* out);
+
+// A resource.Quantity (a string such as "64Gi", a bare number, or null for
+// zero) as Quantity.MilliValue (milli = true) or Quantity.Value; negative
+// quantities are errors in the API server's words.
+ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64_t* out);
 
 // A metav1.LabelSelector (decode_label_selector.cc): matchLabels become In
 // requirements. A selector LabelSelectorAsSelector would refuse (a bad key

@@ -5,7 +5,8 @@
 // are filtered out (deleted); PodDisruptionBudgets are kept for preemption
 // (its PDB lister); Services, ReplicationControllers, ReplicaSets and
 // StatefulSets for the default topology spread selector (PodTopologySpread's
-// listers).
+// listers); PersistentVolumes, PersistentVolumeClaims, StorageClasses and
+// CSINodes for the volume plugins' listers.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,31 @@ namespace sched::capi {
 namespace {
 
 enum class EventType { kUpsert, kDelete };
+
+// A PersistentVolume, PersistentVolumeClaim, StorageClass or CSINode.
+ApiStatus DecodeVolumeObject(const cJSON* obj, const JsonPath& path, std::string_view kind,
+                             bool remove, Interner& in, ChangeSet* out) {
+  Change& c = out->changes.emplace_back();
+  if (kind == "PersistentVolume") {
+    CAPI_RETURN_IF_ERROR(DecodePersistentVolume(obj, path, in, &c.pv));
+    c.op = remove ? Change::Op::kRemovePersistentVolume : Change::Op::kUpsertPersistentVolume;
+    c.key = c.pv->name;
+  } else if (kind == "PersistentVolumeClaim") {
+    CAPI_RETURN_IF_ERROR(DecodePersistentVolumeClaim(obj, path, in, &c.pvc));
+    c.op = remove ? Change::Op::kRemovePersistentVolumeClaim
+                  : Change::Op::kUpsertPersistentVolumeClaim;
+    c.key = c.pvc->ns + "/" + c.pvc->name;
+  } else if (kind == "StorageClass") {
+    CAPI_RETURN_IF_ERROR(DecodeStorageClass(obj, path, in, &c.storage_class));
+    c.op = remove ? Change::Op::kRemoveStorageClass : Change::Op::kUpsertStorageClass;
+    c.key = c.storage_class->name;
+  } else {
+    CAPI_RETURN_IF_ERROR(DecodeCSINode(obj, path, in, &c.csi_node));
+    c.op = remove ? Change::Op::kRemoveCSINode : Change::Op::kUpsertCSINode;
+    c.key = c.csi_node->name;
+  }
+  return ApiStatus();
+}
 
 // Decodes one object. `list_kind` is the kind of an enclosing typed list
 // ("NodeList"): the API server omits kind and apiVersion on its items.
@@ -111,6 +137,13 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
       c.op = Change::Op::kUpsertWorkload;
       c.workload = std::move(w);
     }
+    ++out->summary.applied;
+    return ApiStatus();
+  }
+  const bool storage = api_version == "storage.k8s.io/v1" || api_version.empty();
+  if ((core && (kind == "PersistentVolume" || kind == "PersistentVolumeClaim")) ||
+      (storage && (kind == "StorageClass" || kind == "CSINode"))) {
+    CAPI_RETURN_IF_ERROR(DecodeVolumeObject(obj, path, kind, type == EventType::kDelete, in, out));
     ++out->summary.applied;
     return ApiStatus();
   }

@@ -338,9 +338,8 @@ ApiStatus DecodeRequirement(const cJSON* v, const JsonPath& path, bool field, In
   return ApiStatus();
 }
 
-namespace {
-
-ApiStatus DecodeTerm(const cJSON* v, const JsonPath& path, Interner& in, NodeSelectorTerm* out) {
+ApiStatus DecodeNodeSelectorTerm(const cJSON* v, const JsonPath& path, Interner& in,
+                                 NodeSelectorTerm* out) {
   if (v == nullptr) return ApiStatus();  // an empty term: matches nothing
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
   auto add = [&](const char* name, bool field, std::vector<Requirement>* reqs) {
@@ -369,7 +368,7 @@ ApiStatus DecodeNodeAffinityObject(const cJSON* na, const JsonPath& path, Intern
     CAPI_RETURN_IF_ERROR(ForEachElement(
         req, "nodeSelectorTerms", path.Child(kRequired), [&](const cJSON* t, const JsonPath& p) {
           CAPI_RETURN_IF_ERROR(AsObject(t, p));
-          return DecodeTerm(t, p, in, &selector.terms.emplace_back());
+          return DecodeNodeSelectorTerm(t, p, in, &selector.terms.emplace_back());
         }));
   }
   return ForEachElement(
@@ -380,7 +379,7 @@ ApiStatus DecodeNodeAffinityObject(const cJSON* na, const JsonPath& path, Intern
         CAPI_RETURN_IF_ERROR(GetInt32(t, "weight", p, &term.weight));
         const cJSON* preference;
         CAPI_RETURN_IF_ERROR(GetObject(t, "preference", p, &preference));
-        return DecodeTerm(preference, p.Child("preference"), in, &term.preference);
+        return DecodeNodeSelectorTerm(preference, p.Child("preference"), in, &term.preference);
       });
 }
 
@@ -509,7 +508,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
   // Image volumes (ImageVolume, GA in v1.36) count for ImageLocality too.
   CAPI_RETURN_IF_ERROR(
       ForEachElement(spec, "volumes", sp, [&](const cJSON* v, const JsonPath& p) {
-        CAPI_RETURN_IF_ERROR(AsObject(v, p));
+        CAPI_RETURN_IF_ERROR(DecodePodVolume(v, p, pod->name, &pod->volumes));
         const cJSON* image;
         CAPI_RETURN_IF_ERROR(GetObject(v, "image", p, &image));
         if (image == nullptr) return ApiStatus();

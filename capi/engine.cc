@@ -13,6 +13,7 @@
 #include "capi/limits.h"
 #include "capi/result_json.h"
 #include "libsched/plugins/registry.h"
+#include "libsched/plugins/volume_binding.h"
 #include "sched/sched.h"
 
 namespace sched::capi {
@@ -184,7 +185,46 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kRemoveWorkload:
       state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
       break;
+    case Change::Op::kUpsertPersistentVolume:
+      VolumeEvent(EventResource::kPersistentVolume,
+                  state_.FindPersistentVolume(c.key) != nullptr);
+      state_.UpsertPersistentVolume(c.pv);
+      break;
+    case Change::Op::kRemovePersistentVolume:
+      // No plugin registers for deletions of volume objects.
+      state_.RemovePersistentVolume(c.key);
+      break;
+    case Change::Op::kUpsertPersistentVolumeClaim:
+      VolumeEvent(EventResource::kPersistentVolumeClaim,
+                  state_.FindPersistentVolumeClaim(c.pvc->ns, c.pvc->name) != nullptr);
+      state_.UpsertPersistentVolumeClaim(c.pvc);
+      break;
+    case Change::Op::kRemovePersistentVolumeClaim:
+      state_.RemovePersistentVolumeClaim(c.key);
+      break;
+    case Change::Op::kUpsertStorageClass:
+      VolumeEvent(EventResource::kStorageClass, state_.FindStorageClass(c.key) != nullptr);
+      state_.UpsertStorageClass(c.storage_class);
+      break;
+    case Change::Op::kRemoveStorageClass:
+      state_.RemoveStorageClass(c.key);
+      break;
+    case Change::Op::kUpsertCSINode:
+      VolumeEvent(EventResource::kCSINode, state_.FindCSINode(c.key) != nullptr);
+      state_.UpsertCSINode(c.csi_node);
+      break;
+    case Change::Op::kRemoveCSINode:
+      state_.RemoveCSINode(c.key);
+      break;
   }
+}
+
+// The informer handlers of a volume object kind: an add, or an update when
+// the object was known. The event carries no objects (the model's
+// EventObject holds Nodes and Pods), so hints of these events queue.
+void Engine::VolumeEvent(EventResource resource, bool known) {
+  queue_->MoveAllToActiveOrBackoffQueue(
+      ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}, {}, {});
 }
 
 ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocString* result) {
@@ -218,6 +258,7 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
   if (assume) {
     queue_->Delete(*pod);  // an assumed pod is no longer pending
     pod->node_name = r.node;
+    AssumePodVolumes(*pod, r.node, &state_);
     state_.AssumePod(std::move(pod));
   }
   return ApiStatus();
@@ -249,6 +290,7 @@ ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result)
     assumed->node_name = r.node;
     queue_->DeleteNominatedPodIfExists(*p->pod);
     queue_->Done(*p->pod);
+    AssumePodVolumes(*assumed, r.node, &state_);
     state_.AssumePod(std::move(assumed));
   }
   out += "]}";

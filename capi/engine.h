@@ -71,6 +71,8 @@ class Engine {
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
   // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
   void CommitOne(const Change& c);
+  // Raises the Add (or, when `known`, Update) event of a volume object kind.
+  void VolumeEvent(EventResource resource, bool known);
   // Records a preemption's nomination of `p` to `node`. REQUIRES: mu_ held.
   void Nominate(QueuedPodInfo& p, const std::string& node);
   uint64_t Digest(DigestScope scope);

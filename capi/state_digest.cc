@@ -172,6 +172,79 @@ class Encoder {
     U64(p.preempt_never);
     U64(p.disruption_target_by_scheduler);
     List(p.scheduling_gates, [&](const std::string& g) { Str(g); });
+    List(p.volumes, [&](const PodVolume& v) {
+      Str(v.name);
+      U64(static_cast<uint64_t>(v.source));
+      Str(v.claim_name);
+      Str(v.disk);
+      Str(v.rbd_pool);
+      List(v.rbd_monitors, [&](const std::string& m) { Str(m); });
+      U64(v.read_only);
+    });
+  }
+
+  void NodeSelectorFields(const std::optional<NodeSelector>& s) {
+    U64(s.has_value());
+    if (s) List(s->terms, [&](const NodeSelectorTerm& t) { Term(t); });
+  }
+
+  void PersistentVolumeFields(const PersistentVolume& pv) {
+    Str(pv.name);
+    Labels(pv.labels);
+    I64(pv.capacity_bytes);
+    U64(pv.access_modes);
+    Str(pv.storage_class);
+    U64(pv.block_mode);
+    Str(pv.volume_attributes_class);
+    NodeSelectorFields(pv.node_affinity);
+    U64(pv.claim_ref.has_value());
+    if (pv.claim_ref) {
+      Str(pv.claim_ref->ns);
+      Str(pv.claim_ref->name);
+      Str(pv.claim_ref->uid);
+    }
+    Str(pv.csi_driver);
+    Str(pv.csi_handle);
+    Str(pv.in_tree_plugin);
+    U64(pv.available);
+    U64(pv.deleting);
+  }
+
+  void PersistentVolumeClaimFields(const PersistentVolumeClaim& c) {
+    Str(c.ns);
+    Str(c.name);
+    Str(c.uid);
+    Str(c.volume_name);
+    Str(c.storage_class);
+    U64(c.access_modes);
+    I64(c.storage_request);
+    U64(c.block_mode);
+    Str(c.volume_attributes_class);
+    Selector(c.selector);
+    U64(c.bind_completed);
+    U64(c.selected_node.has_value());
+    Str(c.selected_node.value_or(""));
+    U64(c.lost);
+    U64(c.deleting);
+    Str(c.controller_uid);
+  }
+
+  void StorageClassFields(const StorageClass& sc) {
+    Str(sc.name);
+    Str(sc.provisioner);
+    U64(sc.binding_mode.has_value());
+    U64(static_cast<uint64_t>(sc.binding_mode.value_or(VolumeBindingMode::kImmediate)));
+    List(sc.allowed_topologies, [&](const NodeSelectorTerm& t) { Term(t); });
+  }
+
+  void CSINodeFields(const CSINode& n) {
+    Str(n.name);
+    List(n.drivers, [&](const CSINodeDriver& d) {
+      Str(d.name);
+      U64(d.allocatable_count.has_value());
+      I64(d.allocatable_count.value_or(0));
+    });
+    List(n.migrated_plugins, [&](const std::string& p) { Str(p); });
   }
 
   // The pods of a NodeInfo's derived list, by key: which of its pods are in
@@ -292,6 +365,17 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
     e.U64(workloads.size());
     for (const auto& [key, w] : workloads) e.WorkloadFields(*w);
   }
+  // Volume objects, in key order.
+  e.U64(state.persistent_volumes().size());
+  for (const auto& [key, pv] : state.persistent_volumes()) e.PersistentVolumeFields(*pv);
+  e.U64(state.persistent_volume_claims().size());
+  for (const auto& [key, pvc] : state.persistent_volume_claims()) {
+    e.PersistentVolumeClaimFields(*pvc);
+  }
+  e.U64(state.storage_classes().size());
+  for (const auto& [key, sc] : state.storage_classes()) e.StorageClassFields(*sc);
+  e.U64(state.csi_nodes().size());
+  for (const auto& [key, n] : state.csi_nodes()) e.CSINodeFields(*n);
   if (scope == DigestScope::kAll) {
     e.List(state.NodeList(), [&](const NodeInfo* n) { e.Str(n->node()->name); });
     e.U64(schedulers.size());

@@ -13,8 +13,9 @@ cluster/bound-pods.json  pods already running (node-exporter with hostPort
                          9100 everywhere, control-plane pods, ingress
                          controllers with hostPorts 80/443, older apps,
                          low-priority GPU jobs filling zone c)
-cluster/workloads.yaml   PriorityClasses, Deployments, StatefulSets, Jobs and
-                         Pods to schedule, each commented with what it shows
+cluster/workloads.yaml   PriorityClasses, Deployments, StatefulSets, Jobs,
+                         Pods to schedule and the volumes (StorageClass, PVs,
+                         PVCs) they use, each commented with what it shows
 """
 
 import json
@@ -478,6 +479,46 @@ def workload_objects():
                       "labelSelector": {"matchLabels": {"app": "postgres"}},
                       "namespaceSelector": {"matchLabels": {"team": "shop"}},
                       "topologyKey": "topology.kubernetes.io/zone"}]}}}})
+
+    add("VolumeBinding: local NVMe PVs (WaitForFirstConsumer, no provisioner) exist on\n"
+        "general-a-010 and general-b-010 only; each kafka pod's claim binds one, so the\n"
+        "third finds none (didn't find available persistent volumes to bind).",
+        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+         "metadata": {"name": "local-nvme"},
+         "provisioner": "kubernetes.io/no-provisioner",
+         "volumeBindingMode": "WaitForFirstConsumer"})
+    for node in ("general-a-010", "general-b-010"):
+        add(None, {"apiVersion": "v1", "kind": "PersistentVolume",
+                   "metadata": {"name": f"nvme-{node}"},
+                   "spec": {"capacity": {"storage": "375Gi"}, "accessModes": ["ReadWriteOnce"],
+                            "storageClassName": "local-nvme", "local": {"path": "/mnt/disks/nvme0"},
+                            "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                                {"key": "kubernetes.io/hostname", "operator": "In",
+                                 "values": [node]}]}]}}},
+                   "status": {"phase": "Available"}})
+    for i in range(3):
+        add(None, {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                   "metadata": {"name": f"data-kafka-{i}", "namespace": "shop"},
+                   "spec": {"storageClassName": "local-nvme", "accessModes": ["ReadWriteOnce"],
+                            "resources": {"requests": {"storage": "100Gi"}}}})
+        add(None, {"apiVersion": "v1", "kind": "Pod",
+                   "metadata": {"name": f"kafka-{i}", "namespace": "shop", "labels": {"app": "kafka"}},
+                   "spec": {"containers": [container("kafka", "docker.io/apache/kafka:3.9.0", "2", "8Gi")],
+                            "volumes": [{"name": "data",
+                                         "persistentVolumeClaim": {"claimName": f"data-kafka-{i}"}}]}})
+
+    add("VolumeRestrictions: two report writers pinned to one node mount the same GCE PD\n"
+        "read-write; the second gets \"node(s) had no available disk\".",
+        {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "reports-0", "namespace": "batch"},
+         "spec": {"containers": [container("writer", "docker.io/library/busybox:1.37", "100m", "64Mi")],
+                  "nodeSelector": {"kubernetes.io/hostname": "general-c-020"},
+                  "volumes": [{"name": "reports", "gcePersistentDisk": {"pdName": "reports"}}]}})
+    add(None, {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": "reports-1", "namespace": "batch"},
+               "spec": {"containers": [container("writer", "docker.io/library/busybox:1.37", "100m", "64Mi")],
+                        "nodeSelector": {"kubernetes.io/hostname": "general-c-020"},
+                        "volumes": [{"name": "reports", "gcePersistentDisk": {"pdName": "reports"}}]}})
 
     add("Batch fill at low priority: exhausts the amd64 CPU left over, so the last\n"
         "replicas get a histogram of every reason in one message.",

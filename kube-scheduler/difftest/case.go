@@ -5,7 +5,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -22,6 +24,11 @@ type Case struct {
 	// The profile's pluginConfig, a JSON array of {name, args} both sides
 	// read (nil: upstream's default args).
 	PluginConfig []byte
+	// Volume objects (volumes.go); empty in cases without volumes.
+	PVs            []*v1.PersistentVolume
+	PVCs           []*v1.PersistentVolumeClaim
+	StorageClasses []*storagev1.StorageClass
+	CSINodes       []*storagev1.CSINode
 }
 
 var (
@@ -29,6 +36,10 @@ var (
 	podType       = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
 	namespaceType = metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}
 	pdbType       = metav1.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}
+	pvType        = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolume"}
+	pvcType       = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"}
+	classType     = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"}
+	csiNodeType   = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSINode"}
 )
 
 // prepare sets what the API server would have set and the JSON encoding
@@ -44,6 +55,18 @@ func (c *Case) prepare() {
 	for _, pdb := range c.PDBs {
 		pdb.TypeMeta = pdbType
 	}
+	for _, pv := range c.PVs {
+		pv.TypeMeta = pvType
+	}
+	for _, pvc := range c.PVCs {
+		pvc.TypeMeta = pvcType
+	}
+	for _, sc := range c.StorageClasses {
+		sc.TypeMeta = classType
+	}
+	for _, n := range c.CSINodes {
+		n.TypeMeta = csiNodeType
+	}
 	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
 		p.TypeMeta = podType
 		if p.Namespace == "" {
@@ -56,7 +79,7 @@ func (c *Case) prepare() {
 }
 
 // JSON returns the cluster as one v1 List (namespaces, nodes, bound pods,
-// PodDisruptionBudgets)
+// PodDisruptionBudgets, volume objects)
 // and the pod, encoded with encoding/json from the structs upstream gets.
 func (c *Case) JSON() (cluster, pod []byte, err error) {
 	items := make([]any, 0, len(c.Namespaces)+len(c.Nodes)+len(c.Pods)+len(c.PDBs))
@@ -72,9 +95,31 @@ func (c *Case) JSON() (cluster, pod []byte, err error) {
 	for _, pdb := range c.PDBs {
 		items = append(items, pdb)
 	}
+	for _, o := range c.volumeObjects() {
+		items = append(items, o)
+	}
 	if cluster, err = listJSON(items); err != nil {
 		return nil, nil, err
 	}
 	pod, err = json.Marshal(c.Pod)
 	return cluster, pod, err
+}
+
+// volumeObjects lists the PVs, PVCs, StorageClasses and CSINodes: what
+// upstream's volume plugins read through informers.
+func (c *Case) volumeObjects() []runtime.Object {
+	var out []runtime.Object
+	for _, o := range c.PVs {
+		out = append(out, o)
+	}
+	for _, o := range c.PVCs {
+		out = append(out, o)
+	}
+	for _, o := range c.StorageClasses {
+		out = append(out, o)
+	}
+	for _, o := range c.CSINodes {
+		out = append(out, o)
+	}
+	return out
 }

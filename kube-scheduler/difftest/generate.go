@@ -77,6 +77,7 @@ func (g *generator) Case(i int) *Case {
 	c.Pod = g.pod("incoming", true)
 	g.preemption(c)
 	c.PluginConfig = g.pluginConfig()
+	g.volumes(c)
 	if g.chance(0.05) {
 		c.Pod.Spec.NodeName = fmt.Sprintf("node-%d", g.n(len(c.Nodes)+1))
 	}

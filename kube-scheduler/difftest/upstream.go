@@ -19,6 +19,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 )
@@ -36,6 +37,10 @@ var enginePlugins = []config.Plugin{
 	{Name: names.NodeAffinity, Weight: 2},
 	{Name: names.NodePorts},
 	{Name: names.NodeResourcesFit, Weight: 1},
+	{Name: names.VolumeRestrictions},
+	{Name: names.NodeVolumeLimits},
+	{Name: names.VolumeBinding},
+	{Name: names.VolumeZone},
 	{Name: names.PodTopologySpread, Weight: 2},
 	{Name: names.InterPodAffinity, Weight: 2},
 	{Name: names.NodeResourcesBalancedAllocation, Weight: 1},
@@ -104,6 +109,7 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 	for _, pdb := range c.PDBs {
 		objects = append(objects, pdb)
 	}
+	objects = append(objects, c.volumeObjects()...)
 	client := fake.NewClientset(objects...)
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
 	defer func() {
@@ -118,6 +124,8 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 		frameworkruntime.WithSnapshotSharedLister(snapshot),
 		frameworkruntime.WithClientSet(client),
 		frameworkruntime.WithInformerFactory(informerFactory),
+		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(
+			informerFactory.Storage().V1().CSINodes().Lister())),
 		frameworkruntime.WithPodNominator(noNominatedPods{}),
 		frameworkruntime.WithSharedDRAManager(noDRA{}),
 		frameworkruntime.WithParallelism(1))

@@ -11,6 +11,7 @@
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/pod_affinity.h"
+#include "libsched/model/pod_volume.h"
 #include "libsched/model/resource.h"
 #include "libsched/model/taint.h"
 
@@ -116,6 +117,8 @@ struct Pod {
   // spec.schedulingGates[].name, in order: while any is left the queue keeps
   // the pod out of activeQ (SchedulingGates PreEnqueue).
   std::vector<std::string> scheduling_gates;
+  // spec.volumes that the volume plugins read, in order (see PodVolume).
+  std::vector<PodVolume> volumes;
 };
 
 // Whether `a` and `b` are the same pod object: by UID when both have one,

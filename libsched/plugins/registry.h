@@ -23,7 +23,9 @@ inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 // MultiPoint order with upstream's score weights: SchedulingGates
 // (PreEnqueue only: the queue runs it), NodeUnschedulable,
 // NodeName, TaintToleration (3), NodeAffinity (2), NodePorts,
-// NodeResourcesFit (1), PodTopologySpread (2), InterPodAffinity (2),
+// NodeResourcesFit (1), VolumeRestrictions, NodeVolumeLimits,
+// VolumeBinding (Filter only: no score in v1.36), VolumeZone,
+// PodTopologySpread (2), InterPodAffinity (2),
 // NodeResourcesBalancedAllocation (1), ImageLocality (1).
 // The plugin arguments a profile may set (pluginConfig); defaults as
 // upstream's v1 defaults.

@@ -90,6 +90,7 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   RemovePod(key);
   if (pod->node_name.empty()) return;
   InfoFor(pod->node_name).AddPod(pod, ++generation_);
+  CountPVCRefs(*pod, +1);
   pods_.emplace(std::move(key), std::move(pod));
 }
 
@@ -98,6 +99,7 @@ bool ClusterState::RemovePod(std::string_view key) {
   if (it == pods_.end()) return false;
   const std::string node_name = it->second->node_name;
   infos_.at(node_name)->RemovePod(it->second.get(), ++generation_);
+  CountPVCRefs(*it->second, -1);
   pods_.erase(it);
   DropNodeInfoIfEmpty(node_name);
   return true;
@@ -156,6 +158,96 @@ const Workload* ClusterState::FindWorkload(WorkloadKind kind, std::string_view n
   const auto& m = workloads_[static_cast<int>(kind)];
   auto it = m.find(std::string(ns) + "/" + std::string(name));
   return it == m.end() ? nullptr : it->second.get();
+}
+
+void ClusterState::CountPVCRefs(const Pod& pod, int delta) {
+  for (const PodVolume& v : pod.volumes) {
+    if (v.source != PodVolume::Source::kPersistentVolumeClaim) continue;
+    const std::string key = pod.ns + "/" + v.claim_name;
+    if ((pvc_ref_counts_[key] += delta) <= 0) pvc_ref_counts_.erase(key);
+  }
+}
+
+bool ClusterState::IsPVCUsedByPods(std::string_view key) const {
+  return pvc_ref_counts_.contains(std::string(key));
+}
+
+namespace {
+
+template <class M, class T>
+void Upsert(M& m, std::string key, std::shared_ptr<const T> v) {
+  m.insert_or_assign(std::move(key), std::move(v));
+}
+
+template <class M>
+bool Remove(M& m, std::string_view key) {
+  auto it = m.find(key);
+  if (it == m.end()) return false;
+  m.erase(it);
+  return true;
+}
+
+template <class M>
+auto Find(const M& m, std::string_view key) -> decltype(m.begin()->second.get()) {
+  auto it = m.find(key);
+  return it == m.end() ? nullptr : it->second.get();
+}
+
+}  // namespace
+
+void ClusterState::UpsertPersistentVolume(std::shared_ptr<const PersistentVolume> pv) {
+  std::string key = pv->name;  // read before the move
+  Upsert(pvs_, std::move(key), std::move(pv));
+  ++generation_;
+}
+bool ClusterState::RemovePersistentVolume(std::string_view name) {
+  if (!Remove(pvs_, name)) return false;
+  ++generation_;
+  return true;
+}
+void ClusterState::UpsertPersistentVolumeClaim(std::shared_ptr<const PersistentVolumeClaim> pvc) {
+  std::string key = pvc->ns + "/" + pvc->name;
+  Upsert(pvcs_, std::move(key), std::move(pvc));
+  ++generation_;
+}
+bool ClusterState::RemovePersistentVolumeClaim(std::string_view key) {
+  if (!Remove(pvcs_, key)) return false;
+  ++generation_;
+  return true;
+}
+void ClusterState::UpsertStorageClass(std::shared_ptr<const StorageClass> sc) {
+  std::string key = sc->name;
+  Upsert(storage_classes_, std::move(key), std::move(sc));
+  ++generation_;
+}
+bool ClusterState::RemoveStorageClass(std::string_view name) {
+  if (!Remove(storage_classes_, name)) return false;
+  ++generation_;
+  return true;
+}
+void ClusterState::UpsertCSINode(std::shared_ptr<const CSINode> csi_node) {
+  std::string key = csi_node->name;
+  Upsert(csi_nodes_, std::move(key), std::move(csi_node));
+  ++generation_;
+}
+bool ClusterState::RemoveCSINode(std::string_view name) {
+  if (!Remove(csi_nodes_, name)) return false;
+  ++generation_;
+  return true;
+}
+
+const PersistentVolume* ClusterState::FindPersistentVolume(std::string_view name) const {
+  return Find(pvs_, name);
+}
+const PersistentVolumeClaim* ClusterState::FindPersistentVolumeClaim(std::string_view ns,
+                                                                   std::string_view name) const {
+  return Find(pvcs_, std::string(ns) + "/" + std::string(name));
+}
+const StorageClass* ClusterState::FindStorageClass(std::string_view name) const {
+  return Find(storage_classes_, name);
+}
+const CSINode* ClusterState::FindCSINode(std::string_view name) const {
+  return Find(csi_nodes_, name);
 }
 
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }

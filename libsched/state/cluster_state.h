@@ -15,11 +15,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "libsched/model/csi_node.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pdb.h"
+#include "libsched/model/persistent_volume.h"
+#include "libsched/model/persistent_volume_claim.h"
 #include "libsched/model/pod.h"
+#include "libsched/model/storage_class.h"
 #include "libsched/model/workload.h"
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
@@ -117,6 +121,34 @@ class ClusterState {
     return workloads_[static_cast<int>(kind)];
   }
 
+  // Volume objects (the PV, PVC, StorageClass and CSINode listers the
+  // volume plugins read). PVs, StorageClasses and CSINodes are keyed by
+  // name, PVCs by "namespace/name". Remove* return false when unknown.
+  void UpsertPersistentVolume(std::shared_ptr<const PersistentVolume> pv);
+  bool RemovePersistentVolume(std::string_view name);
+  void UpsertPersistentVolumeClaim(std::shared_ptr<const PersistentVolumeClaim> pvc);
+  bool RemovePersistentVolumeClaim(std::string_view key);
+  void UpsertStorageClass(std::shared_ptr<const StorageClass> sc);
+  bool RemoveStorageClass(std::string_view name);
+  void UpsertCSINode(std::shared_ptr<const CSINode> csi_node);
+  bool RemoveCSINode(std::string_view name);
+  // Lookups; null when unknown.
+  const PersistentVolume* FindPersistentVolume(std::string_view name) const;
+  const PersistentVolumeClaim* FindPersistentVolumeClaim(std::string_view ns,
+                                                         std::string_view name) const;
+  const StorageClass* FindStorageClass(std::string_view name) const;
+  const CSINode* FindCSINode(std::string_view name) const;
+  // Every object of a kind, in key order (also what state digests read).
+  template <class T>
+  using ByName = std::map<std::string, std::shared_ptr<const T>, std::less<>>;
+  const ByName<PersistentVolume>& persistent_volumes() const { return pvs_; }
+  const ByName<PersistentVolumeClaim>& persistent_volume_claims() const { return pvcs_; }
+  const ByName<StorageClass>& storage_classes() const { return storage_classes_; }
+  const ByName<CSINode>& csi_nodes() const { return csi_nodes_; }
+  // Whether a bound or assumed pod uses the claim "namespace/name" through
+  // a persistentVolumeClaim volume (StorageInfoLister.IsPVCUsedByPods).
+  bool IsPVCUsedByPods(std::string_view key) const;
+
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
   const NodeInfo* FindNode(std::string_view name) const;
@@ -136,6 +168,8 @@ class ClusterState {
   NodeInfo& InfoFor(const std::string& node_name);
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
+  // Counts the pod's persistentVolumeClaim volumes in pvc_ref_counts_.
+  void CountPVCRefs(const Pod& pod, int delta);
   // After a node is added, removed or changes zone: rebuild now, or when
   // the outermost Batch ends.
   void NodeListChanged();
@@ -148,6 +182,11 @@ class ClusterState {
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
   std::map<std::string, std::shared_ptr<const Workload>, std::less<>>
       workloads_[kNumWorkloadKinds];
+  ByName<PersistentVolume> pvs_;
+  ByName<PersistentVolumeClaim> pvcs_;
+  ByName<StorageClass> storage_classes_;
+  ByName<CSINode> csi_nodes_;
+  std::unordered_map<std::string, int> pvc_ref_counts_;  // "ns/claim" -> pods
   NodeTree tree_;
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;

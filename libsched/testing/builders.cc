@@ -181,6 +181,14 @@ PodBuilder& PodBuilder::Terminating() {
   pod_.terminating = true;
   return *this;
 }
+PodBuilder& PodBuilder::Uid(const std::string& uid) {
+  pod_.uid = uid;
+  return *this;
+}
+PodBuilder& PodBuilder::Volume(PodVolume v) {
+  pod_.volumes.push_back(std::move(v));
+  return *this;
+}
 PodBuilder& PodBuilder::Controller(ControllerKind kind, const std::string& name) {
   pod_.controller_kind = kind;
   pod_.controller_name = name;

@@ -73,6 +73,9 @@ class PodBuilder {
   PodBuilder& Spread(TopologySpreadConstraint c);
   PodBuilder& Terminating();
   PodBuilder& Controller(ControllerKind kind, const std::string& name);
+  PodBuilder& Uid(const std::string& uid);
+  // Appends a volume (see libsched/testing/volumes.h for sources).
+  PodBuilder& Volume(PodVolume v);
   std::shared_ptr<const Pod> Build();
 
  private:

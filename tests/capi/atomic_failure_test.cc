@@ -50,6 +50,30 @@ std::string ReplicaSetJson(const std::string& name, const std::string& selector)
   return R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":")" + name +
          R"(","namespace":"ns"},"spec":{"selector":)" + selector + "}}";
 }
+// Volume objects: a zonal PV of class "fast" bound to claim "data" in "ns",
+// that claim, the class, and a CSINode for n0.
+std::string PvJson(const std::string& name, const std::string& zone) {
+  return R"({"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":")" + name +
+         R"(","labels":{"topology.kubernetes.io/zone":")" + zone +
+         R"("}},"spec":{"capacity":{"storage":"10Gi"},"accessModes":["ReadWriteOnce"],)"
+         R"("storageClassName":"fast","claimRef":{"namespace":"ns","name":"data"},)"
+         R"("csi":{"driver":"ebs.csi.aws.com","volumeHandle":"vol-1"}},"status":{"phase":"Bound"}})";
+}
+std::string PvcJson(const std::string& name, const std::string& volume) {
+  return R"({"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":")" + name +
+         R"(","namespace":"ns","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},)"
+         R"("spec":{"storageClassName":"fast","volumeName":")" + volume +
+         R"(","accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}})";
+}
+std::string StorageClassJson(const std::string& name, const std::string& mode) {
+  return R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":")" + name +
+         R"("},"provisioner":"ebs.csi.aws.com","volumeBindingMode":")" + mode + "\"}";
+}
+std::string CSINodeJson(const std::string& name, const std::string& count) {
+  return R"({"apiVersion":"storage.k8s.io/v1","kind":"CSINode","metadata":{"name":")" + name +
+         R"("},"spec":{"drivers":[{"name":"ebs.csi.aws.com","allocatable":{"count":)" + count +
+         "}}]}}";
+}
 // Pod fields of the newer plugins: a spread constraint, pod anti-affinity,
 // preemptionPolicy. The bound pod "rich" has all three.
 const std::string kSpread =
@@ -87,6 +111,10 @@ EnginePtr BaseEngine() {
   events += "," + EventJson("ADDED", NamespaceJson("ns", R"("team":"a")"));
   events += "," + EventJson("ADDED", ServiceJson("svc", R"("app":"web")"));
   events += "," + EventJson("ADDED", ReplicaSetJson("rs", R"({"matchLabels":{"app":"web"}})"));
+  events += "," + EventJson("ADDED", PvJson("pv", "z0"));
+  events += "," + EventJson("ADDED", PvcJson("data", "pv"));
+  events += "," + EventJson("ADDED", StorageClassJson("fast", "WaitForFirstConsumer"));
+  events += "," + EventJson("ADDED", CSINodeJson("n0", "2"));
   events += "," + EventJson("ADDED", PodJson("too-big", "100"));
   events += "]";
   EXPECT_EQ(CallApply(e, events).status, SCHED_OK);
@@ -120,6 +148,10 @@ std::string BatchWithFifth(const std::string& bad) {
       EventJson("ADDED", PodJson("p3", "1", "extra")),
       EventJson("ADDED", NodeJson("extra2", "64")),
       EventJson("ADDED", PodJson("p4", "1", "n1")),
+      EventJson("MODIFIED", PvJson("pv", "z1")),
+      EventJson("ADDED", PvcJson("data2", "")),
+      EventJson("DELETED", StorageClassJson("fast", "Immediate")),
+      EventJson("MODIFIED", CSINodeJson("n0", "3")),
   };
   std::string doc = "[";
   for (size_t i = 0; i < events.size(); ++i) doc += (i ? "," : "") + events[i];
@@ -249,6 +281,27 @@ std::vector<BadCall> BadCalls() {
       {"BadNamespaceFifth", Call::kApply,
        BatchWithFifth(EventJson("ADDED", NamespaceJson("fresh", R"("fresh-key":1)"))), 0,
        "[4].object.metadata.labels.fresh-key", "expected a string, got a number"},
+      {"BadPersistentVolumeFifth", Call::kApply,
+       BatchWithFifth(EventJson(
+           "ADDED", R"({"kind":"PersistentVolume","metadata":{"name":"fresh"},)"
+                    R"("spec":{"capacity":{"storage":"-1Gi"}}})")),
+       0, "[4].object.spec.capacity.storage", "must be greater than or equal to 0"},
+      {"BadPersistentVolumeClaimFifth", Call::kApply,
+       BatchWithFifth(EventJson(
+           "ADDED", R"({"kind":"PersistentVolumeClaim","metadata":{"name":"fresh"},)"
+                    R"("spec":{"accessModes":["ReadWriteSometimes"]}})")),
+       0, "[4].object.spec.accessModes[0]", "Unsupported value: \"ReadWriteSometimes\""},
+      {"BadStorageClassFifth", Call::kApply,
+       BatchWithFifth(EventJson("ADDED", StorageClassJson("fresh", "Later"))), 0,
+       "[4].object.volumeBindingMode", "Unsupported value: \"Later\""},
+      {"BadCSINodeFifth", Call::kApply,
+       BatchWithFifth(EventJson("ADDED", CSINodeJson("fresh", "-1"))), 0,
+       "[4].object.spec.drivers[0].allocatable.count", "must be"},
+      {"BadPodVolumeFifth", Call::kApply,
+       BatchWithFifth(EventJson(
+           "ADDED", PodJson("fresh", "1", "",
+                            R"("volumes":[{"name":"v","rbd":{"image":"i","monitors":[1]}}],)"))),
+       0, "[4].object.spec.volumes[0].rbd.monitors[0]", "expected a string, got a number"},
       {"BadServiceFifth", Call::kApply,
        BatchWithFifth(EventJson("ADDED", ServiceJson("fresh", R"("fresh-key":1)"))), 0,
        "[4].object.spec.selector.fresh-key", "expected a string, got a number"},

@@ -452,6 +452,42 @@ TEST_F(EngineQueueTest, BoundPodDeletionMovesPodsItMayHelp) {
   EXPECT_EQ(Where("ns/p"), "");
 }
 
+// Volume objects raise the events the volume plugins registered for: a
+// missing claim (VolumeRestrictions' PreFilter) waits for a PVC Add, not a
+// StorageClass; an unbound WaitForFirstConsumer claim (VolumeBinding) waits
+// for a PV, and once placed the PV is bound to the claim.
+TEST_F(EngineQueueTest, VolumeEventsMovePodsTheirPluginsRejected) {
+  const std::string claim = R"("volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"data"}}],)";
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," +
+        EventJson("ADDED", PodJson("p", "1", "", claim)) + "]");
+  EXPECT_NE(Run().find(R"(persistentvolumeclaim \"data\" not found)"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1",)"
+                           R"("metadata":{"name":"local"},"provisioner":"kubernetes.io/no-provisioner",)"
+                           R"("volumeBindingMode":"WaitForFirstConsumer"})"));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", R"({"kind":"PersistentVolumeClaim","apiVersion":"v1","metadata":)"
+                           R"({"name":"data","namespace":"ns"},"spec":{"storageClassName":"local",)"
+                           R"("accessModes":["ReadWriteOnce"]}})"));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+  ASSERT_EQ(testing::CallAdvanceClock(engine_, 20000).status, SCHED_OK);
+  EXPECT_NE(Run().find("didn't find available persistent volumes to bind"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", R"({"kind":"PersistentVolume","apiVersion":"v1","metadata":{"name":"pv"},)"
+                           R"("spec":{"storageClassName":"local","accessModes":["ReadWriteOnce"],)"
+                           R"("capacity":{"storage":"1Gi"}},"status":{"phase":"Available"}})"));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+  ASSERT_EQ(testing::CallAdvanceClock(engine_, 20000).status, SCHED_OK);
+  EXPECT_NE(Run().find(R"("node":"n1")"), std::string::npos);
+  // The PV is taken: a second pod with another claim of the class finds none.
+  Apply(EventJson("ADDED", R"({"kind":"PersistentVolumeClaim","apiVersion":"v1","metadata":)"
+                           R"({"name":"data2","namespace":"ns"},"spec":{"storageClassName":"local"}})"));
+  const std::string claim2 = R"("volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"data2"}}],)";
+  const testing::CallResult r = testing::CallSchedule(engine_, PodJson("q", "1", "", claim2), 0);
+  EXPECT_NE(r.output.find("didn't find available persistent volumes to bind"), std::string::npos)
+      << r.output;
+}
+
 TEST_F(EngineQueueTest, NodeUpdatesMoveByKind) {
   Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," + EventJson("ADDED", PodJson("p", "2")) + "]");
   Run();

@@ -109,6 +109,15 @@ class BundledExample(unittest.TestCase):
         self.assertEqual(len(stuck), 1)
         self.assertIn("29 node(s) didn't match pod topology spread constraints", stuck[0])
 
+    def test_volumes(self):
+        # Each local PV is bound to the first claim placed on its node.
+        self.assertEqual({self.where["shop/kafka-0"], self.where["shop/kafka-1"]},
+                         {"general-a-010", "general-b-010"})
+        self.assertIn("node(s) didn't find available persistent volumes to bind",
+                      self.why["shop/kafka-2"])
+        self.assertEqual(self.where["batch/reports-0"], "general-c-020")
+        self.assertIn("1 node(s) had no available disk", self.why["batch/reports-1"])
+
     def test_preemption(self):
         # fraud-inference (critical-apps, zone c only) finds every GPU of zone c
         # held by low-priority gpu-burst pods: each replica evicts one and is

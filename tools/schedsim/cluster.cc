@@ -41,6 +41,12 @@ class Builder {
       } else if (IsWorkload(obj.kind)) {
         AddWorkload(obj);
       } else {
+        // Volume objects from templates may carry only generateName; the
+        // engine needs a name.
+        if (obj.kind == "PersistentVolume" || obj.kind == "PersistentVolumeClaim" ||
+            obj.kind == "StorageClass" || obj.kind == "CSINode") {
+          ReadMeta(obj);
+        }
         others_.push_back(obj);
       }
     }

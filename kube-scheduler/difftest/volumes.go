@@ -1,0 +1,145 @@
+package difftest
+
+import (
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Storage vocabulary of the volume plugins' cases: a WaitForFirstConsumer
+// class without a provisioner (local PVs only), one that provisions in two
+// zones (allowedTopologies), an Immediate class; one CSI driver with an
+// attach limit; few disks, so that pods clash on them.
+const (
+	classLocal     = "local-wffc"
+	classZonal     = "zonal-wffc"
+	classImmediate = "immediate"
+	ebsDriver      = "ebs.csi.aws.com"
+)
+
+var (
+	diskNames = []string{"disk-1", "disk-2"}
+	pvSizes   = []string{"1Gi", "5Gi", "10Gi"}
+)
+
+func storageClasses() []*storagev1.StorageClass {
+	wffc, immediate := storagev1.VolumeBindingWaitForFirstConsumer, storagev1.VolumeBindingImmediate
+	return []*storagev1.StorageClass{
+		{ObjectMeta: metav1.ObjectMeta{Name: classLocal}, Provisioner: "kubernetes.io/no-provisioner",
+			VolumeBindingMode: &wffc},
+		{ObjectMeta: metav1.ObjectMeta{Name: classZonal}, Provisioner: ebsDriver, VolumeBindingMode: &wffc,
+			AllowedTopologies: []v1.TopologySelectorTerm{{MatchLabelExpressions: []v1.TopologySelectorLabelRequirement{
+				{Key: v1.LabelTopologyZone, Values: zones[:2]}}}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: classImmediate}, Provisioner: ebsDriver, VolumeBindingMode: &immediate},
+	}
+}
+
+// volumes gives some cases PersistentVolumes, claims (bound, unbound,
+// ReadWriteOncePod), CSINodes with attach limits, and pod volumes using
+// them or in-tree disks: what VolumeRestrictions, NodeVolumeLimits,
+// VolumeBinding and VolumeZone decide on.
+func (g *generator) volumes(c *Case) {
+	if !g.chance(0.4) {
+		return
+	}
+	c.StorageClasses = storageClasses()
+	for _, n := range c.Nodes {
+		if g.chance(0.7) {
+			limit := int32(1 + g.n(3))
+			c.CSINodes = append(c.CSINodes, &storagev1.CSINode{ObjectMeta: metav1.ObjectMeta{Name: n.Name},
+				Spec: storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{{Name: ebsDriver, NodeID: n.Name,
+					Allocatable: &storagev1.VolumeNodeResources{Count: &limit}}}}})
+		}
+	}
+	// PVs: local ones pinned to a node or zone, CSI ones with zone labels.
+	for i := range 1 + g.n(5) {
+		pv := &v1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pv-%d", i)},
+			Spec: v1.PersistentVolumeSpec{
+				Capacity:    v1.ResourceList{v1.ResourceStorage: resource.MustParse(pick(g, pvSizes))},
+				AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
+			},
+			Status: v1.PersistentVolumeStatus{Phase: v1.VolumeAvailable}}
+		zone := pick(g, zones)
+		if g.chance(0.5) {
+			pv.Spec.StorageClassName = classLocal
+			pv.Spec.Local = &v1.LocalVolumeSource{Path: "/mnt/" + pv.Name}
+			key, value := v1.LabelTopologyZone, zone
+			if g.chance(0.5) {
+				key, value = v1.LabelHostname, pick(g, c.Nodes).Name
+			}
+			pv.Spec.NodeAffinity = &v1.VolumeNodeAffinity{Required: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{
+				MatchExpressions: []v1.NodeSelectorRequirement{{Key: key, Operator: v1.NodeSelectorOpIn, Values: []string{value}}}}}}}
+		} else {
+			pv.Spec.StorageClassName = classImmediate
+			pv.Labels = map[string]string{v1.LabelTopologyZone: zone}
+			if g.chance(0.3) {
+				pv.Labels = map[string]string{v1.LabelFailureDomainBetaZone: zone + "__" + pick(g, zones)}
+			}
+			pv.Spec.CSI = &v1.CSIPersistentVolumeSource{Driver: ebsDriver, VolumeHandle: "vol-" + pv.Name}
+		}
+		c.PVs = append(c.PVs, pv)
+	}
+	// Claims: bound to an Immediate-class PV (as the PV controller leaves
+	// them), unbound of a WFFC class, sometimes ReadWriteOncePod.
+	for i := range 1 + g.n(5) {
+		ns := pick(g, nsNames)
+		pvc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("claim-%d", i), Namespace: ns,
+			UID: types.UID(fmt.Sprintf("claim-uid-%d", i))},
+			Spec: v1.PersistentVolumeClaimSpec{
+				AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
+				Resources:   v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: resource.MustParse(pick(g, pvSizes))}},
+			}}
+		if g.chance(0.2) {
+			pvc.Spec.AccessModes = []v1.PersistentVolumeAccessMode{v1.ReadWriteOncePod}
+		}
+		class := pick(g, []string{classLocal, classZonal, classImmediate})
+		pvc.Spec.StorageClassName = &class
+		if class == classImmediate {
+			for _, pv := range c.PVs {
+				if pv.Spec.StorageClassName == classImmediate && pv.Spec.ClaimRef == nil {
+					pv.Spec.ClaimRef = &v1.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: ns, Name: pvc.Name, UID: pvc.UID}
+					pv.Status.Phase = v1.VolumeBound
+					pvc.Spec.VolumeName = pv.Name
+					pvc.Annotations = map[string]string{"pv.kubernetes.io/bind-completed": "yes"}
+					pvc.Status.Phase = v1.ClaimBound
+					break
+				}
+			}
+		}
+		c.PVCs = append(c.PVCs, pvc)
+	}
+	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
+		for i := range g.n(3) {
+			p.Spec.Volumes = append(p.Spec.Volumes, g.podVolume(c, p, fmt.Sprintf("vol-%d", i)))
+		}
+	}
+}
+
+// podVolume is a claim of the pod's namespace (or a missing one), or an
+// in-tree GCE PD / AWS EBS disk.
+func (g *generator) podVolume(c *Case, p *v1.Pod, name string) v1.Volume {
+	v := v1.Volume{Name: name}
+	switch g.n(4) {
+	case 0:
+		v.GCEPersistentDisk = &v1.GCEPersistentDiskVolumeSource{PDName: pick(g, diskNames), ReadOnly: g.chance(0.5)}
+	case 1:
+		v.AWSElasticBlockStore = &v1.AWSElasticBlockStoreVolumeSource{VolumeID: pick(g, diskNames)}
+	default:
+		var mine []string
+		for _, pvc := range c.PVCs {
+			if pvc.Namespace == p.Namespace {
+				mine = append(mine, pvc.Name)
+			}
+		}
+		claim := "missing-claim"
+		if len(mine) > 0 && g.chance(0.95) {
+			claim = pick(g, mine)
+		}
+		v.PersistentVolumeClaim = &v1.PersistentVolumeClaimVolumeSource{ClaimName: claim}
+	}
+	return v
+}
