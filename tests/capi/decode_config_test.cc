@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "\"kubescheduler.config.k8s.io/v1\""},
         ErrorCase{"Kind", R"({"kind":"Pod"})", "kind",
                   "kind: Unsupported value: \"Pod\": supported values: "
-                  "\"KubeSchedulerConfiguration\""},
+                  "\"KubeSchedulerConfiguration\", \"Policy\""},
         ErrorCase{"PercentageRange", R"({"percentageOfNodesToScore":-1})",
                   "percentageOfNodesToScore",
                   "percentageOfNodesToScore: must be between 0 and 100, got -1"},
@@ -143,8 +143,6 @@ INSTANTIATE_TEST_SUITE_P(
                   "profiles: expected an array, got an object"},
         ErrorCase{"ProfileUnknownField", R"({"profiles":[{"schedulerName":"a","x":1}]})",
                   "profiles[0].x", "profiles[0].x: unknown field"},
-        ErrorCase{"ProfilePlugins", R"({"profiles":[{"plugins":{}}]})", "profiles[0].plugins",
-                  "profiles[0].plugins: not supported: every profile runs the default plugins"},
         ErrorCase{"HardPodAffinityWeightRange",
                   R"({"profiles":[{"pluginConfig":[{"name":"InterPodAffinity",
                       "args":{"hardPodAffinityWeight":101}}]}]})",
@@ -170,8 +168,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"PluginConfigOtherPlugin",
                   R"({"profiles":[{"pluginConfig":[{"name":"NodeAffinity","args":{}}]}]})",
                   "profiles[0].pluginConfig[0].name",
-                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity and "
-                  "PodTopologySpread take arguments"},
+                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity, "
+                  "PodTopologySpread and NodeLabel take arguments"},
         ErrorCase{"ProfileNameMissing", R"({"profiles":[{"schedulerName":"a"},{}]})",
                   "profiles[1].schedulerName", "profiles[1].schedulerName: Required value"},
         ErrorCase{"ProfileNameDuplicate",

@@ -337,8 +337,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"OtherPlugin",
                   R"({"profiles":[{"pluginConfig":[{"name":"NodeAffinity","args":{}}]}]})",
                   "profiles[0].pluginConfig[0].name",
-                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity and "
-                  "PodTopologySpread take arguments"},
+                  "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity, "
+                  "PodTopologySpread and NodeLabel take arguments"},
         ErrorCase{"DuplicatePlugin",
                   R"({"profiles":[{"pluginConfig":[{"name":"PodTopologySpread"},
                       {"name":"PodTopologySpread"}]}]})",
