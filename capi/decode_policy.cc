@@ -26,14 +26,13 @@ struct PredicateRow {
   std::vector<std::string_view> filters;  // plugins, in the order they are added
 };
 
-// The predicates, in upstream's predicateOrdering (v1.20's, with v1.16's
-// node condition predicates where they stood). The node condition
-// predicates map to TaintToleration: since TaintNodesByCondition (GA in
-// v1.17) the node lifecycle controller turns those conditions into
-// node.kubernetes.io/* NoSchedule taints, which is how upstream dropped them.
+// The predicates, in upstream's predicateOrdering (v1.20's). The node
+// condition predicates (v1.16) map to TaintToleration and follow
+// PodToleratesNodeTaints: since TaintNodesByCondition (GA in v1.17) the
+// node lifecycle controller turns those conditions into node.kubernetes.io/*
+// NoSchedule taints, which is how upstream dropped them.
 const std::vector<PredicateRow>& Predicates() {
   static const std::vector<PredicateRow> rows = {
-      {"CheckNodeCondition", {"TaintToleration"}},
       {"CheckNodeUnschedulable", {"NodeUnschedulable"}},
       {"GeneralPredicates", {"NodeResourcesFit", "NodeName", "NodePorts", "NodeAffinity"}},
       {"HostName", {"NodeName"}},
@@ -42,6 +41,10 @@ const std::vector<PredicateRow>& Predicates() {
       {"PodFitsResources", {"NodeResourcesFit"}},
       {"NoDiskConflict", {"VolumeRestrictions"}},
       {"PodToleratesNodeTaints", {"TaintToleration"}},
+      {"CheckNodeCondition", {"TaintToleration"}},
+      {"CheckNodeMemoryPressure", {"TaintToleration"}},
+      {"CheckNodePIDPressure", {"TaintToleration"}},
+      {"CheckNodeDiskPressure", {"TaintToleration"}},
       {"CheckNodeLabelPresence", {"NodeLabel"}},
       {"CheckServiceAffinity", {"ServiceAffinity"}},
       {"MaxEBSVolumeCount", {"NodeVolumeLimits"}},
@@ -51,9 +54,6 @@ const std::vector<PredicateRow>& Predicates() {
       {"MaxCinderVolumeCount", {"NodeVolumeLimits"}},
       {"CheckVolumeBinding", {"VolumeBinding"}},
       {"NoVolumeZoneConflict", {"VolumeZone"}},
-      {"CheckNodeMemoryPressure", {"TaintToleration"}},
-      {"CheckNodePIDPressure", {"TaintToleration"}},
-      {"CheckNodeDiskPressure", {"TaintToleration"}},
       {"EvenPodsSpread", {"PodTopologySpread"}},
       {"MatchInterPodAffinity", {"InterPodAffinity"}},
   };
@@ -517,27 +517,23 @@ ApiStatus TranslatePolicy(const cJSON* root, std::string* config_json, bool* run
   Scores scores;
   CAPI_RETURN_IF_ERROR(TranslatePriorities(t, &scores));
 
-  // Every plugin the translation names must be in this build.
-  for (const NamedSet* set : {&t.filters, &scores.score}) {
-    for (const auto& [name, weight] : set->items) {
-      if (FindPlugin(name) == nullptr) {
-        return ApiStatus::InvalidCall("the Policy maps to plugin " + Quoted(name) +
-                                      ", which this build does not have");
-      }
-    }
-  }
   // The points a filter or score plugin needs besides (as the legacy
   // producers enabled them): PreFilter, Reserve and PreBind for filters,
-  // PreScore for scores, where the plugin implements them.
+  // PreScore for scores, where the plugin implements them. A plugin this
+  // build lacks is left to DecodeConfig to reject ("does not exist").
+  auto points_of = [](const std::string& name) -> ExtensionPoints {
+    const RegistryEntry* e = FindPlugin(name);
+    return e != nullptr ? e->points : 0;
+  };
   NamedSet pre_filter, reserve, pre_bind, pre_score;
   for (const auto& [name, weight] : t.filters.items) {
-    const ExtensionPoints points = FindPlugin(name)->points;
+    const ExtensionPoints points = points_of(name);
     if (points & Bit(ExtensionPoint::kPreFilter)) pre_filter.Add(name);
     if (points & Bit(ExtensionPoint::kReserve)) reserve.Add(name);
     if (points & Bit(ExtensionPoint::kPreBind)) pre_bind.Add(name);
   }
   for (const auto& [name, weight] : scores.score.items) {
-    if (FindPlugin(name)->points & Bit(ExtensionPoint::kPreScore)) pre_score.Add(name);
+    if (points_of(name) & Bit(ExtensionPoint::kPreScore)) pre_score.Add(name);
   }
   NamedSet pre_enqueue, queue_sort, post_filter, bind;
   // Not predicates or priorities, so always there (as v1.20 added
