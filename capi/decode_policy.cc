@@ -474,10 +474,12 @@ ApiStatus TranslatePolicy(const cJSON* root, std::string* config_json, bool* run
   const JsonPath path;
   CAPI_RETURN_IF_ERROR(CheckFields(root, path,
                                    {"kind", "apiVersion", "predicates", "priorities", "extenders",
-                                    "hardPodAffinitySymmetricWeight", "alwaysCheckAllPredicates"}));
+                                    "hardPodAffinitySymmetricWeight", "alwaysCheckAllPredicates",
+                                    "seed"}));
   Translation t;
   const cJSON* predicates = nullptr;
   const cJSON* priorities = nullptr;
+  const cJSON* seed = nullptr;
   for (const cJSON* m = root->child; m != nullptr; m = m->next) {
     const std::string_view name = m->string;
     const JsonPath p = path.Child(name);
@@ -500,6 +502,14 @@ ApiStatus TranslatePolicy(const cJSON* root, std::string* config_json, bool* run
       }
     } else if (name == "alwaysCheckAllPredicates") {
       CAPI_RETURN_IF_ERROR(GetBool(root, m->string, path, &t.always_check_all));
+    } else if (name == "seed") {
+      // The engine's extension, as in KubeSchedulerConfiguration; decoded
+      // there (a string, or an integer up to 2^53).
+      if (!cJSON_IsNull(m) && !cJSON_IsString(m)) {
+        int64_t unused;
+        CAPI_RETURN_IF_ERROR(AsInt(m, p, 0, kMaxExactInt, &unused));
+      }
+      seed = m;
     }
   }
   CAPI_RETURN_IF_ERROR(DecodePredicates(predicates, path.Child("predicates"), &t));
@@ -547,8 +557,12 @@ ApiStatus TranslatePolicy(const cJSON* root, std::string* config_json, bool* run
   JsonWriter w;
   w.BeginObject()
       .Key("apiVersion").String("kubescheduler.config.k8s.io/v1")
-      .Key("kind").String("KubeSchedulerConfiguration")
-      .Key("profiles").BeginArray().BeginObject()
+      .Key("kind").String("KubeSchedulerConfiguration");
+  if (seed != nullptr) {
+    w.Key("seed");
+    WriteRaw(w, seed);
+  }
+  w.Key("profiles").BeginArray().BeginObject()
       .Key("schedulerName").String(kDefaultSchedulerName)
       .Key("plugins").BeginObject()
       .Key("multiPoint").BeginObject().Key("disabled").BeginArray()
