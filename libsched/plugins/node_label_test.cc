@@ -19,11 +19,13 @@ struct Fixture {
   ClusterState cs;
   std::shared_ptr<const Pod> pod;
   Fixture() {
-    cs.UpsertNode(NodeBuilder(cs.interner(), "machine1").Label("foo", "any value")
-                      .Label("bar", "any value").Build());
+    cs.UpsertNode(NodeBuilder(cs.interner(), "machine1")
+                      .Label("foo", "any value")
+                      .Label("bar", "any value")
+                      .Build());
     pod = PodBuilder(cs.interner(), "p").Build();
   }
-  const NodeInfo& node() const { return *cs.FindNode("machine1"); }
+  const NodeInfo &node() const { return *cs.FindNode("machine1"); }
 };
 
 // Upstream's TestNodeLabelFilter.
@@ -43,10 +45,16 @@ TEST(NodeLabelTest, Filter) {
       {"all absent labels match", {}, {"foo", "bar"}, kFail},
       {"both present and absent label matches", {"foo"}, {"bar"}, kFail},
       {"neither present nor absent label matches", {"foz"}, {"baz"}, kFail},
-      {"present label matches and absent label doesn't match", {"foo"}, {"baz"}, Code::kSuccess},
-      {"present label doesn't match and absent label matches", {"foz"}, {"bar"}, kFail},
+      {"present label matches and absent label doesn't match",
+       {"foo"},
+       {"baz"},
+       Code::kSuccess},
+      {"present label doesn't match and absent label matches",
+       {"foz"},
+       {"bar"},
+       kFail},
   };
-  for (const Case& c : cases) {
+  for (const Case &c : cases) {
     Fixture f;
     NodeLabelArgs args;
     args.present_labels = c.present;
@@ -58,7 +66,8 @@ TEST(NodeLabelTest, Filter) {
     const Status got = pl.Filter(state, *f.pod, f.node());
     EXPECT_EQ(got.code(), c.want) << c.name;
     if (c.want != Code::kSuccess) {
-      EXPECT_EQ(got.Message(), "node(s) didn't have the requested labels") << c.name;
+      EXPECT_EQ(got.Message(), "node(s) didn't have the requested labels")
+          << c.name;
     }
   }
 }
@@ -104,22 +113,30 @@ TEST(NodeLabelTest, Score) {
       {"two absent labels mismatch", {}, {"somelabel1", "somelabel2"}, 100},
       {"two absent labels only one matches", {}, {"foo", "somelabel"}, 50},
       {"two present labels match, two absent labels mismatch",
-       {"foo", "bar"}, {"somelabel1", "somelabel2"}, 100},
+       {"foo", "bar"},
+       {"somelabel1", "somelabel2"},
+       100},
       {"two present labels both mismatch, two absent labels both match",
-       {"somelabel1", "somelabel2"}, {"foo", "bar"}, 0},
+       {"somelabel1", "somelabel2"},
+       {"foo", "bar"},
+       0},
       {"two present labels one matches, two absent labels mismatch",
-       {"foo", "somelabel"}, {"somelabel1", "somelabel2"}, 75},
+       {"foo", "somelabel"},
+       {"somelabel1", "somelabel2"},
+       75},
   };
-  for (const Case& c : cases) {
+  for (const Case &c : cases) {
     Fixture f;
     NodeLabelArgs args;
     args.present_labels_preference = c.present;
     args.absent_labels_preference = c.absent;
     NodeLabel pl(args);
     CycleState state(1);
-    ASSERT_TRUE(pl.PreScore(state, *f.pod, f.cs.NodeList(), f.cs).IsSuccess()) << c.name;
+    ASSERT_TRUE(pl.PreScore(state, *f.pod, f.cs.NodeList(), f.cs).IsSuccess())
+        << c.name;
     int64_t score = -1;
-    ASSERT_TRUE(pl.Score(state, *f.pod, f.node(), &score).IsSuccess()) << c.name;
+    ASSERT_TRUE(pl.Score(state, *f.pod, f.node(), &score).IsSuccess())
+        << c.name;
     EXPECT_EQ(score, c.want) << c.name;
   }
 }
@@ -132,5 +149,5 @@ TEST(NodeLabelTest, NoPreferenceSkipsScore) {
   EXPECT_TRUE(pl.PreScore(state, *f.pod, f.cs.NodeList(), f.cs).IsSkip());
 }
 
-}  // namespace
-}  // namespace sched
+} // namespace
+} // namespace sched
