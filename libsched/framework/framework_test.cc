@@ -14,16 +14,12 @@ namespace {
 
 // A filter that returns a fixed status.
 class FakeFilter final : public FilterPlugin {
-public:
-  FakeFilter(std::string name, Status s)
-      : name_(std::move(name)), status_(std::move(s)) {}
+ public:
+  FakeFilter(std::string name, Status s) : name_(std::move(name)), status_(std::move(s)) {}
   std::string_view Name() const override { return name_; }
-  Status Filter(const CycleState &, const Pod &,
-                const NodeInfo &) const override {
-    return status_;
-  }
+  Status Filter(const CycleState&, const Pod&, const NodeInfo&) const override { return status_; }
 
-private:
+ private:
   std::string name_;
   Status status_;
 };
@@ -34,11 +30,9 @@ struct Want {
   std::string plugin;
 };
 
-Want RunFilters(std::vector<std::pair<std::string, Status>> filters,
-                bool run_all) {
+Want RunFilters(std::vector<std::pair<std::string, Status>> filters, bool run_all) {
   Profile profile("p");
-  for (auto &[name, s] : filters)
-    profile.Add(std::make_unique<FakeFilter>(name, s));
+  for (auto& [name, s] : filters) profile.Add(std::make_unique<FakeFilter>(name, s));
   profile.set_run_all_filters(run_all);
   ClusterState cs;
   const auto pod = testing::PodBuilder(cs.interner(), "p").Build();
@@ -56,8 +50,7 @@ Want RunFilters(std::vector<std::pair<std::string, Status>> filters,
 TEST(FrameworkTest, RunFilterPlugins) {
   const Status a(Code::kUnschedulable, "reason a");
   const Status b(Code::kUnschedulableAndUnresolvable, "reason b");
-  const Status c(Code::kUnschedulable,
-                 std::vector<std::string_view>{"c1", "c2"});
+  const Status c(Code::kUnschedulable, std::vector<std::string_view>{"c1", "c2"});
   const Status ok;
   struct Case {
     std::string name;
@@ -67,12 +60,7 @@ TEST(FrameworkTest, RunFilterPlugins) {
     std::string message, plugin;
   };
   const std::vector<Case> cases = {
-      {"first failure only",
-       {{"A", a}, {"B", b}},
-       false,
-       Code::kUnschedulable,
-       "reason a",
-       "A"},
+      {"first failure only", {{"A", a}, {"B", b}}, false, Code::kUnschedulable, "reason a", "A"},
       {"all failures",
        {{"A", a}, {"OK", ok}, {"B", b}, {"C", c}},
        true,
@@ -99,7 +87,7 @@ TEST(FrameworkTest, RunFilterPlugins) {
        "reason a, dynamic",
        "A"},
   };
-  for (const Case &t : cases) {
+  for (const Case& t : cases) {
     const Want got = RunFilters(t.filters, t.run_all);
     EXPECT_EQ(got.code, t.code) << t.name;
     EXPECT_EQ(got.message, t.message) << t.name;
@@ -107,5 +95,5 @@ TEST(FrameworkTest, RunFilterPlugins) {
   }
 }
 
-} // namespace
-} // namespace sched
+}  // namespace
+}  // namespace sched

@@ -48,15 +48,13 @@ std::string_view ExtensionPointInterface(ExtensionPoint p);
 
 // A bit per ExtensionPoint: the set of points a plugin implements.
 using ExtensionPoints = uint32_t;
-constexpr ExtensionPoints Bit(ExtensionPoint p) {
-  return 1u << static_cast<unsigned>(p);
-}
+constexpr ExtensionPoints Bit(ExtensionPoint p) { return 1u << static_cast<unsigned>(p); }
 
 // config.Plugin: a name and, for Score, a weight (0 = unset, counts as 1).
 struct PluginRef {
   std::string name;
   int32_t weight = 0;
-  bool operator==(const PluginRef &) const = default;
+  bool operator==(const PluginRef&) const = default;
 };
 
 // config.PluginSet. A disabled name "*" disables every default plugin of
@@ -64,23 +62,21 @@ struct PluginRef {
 struct PluginSet {
   std::vector<PluginRef> enabled;
   std::vector<std::string> disabled;
-  bool operator==(const PluginSet &) const = default;
+  bool operator==(const PluginSet&) const = default;
 };
 
 // config.Plugins.
 struct PluginsConfig {
   PluginSet multi_point;
   std::array<PluginSet, kNumExtensionPoints> points;
-  PluginSet &at(ExtensionPoint p) { return points[static_cast<size_t>(p)]; }
-  const PluginSet &at(ExtensionPoint p) const {
-    return points[static_cast<size_t>(p)];
-  }
+  PluginSet& at(ExtensionPoint p) { return points[static_cast<size_t>(p)]; }
+  const PluginSet& at(ExtensionPoint p) const { return points[static_cast<size_t>(p)]; }
 };
 
 // mergePlugins: for MultiPoint and every point, the default set minus the
 // custom disabled ones (all of them for "*"), a default re-enabled by the
 // custom set replaced in place, then the other custom plugins appended.
-PluginsConfig MergePlugins(PluginsConfig defaults, const PluginsConfig &custom);
+PluginsConfig MergePlugins(PluginsConfig defaults, const PluginsConfig& custom);
 
 // The plugins of each extension point, in call order, each with its
 // resolved score weight (>= 1 for Score; 0 elsewhere).
@@ -92,12 +88,12 @@ using ExpandedPlugins = std::array<std::vector<PluginRef>, kNumExtensionPoints>;
 // remaining explicit ones; a point with "*" disabled gets no MultiPoint
 // plugin. Score weights as getScoreWeights: the Score set's own weight, else
 // the MultiPoint weight; 0 counts as 1. `points_of` names the points a
-// plugin implements. REQUIRES: `config` passed ValidatePlugins' checks (in
-// capi: known names, no duplicates, explicit plugins implement their point).
-ExpandedPlugins ExpandPlugins(
-    const PluginsConfig &config,
-    const std::function<ExtensionPoints(std::string_view)> &points_of);
+// plugin implements. REQUIRES: `config` passed capi's
+// DecodePlugins checks (known names, no duplicates, explicit plugins
+// implement their point).
+ExpandedPlugins ExpandPlugins(const PluginsConfig& config,
+                              const std::function<ExtensionPoints(std::string_view)>& points_of);
 
-} // namespace sched
+}  // namespace sched
 
-#endif // LIBSCHED_FRAMEWORK_PLUGINS_CONFIG_H_
+#endif  // LIBSCHED_FRAMEWORK_PLUGINS_CONFIG_H_

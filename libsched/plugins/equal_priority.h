@@ -14,17 +14,17 @@
 namespace sched {
 
 class EqualPriority final : public ScorePlugin {
-public:
+ public:
   static constexpr std::string_view kName = "EqualPriority";
   std::string_view Name() const override { return kName; }
   // Always 1.
-  Status Score(const CycleState & /*state*/, const Pod & /*pod*/,
-               const NodeInfo & /*node*/, int64_t *score) const override {
+  Status Score(const CycleState& /*state*/, const Pod& /*pod*/, const NodeInfo& /*node*/,
+               int64_t* score) const override {
     *score = 1;
     return Status();
   }
 };
 
-} // namespace sched
+}  // namespace sched
 
-#endif // LIBSCHED_PLUGINS_EQUAL_PRIORITY_H_
+#endif  // LIBSCHED_PLUGINS_EQUAL_PRIORITY_H_

@@ -41,7 +41,7 @@ class NodeLabel final : public PreFilterPlugin,
                         public FilterPlugin,
                         public PreScorePlugin,
                         public ScorePlugin {
-public:
+ public:
   static constexpr std::string_view kName = "NodeLabel";
   // ErrReasonPresenceViolated.
   static constexpr std::string_view kReasonPresenceViolated =
@@ -51,24 +51,21 @@ public:
   std::string_view Name() const override { return kName; }
 
   // Skips when there are no presentLabels / absentLabels.
-  Status PreFilter(CycleState &state, const Pod &pod,
-                   const ClusterState &snapshot,
-                   PreFilterResult *result) const override;
+  Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
+                   PreFilterResult* result) const override;
   // REQUIRES: PreFilter ran on `state` (else Error).
-  Status Filter(const CycleState &state, const Pod &pod,
-                const NodeInfo &node) const override;
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   // Skips when there are no preference labels.
-  Status PreScore(CycleState &state, const Pod &pod,
-                  std::span<const NodeInfo *const> feasible,
-                  const ClusterState &snapshot) const override;
+  Status PreScore(CycleState& state, const Pod& pod, std::span<const NodeInfo* const> feasible,
+                  const ClusterState& snapshot) const override;
   // REQUIRES: PreScore ran on `state` (else Error).
-  Status Score(const CycleState &state, const Pod &pod, const NodeInfo &node,
-               int64_t *score) const override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
 
-private:
+ private:
   NodeLabelArgs args_;
 };
 
-} // namespace sched
+}  // namespace sched
 
-#endif // LIBSCHED_PLUGINS_NODE_LABEL_H_
+#endif  // LIBSCHED_PLUGINS_NODE_LABEL_H_

@@ -25,7 +25,7 @@ struct Fixture {
                       .Build());
     pod = PodBuilder(cs.interner(), "p").Build();
   }
-  const NodeInfo &node() const { return *cs.FindNode("machine1"); }
+  const NodeInfo& node() const { return *cs.FindNode("machine1"); }
 };
 
 // Upstream's TestNodeLabelFilter.
@@ -45,16 +45,10 @@ TEST(NodeLabelTest, Filter) {
       {"all absent labels match", {}, {"foo", "bar"}, kFail},
       {"both present and absent label matches", {"foo"}, {"bar"}, kFail},
       {"neither present nor absent label matches", {"foz"}, {"baz"}, kFail},
-      {"present label matches and absent label doesn't match",
-       {"foo"},
-       {"baz"},
-       Code::kSuccess},
-      {"present label doesn't match and absent label matches",
-       {"foz"},
-       {"bar"},
-       kFail},
+      {"present label matches and absent label doesn't match", {"foo"}, {"baz"}, Code::kSuccess},
+      {"present label doesn't match and absent label matches", {"foz"}, {"bar"}, kFail},
   };
-  for (const Case &c : cases) {
+  for (const Case& c : cases) {
     Fixture f;
     NodeLabelArgs args;
     args.present_labels = c.present;
@@ -66,8 +60,7 @@ TEST(NodeLabelTest, Filter) {
     const Status got = pl.Filter(state, *f.pod, f.node());
     EXPECT_EQ(got.code(), c.want) << c.name;
     if (c.want != Code::kSuccess) {
-      EXPECT_EQ(got.Message(), "node(s) didn't have the requested labels")
-          << c.name;
+      EXPECT_EQ(got.Message(), "node(s) didn't have the requested labels") << c.name;
     }
   }
 }
@@ -125,18 +118,16 @@ TEST(NodeLabelTest, Score) {
        {"somelabel1", "somelabel2"},
        75},
   };
-  for (const Case &c : cases) {
+  for (const Case& c : cases) {
     Fixture f;
     NodeLabelArgs args;
     args.present_labels_preference = c.present;
     args.absent_labels_preference = c.absent;
     NodeLabel pl(args);
     CycleState state(1);
-    ASSERT_TRUE(pl.PreScore(state, *f.pod, f.cs.NodeList(), f.cs).IsSuccess())
-        << c.name;
+    ASSERT_TRUE(pl.PreScore(state, *f.pod, f.cs.NodeList(), f.cs).IsSuccess()) << c.name;
     int64_t score = -1;
-    ASSERT_TRUE(pl.Score(state, *f.pod, f.node(), &score).IsSuccess())
-        << c.name;
+    ASSERT_TRUE(pl.Score(state, *f.pod, f.node(), &score).IsSuccess()) << c.name;
     EXPECT_EQ(score, c.want) << c.name;
   }
 }
@@ -149,5 +140,5 @@ TEST(NodeLabelTest, NoPreferenceSkipsScore) {
   EXPECT_TRUE(pl.PreScore(state, *f.pod, f.cs.NodeList(), f.cs).IsSkip());
 }
 
-} // namespace
-} // namespace sched
+}  // namespace
+}  // namespace sched

@@ -36,7 +36,8 @@ constexpr ExtensionPoints kPermit = Bit(EP::kPermit);
 constexpr ExtensionPoints kPreBind = Bit(EP::kPreBind);
 constexpr ExtensionPoints kBind = Bit(EP::kBind);
 
-template <class T> std::unique_ptr<Plugin> Make(const PluginArgs &) {
+template <class T>
+std::unique_ptr<Plugin> Make(const PluginArgs&) {
   return std::make_unique<T>();
 }
 
@@ -48,38 +49,33 @@ constexpr RegistryEntry kRegistry[] = {
     {"NodeUnschedulable", kPreFilter | kFilter, Make<NodeUnschedulable>},
     {"NodeName", kFilter, Make<NodeName>},
     {"TaintToleration", kFilter | kPreScore | kScore, Make<TaintToleration>},
-    {"NodeAffinity", kPreFilter | kFilter | kPreScore | kScore,
-     Make<NodeAffinity>},
+    {"NodeAffinity", kPreFilter | kFilter | kPreScore | kScore, Make<NodeAffinity>},
     {"NodePorts", kPreFilter | kFilter, Make<NodePorts>},
     {"NodeResourcesFit", kPreFilter | kFilter | kPreScore | kScore,
-     [](const PluginArgs &a) -> std::unique_ptr<Plugin> {
+     [](const PluginArgs& a) -> std::unique_ptr<Plugin> {
        return std::make_unique<NodeResourcesFit>(a.node_resources_fit);
      }},
     {"VolumeRestrictions", kPreFilter | kFilter, nullptr},
     {"NodeVolumeLimits", kPreFilter | kFilter, nullptr},
-    {"VolumeBinding",
-     kPreFilter | kFilter | kReserve | kPreBind | kPreScore | kScore, nullptr},
+    {"VolumeBinding", kPreFilter | kFilter | kReserve | kPreBind | kPreScore | kScore, nullptr},
     {"VolumeZone", kPreFilter | kFilter, nullptr},
     {"PodTopologySpread", kPreFilter | kFilter | kPreScore | kScore,
-     [](const PluginArgs &a) -> std::unique_ptr<Plugin> {
+     [](const PluginArgs& a) -> std::unique_ptr<Plugin> {
        return std::make_unique<PodTopologySpread>(a.pod_topology_spread);
      }},
     {"InterPodAffinity", kPreFilter | kFilter | kPreScore | kScore,
-     [](const PluginArgs &a) -> std::unique_ptr<Plugin> {
+     [](const PluginArgs& a) -> std::unique_ptr<Plugin> {
        return std::make_unique<InterPodAffinity>(a.inter_pod_affinity);
      }},
     {"DefaultPreemption", kPostFilter,
-     [](const PluginArgs &) -> std::unique_ptr<Plugin> {
+     [](const PluginArgs&) -> std::unique_ptr<Plugin> {
        return std::make_unique<DefaultPreemption>(DefaultPreemptionArgs{});
      }},
-    {"NodeResourcesBalancedAllocation", kPreScore | kScore,
-     Make<NodeResourcesBalancedAllocation>},
+    {"NodeResourcesBalancedAllocation", kPreScore | kScore, Make<NodeResourcesBalancedAllocation>},
     {"ImageLocality", kPreScore | kScore, Make<ImageLocality>},
     {"DefaultBinder", kBind, nullptr},
     {"DynamicResources",
-     kPreEnqueue | kPreFilter | kFilter | kPostFilter | kScore | kReserve |
-         kPreBind,
-     nullptr},
+     kPreEnqueue | kPreFilter | kFilter | kPostFilter | kScore | kReserve | kPreBind, nullptr},
     {"NodeDeclaredFeatures", kPreFilter | kFilter, nullptr},
     {"GangScheduling", kPreEnqueue | kPermit, nullptr},
     // Placement* points only, which the engine has none of.
@@ -87,20 +83,19 @@ constexpr RegistryEntry kRegistry[] = {
     {"PodGroupPodsCount", 0, nullptr},
     // Legacy plugins for v1.10 Policy users (docs/policy.md).
     {"NodeLabel", kPreFilter | kFilter | kPreScore | kScore,
-     [](const PluginArgs &a) -> std::unique_ptr<Plugin> {
+     [](const PluginArgs& a) -> std::unique_ptr<Plugin> {
        return std::make_unique<NodeLabel>(a.node_label);
      }},
     {"EqualPriority", kScore, Make<EqualPriority>},
 };
 
-} // namespace
+}  // namespace
 
 std::span<const RegistryEntry> InTreeRegistry() { return kRegistry; }
 
-const RegistryEntry *FindPlugin(std::string_view name) {
-  for (const RegistryEntry &e : kRegistry) {
-    if (e.name == name)
-      return &e;
+const RegistryEntry* FindPlugin(std::string_view name) {
+  for (const RegistryEntry& e : kRegistry) {
+    if (e.name == name) return &e;
   }
   return nullptr;
 }
@@ -130,33 +125,30 @@ PluginsConfig DefaultPlugins() {
   return c;
 }
 
-Profile BuildProfile(std::string scheduler_name, const ExpandedPlugins &plugins,
-                     const PluginArgs &args) {
+Profile BuildProfile(std::string scheduler_name, const ExpandedPlugins& plugins,
+                     const PluginArgs& args) {
   Profile p(std::move(scheduler_name));
   // pluginsNeeded: one instance per name, whatever points enable it,
   // created in order of first appearance.
-  std::map<std::string_view, Plugin *> instances;
+  std::map<std::string_view, Plugin*> instances;
   for (size_t i = 0; i < kNumExtensionPoints; ++i) {
-    for (const PluginRef &r : plugins[i]) {
+    for (const PluginRef& r : plugins[i]) {
       auto [it, added] = instances.try_emplace(r.name, nullptr);
       if (added) {
-        const RegistryEntry *e = FindPlugin(r.name);
-        if (e->factory != nullptr)
-          it->second = p.Own(e->factory(args));
+        const RegistryEntry* e = FindPlugin(r.name);
+        if (e->factory != nullptr) it->second = p.Own(e->factory(args));
       }
-      if (it->second != nullptr)
-        p.Enable(static_cast<ExtensionPoint>(i), it->second, r.weight);
+      if (it->second != nullptr) p.Enable(static_cast<ExtensionPoint>(i), it->second, r.weight);
     }
   }
   return p;
 }
 
-Profile NewDefaultProfile(std::string scheduler_name, const PluginArgs &args) {
+Profile NewDefaultProfile(std::string scheduler_name, const PluginArgs& args) {
   return BuildProfile(
       std::move(scheduler_name),
-      ExpandPlugins(DefaultPlugins(),
-                    [](std::string_view n) { return FindPlugin(n)->points; }),
+      ExpandPlugins(DefaultPlugins(), [](std::string_view n) { return FindPlugin(n)->points; }),
       args);
 }
 
-} // namespace sched
+}  // namespace sched

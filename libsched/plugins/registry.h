@@ -22,7 +22,7 @@
 
 namespace sched {
 
-inline constexpr const char *kDefaultSchedulerName = "default-scheduler";
+inline constexpr const char* kDefaultSchedulerName = "default-scheduler";
 
 // The plugin arguments a profile may set (pluginConfig); defaults as
 // upstream's v1 defaults. Each factory reads its own member.
@@ -34,12 +34,12 @@ struct PluginArgs {
 };
 
 // Makes one plugin instance from the profile's arguments.
-using PluginFactory = std::unique_ptr<Plugin> (*)(const PluginArgs &args);
+using PluginFactory = std::unique_ptr<Plugin> (*)(const PluginArgs& args);
 
 // One row of the registry.
 struct RegistryEntry {
-  std::string_view name;  // upstream's plugin name
-  ExtensionPoints points; // the points the engine's plugin implements
+  std::string_view name;   // upstream's plugin name
+  ExtensionPoints points;  // the points the engine's plugin implements
   // Null for a valid upstream plugin the engine has no use for (PrioritySort:
   // the queue's order is built in; DefaultBinder: the caller binds): the
   // name is accepted in a config and nothing runs.
@@ -49,7 +49,7 @@ struct RegistryEntry {
 // Every plugin a config may name, in no particular order.
 std::span<const RegistryEntry> InTreeRegistry();
 // The row of `name`, or null when neither upstream nor the engine has it.
-const RegistryEntry *FindPlugin(std::string_view name);
+const RegistryEntry* FindPlugin(std::string_view name);
 
 // getDefaultPlugins: the default profile's MultiPoint list, in upstream's
 // order with upstream's score weights.
@@ -58,13 +58,13 @@ PluginsConfig DefaultPlugins();
 // A profile running `plugins` (expanded by ExpandPlugins), each plugin
 // instantiated once from `args`. REQUIRES: every name is in the registry
 // and implements the points it is enabled at (the config decoder checks).
-Profile BuildProfile(std::string scheduler_name, const ExpandedPlugins &plugins,
-                     const PluginArgs &args);
+Profile BuildProfile(std::string scheduler_name, const ExpandedPlugins& plugins,
+                     const PluginArgs& args);
 
 // BuildProfile of DefaultPlugins().
 Profile NewDefaultProfile(std::string scheduler_name = kDefaultSchedulerName,
-                          const PluginArgs &args = {});
+                          const PluginArgs& args = {});
 
-} // namespace sched
+}  // namespace sched
 
-#endif // LIBSCHED_PLUGINS_REGISTRY_H_
+#endif  // LIBSCHED_PLUGINS_REGISTRY_H_
