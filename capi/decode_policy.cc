@@ -130,9 +130,9 @@ struct NamedSet {
 
 // Everything the Policy says, gathered before the config is written.
 struct Translation {
-  NamedSet filters;                                   // in filter order
-  std::map<std::string, int64_t> priorities;          // key -> weight
-  std::map<std::string, std::string> priority_paths;  // key -> path, for errors
+  NamedSet filters;                              // in filter order
+  std::map<std::string, int64_t> priorities;     // key -> weight
+  std::map<std::string, size_t> priority_index;  // key -> its last priorities[] entry
   std::vector<std::string> present_labels, absent_labels;
   std::vector<std::string> present_preference, absent_preference;
   bool node_label_args = false;
@@ -277,7 +277,7 @@ ApiStatus SameWeight(std::optional<int64_t>* shared, int64_t weight, const JsonP
   return ApiStatus();
 }
 
-ApiStatus DecodePriority(const cJSON* v, const JsonPath& path, Translation* t) {
+ApiStatus DecodePriority(const cJSON* v, const JsonPath& path, size_t index, Translation* t) {
   CAPI_RETURN_IF_ERROR(CheckFields(v, path, {"name", "weight", "argument"}));
   std::string_view name;
   CAPI_RETURN_IF_ERROR(GetString(v, "name", path, &name));
@@ -343,7 +343,7 @@ ApiStatus DecodePriority(const cJSON* v, const JsonPath& path, Translation* t) {
     }
   }
   t->priorities[key] = weight;
-  t->priority_paths[key] = path.Child("name").String();
+  t->priority_index[key] = index;
   return ApiStatus();
 }
 
@@ -377,19 +377,23 @@ ApiStatus TranslatePriorities(const Translation& t, Scores* out) {
         }
       }
     }
-    const auto path_it = t.priority_paths.find(key);
-    const std::string where = path_it != t.priority_paths.end() ? path_it->second : "priorities";
+    // The entry that set the key, or the field itself for the defaults.
+    const JsonPath root;
+    const JsonPath priorities = root.Child("priorities");
+    const auto index = t.priority_index.find(key);
+    const JsonPath entry =
+        index != t.priority_index.end() ? priorities.Index(index->second) : priorities;
+    const JsonPath where = index != t.priority_index.end() ? entry.Child("name") : priorities;
     if (w > INT32_MAX) {
-      return ApiStatus::InvalidCall(where + ": the weight of plugin " + Quoted(plugin) + " (" +
-                                    std::to_string(w) + ") exceeds 2147483647");
+      return ApiStatus::Invalid(where, "the weight of plugin " + Quoted(plugin) + " (" +
+                                           std::to_string(w) + ") exceeds 2147483647");
     }
     if (strategy != Strategy::kNone) {
       if (out->strategy != Strategy::kNone && out->strategy != strategy) {
-        return ApiStatus::InvalidCall(
-            where +
-            ": LeastRequestedPriority, MostRequestedPriority and "
-            "RequestedToCapacityRatioPriority cannot be combined: each sets "
-            "NodeResourcesFit's scoring strategy");
+        return ApiStatus::Invalid(where,
+                                  "LeastRequestedPriority, MostRequestedPriority and "
+                                  "RequestedToCapacityRatioPriority cannot be combined: each sets "
+                                  "NodeResourcesFit's scoring strategy");
       }
       out->strategy = strategy;
     }
@@ -504,7 +508,7 @@ ApiStatus TranslatePolicy(const cJSON* root, std::string* config_json, bool* run
     CAPI_RETURN_IF_ERROR(CheckItemCount(priorities, pp, kMaxItems));
     size_t i = 0;
     for (const cJSON* e = priorities->child; e != nullptr; e = e->next, ++i) {
-      CAPI_RETURN_IF_ERROR(DecodePriority(e, pp.Index(i), &t));
+      CAPI_RETURN_IF_ERROR(DecodePriority(e, pp.Index(i), i, &t));
     }
   }
   Scores scores;

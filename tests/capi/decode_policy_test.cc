@@ -195,7 +195,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "priorities[0].weight: expected an integer, got a string"},
         ErrorCase{
             "PluginWeightOverflow",
-            R"({"kind":"Policy","priorities":[{"name":"EqualPriority","weight":3000000000}]})", "",
+            R"({"kind":"Policy","priorities":[{"name":"EqualPriority","weight":3000000000}]})",
+            "priorities[0].name",
             "priorities[0].name: the weight of plugin \"EqualPriority\" "
             "(3000000000) "
             "exceeds 2147483647"},
@@ -261,7 +262,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"LeastAndMost",
                   R"({"kind":"Policy","priorities":[{"name":"LeastRequestedPriority","weight":1},
                       {"name":"MostRequestedPriority","weight":1}]})",
-                  "",
+                  "priorities[1].name",
                   "priorities[1].name: LeastRequestedPriority, MostRequestedPriority "
                   "and "
                   "RequestedToCapacityRatioPriority cannot be combined: each sets "
