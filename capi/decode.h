@@ -181,6 +181,11 @@ struct ProfileConfig {
   std::string scheduler_name;
   int32_t percentage_of_nodes_to_score = 0;  // 0 = adaptive
   PluginArgs plugin_args;                    // from pluginConfig
+  // The plugins per extension point: the defaults merged with `plugins`
+  // and expanded (ExpandPlugins), validated against the registry.
+  ExpandedPlugins plugins;
+  // Policy's alwaysCheckAllPredicates (Profile::run_all_filters).
+  bool run_all_filters = false;
 };
 
 struct EngineConfig {
@@ -195,16 +200,36 @@ struct EngineConfig {
 };
 
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus
-// "seed". Strict, as upstream decodes configs: unknown fields are errors.
-// Label keys and values in plugin args are interned into `in`, which must
-// be the interner of the engine that will use `out`.
+// "seed", or a legacy Policy (kind "Policy": DecodePolicy). Strict, as
+// upstream decodes configs: unknown fields are errors. Label keys and
+// values in plugin args are interned into `in`, which must be the interner
+// of the engine that will use `out`.
 ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out);
+
+// A legacy v1 Policy (decode_policy.cc; docs/policy.md): predicates and
+// priorities translated, as kube-scheduler v1.20's legacy registry did,
+// into the KubeSchedulerConfiguration of one default-scheduler profile,
+// which DecodeConfig then decodes; plus alwaysCheckAllPredicates.
+ApiStatus DecodePolicy(const cJSON* root, Interner& in, EngineConfig* out);
+// The KubeSchedulerConfiguration DecodePolicy decodes, as JSON text.
+ApiStatus TranslatePolicy(const cJSON* root, std::string* config_json, bool* run_all_filters);
+
+// profiles[].plugins (decode_plugins.cc): every name in the registry (or
+// "*" among disabled), an explicit point's plugins implementing it, no name
+// twice in one enabled list; weights are int32. `v` may be JSON null.
+ApiStatus DecodePlugins(const cJSON* v, const JsonPath& path, PluginsConfig* out);
+// The checks upstream's framework makes once a profile is expanded: exactly
+// one queueSort plugin, at least one bind plugin. `path` is the profile's
+// plugins field.
+ApiStatus CheckExpandedPlugins(const ExpandedPlugins& plugins, const JsonPath& path,
+                               std::string_view scheduler_name);
 
 // A profile's pluginConfig list (decode_plugin_config.cc): unique plugin
 // names; the args of InterPodAffinity, PodTopologySpread, NodeResourcesFit,
-// NodeResourcesBalancedAllocation, NodeAffinity and DefaultPreemption are
-// accepted, strictly, defaulted and validated as upstream. `v` may be JSON
-// null.
+// NodeResourcesBalancedAllocation, NodeAffinity and DefaultPreemption, and
+// of the legacy NodeLabel (NodeLabelArgs, v1.20) and ServiceAffinity
+// (ServiceAffinityArgs, v1.21) are accepted, strictly, defaulted and
+// validated as upstream. `v` may be JSON null.
 ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
                              PluginArgs* out);
 

@@ -59,6 +59,7 @@ struct DecodedProfile {
   std::optional<std::string> scheduler_name;
   std::optional<int32_t> percentage;
   PluginArgs plugin_args;
+  PluginsConfig plugins;  // the custom part, merged with the defaults later
 };
 
 ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, Interner& in,
@@ -78,7 +79,7 @@ ApiStatus DecodeProfile(const cJSON* v, const JsonPath& path, Interner& in,
     } else if (name == "pluginConfig") {
       CAPI_RETURN_IF_ERROR(DecodePluginConfig(m, p, in, &out->plugin_args));
     } else if (name == "plugins") {
-      return ApiStatus::Invalid(p, "not supported: every profile runs the default plugins");
+      CAPI_RETURN_IF_ERROR(DecodePlugins(m, p, &out->plugins));
     } else {
       return UnknownField(path, name);
     }
@@ -92,6 +93,10 @@ ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out) {
   const JsonPath path;
   CAPI_RETURN_IF_ERROR(AsObject(root, path));
   CAPI_RETURN_IF_ERROR(CheckUniqueKeys(root, path));
+  const cJSON* kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+  if (cJSON_IsString(kind) && std::string_view(kind->valuestring) == "Policy") {
+    return DecodePolicy(root, in, out);
+  }
   std::optional<int32_t> percentage;
   std::vector<DecodedProfile> profiles;
   const cJSON* profiles_json = nullptr;
@@ -102,6 +107,7 @@ ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out) {
       const std::string_view want = name == "kind" ? kKind : kApiVersion;
       std::string_view s;
       CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
+      if (s != want && name == "kind") return Unsupported(p, s, {kKind, "Policy"});
       if (s != want) return Unsupported(p, s, {want});
     } else if (name == "percentageOfNodesToScore") {
       CAPI_RETURN_IF_ERROR(DecodePercentage(m, p, &percentage));
@@ -158,9 +164,13 @@ ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out) {
         return ApiStatus::Invalid(name_path, msg);
       }
     }
+    ExpandedPlugins plugins =
+        ExpandPlugins(MergePlugins(DefaultPlugins(), profiles[i].plugins),
+                      [](std::string_view n) { return FindPlugin(n)->points; });
+    CAPI_RETURN_IF_ERROR(CheckExpandedPlugins(plugins, profile_path.Child("plugins"), name));
     // A profile's own percentage, when set, overrides the global one.
     out->profiles.push_back({name, profiles[i].percentage.value_or(percentage.value_or(0)),
-                             profiles[i].plugin_args});
+                             profiles[i].plugin_args, std::move(plugins)});
   }
   return ApiStatus();
 }

@@ -510,6 +510,68 @@ ApiStatus DecodeServiceAffinityArgs(const cJSON* v, const JsonPath& path,
   return ApiStatus();
 }
 
+// A list of label keys (NodeLabelArgs); `v` may be null.
+ApiStatus DecodeLabelKeys(const cJSON* v, const JsonPath& path, std::vector<std::string>* out) {
+  if (cJSON_IsNull(v)) return ApiStatus();
+  CAPI_RETURN_IF_ERROR(AsArray(v, path));
+  CAPI_RETURN_IF_ERROR(CheckItemCount(v, path, kMaxItems));
+  size_t i = 0;
+  for (const cJSON* e = v->child; e != nullptr; e = e->next, ++i) {
+    std::string_view key;
+    CAPI_RETURN_IF_ERROR(AsString(e, path.Index(i), &key));
+    out->emplace_back(key);
+  }
+  return ApiStatus();
+}
+
+// validateNoConflict (v1.20): no key both required present and absent.
+ApiStatus CheckNoConflict(const std::vector<std::string>& present,
+                          const std::vector<std::string>& absent, const JsonPath& present_path,
+                          const JsonPath& absent_path) {
+  for (size_t i = 0; i < absent.size(); ++i) {
+    for (size_t j = 0; j < present.size(); ++j) {
+      if (present[j] != absent[i]) continue;
+      std::string msg = "Invalid value: ";
+      AppendJsonString(msg, present[j]);
+      return ApiStatus::Invalid(present_path.Index(j),
+                                msg + ": has conflict with " + absent_path.Index(i).String());
+    }
+  }
+  return ApiStatus();
+}
+
+// NodeLabelArgs of v1.20 (config v1beta1 then; apiVersion here is v1, as
+// for the other args); strict; ValidateNodeLabelArgs.
+ApiStatus DecodeNodeLabelArgs(const cJSON* v, const JsonPath& path, NodeLabelArgs* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  for (const cJSON* m = v->child; m != nullptr; m = m->next) {
+    const std::string_view name = m->string;
+    const JsonPath p = path.Child(name);
+    if (name == "apiVersion" || name == "kind") {
+      const std::string_view want = name == "kind" ? "NodeLabelArgs" : kArgsApiVersion;
+      std::string_view s;
+      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
+      if (s != want) return Unsupported(p, s, {want});
+    } else if (name == "presentLabels") {
+      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->present_labels));
+    } else if (name == "absentLabels") {
+      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->absent_labels));
+    } else if (name == "presentLabelsPreference") {
+      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->present_labels_preference));
+    } else if (name == "absentLabelsPreference") {
+      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->absent_labels_preference));
+    } else {
+      return ApiStatus::Invalid(p, "unknown field");
+    }
+  }
+  CAPI_RETURN_IF_ERROR(CheckNoConflict(out->present_labels, out->absent_labels,
+                                       path.Child("presentLabels"), path.Child("absentLabels")));
+  return CheckNoConflict(out->present_labels_preference, out->absent_labels_preference,
+                         path.Child("presentLabelsPreference"),
+                         path.Child("absentLabelsPreference"));
+}
+
 }  // namespace
 
 ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in, PluginArgs* out) {
@@ -520,7 +582,7 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
   constexpr std::string_view kPluginsWithArgs[] = {
       "InterPodAffinity", "PodTopologySpread",
       "NodeResourcesFit", "NodeResourcesBalancedAllocation",
-      "NodeAffinity",     "DefaultPreemption", "ServiceAffinity"};
+      "NodeAffinity",     "DefaultPreemption", "NodeLabel", "ServiceAffinity"};
   for (const cJSON* e = v->child; e != nullptr; e = e->next, ++i) {
     const JsonPath p = path.Index(i);
     CAPI_RETURN_IF_ERROR(CheckStrictObject(e, p, {"name", "args"}));
@@ -541,12 +603,14 @@ ApiStatus DecodePluginConfig(const cJSON* v, const JsonPath& path, Interner& in,
       return ApiStatus::Invalid(
           p.Child("name"),
           "not supported: only InterPodAffinity, PodTopologySpread, NodeResourcesFit, "
-          "NodeResourcesBalancedAllocation, NodeAffinity, DefaultPreemption and ServiceAffinity "
-          "take arguments");
+          "NodeResourcesBalancedAllocation, NodeAffinity, DefaultPreemption, NodeLabel and "
+          "ServiceAffinity take arguments");
     }
     if (args == nullptr) continue;  // the defaults
     const JsonPath ap = p.Child("args");
-    if (name == "InterPodAffinity") {
+    if (name == "NodeLabel") {
+      CAPI_RETURN_IF_ERROR(DecodeNodeLabelArgs(args, ap, &out->node_label));
+    } else if (name == "InterPodAffinity") {
       CAPI_RETURN_IF_ERROR(DecodeInterPodAffinityArgs(args, ap, &out->inter_pod_affinity));
     } else if (name == "PodTopologySpread") {
       CAPI_RETURN_IF_ERROR(DecodePodTopologySpreadArgs(args, ap, &out->pod_topology_spread));

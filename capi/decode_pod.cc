@@ -354,7 +354,6 @@ ApiStatus DecodeNodeSelectorTerm(const cJSON* v, const JsonPath& path, Interner&
   return add("matchFields", true, &out->match_fields);
 }
 
-}  // namespace
 
 // Declared in decode.h: NodeAffinityArgs.addedAffinity uses it too.
 ApiStatus DecodeNodeAffinityObject(const cJSON* na, const JsonPath& path, Interner& in,

@@ -85,8 +85,9 @@ ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* 
 void Engine::Configure(const EngineConfig& config) {
   QueueingHintMapPerProfile hints;
   for (const ProfileConfig& p : config.profiles) {
-    Profile profile = NewDefaultProfile(p.scheduler_name, p.plugin_args);
+    Profile profile = BuildProfile(p.scheduler_name, p.plugins, p.plugin_args);
     profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
+    profile.set_run_all_filters(p.run_all_filters);
     auto s = std::make_unique<Scheduler>(std::move(profile), config.seed);
     s->set_equivalence_cache(config.equivalence_cache);
     // The scheduler owns the profile, so hint functions may point into it.

@@ -264,6 +264,18 @@ ApiStatus CheckUniqueKeys(const cJSON* obj, const JsonPath& path) {
   return ApiStatus();
 }
 
+ApiStatus CheckFields(const cJSON* v, const JsonPath& path,
+                      std::initializer_list<std::string_view> allowed) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
+  for (const cJSON* m = v->child; m != nullptr; m = m->next) {
+    if (std::find(allowed.begin(), allowed.end(), m->string) == allowed.end()) {
+      return ApiStatus::Invalid(path.Child(m->string), "unknown field");
+    }
+  }
+  return ApiStatus();
+}
+
 ApiStatus Required(const JsonPath& path) {
   return ApiStatus::Invalid(path, "Required value");
 }

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string_view>
 
@@ -104,6 +105,11 @@ ApiStatus CheckUniqueKeys(const cJSON* obj, const JsonPath& path);
 // "Too long" at `path` when `s` is longer than `max_bytes` bytes, in
 // upstream's words (field.TooLong).
 ApiStatus CheckLength(std::string_view s, const JsonPath& path, size_t max_bytes);
+
+// AsObject and CheckUniqueKeys, then "unknown field" at the first member
+// not in `allowed`: strict decoding of a config object.
+ApiStatus CheckFields(const cJSON* v, const JsonPath& path,
+                      std::initializer_list<std::string_view> allowed);
 
 // "Required value" at `path`.
 ApiStatus Required(const JsonPath& path);

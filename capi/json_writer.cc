@@ -4,6 +4,12 @@
 
 namespace sched::capi {
 
+std::string Quoted(std::string_view s) {
+  std::string out;
+  AppendJsonString(out, s);
+  return out;
+}
+
 void AppendJsonString(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';

@@ -13,6 +13,8 @@ namespace sched::capi {
 // Appends `s` as a quoted JSON string. Bytes >= 0x80 pass through (input
 // strings are UTF-8); quotes, backslashes and control characters are escaped.
 void AppendJsonString(std::string& out, std::string_view s);
+// `s` as a JSON string literal, as Go's %q prints it in messages.
+std::string Quoted(std::string_view s);
 
 // Builds a document value by value; commas are placed automatically.
 // REQUIRES: calls form valid JSON (Key before each object member value).

@@ -69,8 +69,9 @@ func TestNew(t *testing.T) {
 		{name: "out of range", config: `{"percentageOfNodesToScore":101}`,
 			path: "percentageOfNodesToScore", message: "percentageOfNodesToScore: must be between 0 and 100, got 101"},
 		{name: "unknown field", config: `{"unknown":1}`, path: "unknown"},
-		{name: "plugins not supported", config: `{"profiles":[{"schedulerName":"x","plugins":{}}]}`,
-			path: "profiles[0].plugins"},
+		{name: "unknown plugin", config: `{"profiles":[{"schedulerName":"x",` +
+			`"plugins":{"filter":{"enabled":[{"name":"NoSuchPlugin"}]}}}]}`,
+			path: "profiles[0].plugins.filter.enabled[0].name"},
 		{name: "syntax error", config: `{"seed": }`, message: "invalid JSON at byte offset 9"},
 		{name: "empty", config: "", message: "empty JSON document"},
 	}

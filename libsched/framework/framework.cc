@@ -6,15 +6,21 @@ namespace sched {
 
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
                                    const NodeInfo& node) const {
+  Status merged;
   for (const FilterPlugin* p : profile_.filter()) {
     if (state.skip_filter(p->slot())) continue;
     Status s = p->Filter(state, pod, node);
-    if (!s.IsSuccess()) {
-      s.set_plugin(p->Name());
-      return s;
+    if (s.IsSuccess()) continue;
+    s.set_plugin(p->Name());
+    // An error ends the node's evaluation even when running all filters.
+    if (!profile_.run_all_filters() || s.code() == Code::kError) return s;
+    if (merged.IsSuccess()) {
+      merged = std::move(s);
+    } else {
+      merged.MergeRejection(s);
     }
   }
-  return Status();
+  return merged;
 }
 
 Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,

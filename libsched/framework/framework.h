@@ -34,7 +34,10 @@ class Framework {
   const ClusterState& snapshot() const { return snapshot_; }
 
   // RunFilterPlugins: the first failing plugin's status (with its name),
-  // or success. Plugins whose PreFilter returned Skip are not run.
+  // or success. Plugins whose PreFilter returned Skip are not run. With the
+  // profile's run_all_filters every filter runs and the rejections merge
+  // (Status::MergeRejection) into one status naming the first most severe
+  // plugin; an Error still returns at once.
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
 
   // RunFilterPluginsWithNominatedPods: with the nominated pods of `node`

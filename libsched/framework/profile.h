@@ -11,6 +11,7 @@
 
 #include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
+#include "libsched/framework/plugins_config.h"
 
 namespace sched {
 
@@ -30,6 +31,15 @@ class Profile {
   // upstream's getScoreWeights.
   void Add(std::unique_ptr<Plugin> plugin, int64_t score_weight = 1);
 
+  // Takes ownership of `plugin` (assigning its CycleState slot) without
+  // enabling it anywhere; returns it for Enable.
+  Plugin* Own(std::unique_ptr<Plugin> plugin);
+  // Enables an owned plugin at `point`, after the plugins enabled there
+  // before; `score_weight` (0 becomes 1) counts for kScore only. Points the
+  // engine does not run (QueueSort, Reserve, Permit, *Bind) are ignored.
+  // REQUIRES: `plugin` came from Own and implements `point`'s interface.
+  void Enable(ExtensionPoint point, Plugin* plugin, int64_t score_weight = 1);
+
   const std::string& scheduler_name() const { return scheduler_name_; }
   size_t num_slots() const { return plugins_.size(); }
   // Every plugin, in the order added (each once, whatever its extension points).
@@ -48,6 +58,12 @@ class Profile {
   int32_t percentage_of_nodes_to_score() const { return percentage_; }
   void set_percentage_of_nodes_to_score(int32_t p) { percentage_ = p; }
 
+  // Run every Filter plugin on a node and report all their reasons, rather
+  // than stop at the first failure (the legacy Policy's
+  // alwaysCheckAllPredicates). Off by default, as upstream today.
+  bool run_all_filters() const { return run_all_filters_; }
+  void set_run_all_filters(bool b) { run_all_filters_ = b; }
+
  private:
   std::string scheduler_name_;
   std::vector<std::unique_ptr<Plugin>> plugins_;
@@ -59,6 +75,7 @@ class Profile {
   std::vector<const PreEnqueuePlugin*> pre_enqueue_;
   std::vector<const Plugin*> rejecting_;
   int32_t percentage_ = 0;
+  bool run_all_filters_ = false;
 };
 
 }  // namespace sched

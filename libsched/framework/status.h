@@ -54,6 +54,13 @@ class Status {
   // Reasons joined by ", " (fwk.Status.Message).
   std::string Message() const;
 
+  // Folds another rejection into this one, as v1.20's PluginToStatus.Merge
+  // did for alwaysCheckAllPredicates: `other`'s reasons appended; the code
+  // and plugin of the more severe status kept (this one on a tie). When
+  // `other` owns its reason, the merged reasons become one owned reason
+  // with the same Message().
+  void MergeRejection(const Status& other);
+
  private:
   Code code_ = Code::kSuccess;
   std::vector<std::string_view> reasons_;

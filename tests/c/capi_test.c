@@ -165,9 +165,11 @@ static void TestEngineNew(void) {
   sched_error_free(err);
 
   err = NULL;
-  CHECK(NewEngineFrom("{\"profiles\":[{\"schedulerName\":\"x\",\"plugins\":{}}]}", &engine,
-                      &err) == SCHED_INVALID_ARGUMENT);
-  CHECK_STREQ(sched_error_path(err), "profiles[0].plugins");
+  CHECK(NewEngineFrom("{\"profiles\":[{\"schedulerName\":\"x\",\"plugins\":{\"filter\":"
+                      "{\"enabled\":[{\"name\":\"NoSuchPlugin\"}]}}}]}",
+                      &engine, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(engine == NULL);
+  CHECK_STREQ(sched_error_path(err), "profiles[0].plugins.filter.enabled[0].name");
   sched_error_free(err);
 
   err = NULL;

@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "\"kubescheduler.config.k8s.io/v1\""},
         ErrorCase{"Kind", R"({"kind":"Pod"})", "kind",
                   "kind: Unsupported value: \"Pod\": supported values: "
-                  "\"KubeSchedulerConfiguration\""},
+                  "\"KubeSchedulerConfiguration\", \"Policy\""},
         ErrorCase{"PercentageRange", R"({"percentageOfNodesToScore":-1})",
                   "percentageOfNodesToScore",
                   "percentageOfNodesToScore: must be between 0 and 100, got -1"},
@@ -149,8 +149,6 @@ INSTANTIATE_TEST_SUITE_P(
                   "profiles: expected an array, got an object"},
         ErrorCase{"ProfileUnknownField", R"({"profiles":[{"schedulerName":"a","x":1}]})",
                   "profiles[0].x", "profiles[0].x: unknown field"},
-        ErrorCase{"ProfilePlugins", R"({"profiles":[{"plugins":{}}]})", "profiles[0].plugins",
-                  "profiles[0].plugins: not supported: every profile runs the default plugins"},
         ErrorCase{"HardPodAffinityWeightRange",
                   R"({"profiles":[{"pluginConfig":[{"name":"InterPodAffinity",
                       "args":{"hardPodAffinityWeight":101}}]}]})",
@@ -178,7 +176,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "profiles[0].pluginConfig[0].name",
                   "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity, "
                   "PodTopologySpread, NodeResourcesFit, NodeResourcesBalancedAllocation, "
-                  "NodeAffinity, DefaultPreemption and ServiceAffinity take arguments"},
+                  "NodeAffinity, DefaultPreemption, NodeLabel and ServiceAffinity take arguments"},
         ErrorCase{"ProfileNameMissing", R"({"profiles":[{"schedulerName":"a"},{}]})",
                   "profiles[1].schedulerName", "profiles[1].schedulerName: Required value"},
         ErrorCase{"ProfileNameDuplicate",

@@ -340,7 +340,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "profiles[0].pluginConfig[0].name",
                   "profiles[0].pluginConfig[0].name: not supported: only InterPodAffinity, "
                   "PodTopologySpread, NodeResourcesFit, NodeResourcesBalancedAllocation, "
-                  "NodeAffinity, DefaultPreemption and ServiceAffinity take arguments"},
+                  "NodeAffinity, DefaultPreemption, NodeLabel and ServiceAffinity take arguments"},
         ErrorCase{"DuplicatePlugin",
                   R"({"profiles":[{"pluginConfig":[{"name":"PodTopologySpread"},
                       {"name":"PodTopologySpread"}]}]})",

@@ -197,6 +197,19 @@ HAND_CONFIGS = [
     '{"profiles":[{"schedulerName":"a"},{}]}',
     '{"profiles":null,"seed":null,"percentageOfNodesToScore":null,"parallelism":null}',
     '{"profiles":[{"plugins":{}}]}',
+    '{"profiles":[{"plugins":{"multiPoint":{"enabled":[{"name":"NodeLabel","weight":2}],'
+    '"disabled":[{"name":"ImageLocality"}]},"filter":{"enabled":[{"name":"NodeName"}],'
+    '"disabled":[{"name":"*"}]},"score":{"enabled":[{"name":"TaintToleration","weight":7}]}}},'
+    '{"schedulerName":"b","pluginConfig":[{"name":"NodeLabel","args":{"presentLabels":["a"],'
+    '"absentLabelsPreference":["b"]}}]}]}',
+    '{"kind":"Policy","apiVersion":"v1","predicates":[{"name":"GeneralPredicates"},'
+    '{"name":"r","order":1,"argument":{"labelsPresence":{"labels":["rack"],"presence":true}}}],'
+    '"priorities":[{"name":"LeastRequestedPriority","weight":1},{"name":"p","weight":2,'
+    '"argument":{"labelPreference":{"label":"ssd","presence":true}}}],'
+    '"hardPodAffinitySymmetricWeight":10,"alwaysCheckAllPredicates":true}',
+    '{"kind":"Policy"}',
+    '{"kind":"Policy","priorities":[{"name":"x","weight":1,"argument":'
+    '{"requestedToCapacityRatioArguments":{"shape":[{"utilization":0,"score":0}]}}}]}',
     '{"profiles":[{"pluginConfig":[{"name":"InterPodAffinity","args":{"hardPodAffinityWeight":5,'
     '"ignorePreferredTermsOfExistingPods":true}}]}]}',
     '{"profiles":[{"pluginConfig":[{"name":"InterPodAffinity","args":{"hardPodAffinityWeight":101}}]}]}',

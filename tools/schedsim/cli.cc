@@ -19,9 +19,11 @@ uint64_t ParseSeed(const std::string& s) {
 }  // namespace
 
 std::string Usage() {
-  return R"(Usage: schedsim [--seed N] [--output table|json] [--explain NS/NAME] [FILE...]
+  return R"(Usage: schedsim [--config FILE] [--seed N] [--output table|json]
+                [--explain NS/NAME] [FILE...]
 
-Simulates kube-scheduler's default profile on a cluster described by
+Simulates kube-scheduler (its default profile, or the one --config gives)
+on a cluster described by
 Kubernetes objects. Nodes and pods with spec.nodeName make up the cluster;
 every other pod joins the engine's scheduling queue and is scheduled one at
 a time in queue order (priority descending, then namespace/name), each
@@ -38,6 +40,10 @@ standard input; a directory reads its *.json, *.yaml and *.yml files in name
 order. Without FILE, schedsim runs the bundled example cluster.
 
 Options:
+  --config FILE        the scheduler's configuration, JSON or YAML: a
+                       KubeSchedulerConfiguration (profiles, plugins,
+                       pluginConfig) or a legacy Policy (kind: Policy;
+                       docs/policy.md); --seed overrides its "seed"
   --seed N             seed of the engine's random choices (ties between
                        equally scored nodes); same seed, same result
   --output table|json  table for people (default), or one JSON object:
@@ -80,7 +86,7 @@ Options ParseArgs(int argc, char** argv) {
       value = arg.substr(eq + 1);
       inline_value = true;
     }
-    if (flag != "--seed" && flag != "--output" && flag != "--explain") {
+    if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config") {
       throw InputError("unknown flag " + flag + " (see --help)");
     }
     if (!inline_value) {
@@ -89,6 +95,9 @@ Options ParseArgs(int argc, char** argv) {
     }
     if (flag == "--seed") {
       o.seed = ParseSeed(value);
+    } else if (flag == "--config") {
+      if (value.empty()) throw InputError("--config: want a file name");
+      o.config = value;
     } else if (flag == "--output") {
       if (value != "table" && value != "json") {
         throw InputError("--output: want table or json, got \"" + value + "\"");

@@ -15,6 +15,7 @@ struct Options {
   std::optional<uint64_t> seed;
   OutputFormat output = OutputFormat::kTable;
   std::string explain;  // "ns/name"; a bare name means namespace "default"
+  std::string config;   // --config FILE, or ""
   std::vector<std::string> files;
   bool help = false;
 };

@@ -22,7 +22,7 @@ struct Meta {
 
 class Builder {
  public:
-  explicit Builder(Cluster& c) : c_(c) {}
+  Builder(Cluster& c, const std::set<std::string>& schedulers) : c_(c), schedulers_(schedulers) {}
 
   void Build() {
     for (const InputObject& obj : c_.input.objects) {
@@ -95,12 +95,12 @@ class Builder {
   }
 
   // Whether a pending pod is ours: kube-scheduler only takes pods whose
-  // spec.schedulerName one of its profiles serves; the engine runs the
-  // default profile.
+  // spec.schedulerName one of its profiles serves.
   bool ForUs(const cJSON* spec, const Loc& loc, int64_t pods) {
     std::string name = OptString(Member(spec, "schedulerName"), loc.Key("schedulerName"))
                            .value_or(kDefaultScheduler);
-    if (name.empty() || name == kDefaultScheduler) return true;
+    if (name.empty()) name = kDefaultScheduler;
+    if (schedulers_.contains(name)) return true;
     if (pods > 0) c_.other_schedulers[name] += pods;
     return false;
   }
@@ -168,6 +168,7 @@ class Builder {
   }
 
   Cluster& c_;
+  const std::set<std::string>& schedulers_;
   PriorityClasses classes_;
   std::map<std::string, uint64_t> generated_;     // generateName counters
   std::unordered_map<std::string, PodDef> pods_;  // pod definitions by key
@@ -177,11 +178,25 @@ class Builder {
 
 }  // namespace
 
-Cluster BuildCluster(Input input) {
+Cluster BuildCluster(Input input, const std::set<std::string>& schedulers) {
   Cluster c;
   c.input = std::move(input);
-  Builder(c).Build();
+  Builder(c, schedulers).Build();
   return c;
+}
+
+std::set<std::string> ProfileNames(const cJSON* config) {
+  const cJSON* profiles = config != nullptr ? Member(config, "profiles") : nullptr;
+  std::set<std::string> names;
+  const int n = cJSON_IsArray(profiles) ? cJSON_GetArraySize(profiles) : 0;
+  for (const cJSON* p = n > 0 ? profiles->child : nullptr; p != nullptr; p = p->next) {
+    const cJSON* name = cJSON_IsObject(p) ? Member(p, "schedulerName") : nullptr;
+    // A lone profile without a name is the default scheduler; a bad config
+    // is the engine's to reject.
+    if (cJSON_IsString(name)) names.insert(name->valuestring);
+  }
+  if (n <= 1 && names.empty()) names.insert(kDefaultScheduler);
+  return names;
 }
 
 }  // namespace schedsim

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,16 @@ struct Cluster {
 
 // Sorts the input into a Cluster: resolves priorities from PriorityClasses,
 // names objects that only have generateName, expands workloads into pods,
-// and collects the pods without spec.nodeName that are for the default
-// scheduler (kube-scheduler leaves the others alone). A pod defined twice,
+// and collects the pods without spec.nodeName whose spec.schedulerName is
+// one of `schedulers` (kube-scheduler leaves the others alone). A pod defined twice,
 // bound or pending, keeps its later definition (as a second `kubectl apply`
 // would), with a warning.
 // Throws InputError for a missing or mistyped field the simulator reads.
-Cluster BuildCluster(Input input);
+Cluster BuildCluster(Input input, const std::set<std::string>& schedulers);
+
+// The profiles' schedulerNames of an engine config (null, a Policy, or a
+// config without profiles: default-scheduler), as the engine defaults them.
+std::set<std::string> ProfileNames(const cJSON* config);
 
 }  // namespace schedsim
 

@@ -39,13 +39,21 @@ JsonPtr Parse(const LibString& s, const char* what) {
 
 }  // namespace
 
-SimEngine::SimEngine(std::optional<uint64_t> seed) {
-  // A decimal string carries the whole uint64 range; a JSON number would not.
-  std::string config = seed ? "{\"seed\":\"" + std::to_string(*seed) + "\"}" : "{}";
+SimEngine::SimEngine(const cJSON* config, const std::string& config_file,
+                     std::optional<uint64_t> seed) {
+  JsonPtr c(config != nullptr ? cJSON_Duplicate(config, true) : cJSON_CreateObject());
+  if (c == nullptr) throw std::bad_alloc();
+  if (seed) {
+    // A decimal string carries the whole uint64 range; a JSON number would not.
+    cJSON_DeleteItemFromObjectCaseSensitive(c.get(), "seed");
+    cJSON_AddStringToObject(c.get(), "seed", std::to_string(*seed).c_str());
+  }
+  const std::string text = Print(c.get());
   sched_engine* e = nullptr;
   sched_error* err = nullptr;
-  sched_status st = sched_engine_new(config.data(), config.size(), &e, &err);
-  Check(st, err, [](const std::string& path) { return Loc{"engine config", 0, path}; });
+  sched_status st = sched_engine_new(text.data(), text.size(), &e, &err);
+  const std::string where = config != nullptr ? config_file : "engine config";
+  Check(st, err, [&](const std::string& path) { return Loc{where, 0, path}; });
   engine_.reset(e);
 }
 

@@ -30,8 +30,10 @@ using Locate = std::function<Loc(const std::string& path)>;
 // finds) when the engine rejects the input.
 class SimEngine {
  public:
-  // An engine with the default profile; `seed` unset takes the engine's.
-  explicit SimEngine(std::optional<uint64_t> seed);
+  // An engine made from `config` (the --config object, or null for the
+  // default profile) with "seed" set to `seed` when given; engine errors
+  // about the config are placed in `config_file`.
+  SimEngine(const cJSON* config, const std::string& config_file, std::optional<uint64_t> seed);
 
   // sched_engine_apply; returns the summary object.
   JsonPtr Apply(const std::string& json, const Locate& locate);

@@ -100,11 +100,11 @@ void Flatten(cJSON* v, const Loc& loc, std::vector<InputObject>& out) {
   out.push_back(InputObject{v, *kind, loc});
 }
 
+std::vector<JsonPtr> ReadDocs(const std::string& path, bool* yaml);
+
 void ReadFile(const std::string& path, Input& input) {
-  std::string text = ReadAll(path);
-  bool yaml = HasExt(path, {".yaml", ".yml"}) ||
-              (!HasExt(path, {".json"}) && !LooksLikeJson(text));
-  std::vector<JsonPtr> docs = yaml ? ParseYaml(text, path) : ParseJson(text, path);
+  bool yaml = false;
+  std::vector<JsonPtr> docs = ReadDocs(path, &yaml);
   for (size_t i = 0; i < docs.size(); ++i) {
     // YAML documents are numbered always, a JSON stream's only when it has several.
     int document = yaml || docs.size() > 1 ? static_cast<int>(i + 1) : 0;
@@ -113,7 +113,27 @@ void ReadFile(const std::string& path, Input& input) {
   }
 }
 
+std::vector<JsonPtr> ReadDocs(const std::string& path, bool* yaml) {
+  std::string text = ReadAll(path);
+  *yaml = HasExt(path, {".yaml", ".yml"}) || (!HasExt(path, {".json"}) && !LooksLikeJson(text));
+  return *yaml ? ParseYaml(text, path) : ParseJson(text, path);
+}
+
 }  // namespace
+
+JsonPtr ReadConfig(const std::string& path) {
+  bool yaml = false;
+  std::vector<JsonPtr> docs = ReadDocs(path, &yaml);
+  if (docs.size() != 1) {
+    throw InputError(path + ": want one document (the engine config), got " +
+                     std::to_string(docs.size()));
+  }
+  if (!cJSON_IsObject(docs[0].get())) {
+    throw InputError(Loc{path, yaml ? 1 : 0, ""},
+                     "must be an object (a KubeSchedulerConfiguration or a Policy)");
+  }
+  return std::move(docs[0]);
+}
 
 Input ReadInput(const std::vector<std::string>& paths) {
   Input input;

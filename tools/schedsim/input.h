@@ -30,6 +30,11 @@ struct Input {
 // Throws InputError naming the file and field.
 Input ReadInput(const std::vector<std::string>& paths);
 
+// Reads --config FILE (JSON or YAML, as ReadInput decides): one document,
+// an object (a KubeSchedulerConfiguration or a legacy Policy). Throws
+// InputError naming the file.
+JsonPtr ReadConfig(const std::string& path);
+
 }  // namespace schedsim
 
 #endif  // TOOLS_SCHEDSIM_INPUT_H_

@@ -29,8 +29,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (o.files.empty()) o.files.push_back(ExamplesDir());
-    Cluster cluster = BuildCluster(ReadInput(o.files));
-    SimResult r = Simulate(cluster, SimOptions{o.seed, o.explain});
+    const JsonPtr config = o.config.empty() ? nullptr : ReadConfig(o.config);
+    Cluster cluster = BuildCluster(ReadInput(o.files), ProfileNames(config.get()));
+    SimResult r = Simulate(cluster, SimOptions{o.seed, o.explain, config.get(), o.config});
     if (o.output == OutputFormat::kJson) {
       PrintJson(std::cout, r);
     } else {

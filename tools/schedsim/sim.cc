@@ -87,7 +87,7 @@ std::string GatedMessage(const cJSON* pod) {
 class Simulation {
  public:
   Simulation(const Cluster& c, const SimOptions& o)
-      : c_(c), o_(o), engine_(o.seed), progress_(c.pending.size()) {
+      : c_(c), o_(o), engine_(o.config, o.config_file, o.seed), progress_(c.pending.size()) {
     for (const InputObject& obj : c.resident) {
       if (obj.kind == "Pod") pods_[Key(Member(obj.json, "metadata"))] = obj.json;
     }

@@ -20,6 +20,8 @@ namespace schedsim {
 struct SimOptions {
   std::optional<uint64_t> seed;  // engine default when unset
   std::string explain;           // "ns/name" of the pod to explain, or ""
+  const cJSON* config = nullptr;  // --config's object; null: the default profile
+  std::string config_file;        // its file, for error messages
 };
 
 // Where a pending pod ended up.

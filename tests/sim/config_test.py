@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""schedsim --config: a KubeSchedulerConfiguration (JSON or YAML) or a legacy
+Policy changes the decisions; a bad config is an input error naming the file
+and field.
+
+    config_test.py SCHEDSIM EXAMPLES_DIR
+"""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+import simlib
+
+EXAMPLES = None
+
+
+def node(name, labels=None):
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels or {}},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+
+
+def pod(name, cpu, node_name=None, scheduler=None):
+    spec = {"containers": [{"name": "c", "image": "busybox",
+                            "resources": {"requests": {"cpu": cpu}}}]}
+    if node_name:
+        spec["nodeName"] = node_name
+    if scheduler:
+        spec["schedulerName"] = scheduler
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
+            "spec": spec}
+
+
+# The default profile spreads p to the empty node; preferring the ssd label
+# packs it next to the busy pod.
+CLUSTER = {"apiVersion": "v1", "kind": "List", "items": [
+    node("ssd", {"disk-ssd": "true"}), node("plain"), pod("busy", "3", "ssd"), pod("p", "1")]}
+
+POLICY = {"kind": "Policy", "apiVersion": "v1",
+          "predicates": [{"name": "GeneralPredicates"}],
+          "priorities": [{"name": "LeastRequestedPriority", "weight": 1},
+                         {"name": "PreferSSD", "weight": 2, "argument": {
+                             "labelPreference": {"label": "disk-ssd", "presence": True}}}]}
+
+CONFIG_YAML = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      enabled:
+      - name: NodeLabel
+        weight: 5
+  pluginConfig:
+  - name: NodeLabel
+    args:
+      presentLabelsPreference: [disk-ssd]
+"""
+
+
+class Config(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.cluster = self.write("cluster.json", json.dumps(CLUSTER))
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def placement(self, *config_args):
+        out = simlib.run_json(self, *config_args, self.cluster)
+        return {p["pod"]: p["node"] for p in out["placements"]}
+
+    def test_default_profile_spreads(self):
+        self.assertEqual(self.placement(), {"default/p": "plain"})
+
+    def test_policy_packs(self):
+        path = self.write("policy.json", json.dumps(POLICY))
+        self.assertEqual(self.placement("--config", path), {"default/p": "ssd"})
+
+    def test_kube_scheduler_configuration_yaml(self):
+        path = self.write("config.yaml", CONFIG_YAML)
+        self.assertEqual(self.placement("--config", path), {"default/p": "ssd"})
+
+    def test_profiles_choose_the_pods(self):
+        # Only pods for a configured profile are scheduled.
+        cluster = dict(CLUSTER, items=CLUSTER["items"] + [pod("q", "1", scheduler="batch")])
+        self.cluster = self.write("cluster2.json", json.dumps(cluster))
+        config = self.write("profiles.json", json.dumps(
+            {"profiles": [{"schedulerName": "batch"}]}))
+        self.assertEqual(self.placement("--config", config), {"default/q": "plain"})
+
+    def test_seeds_policy_file(self):
+        # The seeds' Policy requires a rack label no example node has, and
+        # checks all predicates: every pod reports that reason with others.
+        path = os.path.join(EXAMPLES, "policy", "seeds-policy.json")
+        out = simlib.run_json(self, "--config", path, os.path.join(EXAMPLES, "cluster"))
+        self.assertEqual(out["placements"], [])
+        self.assertTrue(out["unschedulable"])
+        for u in out["unschedulable"]:
+            self.assertIn("node(s) didn't have the requested labels", u["message"])
+        self.assertTrue(any("Insufficient" in u["message"] for u in out["unschedulable"]))
+
+    def test_bad_config(self):
+        path = self.write("bad.json", json.dumps(
+            {"kind": "Policy", "predicates": [{"name": "PodFitsMemory"}]}))
+        p = simlib.run("--config", path, self.cluster)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(path, p.stderr)
+        self.assertIn("predicates[0].name", p.stderr)
+        self.assertIn('predicate type not found for "PodFitsMemory"', p.stderr)
+        p = simlib.run("--config", self.write("two.yaml", "a: 1\n---\nb: 2\n"), self.cluster)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("want one document", p.stderr)
+
+
+if __name__ == "__main__":
+    simlib.SCHEDSIM = sys.argv[1]
+    EXAMPLES = sys.argv[2]
+    unittest.main(argv=sys.argv[:1])
