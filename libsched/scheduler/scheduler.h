@@ -7,6 +7,12 @@
 //   numFeasibleNodesToFind) -> PostFilter (preemption) when nothing fits ->
 //   PreScore -> Score -> NormalizeScore -> weighted sum -> selectHost.
 //
+// Filter and Score run in chunks over nodes on the Parallelizer (none: all
+// inline). The result does not depend on the parallelism: Filter evaluates
+// chunks speculatively and the verdicts are then cut in rotation order
+// exactly where the serial loop would stop; scores land in a flat
+// plugin x node array, each cell written by one thread.
+//
 // Deliberate difference: selectHost picks uniformly at random among the top
 // total scores (reservoir sampling, as upstream did v1.16-v1.34) from a
 // seedable source, so the same state, config and seed give the same result;
@@ -22,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +36,7 @@
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/framework.h"
 #include "libsched/framework/node_to_status.h"
+#include "libsched/framework/parallelize.h"
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/framework/profile.h"
 #include "libsched/framework/status.h"
@@ -39,12 +47,6 @@ namespace sched {
 
 // "no nodes available to schedule pods" (scheduler.go ErrNoNodesAvailable).
 inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
-
-struct NodePluginScores {
-  const NodeInfo* node;
-  int64_t total = 0;
-  std::vector<int64_t> scores;  // weighted, parallel to ScheduleResult::score_plugins
-};
 
 struct ScheduleResult {
   // The chosen node; empty when the pod fits nowhere or an error occurred.
@@ -67,9 +69,18 @@ struct ScheduleResult {
   // PreFilter's rejection message; when set it replaces the histogram in
   // the FitError text.
   std::string pre_filter_msg;
-  // Scores of the feasible nodes (empty when fewer than two were feasible).
+  // Scores of the feasible nodes (all empty when fewer than two were
+  // feasible): the Score plugins that ran (not skipped), the feasible nodes
+  // in evaluation order, their weighted totals, and the weighted score of
+  // plugin p on node i at plugin_scores[p * scored_nodes.size() + i].
   std::vector<std::string_view> score_plugins;
-  std::vector<NodePluginScores> scores;
+  std::vector<const NodeInfo*> scored_nodes;
+  std::vector<int64_t> total_scores;
+  std::vector<int64_t> plugin_scores;
+  // REQUIRES: plugin < score_plugins.size(), node < scored_nodes.size().
+  int64_t PluginScore(size_t plugin, size_t node) const {
+    return plugin_scores[plugin * scored_nodes.size() + node];
+  }
 
   // When no node fit and PostFilter ran: its message ("preemption: ..."),
   // appended to the FitError text; empty when preemption succeeded.
@@ -88,7 +99,9 @@ struct ScheduleResult {
 
 class Scheduler {
  public:
-  Scheduler(Profile profile, uint64_t seed);
+  // `parallelizer` (may be null: everything inline) must outlive the
+  // Scheduler; several Schedulers may share one.
+  Scheduler(Profile profile, uint64_t seed, Parallelizer* parallelizer = nullptr);
 
   const Profile& profile() const { return profile_; }
   // What a cycle leaves behind besides assumed pods: the random source of
@@ -103,6 +116,10 @@ class Scheduler {
                           const PodNominator* nominator = nullptr);
 
  private:
+  // numFeasibleNodesToFind (schedule_one.go): every node below 100 nodes;
+  // else num_all_nodes * percentage / 100 but at least 100, where the
+  // percentage is the profile's percentageOfNodesToScore or, when 0
+  // (adaptive), max(5, 50 - num_all_nodes / 125). 100 turns it off.
   int64_t NumFeasibleNodesToFind(int64_t num_all_nodes) const;
   // Returns false (with r.absent_status set) when PreFilter rejected the pod.
   bool RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state,
@@ -110,13 +127,32 @@ class Scheduler {
   // RunPostFilterPlugins: fills r's post_filter_msg, nominated_node, victims.
   void RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
                       ScheduleResult& r) const;
+  // findNodesThatPassFilters: runs Filter (with nominated pods) over
+  // `nodes` from the rotating start index until `to_find` nodes passed,
+  // skipping `skip` (may be null). Fills `feasible`, r.failures, r.error;
+  // advances the start index by the nodes processed. The same outcome at
+  // any parallelism.
+  void FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
+                   std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
+                   const NodeInfo* skip, int64_t to_find,
+                   std::vector<const NodeInfo*>* feasible, ScheduleResult& r);
+  // prioritizeNodes: PreScore, then ScoreNodes.
   void Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
                   const std::vector<const NodeInfo*>& feasible, ScheduleResult& r) const;
+  // RunScorePlugins + NormalizeScore + weights over r.scored_nodes, into
+  // r's flat score arrays; an error sets r.error (the first in plugin,
+  // then node order, as the serial loop would meet it).
+  void ScoreNodes(const CycleState& cs, const Pod& pod, ScheduleResult& r) const;
   const NodeInfo* SelectHost(const ScheduleResult& r);
 
   Profile profile_;
   std::mt19937_64 rng_;
   size_t next_start_node_index_ = 0;
+  Parallelizer inline_;         // parallelism 1: used when none was given
+  Parallelizer* parallelizer_;  // never null
+  // FilterNodes' verdicts by rotation offset; kept across cycles so a
+  // cycle does not allocate them again.
+  std::vector<Status> filter_statuses_;
 };
 
 // The FitError summary: "0/N nodes are available: <sorted histogram>." or
