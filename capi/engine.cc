@@ -1,9 +1,11 @@
 #include "capi/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -77,12 +79,23 @@ ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* 
   return ApiStatus();
 }
 
-Engine::Engine(const EngineConfig& config) {
+namespace {
+
+// config.parallelism, defaulted and capped (capi/limits.h).
+int Threads(int32_t parallelism) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  const int wanted = parallelism > 0 ? parallelism : std::max(hardware, 1);
+  return std::min(wanted, kMaxParallelismThreads);
+}
+
+}  // namespace
+
+Engine::Engine(const EngineConfig& config) : parallelizer_(Threads(config.parallelism)) {
   QueueingHintMapPerProfile hints;
   for (const ProfileConfig& p : config.profiles) {
     Profile profile = NewDefaultProfile(p.scheduler_name, p.plugin_args);
     profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
-    auto s = std::make_unique<Scheduler>(std::move(profile), config.seed);
+    auto s = std::make_unique<Scheduler>(std::move(profile), config.seed, &parallelizer_);
     // The scheduler owns the profile, so hint functions may point into it.
     hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));
     schedulers_.emplace(p.scheduler_name, std::move(s));
