@@ -19,7 +19,9 @@
 // upstream v1.35+ takes the heap top, which is the arbitrary parallel
 // filter order.
 //
-// Thread-safety: not synchronized; the engine serializes calls.
+// Thread-safety: not synchronized; the engine serializes calls. A cycle
+// runs plugins' Filter and Score on the Parallelizer's threads, which only
+// read the state, the CycleState and the nominator.
 #ifndef LIBSCHED_SCHEDULER_SCHEDULER_H_
 #define LIBSCHED_SCHEDULER_SCHEDULER_H_
 
