@@ -246,16 +246,16 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, ScheduleResult&
     return true;
   });
   for (size_t p = 0; p < np; ++p) {
-    const std::string name(plugins[p].first->Name());
+    const std::string_view name = plugins[p].first->Name();
     if (p == scored) {
       const size_t i = score_failed[p].load(std::memory_order_relaxed);
       int64_t ignored = 0;
-      r.message = "running Score plugin \"" + name +
+      r.message = "running Score plugin \"" + std::string(name) +
                   "\": " + plugins[p].first->Score(cs, pod, *nodes[i], &ignored).Message();
     } else if (!normalize[p].IsSuccess()) {
       r.message = "running Normalize on Score plugins: " + normalize[p].Message();
     } else if (out_of_range[p] != n) {
-      r.message = "plugin \"" + name + "\" returns an invalid score " +
+      r.message = "plugin \"" + std::string(name) + "\" returns an invalid score " +
                   std::to_string(r.PluginScore(p, out_of_range[p])) +
                   ", it should in the range of [0, 100] after normalizing";
     } else {
