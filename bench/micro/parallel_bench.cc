@@ -30,7 +30,13 @@ constexpr int64_t kMi = int64_t{1} << 20;
 constexpr const char* kZone = "topology.kubernetes.io/zone";
 constexpr const char* kHostname = "kubernetes.io/hostname";
 
-enum class Shape { kBasic, kPodAntiAffinity, kPodAffinity, kDensePodsAffinity, kDensePodsPreferred };
+enum class Shape {
+  kBasic,
+  kPodAntiAffinity,
+  kPodAffinity,
+  kDensePodsAffinity,
+  kDensePodsPreferred
+};
 
 struct Cluster {
   sched::ClusterState state;
@@ -54,14 +60,14 @@ PodBuilder ShapePod(sched::Interner& in, Shape shape, const std::string& name,
     case Shape::kPodAffinity:
     case Shape::kDensePodsAffinity:
       b.Label("color", "blue")
-          .RequiredPodAffinity(PodTerm(in, kZone, {Req(in, "color", sched::SelectorOp::kIn, {"blue"})},
-                                       namespaces));
+          .RequiredPodAffinity(
+              PodTerm(in, kZone, {Req(in, "color", sched::SelectorOp::kIn, {"blue"})}, namespaces));
       break;
     case Shape::kDensePodsPreferred:
       b.Label("color", "blue")
           .PreferredPodAffinity(
-              10, PodTerm(in, kZone, {Req(in, "color", sched::SelectorOp::kIn, {"blue"})},
-                          namespaces));
+              10,
+              PodTerm(in, kZone, {Req(in, "color", sched::SelectorOp::kIn, {"blue"})}, namespaces));
       break;
   }
   return b;
@@ -119,8 +125,8 @@ const bool kRegistered = [] {
   };
   for (const auto& [name, shape] : shapes) {
     for (int parallelism : {1, 2}) {
-      const std::string label = std::string("Cycle/") + name + "/5000/parallelism:" +
-                                std::to_string(parallelism);
+      const std::string label =
+          std::string("Cycle/") + name + "/5000/parallelism:" + std::to_string(parallelism);
       benchmark::RegisterBenchmark(label.c_str(), BM_Cycle, shape, 5000, parallelism)
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime();

@@ -45,8 +45,8 @@ TEST(ParallelizeTest, EveryPieceRunsExactlyOnce) {
         return true;
       });
       for (size_t i = 0; i < pieces; ++i) {
-        ASSERT_EQ(runs[i].load(), 1) << "piece " << i << " of " << pieces << ", parallelism "
-                                     << parallelism;
+        ASSERT_EQ(runs[i].load(), 1)
+            << "piece " << i << " of " << pieces << ", parallelism " << parallelism;
       }
     }
   }
@@ -82,7 +82,8 @@ TEST(ParallelizeTest, ParallelismOneRunsPiecesInOrderOnTheCallerAndStopsRightAwa
     chunks.emplace_back(begin, end);
     return begin < 4;
   });
-  EXPECT_EQ(chunks, (std::vector<std::pair<size_t, size_t>>{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}}));
+  EXPECT_EQ(chunks,
+            (std::vector<std::pair<size_t, size_t>>{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}}));
 }
 
 TEST(ParallelizeTest, UsesSeveralThreadsAndSerializesConcurrentCalls) {

@@ -162,7 +162,8 @@ TEST(ParallelCycleTest, RandomClustersGiveTheSameResultsAtEveryParallelism) {
       PodBuilder b = cluster.PendingPod("pending-" + std::to_string(i));
       b.Priority(cluster.Uniform(0, 2) * 100);
       auto pod = b.Build();
-      const ScheduleResult want = schedulers[0]->Schedule(*pod, cluster.state(), &cluster.nominator());
+      const ScheduleResult want =
+          schedulers[0]->Schedule(*pod, cluster.state(), &cluster.nominator());
       const std::string described = Describe(want);
       for (size_t s = 1; s < schedulers.size(); ++s) {
         const ScheduleResult got =
@@ -307,8 +308,8 @@ TEST(ParallelCycleTest, NumFeasibleNodesToFindAndTheRotatingStartIndex) {
     int32_t percentage;
     int64_t want;
   };
-  const Case cases[] = {{10, 0, 10},      {10, 40, 10},     {1000, 0, 420},   {1000, 40, 400},
-                        {6000, 0, 300},   {6000, 40, 2400}, {6000, 100, 6000}, {150, 10, 100}};
+  const Case cases[] = {{10, 0, 10},    {10, 40, 10},     {1000, 0, 420},    {1000, 40, 400},
+                        {6000, 0, 300}, {6000, 40, 2400}, {6000, 100, 6000}, {150, 10, 100}};
   for (const Case& c : cases) {
     ClusterState st;
     {

@@ -55,8 +55,8 @@ TEST(PodLabelIndexTest, GroupsFollowPodsAddedChangedAndRemoved) {
   pod("b1", "a", "n3");
   s.RemovePod("default/a3");
   s.RemovePod("default/a1");
-  EXPECT_EQ(Dump(s), (Want{{"default app=a", {{"n1", 1}, {"n3", 1}}},
-                           {"other app=a", {{"n3", 1}}}}));
+  EXPECT_EQ(Dump(s),
+            (Want{{"default app=a", {{"n1", 1}, {"n3", 1}}}, {"other app=a", {{"n3", 1}}}}));
   s.RemovePod("default/a2");
   s.RemovePod("default/b1");
   s.RemovePod("other/c1");

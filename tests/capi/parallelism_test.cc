@@ -64,15 +64,17 @@ std::string RandomCluster(uint64_t seed, int num_nodes, int num_pending) {
         "",
         R"("nodeSelector":{"zone":"z1"},)",
         R"("topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone",)"
-        R"("whenUnsatisfiable":"DoNotSchedule","labelSelector":)" + selector + "}],",
+        R"("whenUnsatisfiable":"DoNotSchedule","labelSelector":)" +
+            selector + "}],",
         R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
-        R"({"topologyKey":"kubernetes.io/hostname","labelSelector":)" + selector + "}]}},",
+        R"({"topologyKey":"kubernetes.io/hostname","labelSelector":)" +
+            selector + "}]}},",
         R"("affinity":{"podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
-        R"({"weight":50,"podAffinityTerm":{"topologyKey":"zone","labelSelector":)" + selector +
-            "}}]}},",
+        R"({"weight":50,"podAffinityTerm":{"topologyKey":"zone","labelSelector":)" +
+            selector + "}}]}},",
     };
-    add(AppPod("pending-" + std::to_string(i), app, std::to_string(100 * uniform(1, 30)) + "m",
-               "", specs[uniform(0, 4)]));
+    add(AppPod("pending-" + std::to_string(i), app, std::to_string(100 * uniform(1, 30)) + "m", "",
+               specs[uniform(0, 4)]));
   }
   return R"({"kind":"List","apiVersion":"v1","items":[)" + items + "]}";
 }
@@ -85,8 +87,8 @@ TEST(ParallelismTest, SameResultsAndDigestAtEveryParallelism) {
     std::string want_run, want_probe;
     uint64_t want_digest = 0;
     for (int parallelism : {1, 2, 8}) {
-      const std::string config = R"({"seed":)" + std::to_string(seed) +
-                                 R"(,"parallelism":)" + std::to_string(parallelism) + "}";
+      const std::string config = R"({"seed":)" + std::to_string(seed) + R"(,"parallelism":)" +
+                                 std::to_string(parallelism) + "}";
       sched_engine* raw = nullptr;
       ASSERT_EQ(sched_engine_new(config.data(), config.size(), &raw, nullptr), SCHED_OK);
       EnginePtr engine(raw);
