@@ -191,6 +191,9 @@ struct ProfileConfig {
 struct EngineConfig {
   std::vector<ProfileConfig> profiles;  // at least one, names unique
   uint64_t seed = 0;                    // seeds selectHost's random source
+  // Threads a cycle's Filter and Score run on (the calling one included);
+  // 0: std::thread::hardware_concurrency().
+  int32_t parallelism = 0;
   // The scheduling queue's backoff, in seconds: 1 <= initial <= max.
   int64_t pod_initial_backoff_seconds = 1;
   int64_t pod_max_backoff_seconds = 10;

@@ -112,10 +112,10 @@ ApiStatus DecodeConfig(const cJSON* root, Interner& in, EngineConfig* out) {
     } else if (name == "percentageOfNodesToScore") {
       CAPI_RETURN_IF_ERROR(DecodePercentage(m, p, &percentage));
     } else if (name == "parallelism") {
-      // Validated as upstream does; the engine's filter loop takes no
-      // thread count yet, so the value is not used.
+      if (cJSON_IsNull(m)) continue;
       int64_t parallelism;
-      if (!cJSON_IsNull(m)) CAPI_RETURN_IF_ERROR(AsInt(m, p, 1, INT32_MAX, &parallelism));
+      CAPI_RETURN_IF_ERROR(AsInt(m, p, 1, INT32_MAX, &parallelism));
+      out->parallelism = static_cast<int32_t>(parallelism);
     } else if (name == "podInitialBackoffSeconds" || name == "podMaxBackoffSeconds") {
       if (cJSON_IsNull(m)) continue;
       int64_t* field = name == "podInitialBackoffSeconds" ? &out->pod_initial_backoff_seconds

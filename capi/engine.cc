@@ -1,9 +1,11 @@
 #include "capi/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -82,13 +84,25 @@ ApiStatus Engine::Create(std::string_view config_json, std::unique_ptr<Engine>* 
   return ApiStatus();
 }
 
+namespace {
+
+// config.parallelism, defaulted and capped (capi/limits.h).
+int Threads(int32_t parallelism) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  const int wanted = parallelism > 0 ? parallelism : std::max(hardware, 1);
+  return std::min(wanted, kMaxParallelismThreads);
+}
+
+}  // namespace
+
 void Engine::Configure(const EngineConfig& config) {
+  parallelizer_ = std::make_unique<Parallelizer>(Threads(config.parallelism));
   QueueingHintMapPerProfile hints;
   for (const ProfileConfig& p : config.profiles) {
     Profile profile = BuildProfile(p.scheduler_name, p.plugins, p.plugin_args);
     profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
     profile.set_run_all_filters(p.run_all_filters);
-    auto s = std::make_unique<Scheduler>(std::move(profile), config.seed);
+    auto s = std::make_unique<Scheduler>(std::move(profile), config.seed, parallelizer_.get());
     s->set_equivalence_cache(config.equivalence_cache);
     // The scheduler owns the profile, so hint functions may point into it.
     hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));

@@ -1,6 +1,14 @@
 // Engine: what a sched_engine handle holds: the resident cluster state, one
-// Scheduler per profile, the scheduling queue of pending pods with its
-// clock, and the lock that serializes every call on it.
+// Scheduler per profile (sharing one Parallelizer sized by `parallelism`),
+// the scheduling queue of pending pods with its clock, and the lock that
+// serializes every call on it.
+//
+// No snapshot is copied per cycle: Schedulers read state_ directly, which
+// is safe because every call holds mu_, so nothing mutates the state while
+// a cycle (and the Filter/Score threads it fans out to) reads it. That is
+// what upstream's per-cycle snapshot (UpdateSnapshot, which copies only
+// NodeInfos whose generation changed) buys it against its concurrent
+// informers; here it would only cost a copy.
 //
 // Every public method validates its whole input before changing anything,
 // so a call that returns an error leaves the engine as it was, down to the
@@ -21,6 +29,7 @@
 #include "capi/c_string.h"
 #include "capi/decode.h"
 #include "capi/error.h"
+#include "libsched/framework/parallelize.h"
 #include "libsched/queue/clock.h"
 #include "libsched/queue/scheduling_queue.h"
 #include "capi/state_digest.h"
@@ -78,6 +87,9 @@ class Engine {
   uint64_t Digest(DigestScope scope);
 
   std::mutex mu_;
+  // The threads of every Scheduler's cycles (set by Configure); outlives
+  // them (declared first).
+  std::unique_ptr<Parallelizer> parallelizer_;
   ClusterState state_;                                             // guarded by mu_
   std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
   FakeClock clock_;                       // guarded by mu_; starts at 0

@@ -43,12 +43,12 @@ void WriteScores(JsonWriter& w, const ScheduleResult& r) {
   for (std::string_view plugin : r.score_plugins) w.String(plugin);
   w.EndArray();
   w.Key("nodes").BeginArray();
-  for (const NodePluginScores& n : r.scores) {
+  for (size_t i = 0; i < r.scored_nodes.size(); ++i) {
     w.BeginObject();
-    w.Key("node").String(n.node->node()->name);
-    w.Key("totalScore").Int(n.total);
+    w.Key("node").String(r.scored_nodes[i]->node()->name);
+    w.Key("totalScore").Int(r.total_scores[i]);
     w.Key("scores").BeginArray();
-    for (int64_t s : n.scores) w.Int(s);
+    for (size_t p = 0; p < r.score_plugins.size(); ++p) w.Int(r.PluginScore(p, i));
     w.EndArray();
     w.EndObject();
   }

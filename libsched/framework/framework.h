@@ -3,9 +3,11 @@
 // that the cycle and PostFilter plugins share, and the fwk.Handle a
 // PostFilter plugin sees: snapshot, nominated pods, extension runners).
 //
-// Thread-safety: the Run* methods are const and may be called concurrently
-// with distinct CycleStates; RandomInt draws from the scheduler's source
-// and must not.
+// Thread-safety: RunFilterPlugins and RunFilterPluginsWithNominatedPods
+// may be called concurrently, on one CycleState too (they only read it;
+// the nominated-pods pass adds pods to a clone); the PreFilter extension
+// runners change the CycleState they are given. RandomInt draws from the
+// scheduler's source and must not be called concurrently.
 #ifndef LIBSCHED_FRAMEWORK_FRAMEWORK_H_
 #define LIBSCHED_FRAMEWORK_FRAMEWORK_H_
 

@@ -120,21 +120,39 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
   s.namespace_labels = &snapshot.NamespaceLabels(pod.ns_atom);
   s.pod_matches_own_affinity = MatchesAllTerms(s.required_affinity, pod, in);
 
-  const bool incoming = !s.required_affinity.empty() || !s.required_anti_affinity.empty();
+  // getExistingAntiAffinityCounts: only pods with required anti-affinity.
   for (const NodeInfo* ni : snapshot.NodeList()) {
-    const Node& node = *ni->node();
-    // getExistingAntiAffinityCounts: only pods with required anti-affinity.
     for (const Pod* existing : ni->pods_with_required_anti_affinity()) {
       UpdateWithAntiAffinityTerms(s.existing_anti_affinity_counts,
                                   existing->pod_affinity.required_anti_affinity, pod,
-                                  *s.namespace_labels, node, in, 1);
+                                  *s.namespace_labels, *ni->node(), in, 1);
     }
-    // getIncomingAffinityAntiAffinityCounts: every pod, when P has terms.
-    if (!incoming) continue;
-    for (const auto& existing : ni->pods()) {
-      UpdateWithAffinityTerms(s.affinity_counts, s.required_affinity, *existing, node, in, 1);
-      UpdateWithAntiAffinityTerms(s.anti_affinity_counts, s.required_anti_affinity, *existing,
-                                  NoLabels(), node, in, 1);
+  }
+  // getIncomingAffinityAntiAffinityCounts: every pod matters when P has
+  // terms, but P's terms read only a pod's namespace and labels, so they
+  // are matched once per group of such pods and counted per node.
+  const bool incoming = !s.required_affinity.empty() || !s.required_anti_affinity.empty();
+  if (incoming) {
+    std::vector<const AffinityTerm*> anti_matched;
+    for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
+      const bool affinity_matched = MatchesAllTerms(s.required_affinity, group.sample, in);
+      anti_matched.clear();
+      for (const AffinityTerm& t : s.required_anti_affinity) {
+        if (t.Matches(group.sample, NoLabels(), in)) anti_matched.push_back(&t);
+      }
+      if (!affinity_matched && anti_matched.empty()) continue;
+      for (const auto& [ni, count] : group.nodes) {
+        if (ni->node() == nullptr) continue;  // not in the snapshot's node list
+        const Node& node = *ni->node();
+        if (affinity_matched) {
+          for (const AffinityTerm& t : s.required_affinity) {
+            Update(s.affinity_counts, node, t.topology_key, count);
+          }
+        }
+        for (const AffinityTerm* t : anti_matched) {
+          Update(s.anti_affinity_counts, node, t->topology_key, count);
+        }
+      }
     }
   }
   if (s.existing_anti_affinity_counts.empty() && !incoming) return Status(Code::kSkip);

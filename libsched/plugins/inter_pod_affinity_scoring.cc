@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <utility>
 
 #include "libsched/plugins/inter_pod_affinity.h"
 #include "libsched/plugins/internal/inter_pod_affinity_state.h"
@@ -25,11 +26,26 @@ class ScoreBuilder {
   // P's preferred terms, merged (they match with no namespace lookup).
   std::vector<WeightedAffinityTerm> affinity, anti_affinity;
 
-  void ProcessExistingPod(const Pod& existing, const Node& node) {
+  // P's preferred terms against a group of pods alike (namespace and
+  // labels): each term is matched once, then counted on every node
+  // holding the group's pods.
+  void ProcessIncomingTerms(const PodLabelIndex::Group& g) {
+    static const LabelSet kNoLabels;  // P's terms are merged
+    for (const auto& [terms, multiplier] :
+         {std::pair(&affinity, int64_t{1}), std::pair(&anti_affinity, int64_t{-1})}) {
+      for (const WeightedAffinityTerm& t : *terms) {
+        if (!t.term.Matches(g.sample, kNoLabels, in_)) continue;
+        for (const auto& [ni, count] : g.nodes) {
+          if (ni->node() == nullptr) continue;  // not in the snapshot's node list
+          Add(t.term.topology_key, int64_t{t.weight} * multiplier * count, *ni->node());
+        }
+      }
+    }
+  }
+
+  // The existing pod's terms against P.
+  void ProcessExistingTerms(const Pod& existing, const Node& node) {
     if (node.labels.empty()) return;
-    static const LabelSet kNoLabels;
-    ProcessTerms(affinity, existing, kNoLabels, node, 1);
-    ProcessTerms(anti_affinity, existing, kNoLabels, node, -1);
     const PodAffinityTerms& e = existing.pod_affinity;
     if (hard_weight_ > 0) {
       for (const AffinityTerm& t : e.required_affinity) {
@@ -43,14 +59,17 @@ class ScoreBuilder {
  private:
   void ProcessTerm(const AffinityTerm& t, int32_t weight, const Pod& target,
                    const LabelSet& ns_labels, const Node& node, int64_t multiplier) {
-    if (!t.Matches(target, ns_labels, in_)) return;
-    const std::optional<Atom> v = node.labels.Get(t.topology_key);
+    if (t.Matches(target, ns_labels, in_)) Add(t.topology_key, int64_t{weight} * multiplier, node);
+  }
+  // Adds `delta` to the node's pair for `key`, if the node has that label.
+  void Add(Atom key, int64_t delta, const Node& node) {
+    const std::optional<Atom> v = node.labels.Get(key);
     if (!v) return;
-    if (std::find(out_.topology_keys.begin(), out_.topology_keys.end(), t.topology_key) ==
+    if (std::find(out_.topology_keys.begin(), out_.topology_keys.end(), key) ==
         out_.topology_keys.end()) {
-      out_.topology_keys.push_back(t.topology_key);
+      out_.topology_keys.push_back(key);
     }
-    out_.topology_score[TopologyPair(t.topology_key, *v)] += int64_t{weight} * multiplier;
+    out_.topology_score[TopologyPair(key, *v)] += delta;
   }
   void ProcessTerms(const std::vector<WeightedAffinityTerm>& terms, const Pod& target,
                     const LabelSet& ns_labels, const Node& node, int64_t multiplier) {
@@ -88,14 +107,18 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   for (auto& t : builder.affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
   for (auto& t : builder.anti_affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
 
-  // Unless P has preferred terms, only pods with affinity can score.
+  // processExistingPod, split: P's preferred terms read only a pod's
+  // namespace and labels, so they are matched once per group of such pods
+  // and weighted by its count per node; only pods with affinity have terms
+  // of their own.
+  if (has_constraints) {
+    for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
+      builder.ProcessIncomingTerms(group);
+    }
+  }
   for (const NodeInfo* ni : snapshot.NodeList()) {
-    if (has_constraints) {
-      for (const auto& existing : ni->pods()) builder.ProcessExistingPod(*existing, *ni->node());
-    } else {
-      for (const Pod* existing : ni->pods_with_affinity()) {
-        builder.ProcessExistingPod(*existing, *ni->node());
-      }
+    for (const Pod* existing : ni->pods_with_affinity()) {
+      builder.ProcessExistingTerms(*existing, *ni->node());
     }
   }
   if (data.topology_keys.empty()) return Status(Code::kSkip);

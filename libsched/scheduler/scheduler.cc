@@ -1,6 +1,8 @@
 #include "libsched/scheduler/scheduler.h"
 
 #include <algorithm>
+#include <atomic>
+#include <utility>
 
 namespace sched {
 namespace {
@@ -25,8 +27,11 @@ std::vector<std::string> Intersect(const std::vector<std::string>& a,
 
 }  // namespace
 
-Scheduler::Scheduler(Profile profile, uint64_t seed)
-    : profile_(std::move(profile)), rng_(seed) {}
+Scheduler::Scheduler(Profile profile, uint64_t seed, Parallelizer* parallelizer)
+    : profile_(std::move(profile)),
+      rng_(seed),
+      inline_(1),
+      parallelizer_(parallelizer != nullptr ? parallelizer : &inline_) {}
 
 void Scheduler::set_equivalence_cache(bool on) {
   if (on && !ecache_) ecache_ = std::make_unique<EquivalenceCache>(kMaxEquivalenceClasses);
@@ -187,18 +192,85 @@ void Scheduler::RunPostFilters(const Framework& fw, const CycleState& cs, const 
   r.post_filter_msg = std::move(reasons);
 }
 
+void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
+                            const PodNominator* nominator, EcacheEntry* cls,
+                            std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
+                            const NodeInfo* skip, int64_t to_find,
+                            std::vector<const NodeInfo*>* feasible,
+                            std::vector<size_t>* positions, ScheduleResult& r) {
+  const size_t n = nodes.size();
+  if (cls != nullptr && filter_reused_.size() < n) filter_reused_.resize(n);
+  const size_t start = next_start_node_index_;
+  if (filter_statuses_.size() < n) filter_statuses_.resize(n);
+  // Speculative: chunks run until the nodes that passed (or an error) in
+  // the finished chunks show the serial loop's stopping point is behind
+  // them. Chunks are claimed in order, so every node before that point
+  // has a verdict in filter_statuses_.
+  std::atomic<int64_t> passed{0};
+  std::atomic<bool> failed{false};
+  Parallelizer& par = cls != nullptr ? inline_ : *parallelizer_;
+  par.Until(n, [&](size_t begin, size_t end) {
+    int64_t chunk_passed = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const size_t index = (start + i) % n;
+      const NodeInfo* ni = nodes[index];
+      if (ni == skip) continue;
+      Status& s = filter_statuses_[i];
+      if (cls != nullptr) {
+        bool reused = false;
+        s = FilterNode(fw, cs, pod, nominator, cls, index, *ni, &reused);
+        filter_reused_[i] = reused;
+      } else {
+        s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
+      }
+      if (s.IsSuccess()) {
+        ++chunk_passed;
+      } else if (s.code() == Code::kError) {
+        failed.store(true, std::memory_order_relaxed);
+      }
+    }
+    return passed.fetch_add(chunk_passed, std::memory_order_relaxed) + chunk_passed < to_find &&
+           !failed.load(std::memory_order_relaxed);
+  });
+  // The serial loop: in rotation order, stop at to_find feasible nodes.
+  // The nominated node, if it just failed, keeps that verdict (upstream
+  // re-runs it to the same result); it is in r.failures already.
+  for (size_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < to_find; ++i) {
+    const NodeInfo* ni = nodes[(start + i) % n];
+    if (ni == skip) continue;
+    Status& s = filter_statuses_[i];
+    if (cls != nullptr) {
+      if (filter_reused_[i]) {
+        ++ecache_->stats().reused;
+      } else if (ecache_hit_) {
+        ++ecache_->stats().repairs;
+      }
+    }
+    if (s.IsSuccess()) {
+      feasible->push_back(ni);
+      if (cls != nullptr) positions->push_back((start + i) % n);
+    } else if (s.code() == Code::kError) {
+      // findNodesThatPassFilters: an error ends the cycle.
+      r.error = true;
+      r.message = s.Message();
+      return;
+    } else {
+      r.failures.push_back({ni, std::move(s)});
+    }
+  }
+  const size_t processed = feasible->size() + r.failures.size();
+  next_start_node_index_ = (start + processed) % num_all_nodes;
+  r.feasible_nodes = static_cast<int64_t>(feasible->size());
+  r.evaluated_nodes = static_cast<int64_t>(processed);
+}
+
 void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
                            const std::vector<const NodeInfo*>& feasible,
                            const std::vector<size_t>& positions, EcacheEntry* cls,
                            ScheduleResult& r) {
-  const size_t n = feasible.size();
-  r.scores.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    r.scores[i].node = feasible[i];
-    r.scores[i].scores.reserve(profile_.score().size());  // one allocation per node
-  }
+  r.scored_nodes = feasible;
   if (profile_.score().empty()) {
-    for (auto& s : r.scores) s.total = 1;  // prioritizeNodes without scorers
+    r.total_scores.assign(feasible.size(), 1);  // prioritizeNodes without scorers
     return;
   }
   for (const PreScorePlugin* p : profile_.pre_score()) {
@@ -211,59 +283,120 @@ void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& s
       return;
     }
   }
-  // Raw scores: a cached row, or a fresh one (cached once all succeeded).
-  EcacheEntry* score_cache = CacheEntryForScore(cs, cls);
-  std::vector<const int64_t*> cached(n, nullptr);
-  if (score_cache != nullptr) {
-    for (size_t i = 0; i < n; ++i) cached[i] = score_cache->RawScores(positions[i], *feasible[i]);
-  }
-  std::vector<int64_t> column(n);
+  ScoreNodes(cs, pod, positions, CacheEntryForScore(cs, cls), r);
+}
+
+void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
+                           const std::vector<size_t>& positions, EcacheEntry* score_cache,
+                           ScheduleResult& r) {
+  const std::span<const NodeInfo* const> nodes = r.scored_nodes;
+  const size_t n = nodes.size();
+  std::vector<std::pair<const ScorePlugin*, int64_t>> plugins;  // not skipped, with weight
+  std::vector<size_t> slot;  // plugins[p]'s index in profile_.score() (cache rows)
   for (size_t k = 0; k < profile_.score().size(); ++k) {
     const auto& [plugin, weight] = profile_.score()[k];
-    if (cs.skip_score(plugin->slot())) continue;  // skipped plugins are not reported
-    for (size_t i = 0; i < n; ++i) {
-      if (cached[i] != nullptr) {
-        column[i] = cached[i][k];
-        continue;
-      }
-      column[i] = 0;
-      Status s = plugin->Score(cs, pod, *feasible[i], &column[i]);
-      if (score_cache != nullptr) score_cache->MutableRawScores(positions[i])[k] = column[i];
-      if (!s.IsSuccess()) {
-        r.error = true;
-        r.message = "running Score plugin \"" + std::string(plugin->Name()) + "\": " + s.Message();
-        return;
-      }
-    }
-    if (plugin->HasNormalizeScore()) {
-      Status s = plugin->NormalizeScore(cs, pod, column);
-      if (!s.IsSuccess()) {
-        r.error = true;
-        r.message = "running Normalize on Score plugins: " + s.Message();
-        return;
-      }
-    }
-    r.score_plugins.push_back(plugin->Name());
-    for (size_t i = 0; i < n; ++i) {
-      if (column[i] < kMinNodeScore || column[i] > kMaxNodeScore) {
-        r.error = true;
-        r.message = "plugin \"" + std::string(plugin->Name()) + "\" returns an invalid score " +
-                    std::to_string(column[i]) + ", it should in the range of [0, 100] after normalizing";
-        return;
-      }
-      r.scores[i].scores.push_back(column[i] * weight);
-      r.scores[i].total += column[i] * weight;
-    }
+    if (cs.skip_score(plugin->slot())) continue;
+    plugins.emplace_back(plugin, weight);
+    slot.push_back(k);
   }
-  if (score_cache == nullptr) return;
-  for (size_t i = 0; i < n; ++i) {
-    if (cached[i] != nullptr) {
-      ++ecache_->stats().reused;
+  // Raw scores: a cached row, or a fresh one (cached once all succeeded).
+  std::vector<const int64_t*> cached(score_cache != nullptr ? n : 0, nullptr);
+  for (size_t i = 0; i < cached.size(); ++i) {
+    cached[i] = score_cache->RawScores(positions[i], *nodes[i]);
+  }
+  const size_t np = plugins.size();
+  r.plugin_scores.assign(np * n, 0);
+  // RunScorePlugins: per node, every plugin; each thread writes its own
+  // cells. A failing Score records only the lowest failing node per plugin;
+  // its status is recomputed below (Score has no side effects).
+  std::vector<std::atomic<size_t>> score_failed(np);
+  for (auto& f : score_failed) f.store(n, std::memory_order_relaxed);
+  // The cache's rows are not synchronized: with it, Score runs here.
+  Parallelizer& par = score_cache != nullptr ? inline_ : *parallelizer_;
+  par.Until(n, [&](size_t begin, size_t end) {
+    for (size_t p = 0; p < np; ++p) {
+      int64_t* column = &r.plugin_scores[p * n];
+      for (size_t i = begin; i < end; ++i) {
+        if (score_cache != nullptr) {
+          if (cached[i] != nullptr) {
+            column[i] = cached[i][slot[p]];
+            continue;
+          }
+          const bool ok = plugins[p].first->Score(cs, pod, *nodes[i], &column[i]).IsSuccess();
+          score_cache->MutableRawScores(positions[i])[slot[p]] = column[i];
+          if (ok) continue;
+        } else if (plugins[p].first->Score(cs, pod, *nodes[i], &column[i]).IsSuccess()) {
+          continue;
+        }
+        size_t seen = score_failed[p].load(std::memory_order_relaxed);
+        while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
+        }
+      }
+    }
+    return true;
+  });
+  // The plugins before the first one whose Score failed get normalized,
+  // range-checked and weighted (one plugin per piece), as the serial loop
+  // would have done before meeting that failure.
+  size_t scored = 0;
+  while (scored < np && score_failed[scored].load(std::memory_order_relaxed) == n) ++scored;
+  std::vector<Status> normalize(np);
+  std::vector<size_t> out_of_range(np, n);
+  parallelizer_->Until(scored, [&](size_t begin, size_t end) {
+    for (size_t p = begin; p < end; ++p) {
+      const auto [plugin, weight] = plugins[p];
+      const std::span<int64_t> column(&r.plugin_scores[p * n], n);
+      if (plugin->HasNormalizeScore()) {
+        normalize[p] = plugin->NormalizeScore(cs, pod, column);
+        if (!normalize[p].IsSuccess()) continue;
+      }
+      for (size_t i = 0; i < n; ++i) {
+        if (column[i] < kMinNodeScore || column[i] > kMaxNodeScore) {
+          out_of_range[p] = i;
+          break;
+        }
+        column[i] *= weight;
+      }
+    }
+    return true;
+  });
+  for (size_t p = 0; p < np; ++p) {
+    const std::string_view name = plugins[p].first->Name();
+    if (p == scored) {
+      const size_t i = score_failed[p].load(std::memory_order_relaxed);
+      int64_t ignored = 0;
+      r.message = "running Score plugin \"" + std::string(name) +
+                  "\": " + plugins[p].first->Score(cs, pod, *nodes[i], &ignored).Message();
+    } else if (!normalize[p].IsSuccess()) {
+      r.message = "running Normalize on Score plugins: " + normalize[p].Message();
+    } else if (out_of_range[p] != n) {
+      r.message = "plugin \"" + std::string(name) + "\" returns an invalid score " +
+                  std::to_string(r.PluginScore(p, out_of_range[p])) +
+                  ", it should in the range of [0, 100] after normalizing";
+    } else {
       continue;
     }
-    score_cache->MarkScored(positions[i], *feasible[i]);
-    if (ecache_hit_) ++ecache_->stats().repairs;
+    r.error = true;
+    return;
   }
+  for (const auto& pw : plugins) r.score_plugins.push_back(pw.first->Name());
+  if (score_cache != nullptr) {
+    for (size_t i = 0; i < n; ++i) {
+      if (cached[i] != nullptr) {
+        ++ecache_->stats().reused;
+        continue;
+      }
+      score_cache->MarkScored(positions[i], *nodes[i]);
+      if (ecache_hit_) ++ecache_->stats().repairs;
+    }
+  }
+  r.total_scores.assign(n, 0);
+  parallelizer_->Until(n, [&](size_t begin, size_t end) {
+    for (size_t p = 0; p < np; ++p) {
+      for (size_t i = begin; i < end; ++i) r.total_scores[i] += r.plugin_scores[p * n + i];
+    }
+    return true;
+  });
 }
 
 const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
@@ -271,14 +404,17 @@ const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
   const NodeInfo* selected = nullptr;
   int64_t best = 0;
   uint64_t ties = 0;
-  for (const auto& s : r.scores) {
-    if (!selected || s.total > best) {
-      selected = s.node;
-      best = s.total;
+  for (size_t i = 0; i < r.scored_nodes.size(); ++i) {
+    const int64_t total = r.total_scores[i];
+    if (!selected || total > best) {
+      selected = r.scored_nodes[i];
+      best = total;
       ties = 1;
-    } else if (s.total == best) {
+    } else if (total == best) {
       ++ties;
-      if (std::uniform_int_distribution<uint64_t>(0, ties - 1)(rng_) == 0) selected = s.node;
+      if (std::uniform_int_distribution<uint64_t>(0, ties - 1)(rng_) == 0) {
+        selected = r.scored_nodes[i];
+      }
     }
   }
   return selected;
@@ -332,10 +468,6 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   }
   const auto& nodes = restriction.all_nodes ? all_nodes : subset;
 
-  // findNodesThatPassFilters, evaluated in order from the rotating start
-  // index and stopping at numFeasibleNodesToFind (upstream with parallelism
-  // 1 visits nodes in exactly this order). The nominated node, if it just
-  // failed, keeps that verdict (upstream re-runs it to the same result).
   // The equivalence cache indexes nodes by their place in the node list,
   // so it serves only walks over all nodes.
   EcacheEntry* cls = nullptr;
@@ -349,40 +481,15 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   // Who may have nominated pods; null when nobody has (asked once, not per node).
   const PodNominator* nominations =
       nominator != nullptr && nominator->HasNominatedPods() ? nominator : nullptr;
+
   std::vector<const NodeInfo*> feasible;
   std::vector<size_t> positions;  // of feasible nodes, when cls is set
-  const int64_t num_nodes = static_cast<int64_t>(nodes.size());
-  int64_t to_find = NumFeasibleNodesToFind(num_nodes);
+  int64_t to_find = NumFeasibleNodesToFind(static_cast<int64_t>(nodes.size()));
+  // Without Score plugins upstream stops at the first feasible node.
   if (profile_.score().empty()) to_find = std::min<int64_t>(to_find, 1);
-  for (int64_t i = 0; i < num_nodes && static_cast<int64_t>(feasible.size()) < to_find; ++i) {
-    const size_t index = (next_start_node_index_ + i) % num_nodes;
-    const NodeInfo* ni = nodes[index];
-    if (ni == nominated_failed) continue;
-    bool reused = false;
-    Status s = FilterNode(fw, cs, pod, nominations, cls, index, *ni, &reused);
-    if (cls != nullptr) {
-      if (reused) {
-        ++ecache_->stats().reused;
-      } else if (ecache_hit_) {
-        ++ecache_->stats().repairs;
-      }
-    }
-    if (s.IsSuccess()) {
-      feasible.push_back(ni);
-      if (cls != nullptr) positions.push_back(index);
-    } else if (s.code() == Code::kError) {
-      // findNodesThatPassFilters: an error ends the cycle.
-      r.error = true;
-      r.message = s.Message();
-      return r;
-    } else {
-      r.failures.push_back({ni, std::move(s)});
-    }
-  }
-  const size_t processed = feasible.size() + r.failures.size();
-  next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
-  r.feasible_nodes = static_cast<int64_t>(feasible.size());
-  r.evaluated_nodes = static_cast<int64_t>(processed);
+  FilterNodes(fw, cs, pod, nominations, cls, nodes, all_nodes.size(), nominated_failed, to_find,
+              &feasible, &positions, r);
+  if (r.error) return r;
 
   if (feasible.empty()) {
     RunPostFilters(fw, cs, pod, r);

@@ -7,13 +7,21 @@
 //   numFeasibleNodesToFind) -> PostFilter (preemption) when nothing fits ->
 //   PreScore -> Score -> NormalizeScore -> weighted sum -> selectHost.
 //
+// Filter and Score run in chunks over nodes on the Parallelizer (none: all
+// inline). The result does not depend on the parallelism: Filter evaluates
+// chunks speculatively and the verdicts are then cut in rotation order
+// exactly where the serial loop would stop; scores land in a flat
+// plugin x node array, each cell written by one thread.
+//
 // Deliberate difference: selectHost picks uniformly at random among the top
 // total scores (reservoir sampling, as upstream did v1.16-v1.34) from a
 // seedable source, so the same state, config and seed give the same result;
 // upstream v1.35+ takes the heap top, which is the arbitrary parallel
 // filter order.
 //
-// Thread-safety: not synchronized; the engine serializes calls.
+// Thread-safety: not synchronized; the engine serializes calls. A cycle
+// runs plugins' Filter and Score on the Parallelizer's threads, which only
+// read the state, the CycleState and the nominator.
 #ifndef LIBSCHED_SCHEDULER_SCHEDULER_H_
 #define LIBSCHED_SCHEDULER_SCHEDULER_H_
 
@@ -22,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +40,7 @@
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/framework.h"
 #include "libsched/framework/node_to_status.h"
+#include "libsched/framework/parallelize.h"
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/framework/profile.h"
 #include "libsched/framework/status.h"
@@ -41,12 +51,6 @@ namespace sched {
 
 // "no nodes available to schedule pods" (scheduler.go ErrNoNodesAvailable).
 inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
-
-struct NodePluginScores {
-  const NodeInfo* node;
-  int64_t total = 0;
-  std::vector<int64_t> scores;  // weighted, parallel to ScheduleResult::score_plugins
-};
 
 struct ScheduleResult {
   // The chosen node; empty when the pod fits nowhere or an error occurred.
@@ -69,9 +73,18 @@ struct ScheduleResult {
   // PreFilter's rejection message; when set it replaces the histogram in
   // the FitError text.
   std::string pre_filter_msg;
-  // Scores of the feasible nodes (empty when fewer than two were feasible).
+  // Scores of the feasible nodes (all empty when fewer than two were
+  // feasible): the Score plugins that ran (not skipped), the feasible nodes
+  // in evaluation order, their weighted totals, and the weighted score of
+  // plugin p on node i at plugin_scores[p * scored_nodes.size() + i].
   std::vector<std::string_view> score_plugins;
-  std::vector<NodePluginScores> scores;
+  std::vector<const NodeInfo*> scored_nodes;
+  std::vector<int64_t> total_scores;
+  std::vector<int64_t> plugin_scores;
+  // REQUIRES: plugin < score_plugins.size(), node < scored_nodes.size().
+  int64_t PluginScore(size_t plugin, size_t node) const {
+    return plugin_scores[plugin * scored_nodes.size() + node];
+  }
 
   // When no node fit and PostFilter ran: its message ("preemption: ..."),
   // appended to the FitError text; empty when preemption succeeded.
@@ -92,7 +105,9 @@ struct ScheduleResult {
 
 class Scheduler {
  public:
-  Scheduler(Profile profile, uint64_t seed);
+  // `parallelizer` (may be null: everything inline) must outlive the
+  // Scheduler; several Schedulers may share one.
+  Scheduler(Profile profile, uint64_t seed, Parallelizer* parallelizer = nullptr);
 
   const Profile& profile() const { return profile_; }
   // What a cycle leaves behind besides assumed pods: the random source of
@@ -116,6 +131,10 @@ class Scheduler {
                           const PodNominator* nominator = nullptr);
 
  private:
+  // numFeasibleNodesToFind (schedule_one.go): every node below 100 nodes;
+  // else num_all_nodes * percentage / 100 but at least 100, where the
+  // percentage is the profile's percentageOfNodesToScore or, when 0
+  // (adaptive), max(5, 50 - num_all_nodes / 125). 100 turns it off.
   int64_t NumFeasibleNodesToFind(int64_t num_all_nodes) const;
   // Returns false (with r.absent_status set) when PreFilter rejected the pod.
   bool RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state,
@@ -123,11 +142,33 @@ class Scheduler {
   // RunPostFilterPlugins: fills r's post_filter_msg, nominated_node, victims.
   void RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
                       ScheduleResult& r) const;
-  // `cls` (may be null) caches raw scores; positions[i] is feasible[i]'s
-  // index in the node list (only read when cls is set).
+  // findNodesThatPassFilters: runs Filter (with nominated pods) over
+  // `nodes` from the rotating start index until `to_find` nodes passed,
+  // skipping `skip` (may be null). Fills `feasible`, r.failures, r.error;
+  // advances the start index by the nodes processed. The same outcome at
+  // any parallelism. With an equivalence-cache entry `cls` (walks over all
+  // nodes only) verdicts come from and go to it, on the calling thread
+  // (the entry is not synchronized; a hit costs little); `nominator` is
+  // null when nobody is nominated. Fills `positions` (the feasible nodes'
+  // indexes in the node list) when cls is set.
+  void FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
+                   const PodNominator* nominator, EcacheEntry* cls,
+                   std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
+                   const NodeInfo* skip, int64_t to_find,
+                   std::vector<const NodeInfo*>* feasible, std::vector<size_t>* positions,
+                   ScheduleResult& r);
+  // prioritizeNodes: PreScore, then ScoreNodes. `cls` (may be null) caches
+  // raw scores; positions[i] is feasible[i]'s index in the node list (only
+  // read when cls is set).
   void Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
                   const std::vector<const NodeInfo*>& feasible,
                   const std::vector<size_t>& positions, EcacheEntry* cls, ScheduleResult& r);
+  // RunScorePlugins + NormalizeScore + weights over r.scored_nodes, into
+  // r's flat score arrays; an error sets r.error (the first in plugin,
+  // then node order, as the serial loop would meet it). Raw scores come
+  // from / go to `score_cache` (may be null; then on the calling thread).
+  void ScoreNodes(const CycleState& cs, const Pod& pod, const std::vector<size_t>& positions,
+                  EcacheEntry* score_cache, ScheduleResult& r);
   // Equivalence cache: the entry of the pod's class for this cycle's filter
   // walk over all `num_nodes` nodes, or null when the cache is off or the
   // cycle's Filter results are not node-local (bypass). Sets *hit.
@@ -147,6 +188,12 @@ class Scheduler {
   Profile profile_;
   std::mt19937_64 rng_;
   size_t next_start_node_index_ = 0;
+  Parallelizer inline_;         // parallelism 1: used when none was given
+  Parallelizer* parallelizer_;  // never null
+  // FilterNodes' verdicts by rotation offset; kept across cycles so a
+  // cycle does not allocate them again.
+  std::vector<Status> filter_statuses_;
+  std::vector<char> filter_reused_;  // with the cache: verdict i came from it
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   bool ecache_hit_ = false;  // this cycle found its class's entry
   PodSigner signer_;         // scratch, reused across cycles

@@ -214,7 +214,9 @@ TEST_F(SchedulerTest, WeightedScoresPickTheBestNode) {
   EXPECT_EQ(r.node, "n1");
   ASSERT_EQ(r.score_plugins.size(), 2u);
   std::map<std::string, int64_t> totals;
-  for (const auto& ns : r.scores) totals[ns.node->node()->name] = ns.total;
+  for (size_t i = 0; i < r.scored_nodes.size(); ++i) {
+    totals[r.scored_nodes[i]->node()->name] = r.total_scores[i];
+  }
   EXPECT_EQ(totals, (std::map<std::string, int64_t>{{"n0", 100}, {"n1", 140}, {"n2", 120}}));
 }
 
@@ -257,7 +259,7 @@ TEST_F(SchedulerTest, SingleFeasibleNodeSkipsScoring) {
   ScheduleResult r = s.Schedule(*APod(), state_);
   EXPECT_EQ(r.node, "n1");
   EXPECT_FALSE(r.error);
-  EXPECT_TRUE(r.scores.empty());
+  EXPECT_TRUE(r.scored_nodes.empty());
   EXPECT_EQ(r.evaluated_nodes, 3);
 }
 
@@ -285,11 +287,10 @@ TEST_F(SchedulerTest, AdaptivePercentageAndRotatingStartIndex) {
     ScheduleResult r2 = s.Schedule(*pod, st);
     if (c.want_evaluated < c.nodes) {
       // The next cycle starts where the previous one stopped.
-      std::set<const NodeInfo*> first;
-      for (const auto& ns : r1.scores) first.insert(ns.node);
-      for (const auto& ns : r2.scores) {
+      std::set<const NodeInfo*> first(r1.scored_nodes.begin(), r1.scored_nodes.end());
+      for (const NodeInfo* node : r2.scored_nodes) {
         if (static_cast<int64_t>(2 * c.want_evaluated) <= c.nodes) {
-          EXPECT_EQ(first.count(ns.node), 0u) << c.nodes;
+          EXPECT_EQ(first.count(node), 0u) << c.nodes;
         }
       }
     }

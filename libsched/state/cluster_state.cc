@@ -89,7 +89,9 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   std::string key = PodKey(*pod);
   RemovePod(key);
   if (pod->node_name.empty()) return;
-  InfoFor(pod->node_name).AddPod(pod, ++generation_);
+  NodeInfo& info = InfoFor(pod->node_name);
+  info.AddPod(pod, ++generation_);
+  pod_labels_.Add(*pod, &info);
   CountPVCRefs(*pod, +1);
   pods_.emplace(std::move(key), std::move(pod));
 }
@@ -98,7 +100,9 @@ bool ClusterState::RemovePod(std::string_view key) {
   auto it = pods_.find(std::string(key));
   if (it == pods_.end()) return false;
   const std::string node_name = it->second->node_name;
-  infos_.at(node_name)->RemovePod(it->second.get(), ++generation_);
+  NodeInfo* info = infos_.at(node_name).get();
+  info->RemovePod(it->second.get(), ++generation_);
+  pod_labels_.Remove(*it->second, info);
   CountPVCRefs(*it->second, -1);
   pods_.erase(it);
   DropNodeInfoIfEmpty(node_name);

@@ -27,6 +27,7 @@
 #include "libsched/model/workload.h"
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
+#include "libsched/state/pod_label_index.h"
 
 namespace sched {
 
@@ -154,6 +155,9 @@ class ClusterState {
   const NodeInfo* FindNode(std::string_view name) const;
   size_t NumNodes() const { return tree_.size(); }
   size_t NumPods() const { return pods_.size(); }
+  // The pods grouped by namespace and labels, with per-node counts (what
+  // InterPodAffinity matches an incoming pod's terms against).
+  const PodLabelIndex& pod_label_index() const { return pod_labels_; }
   // Number of nodes that report an image under this name (ImageStateSummary.NumNodes).
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
@@ -177,6 +181,7 @@ class ClusterState {
   Interner interner_;
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
+  PodLabelIndex pod_labels_;
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;

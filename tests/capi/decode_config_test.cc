@@ -29,6 +29,7 @@ TEST(DecodeConfigTest, EmptyIsTheDefaultProfile) {
   EXPECT_EQ(c.seed, 0u);
   EXPECT_EQ(c.pod_initial_backoff_seconds, 1);
   EXPECT_EQ(c.pod_max_backoff_seconds, 10);
+  EXPECT_EQ(c.parallelism, 0);  // hardware threads
 }
 
 TEST(DecodeConfigTest, FullConfig) {
@@ -43,6 +44,7 @@ TEST(DecodeConfigTest, FullConfig) {
                              &c);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(c.seed, UINT64_MAX);
+  EXPECT_EQ(c.parallelism, 8);
   EXPECT_EQ(c.pod_initial_backoff_seconds, 2);
   EXPECT_EQ(c.pod_max_backoff_seconds, 2);
   EXPECT_FALSE(c.equivalence_cache);

@@ -1,0 +1,118 @@
+#include "libsched/framework/parallelize.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace sched {
+namespace {
+
+TEST(ParallelizeTest, ChunkSizeFor) {
+  struct Case {
+    size_t n;
+    int parallelism;
+    size_t want;
+  };
+  const Case cases[] = {
+      // parallelism_test.go TestChunkSize (DefaultParallelism 16).
+      {32, 16, 3},
+      {16, 16, 2},
+      {1, 16, 1},
+      {0, 16, 1},
+      // sqrt(n) bounds it; then n / parallelism + 1.
+      {5000, 2, 70},
+      {100, 16, 7},
+      {10, 1, 3},
+      {3, 4, 1},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(ChunkSizeFor(c.n, c.parallelism), c.want) << c.n << " pieces, " << c.parallelism;
+  }
+}
+
+TEST(ParallelizeTest, EveryPieceRunsExactlyOnce) {
+  for (int parallelism : {1, 2, 3, 8}) {
+    Parallelizer p(parallelism);
+    for (size_t pieces : {0u, 1u, 2u, 7u, 100u, 5000u}) {
+      std::vector<std::atomic<int>> runs(pieces);
+      p.Until(pieces, [&](size_t begin, size_t end) {
+        EXPECT_LT(begin, end);
+        for (size_t i = begin; i < end; ++i) runs[i].fetch_add(1);
+        return true;
+      });
+      for (size_t i = 0; i < pieces; ++i) {
+        ASSERT_EQ(runs[i].load(), 1)
+            << "piece " << i << " of " << pieces << ", parallelism " << parallelism;
+      }
+    }
+  }
+}
+
+TEST(ParallelizeTest, StopLeavesAPrefixThatEndsAtOrAfterTheStoppingChunk) {
+  constexpr size_t kPieces = 1000;
+  constexpr size_t kStopAt = 300;  // the chunk holding this piece says stop
+  for (int parallelism : {2, 4, 8}) {
+    Parallelizer p(parallelism);
+    std::vector<std::atomic<int>> runs(kPieces);
+    p.Until(kPieces, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) runs[i].fetch_add(1);
+      return !(begin <= kStopAt && kStopAt < end);
+    });
+    size_t ran = 0;
+    while (ran < kPieces && runs[ran].load() == 1) ++ran;
+    EXPECT_GT(ran, kStopAt) << parallelism;
+    for (size_t i = ran; i < kPieces; ++i) {
+      ASSERT_EQ(runs[i].load(), 0) << "not a prefix at " << i << ", parallelism " << parallelism;
+    }
+    // At most one chunk per other thread started after the stopping one.
+    EXPECT_LE(ran, kStopAt + parallelism * ChunkSizeFor(kPieces, parallelism)) << parallelism;
+  }
+}
+
+TEST(ParallelizeTest, ParallelismOneRunsPiecesInOrderOnTheCallerAndStopsRightAway) {
+  Parallelizer p(1);
+  std::vector<std::pair<size_t, size_t>> chunks;
+  const std::thread::id caller = std::this_thread::get_id();
+  p.Until(10, [&](size_t begin, size_t end) {
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    chunks.emplace_back(begin, end);
+    return begin < 4;
+  });
+  EXPECT_EQ(chunks,
+            (std::vector<std::pair<size_t, size_t>>{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}}));
+}
+
+TEST(ParallelizeTest, UsesSeveralThreadsAndSerializesConcurrentCalls) {
+  Parallelizer p(4);
+  std::mutex mu;
+  std::vector<std::thread::id> ids;
+  std::atomic<int> inside{0};
+  auto call = [&] {
+    for (int round = 0; round < 20; ++round) {
+      p.Until(400, [&](size_t, size_t) {
+        EXPECT_LE(inside.fetch_add(1) + 1, 4);  // one Until at a time
+        {
+          std::lock_guard<std::mutex> l(mu);
+          ids.push_back(std::this_thread::get_id());
+        }
+        std::this_thread::yield();
+        inside.fetch_sub(1);
+        return true;
+      });
+    }
+  };
+  std::thread other(call);
+  call();
+  other.join();
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // Two callers plus at least one pool thread took part.
+  EXPECT_GE(ids.size(), 3u);
+}
+
+}  // namespace
+}  // namespace sched

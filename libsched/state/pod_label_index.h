@@ -1,0 +1,64 @@
+// PodLabelIndex: the bound and assumed pods grouped by namespace and labels,
+// each group with the nodes holding its pods and how many. An incoming
+// pod's affinity terms select pods by namespace and labels only, so
+// InterPodAffinity evaluates a term once per group and adds the group's
+// per-node counts: a cycle costs O(groups + nodes), not O(pods), where
+// upstream walks every pod (interpodaffinity/filtering.go
+// getIncomingAffinityAntiAffinityCounts, scoring.go PreScore). Pods of one
+// template share a group, so there are few.
+//
+// Kept up to date by ClusterState as pods come and go.
+// Thread-safety: const methods may be called concurrently; mutation needs
+// exclusive access.
+#ifndef LIBSCHED_STATE_POD_LABEL_INDEX_H_
+#define LIBSCHED_STATE_POD_LABEL_INDEX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "libsched/model/labels.h"
+#include "libsched/model/pod.h"
+
+namespace sched {
+
+class NodeInfo;
+
+class PodLabelIndex {
+ public:
+  struct Group {
+    // A pod with only the group's ns, ns_atom and labels set: what
+    // AffinityTerm::Matches reads.
+    Pod sample;
+    // The nodes holding pods of the group, each with its count (> 0); the
+    // order follows the history of adds and removes.
+    std::vector<std::pair<const NodeInfo*, int64_t>> nodes;
+    // Position of each node in `nodes`.
+    std::unordered_map<const NodeInfo*, size_t> position;
+  };
+  struct Key {
+    Atom ns;
+    LabelSet labels;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  using Groups = std::unordered_map<Key, Group, KeyHash>;
+
+  // `pod` now runs on `node` (a pointer that stays valid while it holds pods).
+  void Add(const Pod& pod, const NodeInfo* node);
+  // `pod` left `node`. REQUIRES: a matching Add.
+  void Remove(const Pod& pod, const NodeInfo* node);
+  // The groups with at least one pod.
+  const Groups& groups() const { return groups_; }
+
+ private:
+  Groups groups_;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_STATE_POD_LABEL_INDEX_H_
