@@ -134,6 +134,16 @@ TEST(PolicyEngineTest, PriorityChangesThePlacement) {
         {"name":"PreferSSD","weight":2,"argument":{"labelPreference":{"label":"disk-ssd",
          "presence":true}}}]})"),
             "ssd NodeResourcesFit,NodeLabel");
+  // MostRequestedPriority (NodeResourcesFit's MostAllocated) packs onto the
+  // busy node.
+  EXPECT_EQ(node_of(R"({"kind":"Policy","predicates":[{"name":"GeneralPredicates"}],
+      "priorities":[{"name":"MostRequestedPriority","weight":1}]})"),
+            "ssd NodeResourcesFit");
+  // Without "priorities", v1.20's default set (in priority-name order),
+  // legacy plugins included; they score both nodes alike here.
+  EXPECT_EQ(node_of(R"({"kind":"Policy","predicates":[{"name":"GeneralPredicates"}]})"),
+            "plain NodeResourcesBalancedAllocation,ImageLocality,NodeResourcesFit,"
+            "NodePreferAvoidPods,SelectorSpread,TaintToleration");
 }
 
 // A bad Policy: no engine, the offending path, nothing leaked.
