@@ -165,6 +165,7 @@ ApiStatus DecodePodTopologySpreadArgs(const cJSON* v, const JsonPath& path,
 
 // ---- NodeResourcesFitArgs, NodeResourcesBalancedAllocationArgs -----------
 
+// A []string (null: none); every list of names or label keys in args.
 ApiStatus DecodeStrings(const cJSON* v, const JsonPath& path, std::vector<std::string>* out) {
   if (cJSON_IsNull(v)) return ApiStatus();
   CAPI_RETURN_IF_ERROR(AsArray(v, path));
@@ -473,17 +474,6 @@ ApiStatus DecodeNodeAffinityArgs(const cJSON* v, const JsonPath& path, Interner&
   return ApiStatus();
 }
 
-// A list of label keys (a []string): null or absent leaves it empty.
-ApiStatus DecodeLabelList(const cJSON* obj, const char* name, const JsonPath& path,
-                          std::vector<std::string>* out) {
-  return ForEachElement(obj, name, path, [&](const cJSON* e, const JsonPath& p) {
-    std::string_view s;
-    CAPI_RETURN_IF_ERROR(AsString(e, p, &s));
-    out->emplace_back(s);
-    return ApiStatus();
-  });
-}
-
 // ServiceAffinityArgs (v1.21 types_pluginargs.go); strict, as upstream
 // decodes configuration. Upstream validated neither list.
 ApiStatus DecodeServiceAffinityArgs(const cJSON* v, const JsonPath& path,
@@ -493,33 +483,15 @@ ApiStatus DecodeServiceAffinityArgs(const cJSON* v, const JsonPath& path,
   for (const cJSON* m = v->child; m != nullptr; m = m->next) {
     const std::string_view name = m->string;
     const JsonPath p = path.Child(name);
-    if (name == "apiVersion" || name == "kind") {
-      const std::string_view want = name == "kind" ? "ServiceAffinityArgs" : kArgsApiVersion;
-      std::string_view s;
-      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
-      if (s != want) return Unsupported(p, s, {want});
+    if (IsTypeMeta(name)) {
+      CAPI_RETURN_IF_ERROR(CheckTypeMeta(m, p, "ServiceAffinityArgs"));
     } else if (name == "affinityLabels") {
-      CAPI_RETURN_IF_ERROR(DecodeLabelList(v, m->string, path, &out->affinity_labels));
+      CAPI_RETURN_IF_ERROR(DecodeStrings(m, p, &out->affinity_labels));
     } else if (name == "antiAffinityLabelsPreference") {
-      CAPI_RETURN_IF_ERROR(
-          DecodeLabelList(v, m->string, path, &out->anti_affinity_labels_preference));
+      CAPI_RETURN_IF_ERROR(DecodeStrings(m, p, &out->anti_affinity_labels_preference));
     } else {
       return ApiStatus::Invalid(p, "unknown field");
     }
-  }
-  return ApiStatus();
-}
-
-// A list of label keys (NodeLabelArgs); `v` may be null.
-ApiStatus DecodeLabelKeys(const cJSON* v, const JsonPath& path, std::vector<std::string>* out) {
-  if (cJSON_IsNull(v)) return ApiStatus();
-  CAPI_RETURN_IF_ERROR(AsArray(v, path));
-  CAPI_RETURN_IF_ERROR(CheckItemCount(v, path, kMaxItems));
-  size_t i = 0;
-  for (const cJSON* e = v->child; e != nullptr; e = e->next, ++i) {
-    std::string_view key;
-    CAPI_RETURN_IF_ERROR(AsString(e, path.Index(i), &key));
-    out->emplace_back(key);
   }
   return ApiStatus();
 }
@@ -548,19 +520,16 @@ ApiStatus DecodeNodeLabelArgs(const cJSON* v, const JsonPath& path, NodeLabelArg
   for (const cJSON* m = v->child; m != nullptr; m = m->next) {
     const std::string_view name = m->string;
     const JsonPath p = path.Child(name);
-    if (name == "apiVersion" || name == "kind") {
-      const std::string_view want = name == "kind" ? "NodeLabelArgs" : kArgsApiVersion;
-      std::string_view s;
-      CAPI_RETURN_IF_ERROR(AsString(m, p, &s));
-      if (s != want) return Unsupported(p, s, {want});
+    if (IsTypeMeta(name)) {
+      CAPI_RETURN_IF_ERROR(CheckTypeMeta(m, p, "NodeLabelArgs"));
     } else if (name == "presentLabels") {
-      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->present_labels));
+      CAPI_RETURN_IF_ERROR(DecodeStrings(m, p, &out->present_labels));
     } else if (name == "absentLabels") {
-      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->absent_labels));
+      CAPI_RETURN_IF_ERROR(DecodeStrings(m, p, &out->absent_labels));
     } else if (name == "presentLabelsPreference") {
-      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->present_labels_preference));
+      CAPI_RETURN_IF_ERROR(DecodeStrings(m, p, &out->present_labels_preference));
     } else if (name == "absentLabelsPreference") {
-      CAPI_RETURN_IF_ERROR(DecodeLabelKeys(m, p, &out->absent_labels_preference));
+      CAPI_RETURN_IF_ERROR(DecodeStrings(m, p, &out->absent_labels_preference));
     } else {
       return ApiStatus::Invalid(p, "unknown field");
     }
