@@ -57,29 +57,26 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   CountImages(*node, +1);
   info.SetNode(std::move(node), ++generation_);
 
-  auto z = node_zone_.find(name);
-  if (z == node_zone_.end()) {
+  const std::string* old_zone = tree_.ZoneOf(name);
+  if (old_zone == nullptr) {
     tree_.Add(zone, name);
-    node_zone_.emplace(name, zone);
     NodeListChanged();
-  } else if (z->second != zone) {
+  } else if (*old_zone != zone) {
     // A zone change moves the node to the end of its new zone, as upstream.
-    tree_.Remove(z->second, name);
+    tree_.Remove(*old_zone, name);
     tree_.Add(zone, name);
-    z->second = zone;
     NodeListChanged();
   }
 }
 
 bool ClusterState::RemoveNode(std::string_view name) {
-  auto z = node_zone_.find(std::string(name));
-  if (z == node_zone_.end()) return false;
-  const std::string key = z->first;
+  const std::string key(name);
+  const std::string* zone = tree_.ZoneOf(key);
+  if (zone == nullptr) return false;
   NodeInfo& info = *infos_.at(key);
   CountImages(*info.node(), -1);
   info.ClearNode(++generation_);
-  tree_.Remove(z->second, key);
-  node_zone_.erase(z);
+  tree_.Remove(*zone, key);
   DropNodeInfoIfEmpty(key);
   NodeListChanged();
   return true;

@@ -195,7 +195,6 @@ class ClusterState {
   NodeTree tree_;
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;
-  std::unordered_map<std::string, std::string> node_zone_;  // node -> zone key
   int batch_depth_ = 0;
   bool node_list_stale_ = false;
 };

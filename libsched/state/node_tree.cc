@@ -30,26 +30,32 @@ std::string ZoneKey(const Node& node, const Interner& interner) {
 }
 
 void NodeTree::Add(const std::string& zone, const std::string& node) {
+  // Upstream's addNode scans the zone for the name; the map keeps applying
+  // N nodes O(N) instead of O(N^2).
+  if (!zone_of_.try_emplace(node, zone).second) return;
   auto [it, inserted] = tree_.try_emplace(zone);
   if (inserted) zones_.push_back(zone);
-  auto& nodes = it->second;
-  if (std::find(nodes.begin(), nodes.end(), node) != nodes.end()) return;
-  nodes.push_back(node);
+  it->second.push_back(node);
   ++num_nodes_;
 }
 
+const std::string* NodeTree::ZoneOf(const std::string& node) const {
+  auto it = zone_of_.find(node);
+  return it == zone_of_.end() ? nullptr : &it->second;
+}
+
 bool NodeTree::Remove(const std::string& zone, const std::string& node) {
+  auto z = zone_of_.find(node);
+  if (z == zone_of_.end() || z->second != zone) return false;
   auto it = tree_.find(zone);
-  if (it == tree_.end()) return false;
   auto& nodes = it->second;
-  auto n = std::find(nodes.begin(), nodes.end(), node);
-  if (n == nodes.end()) return false;
-  nodes.erase(n);
+  nodes.erase(std::find(nodes.begin(), nodes.end(), node));
   --num_nodes_;
   if (nodes.empty()) {
     tree_.erase(it);
     zones_.erase(std::find(zones_.begin(), zones_.end(), zone));
   }
+  zone_of_.erase(z);  // last: `zone` may be this entry's value
   return true;
 }
 

@@ -21,9 +21,12 @@ std::string ZoneKey(const Node& node, const Interner& interner);
 
 class NodeTree {
  public:
+  // Ignored when the node is in the tree already (in any zone); O(1).
   void Add(const std::string& zone, const std::string& node);
-  // Returns false when the node is not in that zone.
+  // Returns false when the node is not in that zone. O(nodes in the zone).
   bool Remove(const std::string& zone, const std::string& node);
+  // The zone key the node was added under, or null when it is not in the tree.
+  const std::string* ZoneOf(const std::string& node) const;
   // Node names in round-robin zone order.
   std::vector<std::string> List() const;
   size_t size() const { return num_nodes_; }
@@ -31,6 +34,7 @@ class NodeTree {
  private:
   std::vector<std::string> zones_;  // insertion order
   std::unordered_map<std::string, std::vector<std::string>> tree_;
+  std::unordered_map<std::string, std::string> zone_of_;  // node -> zone key
   size_t num_nodes_ = 0;
 };
 

@@ -22,6 +22,7 @@ TEST(NodeTreeTest, ListInterleavesZonesInInsertionOrder) {
        {},
        {"a1", "b1", "c1", "a2", "b2", "a3"}},
       {"duplicate add is ignored", {{"a", "n1"}, {"a", "n1"}}, {}, {"n1"}},
+      {"add under a second zone is ignored", {{"a", "n1"}, {"b", "n1"}}, {}, {"n1"}},
       {"remove keeps order and drops empty zones",
        {{"a", "a1"}, {"b", "b1"}, {"a", "a2"}, {"b", "b2"}},
        {{"b", "b1"}, {"b", "b2"}},
@@ -42,6 +43,20 @@ TEST(NodeTreeTest, RemoveUnknownReturnsFalse) {
   EXPECT_FALSE(t.Remove("a", "n2"));
   EXPECT_FALSE(t.Remove("b", "n1"));
   EXPECT_EQ(t.size(), 1u);
+}
+
+TEST(NodeTreeTest, ZoneOfFollowsAddAndRemove) {
+  NodeTree t;
+  EXPECT_EQ(t.ZoneOf("n1"), nullptr);
+  t.Add("a", "n1");
+  ASSERT_NE(t.ZoneOf("n1"), nullptr);
+  EXPECT_EQ(*t.ZoneOf("n1"), "a");
+  // Removing by the tree's own zone string (the last node of the zone).
+  EXPECT_TRUE(t.Remove(*t.ZoneOf("n1"), "n1"));
+  EXPECT_EQ(t.ZoneOf("n1"), nullptr);
+  EXPECT_EQ(t.List(), std::vector<std::string>{});
+  t.Add("b", "n1");
+  EXPECT_EQ(*t.ZoneOf("n1"), "b");
 }
 
 TEST(NodeTreeTest, ZoneKeyPrefersBetaLabelsAndSeparatesWithNul) {
