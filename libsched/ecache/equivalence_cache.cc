@@ -51,7 +51,7 @@ const FailureMemo* EcacheEntry::Memo(const FailureMemoKey& key) const {
 
 void EcacheEntry::StoreMemo(const FailureMemoKey& key, size_t start,
                             std::span<const NodeFailure> failures, std::string post_filter_msg,
-                            std::vector<int64_t> draws) {
+                            std::string message, std::vector<int64_t> draws) {
   if (memo_ == nullptr) memo_ = std::make_unique<FailureMemo>();
   memo_->key = key;
   memo_->filter_key = filter_key_;
@@ -60,6 +60,7 @@ void EcacheEntry::StoreMemo(const FailureMemoKey& key, size_t start,
   memo_->failures.reserve(failures.size());
   for (const NodeFailure& f : failures) memo_->failures.push_back({f.node, Keep(f.status)});
   memo_->post_filter_msg = std::move(post_filter_msg);
+  memo_->message = std::move(message);
   memo_->draws = std::move(draws);
 }
 

@@ -5,7 +5,10 @@
 // NodeInfo at the same generation and the class's filter / score keys are
 // unchanged, and re-evaluates (repairs) it otherwise. It never decides
 // anything itself: the cycle walks nodes, counts, normalizes and selects
-// exactly as without it (libsched/scheduler/scheduler.cc).
+// exactly as without it (libsched/scheduler/scheduler.cc). A class whose
+// cycle fit nowhere also keeps that outcome (FailureMemo) for the next
+// cycle of the class to return while nothing it read changed; docs/api.md
+// ("Failure memo") has the conditions and why they suffice.
 //
 // Upstream has no such cache today (the per-predicate equivalence cache of
 // pkg/scheduler/core/equivalence_cache.go was removed in v1.13; KEP-5598
@@ -66,6 +69,7 @@ struct FailureMemo {
   // point into the entry's storage().
   std::vector<NodeFailure> failures;
   std::string post_filter_msg;
+  std::string message;  // the FitError text (it does not depend on the order)
   // The bound n of each Framework::RandomInt(n) the cycle drew, in order.
   std::vector<int64_t> draws;
 };
@@ -103,7 +107,7 @@ class EcacheEntry {
   // rotation order from `start`) are copied with their reasons into
   // storage(). Replaces any earlier memo.
   void StoreMemo(const FailureMemoKey& key, size_t start, std::span<const NodeFailure> failures,
-                 std::string post_filter_msg, std::vector<int64_t> draws);
+                 std::string post_filter_msg, std::string message, std::vector<int64_t> draws);
 
   // Keeps the cached reasons alive; results hold it while they live.
   std::shared_ptr<const void> storage() const { return reasons_; }

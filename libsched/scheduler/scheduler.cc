@@ -210,7 +210,7 @@ bool Scheduler::ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, c
   r.failures.insert(r.failures.end(), m->failures.begin(), m->failures.begin() + shift);
   r.evaluated_nodes = static_cast<int64_t>(n);
   r.post_filter_msg = m->post_filter_msg;
-  r.message = FitErrorMessage(r);
+  r.message = m->message;
   for (int64_t bound : m->draws) fw.RandomInt(bound);
   ++ecache_->stats().parked;
   return true;
@@ -224,7 +224,7 @@ void Scheduler::MemoizeFailure(EcacheEntry& cls, const Pod& pod, const ClusterSt
     return;
   }
   cls.StoreMemo({&state, state.generation(), pod.priority, pod.preempt_never},
-                next_start_node_index_, r.failures, r.post_filter_msg, draws_);
+                next_start_node_index_, r.failures, r.post_filter_msg, r.message, draws_);
 }
 
 void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
