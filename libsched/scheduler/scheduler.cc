@@ -204,6 +204,7 @@ bool Scheduler::ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, c
       cls.Memo({&state, state.generation(), pod.priority, pod.preempt_never});
   if (m == nullptr) return false;
   const size_t n = m->failures.size();
+  next_start_node_index_ %= n;  // as the walk over all n nodes leaves it
   const auto shift = static_cast<std::ptrdiff_t>((next_start_node_index_ + n - m->start) % n);
   r.failures.reserve(n);
   r.failures.insert(r.failures.end(), m->failures.begin() + shift, m->failures.end());

@@ -19,6 +19,10 @@
 // upstream v1.35+ takes the heap top, which is the arbitrary parallel
 // filter order.
 //
+// With the equivalence cache on, a pod of a class whose last cycle fit
+// nowhere gets that cycle's outcome back without a walk while nothing it
+// read changed (the failure memo; docs/api.md "Failure memo").
+//
 // Thread-safety: not synchronized; the engine serializes calls. A cycle
 // runs plugins' Filter and Score on the Parallelizer's threads, which only
 // read the state, the CycleState and the nominator.
