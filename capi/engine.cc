@@ -366,6 +366,7 @@ ApiStatus Engine::StatsJson(MallocString* result) {
     sum.score_bypasses += st->score_bypasses;
     sum.repairs += st->repairs;
     sum.reused += st->reused;
+    sum.parked += st->parked;
   }
   JsonWriter w;
   w.BeginObject().Key("equivalenceCache").BeginObject();
@@ -376,6 +377,7 @@ ApiStatus Engine::StatsJson(MallocString* result) {
   w.Key("scoreBypasses").Int(static_cast<int64_t>(sum.score_bypasses));
   w.Key("repairs").Int(static_cast<int64_t>(sum.repairs));
   w.Key("reused").Int(static_cast<int64_t>(sum.reused));
+  w.Key("parked").Int(static_cast<int64_t>(sum.parked));
   w.EndObject().EndObject();
   *result = NewCString(w.str());
   return ApiStatus();

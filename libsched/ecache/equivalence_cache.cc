@@ -8,6 +8,7 @@ void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_nodes) {
   if (filter_key != filter_key_) {
     filter_key_ = filter_key;
     ++filter_epoch_;
+    memo_.reset();
   }
   if (slots_.size() != num_nodes) {
     // Positions moved (nodes added or removed): slots keep their NodeInfo
@@ -26,16 +27,41 @@ const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node) const {
   return &s.verdict;
 }
 
-void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st) {
-  Slot& s = slots_[index];
+Status EcacheEntry::Keep(const Status& st) {
   std::vector<std::string_view> reasons;
   reasons.reserve(st.reasons().size());
   for (std::string_view r : st.reasons()) reasons.push_back(*reasons_->emplace(r).first);
-  s.verdict = Status(st.code(), std::move(reasons));
-  s.verdict.set_plugin(st.plugin());
+  Status kept(st.code(), std::move(reasons));
+  kept.set_plugin(st.plugin());
+  return kept;
+}
+
+void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st) {
+  Slot& s = slots_[index];
+  s.verdict = Keep(st);
   s.filter_node = &node;
   s.filter_generation = node.generation();
   s.filter_epoch = filter_epoch_;
+}
+
+const FailureMemo* EcacheEntry::Memo(const FailureMemoKey& key) const {
+  if (memo_ == nullptr || memo_->key != key || memo_->filter_key != filter_key_) return nullptr;
+  return memo_.get();
+}
+
+void EcacheEntry::StoreMemo(const FailureMemoKey& key, size_t start,
+                            std::span<const NodeFailure> failures, std::string post_filter_msg,
+                            std::string message, std::vector<int64_t> draws) {
+  if (memo_ == nullptr) memo_ = std::make_unique<FailureMemo>();
+  memo_->key = key;
+  memo_->filter_key = filter_key_;
+  memo_->start = start;
+  memo_->failures.clear();
+  memo_->failures.reserve(failures.size());
+  for (const NodeFailure& f : failures) memo_->failures.push_back({f.node, Keep(f.status)});
+  memo_->post_filter_msg = std::move(post_filter_msg);
+  memo_->message = std::move(message);
+  memo_->draws = std::move(draws);
 }
 
 void EcacheEntry::BeginScore(uint64_t score_key, size_t num_plugins) {

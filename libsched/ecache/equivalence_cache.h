@@ -5,7 +5,10 @@
 // NodeInfo at the same generation and the class's filter / score keys are
 // unchanged, and re-evaluates (repairs) it otherwise. It never decides
 // anything itself: the cycle walks nodes, counts, normalizes and selects
-// exactly as without it (libsched/scheduler/scheduler.cc).
+// exactly as without it (libsched/scheduler/scheduler.cc). A class whose
+// cycle fit nowhere also keeps that outcome (FailureMemo) for the next
+// cycle of the class to return while nothing it read changed; docs/api.md
+// ("Failure memo") has the conditions and why they suffice.
 //
 // Upstream has no such cache today (the per-predicate equivalence cache of
 // pkg/scheduler/core/equivalence_cache.go was removed in v1.13; KEP-5598
@@ -25,6 +28,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
 #include "libsched/state/node_info.h"
 
@@ -39,6 +43,35 @@ struct EcacheStats {
   uint64_t score_bypasses = 0;  // cycles whose scores could not be cached
   uint64_t repairs = 0;         // node evaluations (filter or score) in hit cycles
   uint64_t reused = 0;          // node verdicts and score rows taken from the cache
+  uint64_t parked = 0;          // hit cycles answered by the failure memo, no node walked
+};
+
+// What a cycle of a class that fit nowhere read besides the class signature
+// (the entry), its filter key (kept by the entry) and the nodes: the
+// cluster state at one generation (every change bumps it: nodes, pods,
+// PDBs, volumes, namespaces), and the pod fields PostFilter reads that the
+// signature leaves out (DefaultPreemption: priority, preemptionPolicy).
+struct FailureMemoKey {
+  const void* state = nullptr;  // the ClusterState; one per Scheduler in practice
+  uint64_t state_generation = 0;
+  int32_t priority = 0;
+  bool preempt_never = false;
+  bool operator==(const FailureMemoKey&) const = default;
+};
+
+// The outcome of such a cycle, as Scheduler::Schedule would produce it
+// again (libsched/scheduler/scheduler.cc ReplayFailureMemo).
+struct FailureMemo {
+  FailureMemoKey key;
+  uint64_t filter_key = 0;
+  size_t start = 0;  // the rotating start index `failures` begin at
+  // Every node's Filter verdict, in rotation order from `start`; reasons
+  // point into the entry's storage().
+  std::vector<NodeFailure> failures;
+  std::string post_filter_msg;
+  std::string message;  // the FitError text (it does not depend on the order)
+  // The bound n of each Framework::RandomInt(n) the cycle drew, in order.
+  std::vector<int64_t> draws;
 };
 
 // One class's results, indexed by the node's position in
@@ -67,6 +100,15 @@ class EcacheEntry {
   int64_t* MutableRawScores(size_t index) { return &raw_[index * num_plugins_]; }
   void MarkScored(size_t index, const NodeInfo& node);
 
+  // The failure memo stored under `key` and the current filter key, or
+  // null. (A new filter key in BeginFilter also drops it.)
+  const FailureMemo* Memo(const FailureMemoKey& key) const;
+  // Remembers a cycle that fit nowhere: `failures` (every node, in
+  // rotation order from `start`) are copied with their reasons into
+  // storage(). Replaces any earlier memo.
+  void StoreMemo(const FailureMemoKey& key, size_t start, std::span<const NodeFailure> failures,
+                 std::string post_filter_msg, std::string message, std::vector<int64_t> draws);
+
   // Keeps the cached reasons alive; results hold it while they live.
   std::shared_ptr<const void> storage() const { return reasons_; }
   uint64_t last_used = 0;
@@ -81,7 +123,11 @@ class EcacheEntry {
     uint64_t score_generation = 0;
     uint64_t score_epoch = 0;  // valid while == score_epoch_
   };
+  // `st` with its reasons copied into reasons_.
+  Status Keep(const Status& st);
+
   std::vector<Slot> slots_;
+  std::unique_ptr<FailureMemo> memo_;  // null when none
   std::vector<int64_t> raw_;  // slots_.size() x num_plugins_
   size_t num_plugins_ = 0;
   uint64_t filter_key_ = 0;

@@ -89,6 +89,57 @@ TEST(EcacheEntryTest, ScoreRowsCountOnlyOnceMarked) {
   EXPECT_EQ(e.RawScores(1, n), nullptr);
 }
 
+TEST(EcacheEntryTest, MemoServedOnlyUnderItsKey) {
+  NodeInfo n;
+  n.SetNode(NamedNode("a"), 1);
+  int state = 0;  // stands for the ClusterState
+  const FailureMemoKey key{&state, 9, 100, false};
+  struct Case {
+    std::string name;
+    std::function<void(EcacheEntry&, FailureMemoKey&)> change;  // after the memo was stored
+    bool served;
+  };
+  const std::vector<Case> cases = {
+      {"nothing changed", [](EcacheEntry&, FailureMemoKey&) {}, true},
+      {"same filter key again", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(7, 1); },
+       true},
+      {"state changed", [](EcacheEntry&, FailureMemoKey& k) { ++k.state_generation; }, false},
+      {"other state", [](EcacheEntry&, FailureMemoKey& k) { k.state = &k; }, false},
+      {"other priority", [](EcacheEntry&, FailureMemoKey& k) { k.priority = 0; }, false},
+      {"preemptionPolicy Never", [](EcacheEntry&, FailureMemoKey& k) { k.preempt_never = true; },
+       false},
+      {"other filter key", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(8, 1); }, false},
+      {"filter key changed and back",
+       [](EcacheEntry& e, FailureMemoKey&) {
+         e.BeginFilter(8, 1);
+         e.BeginFilter(7, 1);
+       },
+       false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EcacheEntry e;
+    e.BeginFilter(7, 1);
+    EXPECT_EQ(e.Memo(key), nullptr);
+    std::string reason = "Insufficient cpu";  // as a plugin's CycleState holds
+    const NodeFailure f{&n, Status(Code::kUnschedulable, std::string_view(reason))};
+    e.StoreMemo(key, 0, std::span(&f, 1), "preemption: not eligible", "0/1 nodes are available",
+                {5, 3});
+    reason.assign(reason.size(), 'x');
+    FailureMemoKey k = key;
+    c.change(e, k);
+    const FailureMemo* m = e.Memo(k);
+    ASSERT_EQ(m != nullptr, c.served);
+    if (m == nullptr) continue;
+    ASSERT_EQ(m->failures.size(), 1u);
+    EXPECT_EQ(m->failures[0].node, &n);
+    EXPECT_EQ(m->failures[0].status.Message(), "Insufficient cpu");  // copied
+    EXPECT_EQ(m->post_filter_msg, "preemption: not eligible");
+    EXPECT_EQ(m->message, "0/1 nodes are available");
+    EXPECT_EQ(m->draws, (std::vector<int64_t>{5, 3}));
+  }
+}
+
 TEST(EquivalenceCacheTest, CountsAndEvictsLeastRecentlyUsed) {
   EquivalenceCache c(2);
   bool created = false;

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <random>
+#include <vector>
 
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/pod_nominator.h"
@@ -26,11 +27,13 @@ namespace sched {
 
 class Framework {
  public:
-  // `nominator` may be null (no nominated pods). All arguments must
-  // outlive the Framework.
+  // `nominator` may be null (no nominated pods). `draws` (may be null)
+  // records the bound of every RandomInt, so a cycle's draws can be
+  // repeated exactly (the equivalence cache's failure memo). All arguments
+  // must outlive the Framework.
   Framework(const Profile& profile, const ClusterState& snapshot, const PodNominator* nominator,
-            std::mt19937_64& rng)
-      : profile_(profile), snapshot_(snapshot), nominator_(nominator), rng_(rng) {}
+            std::mt19937_64& rng, std::vector<int64_t>* draws = nullptr)
+      : profile_(profile), snapshot_(snapshot), nominator_(nominator), rng_(rng), draws_(draws) {}
 
   const Profile& profile() const { return profile_; }
   const ClusterState& snapshot() const { return snapshot_; }
@@ -61,6 +64,7 @@ class Framework {
   // A uniform integer in [0, n) from the scheduler's seeded source.
   // REQUIRES: n > 0.
   int64_t RandomInt(int64_t n) const {
+    if (draws_ != nullptr) draws_->push_back(n);
     return std::uniform_int_distribution<int64_t>(0, n - 1)(rng_);
   }
 
@@ -69,6 +73,7 @@ class Framework {
   const ClusterState& snapshot_;
   const PodNominator* nominator_;
   std::mt19937_64& rng_;
+  std::vector<int64_t>* draws_;
 };
 
 }  // namespace sched

@@ -166,12 +166,12 @@ bool Scheduler::RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState
   return false;
 }
 
-void Scheduler::RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
+bool Scheduler::RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
                                ScheduleResult& r) const {
   // framework.go RunPostFilterPlugins: the first success or
   // UnschedulableAndUnresolvable (or error) decides; otherwise the reasons
   // of all plugins are kept. schedulingCycle records the message either way.
-  if (profile_.post_filter().empty()) return;
+  if (profile_.post_filter().empty()) return true;
   const NodeToStatus statuses(r.failures, r.absent_status ? &*r.absent_status : nullptr);
   std::string reasons;
   for (const PostFilterPlugin* p : profile_.post_filter()) {
@@ -183,13 +183,49 @@ void Scheduler::RunPostFilters(const Framework& fw, const CycleState& cs, const 
         r.nominated_node = std::move(pr.nominated_node_name);
         r.victims = std::move(pr.victims);
       }
-      return;
+      return s.IsRejected();
     }
     for (std::string_view reason : s.reasons()) {
       reasons += (reasons.empty() ? "" : ", ") + std::string(reason);
     }
   }
   r.post_filter_msg = std::move(reasons);
+  return true;
+}
+
+bool Scheduler::MemoApplies(const EcacheEntry* cls, const Pod& pod,
+                            const PodNominator* nominations) {
+  return cls != nullptr && nominations == nullptr && pod.nominated_node_name.empty();
+}
+
+bool Scheduler::ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, const Pod& pod,
+                                  const ClusterState& state, ScheduleResult& r) {
+  const FailureMemo* m =
+      cls.Memo({&state, state.generation(), pod.priority, pod.preempt_never});
+  if (m == nullptr) return false;
+  const size_t n = m->failures.size();
+  next_start_node_index_ %= n;  // as the walk over all n nodes leaves it
+  const auto shift = static_cast<std::ptrdiff_t>((next_start_node_index_ + n - m->start) % n);
+  r.failures.reserve(n);
+  r.failures.insert(r.failures.end(), m->failures.begin() + shift, m->failures.end());
+  r.failures.insert(r.failures.end(), m->failures.begin(), m->failures.begin() + shift);
+  r.evaluated_nodes = static_cast<int64_t>(n);
+  r.post_filter_msg = m->post_filter_msg;
+  r.message = m->message;
+  for (int64_t bound : m->draws) fw.RandomInt(bound);
+  ++ecache_->stats().parked;
+  return true;
+}
+
+void Scheduler::MemoizeFailure(EcacheEntry& cls, const Pod& pod, const ClusterState& state,
+                               const ScheduleResult& r) {
+  // Only the plain outcome of a full walk: every node failed a Filter.
+  if (r.failures.size() != state.NodeList().size() || r.absent_status ||
+      !r.pre_filter_msg.empty() || !r.nominated_node.empty()) {
+    return;
+  }
+  cls.StoreMemo({&state, state.generation(), pod.priority, pod.preempt_never},
+                next_start_node_index_, r.failures, r.post_filter_msg, r.message, draws_);
 }
 
 void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
@@ -431,7 +467,8 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     return r;
   }
 
-  const Framework fw(profile_, state, nominator, rng_);
+  draws_.clear();
+  const Framework fw(profile_, state, nominator, rng_, &draws_);
   r.cycle_state = std::make_shared<CycleState>(profile_.num_slots());
   CycleState& cs = *r.cycle_state;
   PreFilterResult restriction;
@@ -481,6 +518,8 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   // Who may have nominated pods; null when nobody has (asked once, not per node).
   const PodNominator* nominations =
       nominator != nullptr && nominator->HasNominatedPods() ? nominator : nullptr;
+  const bool memo = MemoApplies(cls, pod, nominations);
+  if (memo && ReplayFailureMemo(fw, *cls, pod, state, r)) return r;
 
   std::vector<const NodeInfo*> feasible;
   std::vector<size_t> positions;  // of feasible nodes, when cls is set
@@ -492,8 +531,9 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   if (r.error) return r;
 
   if (feasible.empty()) {
-    RunPostFilters(fw, cs, pod, r);
+    const bool rejected = RunPostFilters(fw, cs, pod, r);
     r.message = FitErrorMessage(r);
+    if (memo && rejected) MemoizeFailure(*cls, pod, state, r);
     return r;
   }
   if (feasible.size() == 1) {

@@ -19,6 +19,10 @@
 // upstream v1.35+ takes the heap top, which is the arbitrary parallel
 // filter order.
 //
+// With the equivalence cache on, a pod of a class whose last cycle fit
+// nowhere gets that cycle's outcome back without a walk while nothing it
+// read changed (the failure memo; docs/api.md "Failure memo").
+//
 // Thread-safety: not synchronized; the engine serializes calls. A cycle
 // runs plugins' Filter and Score on the Parallelizer's threads, which only
 // read the state, the CycleState and the nominator.
@@ -140,7 +144,9 @@ class Scheduler {
   bool RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state,
                      ScheduleResult& r, PreFilterResult* restriction) const;
   // RunPostFilterPlugins: fills r's post_filter_msg, nominated_node, victims.
-  void RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
+  // Returns true when every plugin that ran rejected the pod (no success,
+  // no error): only such an outcome may be memoized.
+  bool RunPostFilters(const Framework& fw, const CycleState& cs, const Pod& pod,
                       ScheduleResult& r) const;
   // findNodesThatPassFilters: runs Filter (with nominated pods) over
   // `nodes` from the rotating start index until `to_find` nodes passed,
@@ -184,6 +190,24 @@ class Scheduler {
   // some enabled Score plugin's raw score is not cacheable (after PreScore).
   EcacheEntry* CacheEntryForScore(const CycleState& cs, EcacheEntry* cls);
   const NodeInfo* SelectHost(const ScheduleResult& r);
+  // Failure memo (EcacheEntry::Memo). It serves a cycle with a cache entry
+  // `cls` (a walk over all nodes), no pod nominated anywhere (`nominations`
+  // null; the Filter's nominated pass and preemption would read them, and
+  // they exclude the pod itself by name, which no class key holds) and a
+  // pod without status.nominatedNodeName (evaluateNominatedNode and
+  // preemption read it).
+  static bool MemoApplies(const EcacheEntry* cls, const Pod& pod,
+                          const PodNominator* nominations);
+  // Fills r as the memoized cycle's outcome at this cycle's start index
+  // (failures rotated; the start index stays, as after any walk where
+  // every node failed) and repeats its draws through `fw`; false (r
+  // untouched) when `cls` has no memo for this pod and state.
+  bool ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, const Pod& pod,
+                         const ClusterState& state, ScheduleResult& r);
+  // Memoizes r, the FitError of a walk over all nodes that PostFilter
+  // rejected, with the draws this cycle took (draws_).
+  void MemoizeFailure(EcacheEntry& cls, const Pod& pod, const ClusterState& state,
+                      const ScheduleResult& r);
 
   Profile profile_;
   std::mt19937_64 rng_;
@@ -196,6 +220,7 @@ class Scheduler {
   std::vector<char> filter_reused_;  // with the cache: verdict i came from it
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   bool ecache_hit_ = false;  // this cycle found its class's entry
+  std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
   PodSigner signer_;         // scratch, reused across cycles
 };
 

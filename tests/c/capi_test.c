@@ -471,6 +471,27 @@ static void TestStats(void) {
   }
   CHECK(sched_engine_stats(NULL, &out, NULL) == SCHED_INVALID_ARGUMENT);
   CHECK(out == NULL);
+  /* A pod that fits nowhere, twice with nothing changed between: the
+   * second cycle is answered by the failure memo ("parked"). */
+  for (i = 0; i < 2; ++i) {
+    static const char *const kParked[] = {"\"parked\":1}", "\"parked\":0}"};
+    sched_engine *engine = NULL;
+    CHECK(NewEngineFrom(kConfigs[i], &engine, NULL) == SCHED_OK);
+    CHECK(sched_engine_apply(engine, kNode1, strlen(kNode1), NULL, NULL) == SCHED_OK);
+    for (k = 0; k < 2; ++k) {
+      PodJson(pod, sizeof pod, k == 0 ? "a" : "b", "1000");
+      CHECK(sched_engine_schedule(engine, pod, strlen(pod), 0, &out, NULL) == SCHED_OK);
+      CHECK(out != NULL && strstr(out, "\"node\":null") != NULL);
+      sched_free(out);
+      out = NULL;
+    }
+    CHECK(sched_engine_stats(engine, &out, NULL) == SCHED_OK);
+    CHECK(out != NULL && strstr(out, kParked[i]) != NULL);
+    if (out != NULL && strstr(out, kParked[i]) == NULL) fprintf(stderr, "stats: %s\n", out);
+    sched_free(out);
+    out = NULL;
+    sched_engine_free(engine);
+  }
   /* A wrong type is a config error naming the field. */
   {
     sched_engine *engine = NULL;

@@ -1,7 +1,8 @@
 // Property test of the equivalence-class cache (libsched/ecache): random
 // event sequences run through two engines, cache on and cache off, must
 // give byte-identical results (node, counts, per-node statuses and scores,
-// FitError, preemption) and identical state digests after every step.
+// FitError, preemption) and identical state digests after every step. A
+// second mix repeats pods that fit nowhere, to test the failure memo.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -82,8 +83,9 @@ std::string RandomNode(std::mt19937& rng, const std::string& name) {
 }
 
 // Pods of a few templates: the same template gives the same class.
+// `nominated` (may be empty) is the pod's status.nominatedNodeName.
 std::string TemplatePod(int t, const std::string& name, const std::string& node,
-                        int priority) {
+                        int priority, const std::string& nominated = "") {
   std::string spec, cpu = "500m", labels = R"("app":"web")", image = "registry/app:v1";
   switch (t) {
     case 0:
@@ -118,8 +120,15 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
     case 7:
       cpu = "3";  // fits only empty-ish 4-cpu nodes, often nowhere
       break;
-    default:
+    case 8:
       cpu = "4";  // high priority: needs an empty 4-cpu node, so preempts
+      break;
+    case 9:
+      cpu = "5";  // fits nowhere; preemption tries every node and fails
+      break;
+    default:
+      cpu = "5";  // the class of 9, but preemptionPolicy (not in the class key) differs
+      spec = R"("preemptionPolicy":"Never",)";
       break;
   }
   const std::string node_name = node.empty() ? "" : R"("nodeName":")" + node + "\",";
@@ -130,7 +139,16 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
          R"(}},"spec":{"priority":)" + std::to_string(priority) + "," + node_name + spec +
          R"("containers":[{"name":"c","image":")" + image +
          R"(","resources":{"requests":{"cpu":")" + cpu + R"(","memory":"1Gi"}})" + ports +
-         "}]}}";
+         "}]}" +
+         (nominated.empty() ? "" : R"(,"status":{"nominatedNodeName":")" + nominated + "\"}") +
+         "}";
+}
+
+// Covers the pods of template 0 ("app":"web").
+std::string PdbJson(const std::string& name, int allowed) {
+  return R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":")" + name +
+         R"(","namespace":"ns"},"spec":{"selector":{"matchLabels":{"app":"web"}}},)" +
+         R"("status":{"disruptionsAllowed":)" + std::to_string(allowed) + "}}";
 }
 
 std::string ServiceJson(const std::string& name, const std::string& app) {
@@ -139,10 +157,14 @@ std::string ServiceJson(const std::string& name, const std::string& app) {
 }
 
 // Runs `steps` random steps on both engines; a failure names the step.
-void RunSequence(uint32_t seed, int steps) {
+// With `failing`, the pods scheduled are mostly of classes that fit
+// nowhere (templates 7 to 10, at priorities 0, 500 and 1000), often several
+// in a row, among events that may or may not change their outcome: node
+// and pod changes, PDBs, nominations made by runs and dropped by deletes.
+void RunSequence(uint32_t seed, int steps, bool failing = false) {
   std::mt19937 rng(seed);
   EnginePtr on = NewEngine(true), off = NewEngine(false);
-  std::vector<std::string> nodes, bound;
+  std::vector<std::string> nodes, bound, pending;
   int next = 0;
   auto both = [&](auto call, const std::string& what) {
     const CallResult a = call(on.get()), b = call(off.get());
@@ -154,14 +176,17 @@ void RunSequence(uint32_t seed, int steps) {
   auto apply = [&](const std::string& json) {
     both([&](sched_engine* e) { return CallApply(e, json); }, "apply " + json);
   };
-  for (int i = 0; i < 110; ++i) {
+  // Failing mixes have more nodes: a cycle that finds 100 feasible nodes
+  // stops early, so the start index moves (the memo must follow it).
+  for (int i = 0; i < (failing ? 160 : 110); ++i) {
     nodes.push_back("n" + std::to_string(next++));
     apply(EventJson("ADDED", RandomNode(rng, nodes.back())));
   }
   for (int step = 0; step < steps && !::testing::Test::HasFatalFailure(); ++step) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " step " + std::to_string(step));
     const std::string pod = "p" + std::to_string(next++);
-    const int t = static_cast<int>(rng() % 9);
+    const int t = failing ? 7 + static_cast<int>(rng() % 4) : static_cast<int>(rng() % 9);
+    const int priority = failing ? std::vector{0, 500, 1000}[rng() % 3] : t == 8 ? 1000 : 0;
     switch (rng() % 16) {
       case 0:
         nodes.push_back("n" + std::to_string(next++));
@@ -186,19 +211,34 @@ void RunSequence(uint32_t seed, int steps) {
         }
         break;
       case 4:
-        if (!bound.empty()) {
+        if (failing && !pending.empty() && rng() % 2) {  // drops its nomination, if any
+          const size_t k = rng() % pending.size();
+          apply(EventJson("DELETED", TemplatePod(0, pending[k], "", 0)));
+          pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+        } else if (!bound.empty()) {
           const size_t k = rng() % bound.size();
           apply(EventJson("DELETED", TemplatePod(0, bound[k], "", 0)));
           bound.erase(bound.begin() + static_cast<std::ptrdiff_t>(k));
         }
         break;
       case 5:
-        apply(EventJson("ADDED", ServiceJson("s" + pod, rng() % 2 ? "web" : "db")));
+        if (failing) {
+          apply(EventJson(rng() % 2 ? "ADDED" : "MODIFIED",
+                          PdbJson("pdb" + std::to_string(rng() % 2), static_cast<int>(rng() % 2))));
+        } else {
+          apply(EventJson("ADDED", ServiceJson("s" + pod, rng() % 2 ? "web" : "db")));
+        }
         break;
       case 6:
         // Pending pods join the queue; high-priority ones may preempt and
         // be nominated, which later cycles see.
-        apply(EventJson("ADDED", TemplatePod(t, pod, "", t == 8 ? 1000 : 0)));
+        if (failing && !nodes.empty() && rng() % 2) {
+          // Already nominated (status.nominatedNodeName): counted on that node.
+          apply(EventJson("ADDED", TemplatePod(8, pod, "", 1000, nodes[rng() % nodes.size()])));
+        } else {
+          apply(EventJson("ADDED", TemplatePod(t, pod, "", priority)));
+        }
+        pending.push_back(pod);
         break;
       case 7:
         both([&](sched_engine* e) { return CallRun(e, 4, kAllFlags); }, "run");
@@ -208,13 +248,28 @@ void RunSequence(uint32_t seed, int steps) {
         break;
       default: {
         // Several pods of one template in a row: the cache's common case.
-        const std::string json = TemplatePod(t, pod, "", t == 8 ? 1000 : 0);
-        const uint32_t flags = kAllFlags | (rng() % 4 ? SCHED_SCHEDULE_ASSUME : 0u);
-        both([&](sched_engine* e) { return CallSchedule(e, json, flags); }, "schedule " + json);
-        if (flags & SCHED_SCHEDULE_ASSUME) bound.push_back(pod);
+        const int repeat = failing ? 1 + static_cast<int>(rng() % 3) : 1;
+        for (int k = 0; k < repeat && !::testing::Test::HasFatalFailure(); ++k) {
+          const std::string name = k == 0 ? pod : pod + "-" + std::to_string(k);
+          if (k > 0 && rng() % 2) {
+            // A pod that fits and is not assumed: only the start index moves.
+            const std::string json = TemplatePod(2, name + "-fit", "", 0);
+            both([&](sched_engine* e) { return CallSchedule(e, json, kAllFlags); }, "schedule " + json);
+          }
+          const std::string json = TemplatePod(t, name, "", priority);
+          const uint32_t flags = kAllFlags | (rng() % 4 ? SCHED_SCHEDULE_ASSUME : 0u);
+          both([&](sched_engine* e) { return CallSchedule(e, json, flags); }, "schedule " + json);
+          if (flags & SCHED_SCHEDULE_ASSUME) bound.push_back(name);
+        }
         break;
       }
     }
+  }
+  if (failing) {
+    // The memo answered cycles (and the engine without a cache has none).
+    EXPECT_GT(Counter(StatsJson(on.get()), "parked"), 0) << StatsJson(on.get());
+    EXPECT_EQ(Counter(StatsJson(off.get()), "parked"), 0);
+    return;
   }
   // Not vacuous: the cache served cycles and repaired nodes.
   const std::string stats = StatsJson(on.get());
@@ -233,6 +288,61 @@ TEST(EcachePropertyTest, CacheOnAndOffGiveIdenticalResults) {
     RunSequence(seed, 250);
     if (HasFatalFailure()) return;
   }
+}
+
+TEST(EcachePropertyTest, FailureMemoGivesIdenticalResults) {
+  // Every mutant tried (the memo ignores the state generation, does not
+  // repeat the cycle's draws, or ignores priority or preemptionPolicy)
+  // fails within these seeds.
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    RunSequence(seed, 250, /*failing=*/true);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(EcachePropertyTest, FailureMemoParksOnlyWhileNothingChanged) {
+  EnginePtr on = NewEngine(true), off = NewEngine(false);
+  std::string last;
+  auto both = [&](auto call) {
+    const CallResult a = call(on.get()), b = call(off.get());
+    ASSERT_EQ(a.status, SCHED_OK) << a.message;
+    ASSERT_EQ(a.output, b.output);
+    ASSERT_EQ(on->rep->StateDigest(), off->rep->StateDigest());
+    last = a.output;
+  };
+  auto apply = [&](const std::string& json) {
+    both([&](sched_engine* e) { return CallApply(e, json); });
+  };
+  auto schedule = [&](const std::string& json) {
+    both([&](sched_engine* e) { return CallSchedule(e, json, kAllFlags); });
+  };
+  apply(EventJson("ADDED", testing::NodeJson("n0", "4", "")));
+  apply(EventJson("ADDED", testing::NodeJson("n1", "1", "")));
+  // A pending pod nominated to n0 takes its 4 cpu for pods of lower priority.
+  apply(EventJson("ADDED", TemplatePod(8, "nom", "", 1000, "n0")));
+  schedule(TemplatePod(7, "a0", "", 0));
+  EXPECT_NE(last.find(R"("node":null)"), std::string::npos) << last;
+  // Nominations are not in the state's generation: no memo while any exist.
+  apply(EventJson("DELETED", TemplatePod(8, "nom", "", 1000, "n0")));
+  schedule(TemplatePod(7, "a1", "", 0));
+  EXPECT_NE(last.find(R"("pod":"ns/a1","node":"n0")"), std::string::npos) << last;
+  EXPECT_EQ(Counter(StatsJson(on.get()), "parked"), 0);
+
+  // 5 cpu fits nowhere: the second pod of the class is parked, the third
+  // (a node changed) is not, the fourth is.
+  schedule(TemplatePod(9, "b0", "", 0));
+  schedule(TemplatePod(9, "b1", "", 0));
+  EXPECT_EQ(Counter(StatsJson(on.get()), "parked"), 1);
+  apply(EventJson("MODIFIED", testing::NodeJson("n1", "2", "")));
+  schedule(TemplatePod(9, "b2", "", 0));
+  EXPECT_EQ(Counter(StatsJson(on.get()), "parked"), 1);
+  schedule(TemplatePod(9, "b3", "", 0));
+  EXPECT_EQ(Counter(StatsJson(on.get()), "parked"), 2);
+  // A node that fits it ends the failures.
+  apply(EventJson("MODIFIED", testing::NodeJson("n1", "8", "")));
+  schedule(TemplatePod(9, "b4", "", 0));
+  EXPECT_NE(last.find(R"("pod":"ns/b4","node":"n1")"), std::string::npos) << last;
+  EXPECT_EQ(Counter(StatsJson(on.get()), "parked"), 2);
 }
 
 TEST(EcachePropertyTest, CacheIsUsed) {
