@@ -22,8 +22,7 @@ using interpodaffinity::TopologyPair;
 void Update(TopologyCounts& m, const Node& node, Atom key, int64_t value) {
   const std::optional<Atom> v = node.labels.Get(key);
   if (!v) return;
-  const uint64_t pair = TopologyPair(key, *v);
-  if ((m[pair] += value) == 0) m.erase(pair);
+  m.Add(TopologyPair(key, *v), value);
 }
 
 // updateWithAffinityTerms: every term counts when `pod` matches all of them.
@@ -65,8 +64,7 @@ bool SatisfyPodAffinity(const PreFilterData& s, const Node& node) {
   for (const AffinityTerm& t : s.required_affinity) {
     const std::optional<Atom> v = node.labels.Get(t.topology_key);
     if (!v) return false;  // every topology label must exist on the node
-    auto it = s.affinity_counts.find(TopologyPair(t.topology_key, *v));
-    if (it == s.affinity_counts.end() || it->second <= 0) pods_exist = false;
+    if (s.affinity_counts.Get(TopologyPair(t.topology_key, *v)) <= 0) pods_exist = false;
   }
   // The first pod of a group with affinity to itself: no pod anywhere
   // matches, but P matches its own terms.
@@ -79,8 +77,7 @@ bool SatisfyPodAntiAffinity(const PreFilterData& s, const Node& node) {
   for (const AffinityTerm& t : s.required_anti_affinity) {
     const std::optional<Atom> v = node.labels.Get(t.topology_key);
     if (!v) continue;
-    auto it = s.anti_affinity_counts.find(TopologyPair(t.topology_key, *v));
-    if (it != s.anti_affinity_counts.end() && it->second > 0) return false;
+    if (s.anti_affinity_counts.Get(TopologyPair(t.topology_key, *v)) > 0) return false;
   }
   return true;
 }
@@ -98,9 +95,7 @@ bool SatisfyExistingPodsAntiAffinity(const PreFilterData& s, const Node& node) {
   }
   // AddPod / RemovePod moved some pairs: sum per pair.
   for (const auto& [key, value] : node.labels.entries()) {
-    int64_t count = 0;
-    auto it = s.existing_anti_affinity_delta.find(TopologyPair(key, value));
-    if (it != s.existing_anti_affinity_delta.end()) count = it->second;
+    int64_t count = s.existing_anti_affinity_delta.Get(TopologyPair(key, value));
     for (const TermEntry* e : s.existing_anti_affinity) {
       if (e->term.topology_key == key) count += CountIn(*e, value);
     }

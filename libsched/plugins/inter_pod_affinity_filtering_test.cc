@@ -521,15 +521,14 @@ TEST(InterPodAffinityFilterTest, MultipleNodes) {
 // AddPod equals PreFilter with the added pod present; RemovePod undoes it.
 // The state PreFilter wrote is shared with a clone and must not change.
 // existingAntiAffinityCounts as upstream keeps it: the matched index
-// entries' counts plus AddPod / RemovePod's changes, without zeros.
+// entries' counts plus AddPod / RemovePod's changes.
 interpodaffinity::TopologyCounts ExistingCounts(const interpodaffinity::PreFilterData& s) {
   interpodaffinity::TopologyCounts m = s.existing_anti_affinity_delta;
   for (const auto* e : s.existing_anti_affinity) {
     for (const auto& [value, count] : e->counts) {
-      m[interpodaffinity::TopologyPair(e->term.topology_key, value)] += count;
+      m.Add(interpodaffinity::TopologyPair(e->term.topology_key, value), count);
     }
   }
-  std::erase_if(m, [](const auto& kv) { return kv.second == 0; });
   return m;
 }
 

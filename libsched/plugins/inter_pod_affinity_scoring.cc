@@ -65,7 +65,7 @@ class ScoreBuilder {
         out_.topology_keys.end()) {
       out_.topology_keys.push_back(key);
     }
-    out_.topology_score[TopologyPair(key, *v)] += delta;
+    out_.topology_score.Add(TopologyPair(key, *v), delta);
   }
 
   const Pod& pod_;
@@ -129,8 +129,7 @@ Status InterPodAffinity::Score(const CycleState& state, const Pod& /*pod*/, cons
   for (Atom key : s->score->topology_keys) {
     const std::optional<Atom> v = n.labels.Get(key);
     if (!v) continue;
-    auto it = s->score->topology_score.find(TopologyPair(key, *v));
-    if (it != s->score->topology_score.end()) sum += it->second;
+    sum += s->score->topology_score.Get(TopologyPair(key, *v));
   }
   for (const auto& [e, weight] : s->score->existing) {
     const std::optional<Atom> v = n.labels.Get(e->term.topology_key);

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
 #include "libsched/model/pod_affinity.h"
+#include "libsched/plugins/internal/topology_counts.h"
 #include "libsched/state/cluster_state.h"
 
 namespace sched::interpodaffinity {
@@ -19,8 +19,6 @@ namespace sched::interpodaffinity {
 // A (topologyKey, value) pair packed into one integer (topologyPair).
 inline uint64_t TopologyPair(Atom key, Atom value) { return (uint64_t{key} << 32) | value; }
 
-// Matched-term counts per topology pair (topologyToMatchedTermCount).
-using TopologyCounts = std::unordered_map<uint64_t, int64_t>;
 
 using TermEntry = AffinityTermIndex::Entry;
 
@@ -55,7 +53,7 @@ struct PreFilterData {
 // P's preferred terms; plus the existing pods' terms that match P, each
 // scoring weight x its count in a node's domain.
 struct PreScoreData {
-  std::unordered_map<uint64_t, int64_t> topology_score;
+  TopologyCounts topology_score;
   std::vector<Atom> topology_keys;                             // distinct, in first-seen order
   std::vector<std::pair<const TermEntry*, int64_t>> existing;  // entry, signed weight
 };
