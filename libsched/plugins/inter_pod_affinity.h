@@ -16,6 +16,10 @@
 //     Unschedulable kReasonExistingAntiAffinity.
 // PreFilter counts matching pods per (topologyKey, value) pair once; Filter
 // is then a few lookups per node. AddPod / RemovePod adjust the counts.
+// Existing pods' terms are not walked pod by pod: the snapshot's
+// AffinityTermIndex holds each distinct term with its counts per domain, so
+// P is matched once per distinct term (rule 3 and the scoring of existing
+// pods' terms); P's own terms are matched once per PodLabelIndex group.
 //
 // Score sums, per node, the weights of the topology pairs it belongs to:
 // P's preferred terms against existing pods (+weight for affinity, -weight

@@ -9,9 +9,11 @@
 namespace sched {
 namespace {
 
+using interpodaffinity::CountIn;
 using interpodaffinity::MatchesAllTerms;
 using interpodaffinity::PreFilterData;
 using interpodaffinity::State;
+using interpodaffinity::TermEntry;
 using interpodaffinity::TopologyCounts;
 using interpodaffinity::TopologyPair;
 
@@ -20,14 +22,12 @@ using interpodaffinity::TopologyPair;
 void Update(TopologyCounts& m, const Node& node, Atom key, int64_t value) {
   const std::optional<Atom> v = node.labels.Get(key);
   if (!v) return;
-  const uint64_t pair = TopologyPair(key, *v);
-  if ((m[pair] += value) == 0) m.erase(pair);
+  m.Add(TopologyPair(key, *v), value);
 }
 
 // updateWithAffinityTerms: every term counts when `pod` matches all of them.
 void UpdateWithAffinityTerms(TopologyCounts& m, const std::vector<AffinityTerm>& terms,
-                             const Pod& pod, const Node& node, const Interner& in,
-                             int64_t value) {
+                             const Pod& pod, const Node& node, const Interner& in, int64_t value) {
   if (!MatchesAllTerms(terms, pod, in)) return;
   for (const AffinityTerm& t : terms) Update(m, node, t.topology_key, value);
 }
@@ -49,13 +49,13 @@ const LabelSet& NoLabels() {
 
 // preFilterState.updateWithPod: `other` (on `node`) appears (+1) or goes (-1).
 void ApplyPod(PreFilterData& s, const Pod& pod, const Pod& other, const Node& node,
-                   const Interner& in, int64_t multiplier) {
-  UpdateWithAntiAffinityTerms(s.existing_anti_affinity_counts,
-                              other.pod_affinity.required_anti_affinity, pod,
-                              *s.namespace_labels, node, in, multiplier);
+              const Interner& in, int64_t multiplier) {
+  UpdateWithAntiAffinityTerms(s.existing_anti_affinity_delta,
+                              other.pod_affinity.required_anti_affinity, pod, *s.namespace_labels,
+                              node, in, multiplier);
   UpdateWithAffinityTerms(s.affinity_counts, s.required_affinity, other, node, in, multiplier);
-  UpdateWithAntiAffinityTerms(s.anti_affinity_counts, s.required_anti_affinity, other,
-                              NoLabels(), node, in, multiplier);
+  UpdateWithAntiAffinityTerms(s.anti_affinity_counts, s.required_anti_affinity, other, NoLabels(),
+                              node, in, multiplier);
 }
 
 // satisfyPodAffinity.
@@ -64,8 +64,7 @@ bool SatisfyPodAffinity(const PreFilterData& s, const Node& node) {
   for (const AffinityTerm& t : s.required_affinity) {
     const std::optional<Atom> v = node.labels.Get(t.topology_key);
     if (!v) return false;  // every topology label must exist on the node
-    auto it = s.affinity_counts.find(TopologyPair(t.topology_key, *v));
-    if (it == s.affinity_counts.end() || it->second <= 0) pods_exist = false;
+    if (s.affinity_counts.Get(TopologyPair(t.topology_key, *v)) <= 0) pods_exist = false;
   }
   // The first pod of a group with affinity to itself: no pod anywhere
   // matches, but P matches its own terms.
@@ -78,27 +77,36 @@ bool SatisfyPodAntiAffinity(const PreFilterData& s, const Node& node) {
   for (const AffinityTerm& t : s.required_anti_affinity) {
     const std::optional<Atom> v = node.labels.Get(t.topology_key);
     if (!v) continue;
-    auto it = s.anti_affinity_counts.find(TopologyPair(t.topology_key, *v));
-    if (it != s.anti_affinity_counts.end() && it->second > 0) return false;
+    if (s.anti_affinity_counts.Get(TopologyPair(t.topology_key, *v)) > 0) return false;
   }
   return true;
 }
 
-// satisfyExistingPodsAntiAffinity: any of the node's labels may be a
-// topology key of some existing pod's term.
+// satisfyExistingPodsAntiAffinity: the node fails when the count of some
+// (key, value) pair among its labels is positive.
 bool SatisfyExistingPodsAntiAffinity(const PreFilterData& s, const Node& node) {
-  if (s.existing_anti_affinity_counts.empty()) return true;
+  if (s.existing_anti_affinity_delta.empty()) {
+    // Every count is positive: any one in the node's domain fails it.
+    for (const TermEntry* e : s.existing_anti_affinity) {
+      const std::optional<Atom> v = node.labels.Get(e->term.topology_key);
+      if (v && CountIn(*e, *v) > 0) return false;
+    }
+    return true;
+  }
+  // AddPod / RemovePod moved some pairs: sum per pair.
   for (const auto& [key, value] : node.labels.entries()) {
-    auto it = s.existing_anti_affinity_counts.find(TopologyPair(key, value));
-    if (it != s.existing_anti_affinity_counts.end() && it->second > 0) return false;
+    int64_t count = s.existing_anti_affinity_delta.Get(TopologyPair(key, value));
+    for (const TermEntry* e : s.existing_anti_affinity) {
+      if (e->term.topology_key == key) count += CountIn(*e, value);
+    }
+    if (count > 0) return false;
   }
   return true;
 }
 
 }  // namespace
 
-Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
-                                   const ClusterState& snapshot,
+Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
   const Interner& in = snapshot.interner();
   auto st = std::make_unique<State>();
@@ -120,12 +128,12 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
   s.namespace_labels = &snapshot.NamespaceLabels(pod.ns_atom);
   s.pod_matches_own_affinity = MatchesAllTerms(s.required_affinity, pod, in);
 
-  // getExistingAntiAffinityCounts: only pods with required anti-affinity.
-  for (const NodeInfo* ni : snapshot.NodeList()) {
-    for (const Pod* existing : ni->pods_with_required_anti_affinity()) {
-      UpdateWithAntiAffinityTerms(s.existing_anti_affinity_counts,
-                                  existing->pod_affinity.required_anti_affinity, pod,
-                                  *s.namespace_labels, *ni->node(), in, 1);
+  // getExistingAntiAffinityCounts: each distinct term held by existing
+  // pods is matched once; its counts are read in Filter.
+  for (const auto& [key, e] :
+       snapshot.affinity_term_index().entries(AffinityTermIndex::Kind::kRequiredAntiAffinity)) {
+    if (!e.counts.empty() && e.term.Matches(pod, *s.namespace_labels, in)) {
+      s.existing_anti_affinity.push_back(&e);
     }
   }
   // getIncomingAffinityAntiAffinityCounts: every pod matters when P has
@@ -155,7 +163,7 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
       }
     }
   }
-  if (s.existing_anti_affinity_counts.empty() && !incoming) return Status(Code::kSkip);
+  if (s.existing_anti_affinity.empty() && !incoming) return Status(Code::kSkip);
   state.Write(slot(), std::move(st));
   return Status();
 }

@@ -19,8 +19,8 @@ using interpodaffinity::TopologyPair;
 // Builds the topology scores of one cycle (scoreMap and processExistingPod).
 class ScoreBuilder {
  public:
-  ScoreBuilder(const Pod& pod, const LabelSet& ns_labels, int32_t hard_weight,
-               const Interner& in, PreScoreData* out)
+  ScoreBuilder(const Pod& pod, const LabelSet& ns_labels, int32_t hard_weight, const Interner& in,
+               PreScoreData* out)
       : pod_(pod), ns_labels_(ns_labels), hard_weight_(hard_weight), in_(in), out_(*out) {}
 
   // P's preferred terms, merged (they match with no namespace lookup).
@@ -43,24 +43,20 @@ class ScoreBuilder {
     }
   }
 
-  // The existing pod's terms against P.
-  void ProcessExistingTerms(const Pod& existing, const Node& node) {
-    if (node.labels.empty()) return;
-    const PodAffinityTerms& e = existing.pod_affinity;
-    if (hard_weight_ > 0) {
-      for (const AffinityTerm& t : e.required_affinity) {
-        ProcessTerm(t, hard_weight_, pod_, ns_labels_, node, 1);
-      }
+  // The existing pods' terms of one kind against P: each distinct term is
+  // matched once; Score reads the counts of those that match. Terms
+  // counted on no labelled node add nothing, as upstream.
+  void ProcessExistingTerms(const AffinityTermIndex& index, AffinityTermIndex::Kind kind,
+                            int64_t multiplier) {
+    for (const auto& [key, e] : index.entries(kind)) {
+      if (e.counts.empty() || !e.term.Matches(pod_, ns_labels_, in_)) continue;
+      const int64_t weight =
+          kind == AffinityTermIndex::Kind::kRequiredAffinity ? hard_weight_ : e.weight;
+      out_.existing.emplace_back(&e, weight * multiplier);
     }
-    ProcessTerms(e.preferred_affinity, pod_, ns_labels_, node, 1);
-    ProcessTerms(e.preferred_anti_affinity, pod_, ns_labels_, node, -1);
   }
 
  private:
-  void ProcessTerm(const AffinityTerm& t, int32_t weight, const Pod& target,
-                   const LabelSet& ns_labels, const Node& node, int64_t multiplier) {
-    if (t.Matches(target, ns_labels, in_)) Add(t.topology_key, int64_t{weight} * multiplier, node);
-  }
   // Adds `delta` to the node's pair for `key`, if the node has that label.
   void Add(Atom key, int64_t delta, const Node& node) {
     const std::optional<Atom> v = node.labels.Get(key);
@@ -69,13 +65,7 @@ class ScoreBuilder {
         out_.topology_keys.end()) {
       out_.topology_keys.push_back(key);
     }
-    out_.topology_score[TopologyPair(key, *v)] += delta;
-  }
-  void ProcessTerms(const std::vector<WeightedAffinityTerm>& terms, const Pod& target,
-                    const LabelSet& ns_labels, const Node& node, int64_t multiplier) {
-    for (const WeightedAffinityTerm& t : terms) {
-      ProcessTerm(t.term, t.weight, target, ns_labels, node, multiplier);
-    }
+    out_.topology_score.Add(TopologyPair(key, *v), delta);
   }
 
   const Pod& pod_;
@@ -109,19 +99,21 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
 
   // processExistingPod, split: P's preferred terms read only a pod's
   // namespace and labels, so they are matched once per group of such pods
-  // and weighted by its count per node; only pods with affinity have terms
-  // of their own.
+  // and weighted by its count per node; the existing pods' terms are
+  // matched once per distinct term.
   if (has_constraints) {
     for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
       builder.ProcessIncomingTerms(group);
     }
   }
-  for (const NodeInfo* ni : snapshot.NodeList()) {
-    for (const Pod* existing : ni->pods_with_affinity()) {
-      builder.ProcessExistingTerms(*existing, *ni->node());
-    }
+  using Kind = AffinityTermIndex::Kind;
+  const AffinityTermIndex& index = snapshot.affinity_term_index();
+  if (args_.hard_pod_affinity_weight > 0) {
+    builder.ProcessExistingTerms(index, Kind::kRequiredAffinity, 1);
   }
-  if (data.topology_keys.empty()) return Status(Code::kSkip);
+  builder.ProcessExistingTerms(index, Kind::kPreferredAffinity, 1);
+  builder.ProcessExistingTerms(index, Kind::kPreferredAntiAffinity, -1);
+  if (data.topology_keys.empty() && data.existing.empty()) return Status(Code::kSkip);
   state.Write(slot(), std::move(st));
   return Status();
 }
@@ -137,8 +129,11 @@ Status InterPodAffinity::Score(const CycleState& state, const Pod& /*pod*/, cons
   for (Atom key : s->score->topology_keys) {
     const std::optional<Atom> v = n.labels.Get(key);
     if (!v) continue;
-    auto it = s->score->topology_score.find(TopologyPair(key, *v));
-    if (it != s->score->topology_score.end()) sum += it->second;
+    sum += s->score->topology_score.Get(TopologyPair(key, *v));
+  }
+  for (const auto& [e, weight] : s->score->existing) {
+    const std::optional<Atom> v = n.labels.Get(e->term.topology_key);
+    if (v) sum += weight * interpodaffinity::CountIn(*e, *v);
   }
   *score = sum;
   return Status();

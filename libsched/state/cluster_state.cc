@@ -35,6 +35,13 @@ void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   }
 }
 
+void ClusterState::MoveAffinityTerms(const NodeInfo& info, const Node* old) {
+  for (const Pod* pod : info.pods_with_affinity()) {
+    affinity_terms_.Remove(*pod, old);
+    affinity_terms_.Add(*pod, info.node());
+  }
+}
+
 void ClusterState::NodeListChanged() {
   if (batch_depth_ > 0) {
     node_list_stale_ = true;
@@ -53,9 +60,11 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   const std::string name = node->name;
   const std::string zone = ZoneKey(*node, interner_);
   NodeInfo& info = InfoFor(name);
-  if (const Node* old = info.node()) CountImages(*old, -1);
+  const std::shared_ptr<const Node> old = info.shared_node();
+  if (old) CountImages(*old, -1);
   CountImages(*node, +1);
   info.SetNode(std::move(node), ++generation_);
+  if (!old || old->labels != info.node()->labels) MoveAffinityTerms(info, old.get());
 
   const std::string* old_zone = tree_.ZoneOf(name);
   if (old_zone == nullptr) {
@@ -75,7 +84,9 @@ bool ClusterState::RemoveNode(std::string_view name) {
   if (zone == nullptr) return false;
   NodeInfo& info = *infos_.at(key);
   CountImages(*info.node(), -1);
+  const std::shared_ptr<const Node> old = info.shared_node();
   info.ClearNode(++generation_);
+  MoveAffinityTerms(info, old.get());
   tree_.Remove(*zone, key);
   DropNodeInfoIfEmpty(key);
   NodeListChanged();
@@ -89,6 +100,7 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   NodeInfo& info = InfoFor(pod->node_name);
   info.AddPod(pod, ++generation_);
   pod_labels_.Add(*pod, &info);
+  affinity_terms_.Add(*pod, info.node());
   CountPVCRefs(*pod, +1);
   pods_.emplace(std::move(key), std::move(pod));
 }
@@ -100,6 +112,7 @@ bool ClusterState::RemovePod(std::string_view key) {
   NodeInfo* info = infos_.at(node_name).get();
   info->RemovePod(it->second.get(), ++generation_);
   pod_labels_.Remove(*it->second, info);
+  affinity_terms_.Remove(*it->second, info->node());
   CountPVCRefs(*it->second, -1);
   pods_.erase(it);
   DropNodeInfoIfEmpty(node_name);

@@ -25,6 +25,7 @@
 #include "libsched/model/pod.h"
 #include "libsched/model/storage_class.h"
 #include "libsched/model/workload.h"
+#include "libsched/state/affinity_term_index.h"
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
 #include "libsched/state/pod_label_index.h"
@@ -158,6 +159,10 @@ class ClusterState {
   // The pods grouped by namespace and labels, with per-node counts (what
   // InterPodAffinity matches an incoming pod's terms against).
   const PodLabelIndex& pod_label_index() const { return pod_labels_; }
+  // The distinct (anti-)affinity terms of the bound and assumed pods, with
+  // per-topology-domain counts (what InterPodAffinity matches the incoming
+  // pod against, instead of every existing pod's terms).
+  const AffinityTermIndex& affinity_term_index() const { return affinity_terms_; }
   // Number of nodes that report an image under this name (ImageStateSummary.NumNodes).
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
@@ -172,6 +177,9 @@ class ClusterState {
   NodeInfo& InfoFor(const std::string& node_name);
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
+  // The node of `info` changed from `old` (null: none) to info.node(): its
+  // pods' terms move to their new topology domains.
+  void MoveAffinityTerms(const NodeInfo& info, const Node* old);
   // Counts the pod's persistentVolumeClaim volumes in pvc_ref_counts_.
   void CountPVCRefs(const Pod& pod, int delta);
   // After a node is added, removed or changes zone: rebuild now, or when
@@ -182,6 +190,7 @@ class ClusterState {
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   PodLabelIndex pod_labels_;
+  AffinityTermIndex affinity_terms_;
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;

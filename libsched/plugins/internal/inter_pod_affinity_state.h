@@ -6,27 +6,37 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
 #include "libsched/model/pod_affinity.h"
+#include "libsched/plugins/internal/topology_counts.h"
 #include "libsched/state/cluster_state.h"
 
 namespace sched::interpodaffinity {
 
 // A (topologyKey, value) pair packed into one integer (topologyPair).
-inline uint64_t TopologyPair(Atom key, Atom value) {
-  return (uint64_t{key} << 32) | value;
-}
+inline uint64_t TopologyPair(Atom key, Atom value) { return (uint64_t{key} << 32) | value; }
 
-// Matched-term counts per topology pair (topologyToMatchedTermCount).
-using TopologyCounts = std::unordered_map<uint64_t, int64_t>;
+
+using TermEntry = AffinityTermIndex::Entry;
+
+// How many pods hold an existing pod's term in the domain `value` of its
+// topology key.
+inline int64_t CountIn(const TermEntry& e, Atom value) {
+  auto it = e.counts.find(value);
+  return it == e.counts.end() ? 0 : it->second;
+}
 
 // preFilterState. Copyable: AddPod / RemovePod copy it on write.
 struct PreFilterData {
-  // Existing pods whose required anti-affinity terms match P.
-  TopologyCounts existing_anti_affinity_counts;
+  // Existing pods' required anti-affinity terms that match P, counted on
+  // some labelled node (entries of the snapshot's AffinityTermIndex).
+  std::vector<const TermEntry*> existing_anti_affinity;
+  // What AddPod / RemovePod changed in those counts, per topology pair; so
+  // existingAntiAffinityCounts is `existing_anti_affinity` plus this.
+  TopologyCounts existing_anti_affinity_delta;
   // Existing pods that match all of P's required affinity terms.
   TopologyCounts affinity_counts;
   // Existing pods that match P's required anti-affinity terms.
@@ -39,10 +49,13 @@ struct PreFilterData {
   const LabelSet* namespace_labels = nullptr;  // of P's namespace
 };
 
-// preScoreState: score per topology pair, and the keys that occur.
+// preScoreState: score per topology pair, and the keys that occur, from
+// P's preferred terms; plus the existing pods' terms that match P, each
+// scoring weight x its count in a node's domain.
 struct PreScoreData {
-  std::unordered_map<uint64_t, int64_t> topology_score;
-  std::vector<Atom> topology_keys;  // distinct, in first-seen order
+  TopologyCounts topology_score;
+  std::vector<Atom> topology_keys;                             // distinct, in first-seen order
+  std::vector<std::pair<const TermEntry*, int64_t>> existing;  // entry, signed weight
 };
 
 // The plugin's one CycleState slot: PreFilter fills `filter` (a parse

@@ -1,0 +1,64 @@
+#include "libsched/state/affinity_term_index.h"
+
+#include <span>
+
+#include "libsched/ecache/pod_signer.h"
+
+namespace sched {
+namespace {
+
+void AddSelector(PodSigner& s, const std::optional<LabelSelector>& sel) {
+  s.Add(static_cast<int64_t>(sel.has_value()));
+  if (!sel) return;
+  s.AddAll(std::span<const Requirement>(sel->requirements));
+  s.Add(static_cast<int64_t>(sel->valid));
+}
+
+// Equal for equal (term, weight), distinct otherwise.
+std::string EntryKey(const AffinityTerm& t, int32_t weight) {
+  PodSigner s;
+  s.Add(int64_t{weight});
+  s.AddAll(std::span<const Atom>(t.namespaces));
+  AddSelector(s, t.selector);
+  AddSelector(s, t.namespace_selector);
+  s.Add(int64_t{t.topology_key});
+  return std::string(s.bytes());
+}
+
+}  // namespace
+
+void AffinityTermIndex::Update(Kind kind, const AffinityTerm& term, int32_t weight,
+                               const Node* node, int64_t delta) {
+  Entries& entries = entries_[static_cast<int>(kind)];
+  const std::string key = EntryKey(term, weight);
+  auto it = entries.find(key);
+  if (it == entries.end()) {
+    if (delta < 0) return;  // Remove without Add: nothing to undo
+    it = entries.emplace(key, Entry{term, weight, {}, 0}).first;
+  }
+  Entry& e = it->second;
+  if (node != nullptr) {
+    if (const std::optional<Atom> v = node->labels.Get(term.topology_key)) {
+      if ((e.counts[*v] += delta) <= 0) e.counts.erase(*v);
+    }
+  }
+  if ((e.held += delta) <= 0) entries.erase(it);
+}
+
+void AffinityTermIndex::Apply(const Pod& pod, const Node* node, int64_t delta) {
+  const PodAffinityTerms& a = pod.pod_affinity;
+  for (const AffinityTerm& t : a.required_affinity) {
+    Update(Kind::kRequiredAffinity, t, 0, node, delta);
+  }
+  for (const AffinityTerm& t : a.required_anti_affinity) {
+    Update(Kind::kRequiredAntiAffinity, t, 0, node, delta);
+  }
+  for (const WeightedAffinityTerm& t : a.preferred_affinity) {
+    Update(Kind::kPreferredAffinity, t.term, t.weight, node, delta);
+  }
+  for (const WeightedAffinityTerm& t : a.preferred_anti_affinity) {
+    Update(Kind::kPreferredAntiAffinity, t.term, t.weight, node, delta);
+  }
+}
+
+}  // namespace sched
