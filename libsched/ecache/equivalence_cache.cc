@@ -28,10 +28,8 @@ const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node) const {
 
 void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st) {
   Slot& s = slots_[index];
-  std::vector<std::string_view> reasons;
-  reasons.reserve(st.reasons().size());
-  for (std::string_view r : st.reasons()) reasons.push_back(*reasons_->emplace(r).first);
-  s.verdict = Status(st.code(), std::move(reasons));
+  s.verdict = Status(st.code());
+  for (std::string_view r : st.reasons()) s.verdict.AddReason(*reasons_->emplace(r).first);
   s.verdict.set_plugin(st.plugin());
   s.filter_node = &node;
   s.filter_generation = node.generation();

@@ -209,7 +209,8 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
   std::atomic<int64_t> passed{0};
   std::atomic<bool> failed{false};
   Parallelizer& par = cls != nullptr ? inline_ : *parallelizer_;
-  par.Until(n, [&](size_t begin, size_t end) {
+  const int64_t node_cost = kNanosPerPluginCall * static_cast<int64_t>(profile_.filter().size());
+  par.Until(n, node_cost, [&](size_t begin, size_t end) {
     int64_t chunk_passed = 0;
     for (size_t i = begin; i < end; ++i) {
       const size_t index = (start + i) % n;
@@ -313,7 +314,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
   for (auto& f : score_failed) f.store(n, std::memory_order_relaxed);
   // The cache's rows are not synchronized: with it, Score runs here.
   Parallelizer& par = score_cache != nullptr ? inline_ : *parallelizer_;
-  par.Until(n, [&](size_t begin, size_t end) {
+  par.Until(n, kNanosPerPluginCall * static_cast<int64_t>(np), [&](size_t begin, size_t end) {
     for (size_t p = 0; p < np; ++p) {
       int64_t* column = &r.plugin_scores[p * n];
       for (size_t i = begin; i < end; ++i) {
@@ -342,7 +343,8 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
   while (scored < np && score_failed[scored].load(std::memory_order_relaxed) == n) ++scored;
   std::vector<Status> normalize(np);
   std::vector<size_t> out_of_range(np, n);
-  parallelizer_->Until(scored, [&](size_t begin, size_t end) {
+  const int64_t column_cost = kNanosPerScoreCell * static_cast<int64_t>(n);
+  parallelizer_->Until(scored, column_cost, [&](size_t begin, size_t end) {
     for (size_t p = begin; p < end; ++p) {
       const auto [plugin, weight] = plugins[p];
       const std::span<int64_t> column(&r.plugin_scores[p * n], n);
@@ -391,7 +393,8 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
     }
   }
   r.total_scores.assign(n, 0);
-  parallelizer_->Until(n, [&](size_t begin, size_t end) {
+  const int64_t row_cost = kNanosPerScoreCell * static_cast<int64_t>(np);
+  parallelizer_->Until(n, row_cost, [&](size_t begin, size_t end) {
     for (size_t p = 0; p < np; ++p) {
       for (size_t i = begin; i < end; ++i) r.total_scores[i] += r.plugin_scores[p * n + i];
     }
