@@ -66,14 +66,21 @@ void Parallelizer::Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk) 
   if (pieces == 0) return;
   const bool small = static_cast<double>(pieces) * static_cast<double>(nanos_per_piece) <
                      static_cast<double>(min_parallel_nanos_);
-  if (parallelism_ == 1 || small) {
+  if (parallelism_ == 1) {
     for (size_t i = 0; i < pieces; ++i) {
       if (!chunk(i, i + 1)) return;
     }
     return;
   }
+  const size_t chunk_size = ChunkSizeFor(pieces, parallelism_);
+  if (small) {
+    for (size_t begin = 0; begin < pieces; begin += chunk_size) {
+      if (!chunk(begin, std::min(begin + chunk_size, pieces))) return;
+    }
+    return;
+  }
   std::lock_guard<std::mutex> call(call_mu_);
-  Job job(chunk, pieces, ChunkSizeFor(pieces, parallelism_));
+  Job job(chunk, pieces, chunk_size);
   const size_t chunks = (pieces + job.chunk_size - 1) / job.chunk_size;
   // numWorkersForChunkSize: no more threads than chunks.
   const int helpers = static_cast<int>(std::min<size_t>(chunks, parallelism_)) - 1;

@@ -12,9 +12,9 @@
 //
 // Work too small to pay for waking a thread runs inline on the caller: the
 // caller states what a piece costs, and below min_parallel_nanos of work in
-// all Until runs the pieces itself, in order, as parallelism 1 would.
-// Callers cut speculative work by order, never by which thread ran it, so
-// the outcome is the same either way.
+// all Until runs the chunks itself, in order, stopping after the one that
+// asked to (a prefix, as with threads). Callers cut speculative work by
+// order, never by which thread ran it, so the outcome is the same.
 //
 // Thread-safety: Until may be called from any thread; calls serialize on an
 // internal mutex. REQUIRES: `chunk` does not call Until (no nesting).
@@ -81,8 +81,9 @@ class Parallelizer {
   // Chunks are claimed in increasing order, so the chunks that ran always
   // form a prefix of [0, pieces). With parallelism 1 every piece is its own
   // chunk, run in order on the calling thread: work stops right after the
-  // piece that asked to, as a serial loop would; so does any call whose
-  // pieces * nanos_per_piece is below min_parallel_nanos.
+  // piece that asked to, as a serial loop would. A call whose
+  // pieces * nanos_per_piece is below min_parallel_nanos runs its chunks
+  // on the calling thread, in order.
   void Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk);
 
  private:

@@ -195,7 +195,9 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
                             const NodeInfo* skip, int64_t to_find,
                             std::vector<const NodeInfo*>* feasible,
                             std::vector<size_t>* positions, ScheduleResult& r) {
+  feasible->reserve(std::min(static_cast<size_t>(to_find), nodes.size()));
   if (cls != nullptr) {
+    positions->reserve(feasible->capacity());
     FilterNodesCached(fw, cs, pod, nominator, *cls, nodes, skip, to_find, feasible, positions, r);
     return;
   }
