@@ -28,10 +28,8 @@ const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node) const {
 }
 
 Status EcacheEntry::Keep(const Status& st) {
-  std::vector<std::string_view> reasons;
-  reasons.reserve(st.reasons().size());
-  for (std::string_view r : st.reasons()) reasons.push_back(*reasons_->emplace(r).first);
-  Status kept(st.code(), std::move(reasons));
+  Status kept(st.code());
+  for (std::string_view r : st.reasons()) kept.AddReason(*reasons_->emplace(r).first);
   kept.set_plugin(st.plugin());
   return kept;
 }

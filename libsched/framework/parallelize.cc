@@ -12,15 +12,16 @@ size_t ChunkSizeFor(size_t n, int parallelism) {
 }
 
 struct Parallelizer::Job {
-  Job(const ChunkFn& f, size_t n, size_t size) : fn(&f), pieces(n), chunk_size(size) {}
-  const ChunkFn* fn;
+  Job(ChunkFn f, size_t n, size_t size) : fn(f), pieces(n), chunk_size(size) {}
+  ChunkFn fn;
   size_t pieces;
   size_t chunk_size;
   std::atomic<size_t> next_chunk{0};
   std::atomic<bool> stop{false};
 };
 
-Parallelizer::Parallelizer(int parallelism) : parallelism_(parallelism) {
+Parallelizer::Parallelizer(int parallelism, int64_t min_parallel_nanos)
+    : parallelism_(parallelism), min_parallel_nanos_(min_parallel_nanos) {
   threads_.reserve(static_cast<size_t>(parallelism - 1));
   for (int i = 1; i < parallelism; ++i) threads_.emplace_back([this] { WorkerLoop(); });
 }
@@ -38,7 +39,7 @@ void Parallelizer::Work(Job& job) {
   while (!job.stop.load(std::memory_order_relaxed)) {
     const size_t begin = job.next_chunk.fetch_add(1, std::memory_order_relaxed) * job.chunk_size;
     if (begin >= job.pieces) return;
-    if (!(*job.fn)(begin, std::min(begin + job.chunk_size, job.pieces))) {
+    if (!job.fn(begin, std::min(begin + job.chunk_size, job.pieces))) {
       job.stop.store(true, std::memory_order_relaxed);
     }
   }
@@ -61,16 +62,25 @@ void Parallelizer::WorkerLoop() {
   }
 }
 
-void Parallelizer::Until(size_t pieces, const ChunkFn& chunk) {
+void Parallelizer::Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk) {
   if (pieces == 0) return;
+  const bool small = static_cast<double>(pieces) * static_cast<double>(nanos_per_piece) <
+                     static_cast<double>(min_parallel_nanos_);
   if (parallelism_ == 1) {
     for (size_t i = 0; i < pieces; ++i) {
       if (!chunk(i, i + 1)) return;
     }
     return;
   }
+  const size_t chunk_size = ChunkSizeFor(pieces, parallelism_);
+  if (small) {
+    for (size_t begin = 0; begin < pieces; begin += chunk_size) {
+      if (!chunk(begin, std::min(begin + chunk_size, pieces))) return;
+    }
+    return;
+  }
   std::lock_guard<std::mutex> call(call_mu_);
-  Job job(chunk, pieces, ChunkSizeFor(pieces, parallelism_));
+  Job job(chunk, pieces, chunk_size);
   const size_t chunks = (pieces + job.chunk_size - 1) / job.chunk_size;
   // numWorkersForChunkSize: no more threads than chunks.
   const int helpers = static_cast<int>(std::min<size_t>(chunks, parallelism_)) - 1;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -10,6 +11,9 @@
 
 namespace sched {
 namespace {
+
+// A piece cost that always pays for waking threads.
+constexpr int64_t kHeavy = kMinParallelNanos;
 
 TEST(ParallelizeTest, ChunkSizeFor) {
   struct Case {
@@ -39,7 +43,7 @@ TEST(ParallelizeTest, EveryPieceRunsExactlyOnce) {
     Parallelizer p(parallelism);
     for (size_t pieces : {0u, 1u, 2u, 7u, 100u, 5000u}) {
       std::vector<std::atomic<int>> runs(pieces);
-      p.Until(pieces, [&](size_t begin, size_t end) {
+      p.Until(pieces, kHeavy, [&](size_t begin, size_t end) {
         EXPECT_LT(begin, end);
         for (size_t i = begin; i < end; ++i) runs[i].fetch_add(1);
         return true;
@@ -58,7 +62,7 @@ TEST(ParallelizeTest, StopLeavesAPrefixThatEndsAtOrAfterTheStoppingChunk) {
   for (int parallelism : {2, 4, 8}) {
     Parallelizer p(parallelism);
     std::vector<std::atomic<int>> runs(kPieces);
-    p.Until(kPieces, [&](size_t begin, size_t end) {
+    p.Until(kPieces, kHeavy, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) runs[i].fetch_add(1);
       return !(begin <= kStopAt && kStopAt < end);
     });
@@ -77,13 +81,52 @@ TEST(ParallelizeTest, ParallelismOneRunsPiecesInOrderOnTheCallerAndStopsRightAwa
   Parallelizer p(1);
   std::vector<std::pair<size_t, size_t>> chunks;
   const std::thread::id caller = std::this_thread::get_id();
-  p.Until(10, [&](size_t begin, size_t end) {
+  p.Until(10, kHeavy, [&](size_t begin, size_t end) {
     EXPECT_EQ(std::this_thread::get_id(), caller);
     chunks.emplace_back(begin, end);
     return begin < 4;
   });
   EXPECT_EQ(chunks,
             (std::vector<std::pair<size_t, size_t>>{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}}));
+}
+
+TEST(ParallelizeTest, SmallWorkRunsOnTheCaller) {
+  struct Case {
+    int64_t min_parallel_nanos;
+    size_t pieces;
+    int64_t nanos_per_piece;
+    bool want_inline;
+  };
+  const Case cases[] = {
+      {kMinParallelNanos, 100, 10, true},                    // 1 µs of work
+      {kMinParallelNanos, 9, kMinParallelNanos / 10, true},  // just below
+      {kMinParallelNanos, 10, kMinParallelNanos / 10, false},
+      {0, 100, 0, false},  // 0 turns the threshold off
+  };
+  for (const Case& c : cases) {
+    Parallelizer p(2, c.min_parallel_nanos);
+    const std::thread::id caller = std::this_thread::get_id();
+    std::vector<std::pair<size_t, size_t>> chunks;
+    bool all_on_caller = true;
+    std::mutex mu;
+    p.Until(c.pieces, c.nanos_per_piece, [&](size_t begin, size_t end) {
+      std::lock_guard<std::mutex> l(mu);
+      all_on_caller = all_on_caller && std::this_thread::get_id() == caller;
+      chunks.emplace_back(begin, end);
+      return true;
+    });
+    if (c.want_inline) {
+      EXPECT_TRUE(all_on_caller) << c.pieces << " x " << c.nanos_per_piece;
+      EXPECT_TRUE(std::is_sorted(chunks.begin(), chunks.end())) << "in order";
+    }
+    // Chunks of ChunkSizeFor pieces either way; inline, in order.
+    const size_t size = ChunkSizeFor(c.pieces, 2);
+    ASSERT_EQ(chunks.size(), (c.pieces + size - 1) / size) << c.pieces;
+    std::sort(chunks.begin(), chunks.end());
+    for (size_t k = 0; k < chunks.size(); ++k) {
+      EXPECT_EQ(chunks[k].first, k * size) << c.pieces << " x " << c.nanos_per_piece;
+    }
+  }
 }
 
 TEST(ParallelizeTest, UsesSeveralThreadsAndSerializesConcurrentCalls) {
@@ -93,7 +136,7 @@ TEST(ParallelizeTest, UsesSeveralThreadsAndSerializesConcurrentCalls) {
   std::atomic<int> inside{0};
   auto call = [&] {
     for (int round = 0; round < 20; ++round) {
-      p.Until(400, [&](size_t, size_t) {
+      p.Until(400, kHeavy, [&](size_t, size_t) {
         EXPECT_LE(inside.fetch_add(1) + 1, 4);  // one Until at a time
         {
           std::lock_guard<std::mutex> l(mu);

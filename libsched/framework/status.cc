@@ -15,12 +15,29 @@ std::string_view CodeName(Code c) {
   return "Unknown";
 }
 
+Status::Status(Code code, std::span<const std::string_view> reasons) : code_(code) {
+  for (std::string_view r : reasons) AddReason(r);
+}
+
+void Status::AddReason(std::string_view reason) {
+  if (more_.empty() && num_inline_ < kInlineReasons) {
+    inline_[num_inline_++] = reason;
+    return;
+  }
+  if (more_.empty()) {
+    more_.reserve(2 * kInlineReasons);
+    more_.assign(inline_.begin(), inline_.end());
+    num_inline_ = 0;
+  }
+  more_.push_back(reason);
+}
+
 Status Status::Error(std::string message) { return Owned(Code::kError, std::move(message)); }
 
 Status Status::Owned(Code code, std::string reason) {
   Status s(code);
   s.owned_ = std::make_shared<const std::string>(std::move(reason));
-  s.reasons_.push_back(*s.owned_);
+  s.AddReason(*s.owned_);
   return s;
 }
 
@@ -32,7 +49,8 @@ int Severity(Code c) {
     case Code::kUnschedulableAndUnresolvable: return 2;
     case Code::kUnschedulable:
     case Code::kPending: return 1;
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -44,7 +62,7 @@ void Status::MergeRejection(const Status& other) {
     plugin_ = other.plugin_;
   }
   if (other.owned_ == nullptr) {
-    reasons_.insert(reasons_.end(), other.reasons_.begin(), other.reasons_.end());
+    for (std::string_view r : other.reasons()) AddReason(r);
     return;
   }
   // One owned string backs a status's reasons, so join the two lists.
@@ -52,14 +70,17 @@ void Status::MergeRejection(const Status& other) {
   if (!joined.empty()) joined += ", ";
   joined += other.Message();
   owned_ = std::make_shared<const std::string>(std::move(joined));
-  reasons_.assign(1, *owned_);
+  more_.clear();
+  num_inline_ = 1;
+  inline_[0] = *owned_;
 }
 
 std::string Status::Message() const {
   std::string out;
-  for (size_t i = 0; i < reasons_.size(); ++i) {
+  const StatusReasons reasons = this->reasons();
+  for (size_t i = 0; i < reasons.size(); ++i) {
     if (i) out += ", ";
-    out += reasons_[i];
+    out += reasons[i];
   }
   return out;
 }

@@ -64,9 +64,8 @@ const std::optional<int64_t>& EarliestStartOfTopVictims(const Victims& v) {
 // A status whose reasons live in `storage` (the plugin's result), so they
 // outlive the CycleState clone a Filter reason may point into.
 Status Owned(const Status& s, std::deque<std::string>& storage) {
-  std::vector<std::string_view> reasons;
-  for (std::string_view r : s.reasons()) reasons.push_back(storage.emplace_back(r));
-  Status out(s.code(), std::move(reasons));
+  Status out(s.code());
+  for (std::string_view r : s.reasons()) out.AddReason(storage.emplace_back(r));
   out.set_plugin(s.plugin());
   return out;
 }

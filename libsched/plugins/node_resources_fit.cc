@@ -280,7 +280,7 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
   const Resource& used = node.requested();
   const Resource& req = pod.requests;
 
-  std::vector<std::string_view> reasons;
+  Status reasons(Code::kUnschedulable);  // no allocation for a few reasons
   bool unresolvable = false;
   // An insufficiency the node can never satisfy, even empty, makes the
   // status unresolvable by preemption.
@@ -288,12 +288,12 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
                    std::string_view reason) {
     // 128 bits: allocatable - requested cannot overflow.
     if (static_cast<I128>(request) > static_cast<I128>(allocatable) - requested) {
-      reasons.push_back(reason);
+      reasons.AddReason(reason);
       unresolvable = unresolvable || request > allocatable;
     }
   };
   if (static_cast<int64_t>(node.pods().size()) + 1 > alloc.allowed_pods) {
-    reasons.push_back(kTooManyPods);
+    reasons.AddReason(kTooManyPods);
   }
   if (req.milli_cpu > 0) check(req.milli_cpu, alloc.milli_cpu, used.milli_cpu, kInsufficientCPU);
   if (req.memory > 0) check(req.memory, alloc.memory, used.memory, kInsufficientMemory);
@@ -304,9 +304,9 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
   for (const FitState::Scalar& sc : s->scalars) {
     check(sc.request, alloc.Scalar(sc.name), used.Scalar(sc.name), sc.reason);
   }
-  if (reasons.empty()) return Status();
-  return Status(unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable,
-                std::move(reasons));
+  if (reasons.reasons().empty()) return Status();
+  if (unresolvable) return Status(Code::kUnschedulableAndUnresolvable, reasons.reasons());
+  return reasons;
 }
 
 Status NodeResourcesFit::PreScore(CycleState& state, const Pod& pod,

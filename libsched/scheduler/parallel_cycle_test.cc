@@ -146,7 +146,7 @@ class RandomCluster {
 
 TEST(ParallelCycleTest, RandomClustersGiveTheSameResultsAtEveryParallelism) {
   std::vector<std::unique_ptr<Parallelizer>> pools;
-  for (int p : kParallelisms) pools.push_back(std::make_unique<Parallelizer>(p));
+  for (int p : kParallelisms) pools.push_back(std::make_unique<Parallelizer>(p, 0));
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     const int num_nodes = seed % 2 == 0 ? 400 : 60;
     const int32_t percentage = seed % 3 == 0 ? 10 : 0;  // 0: adaptive
@@ -243,7 +243,7 @@ TEST_F(ParallelCycleErrorsTest, TheFilterErrorIsTheFirstInRotationOrder) {
   };
   for (const Case& c : cases) {
     for (int p : kParallelisms) {
-      Parallelizer pool(p);
+      Parallelizer pool(p, 0);  // 0: threads even for small work
       Profile profile("x");
       profile.Add(std::make_unique<ErrorFilter>(c.broken));
       profile.Add(std::make_unique<NumberScore>("S", 100000));
@@ -265,7 +265,7 @@ TEST_F(ParallelCycleErrorsTest, TheScoreErrorIsTheFirstInPluginThenNodeOrder) {
   // Feasible nodes are n0..n419 in order; A fails from n300, B from n10:
   // the serial loop meets A's failure first, at n300.
   for (int p : kParallelisms) {
-    Parallelizer pool(p);
+    Parallelizer pool(p, 0);  // 0: threads even for small work
     Profile profile("x");
     profile.Add(std::make_unique<NumberScore>("A", 300));
     profile.Add(std::make_unique<NumberScore>("B", 10));
@@ -278,7 +278,7 @@ TEST_F(ParallelCycleErrorsTest, TheScoreErrorIsTheFirstInPluginThenNodeOrder) {
 
 TEST_F(ParallelCycleErrorsTest, ScoresAreFlatPluginByNodeAndWeighted) {
   for (int p : kParallelisms) {
-    Parallelizer pool(p);
+    Parallelizer pool(p, 0);  // 0: threads even for small work
     Profile profile("x");
     profile.set_percentage_of_nodes_to_score(100);  // every node
     profile.Add(std::make_unique<NumberScore>("A", 100000), 1);
@@ -320,7 +320,7 @@ TEST(ParallelCycleTest, NumFeasibleNodesToFindAndTheRotatingStartIndex) {
     }
     auto pod = PodBuilder(st.interner(), "p").Build();
     for (int p : kParallelisms) {
-      Parallelizer pool(p);
+      Parallelizer pool(p, 0);  // 0: threads even for small work
       Profile profile("x");
       profile.set_percentage_of_nodes_to_score(c.percentage);
       profile.Add(std::make_unique<NumberScore>("S", 1 << 30));

@@ -63,22 +63,19 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
   return &e;
 }
 
-Status Scheduler::FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
-                             const PodNominator* nominator, EcacheEntry* cls, size_t index,
-                             const NodeInfo& ni, bool* reused) const {
-  *reused = false;
+const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
+                                     const PodNominator* nominator, EcacheEntry& cls,
+                                     size_t index, const NodeInfo& ni, Status* fresh) const {
   // Nominated pods are not part of the node's generation: such a node is
   // evaluated afresh and not cached.
-  if (cls == nullptr || HasNominatedPods(nominator, ni)) {
-    return fw.RunFilterPluginsWithNominatedPods(cs, pod, ni);
+  if (HasNominatedPods(nominator, ni)) {
+    *fresh = fw.RunFilterPluginsWithNominatedPods(cs, pod, ni);
+    return fresh;
   }
-  if (const Status* v = cls->Verdict(index, ni)) {
-    *reused = true;
-    return *v;
-  }
-  Status s = fw.RunFilterPlugins(cs, pod, ni);
-  if (s.code() != Code::kError) cls->StoreVerdict(index, ni, s);
-  return s;
+  if (const Status* v = cls.Verdict(index, ni)) return v;
+  *fresh = fw.RunFilterPlugins(cs, pod, ni);
+  if (fresh->code() != Code::kError) cls.StoreVerdict(index, ni, *fresh);
+  return fresh;
 }
 
 EcacheEntry* Scheduler::CacheEntryForScore(const CycleState& cs, EcacheEntry* cls) {
@@ -234,8 +231,13 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
                             const NodeInfo* skip, int64_t to_find,
                             std::vector<const NodeInfo*>* feasible,
                             std::vector<size_t>* positions, ScheduleResult& r) {
+  feasible->reserve(std::min(static_cast<size_t>(to_find), nodes.size()));
+  if (cls != nullptr) {
+    positions->reserve(feasible->capacity());
+    FilterNodesCached(fw, cs, pod, nominator, *cls, nodes, skip, to_find, feasible, positions, r);
+    return;
+  }
   const size_t n = nodes.size();
-  if (cls != nullptr && filter_reused_.size() < n) filter_reused_.resize(n);
   const size_t start = next_start_node_index_;
   if (filter_statuses_.size() < n) filter_statuses_.resize(n);
   // Speculative: chunks run until the nodes that passed (or an error) in
@@ -244,21 +246,15 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
   // has a verdict in filter_statuses_.
   std::atomic<int64_t> passed{0};
   std::atomic<bool> failed{false};
-  Parallelizer& par = cls != nullptr ? inline_ : *parallelizer_;
-  par.Until(n, [&](size_t begin, size_t end) {
+  const int64_t node_cost = kNanosPerPluginCall * static_cast<int64_t>(profile_.filter().size());
+  parallelizer_->Until(n, node_cost, [&](size_t begin, size_t end) {
     int64_t chunk_passed = 0;
     for (size_t i = begin; i < end; ++i) {
       const size_t index = (start + i) % n;
       const NodeInfo* ni = nodes[index];
       if (ni == skip) continue;
       Status& s = filter_statuses_[i];
-      if (cls != nullptr) {
-        bool reused = false;
-        s = FilterNode(fw, cs, pod, nominator, cls, index, *ni, &reused);
-        filter_reused_[i] = reused;
-      } else {
-        s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
-      }
+      s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
       if (s.IsSuccess()) {
         ++chunk_passed;
       } else if (s.code() == Code::kError) {
@@ -275,16 +271,8 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
     const NodeInfo* ni = nodes[(start + i) % n];
     if (ni == skip) continue;
     Status& s = filter_statuses_[i];
-    if (cls != nullptr) {
-      if (filter_reused_[i]) {
-        ++ecache_->stats().reused;
-      } else if (ecache_hit_) {
-        ++ecache_->stats().repairs;
-      }
-    }
     if (s.IsSuccess()) {
       feasible->push_back(ni);
-      if (cls != nullptr) positions->push_back((start + i) % n);
     } else if (s.code() == Code::kError) {
       // findNodesThatPassFilters: an error ends the cycle.
       r.error = true;
@@ -294,9 +282,50 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
       r.failures.push_back({ni, std::move(s)});
     }
   }
-  const size_t processed = feasible->size() + r.failures.size();
-  next_start_node_index_ = (start + processed) % num_all_nodes;
-  r.feasible_nodes = static_cast<int64_t>(feasible->size());
+  FinishFilterWalk(*feasible, num_all_nodes, r);
+}
+
+void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, const Pod& pod,
+                                  const PodNominator* nominator, EcacheEntry& cls,
+                                  std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
+                                  int64_t to_find, std::vector<const NodeInfo*>* feasible,
+                                  std::vector<size_t>* positions, ScheduleResult& r) {
+  // The serial loop itself: a reused verdict costs a few loads, less than
+  // handing chunks around, and the entry is not synchronized anyway.
+  const size_t n = nodes.size();
+  EcacheStats& stats = ecache_->stats();
+  Status fresh;
+  size_t index = next_start_node_index_;
+  for (size_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < to_find; ++i) {
+    const NodeInfo* ni = nodes[index];
+    const size_t at = index;
+    index = index + 1 == n ? 0 : index + 1;
+    if (ni == skip) continue;
+    const Status* s = FilterNode(fw, cs, pod, nominator, cls, at, *ni, &fresh);
+    if (s != &fresh) {
+      ++stats.reused;
+    } else if (ecache_hit_) {
+      ++stats.repairs;
+    }
+    if (s->IsSuccess()) {
+      feasible->push_back(ni);
+      positions->push_back(at);
+    } else if (s->code() == Code::kError) {
+      r.error = true;  // findNodesThatPassFilters: an error ends the cycle
+      r.message = s->Message();
+      return;
+    } else {
+      r.failures.push_back({ni, *s});
+    }
+  }
+  FinishFilterWalk(*feasible, n, r);
+}
+
+void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible,
+                                 size_t num_all_nodes, ScheduleResult& r) {
+  const size_t processed = feasible.size() + r.failures.size();
+  next_start_node_index_ = (next_start_node_index_ + processed) % num_all_nodes;
+  r.feasible_nodes = static_cast<int64_t>(feasible.size());
   r.evaluated_nodes = static_cast<int64_t>(processed);
 }
 
@@ -327,18 +356,14 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
                            ScheduleResult& r) {
   const std::span<const NodeInfo* const> nodes = r.scored_nodes;
   const size_t n = nodes.size();
-  std::vector<std::pair<const ScorePlugin*, int64_t>> plugins;  // not skipped, with weight
-  std::vector<size_t> slot;  // plugins[p]'s index in profile_.score() (cache rows)
+  auto& plugins = score_plugins_;
+  plugins.clear();
+  score_slots_.clear();
   for (size_t k = 0; k < profile_.score().size(); ++k) {
     const auto& [plugin, weight] = profile_.score()[k];
     if (cs.skip_score(plugin->slot())) continue;
     plugins.emplace_back(plugin, weight);
-    slot.push_back(k);
-  }
-  // Raw scores: a cached row, or a fresh one (cached once all succeeded).
-  std::vector<const int64_t*> cached(score_cache != nullptr ? n : 0, nullptr);
-  for (size_t i = 0; i < cached.size(); ++i) {
-    cached[i] = score_cache->RawScores(positions[i], *nodes[i]);
+    score_slots_.push_back(k);
   }
   const size_t np = plugins.size();
   r.plugin_scores.assign(np * n, 0);
@@ -347,30 +372,23 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
   // its status is recomputed below (Score has no side effects).
   std::vector<std::atomic<size_t>> score_failed(np);
   for (auto& f : score_failed) f.store(n, std::memory_order_relaxed);
-  // The cache's rows are not synchronized: with it, Score runs here.
-  Parallelizer& par = score_cache != nullptr ? inline_ : *parallelizer_;
-  par.Until(n, [&](size_t begin, size_t end) {
-    for (size_t p = 0; p < np; ++p) {
-      int64_t* column = &r.plugin_scores[p * n];
-      for (size_t i = begin; i < end; ++i) {
-        if (score_cache != nullptr) {
-          if (cached[i] != nullptr) {
-            column[i] = cached[i][slot[p]];
-            continue;
+  if (score_cache != nullptr) {
+    ScoreNodesCached(cs, pod, positions, *score_cache, score_failed, r);
+  } else {
+    parallelizer_->Until(n, kNanosPerPluginCall * static_cast<int64_t>(np),
+                         [&](size_t begin, size_t end) {
+      for (size_t p = 0; p < np; ++p) {
+        int64_t* column = &r.plugin_scores[p * n];
+        for (size_t i = begin; i < end; ++i) {
+          if (plugins[p].first->Score(cs, pod, *nodes[i], &column[i]).IsSuccess()) continue;
+          size_t seen = score_failed[p].load(std::memory_order_relaxed);
+          while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
           }
-          const bool ok = plugins[p].first->Score(cs, pod, *nodes[i], &column[i]).IsSuccess();
-          score_cache->MutableRawScores(positions[i])[slot[p]] = column[i];
-          if (ok) continue;
-        } else if (plugins[p].first->Score(cs, pod, *nodes[i], &column[i]).IsSuccess()) {
-          continue;
-        }
-        size_t seen = score_failed[p].load(std::memory_order_relaxed);
-        while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
         }
       }
-    }
-    return true;
-  });
+      return true;
+    });
+  }
   // The plugins before the first one whose Score failed get normalized,
   // range-checked and weighted (one plugin per piece), as the serial loop
   // would have done before meeting that failure.
@@ -378,7 +396,8 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
   while (scored < np && score_failed[scored].load(std::memory_order_relaxed) == n) ++scored;
   std::vector<Status> normalize(np);
   std::vector<size_t> out_of_range(np, n);
-  parallelizer_->Until(scored, [&](size_t begin, size_t end) {
+  const int64_t column_cost = kNanosPerScoreCell * static_cast<int64_t>(n);
+  parallelizer_->Until(scored, column_cost, [&](size_t begin, size_t end) {
     for (size_t p = begin; p < end; ++p) {
       const auto [plugin, weight] = plugins[p];
       const std::span<int64_t> column(&r.plugin_scores[p * n], n);
@@ -418,7 +437,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
   for (const auto& pw : plugins) r.score_plugins.push_back(pw.first->Name());
   if (score_cache != nullptr) {
     for (size_t i = 0; i < n; ++i) {
-      if (cached[i] != nullptr) {
+      if (score_reused_[i]) {
         ++ecache_->stats().reused;
         continue;
       }
@@ -427,12 +446,41 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
     }
   }
   r.total_scores.assign(n, 0);
-  parallelizer_->Until(n, [&](size_t begin, size_t end) {
+  const int64_t row_cost = kNanosPerScoreCell * static_cast<int64_t>(np);
+  parallelizer_->Until(n, row_cost, [&](size_t begin, size_t end) {
     for (size_t p = 0; p < np; ++p) {
       for (size_t i = begin; i < end; ++i) r.total_scores[i] += r.plugin_scores[p * n + i];
     }
     return true;
   });
+}
+
+void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod,
+                                 const std::vector<size_t>& positions, EcacheEntry& score_cache,
+                                 std::span<std::atomic<size_t>> score_failed, ScheduleResult& r) {
+  // Serial: the cache's rows are not synchronized, and a reused row is a
+  // few copies. Raw scores: a cached row, or a fresh one (cached once all
+  // succeeded, by MarkScored).
+  const size_t n = r.scored_nodes.size();
+  const size_t np = score_plugins_.size();
+  score_reused_.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const NodeInfo& ni = *r.scored_nodes[i];
+    if (const int64_t* row = score_cache.RawScores(positions[i], ni)) {
+      for (size_t p = 0; p < np; ++p) r.plugin_scores[p * n + i] = row[score_slots_[p]];
+      score_reused_[i] = 1;
+      continue;
+    }
+    int64_t* row = score_cache.MutableRawScores(positions[i]);
+    for (size_t p = 0; p < np; ++p) {
+      int64_t& cell = r.plugin_scores[p * n + i];
+      const bool ok = score_plugins_[p].first->Score(cs, pod, ni, &cell).IsSuccess();
+      row[score_slots_[p]] = cell;
+      if (!ok && score_failed[p].load(std::memory_order_relaxed) == n) {
+        score_failed[p].store(i, std::memory_order_relaxed);
+      }
+    }
+  }
 }
 
 const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {

@@ -29,6 +29,7 @@
 #ifndef LIBSCHED_SCHEDULER_SCHEDULER_H_
 #define LIBSCHED_SCHEDULER_SCHEDULER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -180,12 +181,29 @@ class Scheduler {
   // cycle's Filter results are not node-local (bypass). Sets *hit.
   EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_nodes,
                                    bool* hit);
-  // The node's Filter verdict: from `cls` when cached, else evaluated (and
-  // cached unless pods are nominated to the node; `nominator` is null when
-  // none are nominated anywhere). Sets *reused.
-  Status FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
-                    const PodNominator* nominator, EcacheEntry* cls, size_t index,
-                    const NodeInfo& ni, bool* reused) const;
+  // FilterNodes with an equivalence-cache entry: the same walk, serial on
+  // the calling thread.
+  void FilterNodesCached(const Framework& fw, const CycleState& cs, const Pod& pod,
+                         const PodNominator* nominator, EcacheEntry& cls,
+                         std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
+                         int64_t to_find, std::vector<const NodeInfo*>* feasible,
+                         std::vector<size_t>* positions, ScheduleResult& r);
+  // After a walk that did not fail: advances the start index by the nodes
+  // processed and records the counts in r.
+  void FinishFilterWalk(const std::vector<const NodeInfo*>& feasible, size_t num_all_nodes,
+                        ScheduleResult& r);
+  // The node's Filter verdict: the cached one in `cls`, or one evaluated
+  // into *fresh (and cached unless pods are nominated to the node;
+  // `nominator` is null when none are nominated anywhere). Reused iff the
+  // result is not `fresh`.
+  const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
+                           const PodNominator* nominator, EcacheEntry& cls, size_t index,
+                           const NodeInfo& ni, Status* fresh) const;
+  // ScoreNodes' raw scores with the cache (score_plugins_ set): reused
+  // rows copied, the others scored and stored; score_reused_[i] says which.
+  void ScoreNodesCached(const CycleState& cs, const Pod& pod, const std::vector<size_t>& positions,
+                        EcacheEntry& score_cache, std::span<std::atomic<size_t>> score_failed,
+                        ScheduleResult& r);
   // Equivalence cache: `cls` ready for this cycle's raw scores, or null when
   // some enabled Score plugin's raw score is not cacheable (after PreScore).
   EcacheEntry* CacheEntryForScore(const CycleState& cs, EcacheEntry* cls);
@@ -217,7 +235,11 @@ class Scheduler {
   // FilterNodes' verdicts by rotation offset; kept across cycles so a
   // cycle does not allocate them again.
   std::vector<Status> filter_statuses_;
-  std::vector<char> filter_reused_;  // with the cache: verdict i came from it
+  // ScoreNodes' Score plugins not skipped, with weights, and each one's
+  // index in profile_.score() (a cache row's column); kept across cycles.
+  std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
+  std::vector<size_t> score_slots_;
+  std::vector<char> score_reused_;  // with the cache: row i came from it
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   bool ecache_hit_ = false;  // this cycle found its class's entry
   std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
