@@ -8,7 +8,15 @@ std::string PodKey(const Pod& pod) { return pod.ns + "/" + pod.name; }
 
 NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
   auto& slot = infos_[node_name];
-  if (!slot) slot = std::make_unique<NodeInfo>();
+  if (slot) return *slot;
+  uint32_t index = next_node_index_;
+  if (free_node_indexes_.empty()) {
+    ++next_node_index_;
+  } else {
+    index = free_node_indexes_.back();
+    free_node_indexes_.pop_back();
+  }
+  slot = std::make_unique<NodeInfo>(index);
   return *slot;
 }
 
@@ -31,6 +39,7 @@ int ClusterState::ImageNumNodes(Atom image) const {
 void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   auto it = infos_.find(node_name);
   if (it != infos_.end() && !it->second->node() && it->second->pods().empty()) {
+    free_node_indexes_.push_back(it->second->index());
     infos_.erase(it);
   }
 }
@@ -53,8 +62,13 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   const std::string name = node->name;
   const std::string zone = ZoneKey(*node, interner_);
   NodeInfo& info = InfoFor(name);
-  if (const Node* old = info.node()) CountImages(*old, -1);
+  const Node* old = info.node();
+  if (old) CountImages(*old, -1);
   CountImages(*node, +1);
+  if (old == nullptr || old->labels != node->labels) {
+    if (old) topology_domains_.RemoveNode(info.index(), old->labels);
+    topology_domains_.AddNode(info.index(), node->labels);
+  }
   info.SetNode(std::move(node), ++generation_);
 
   auto z = node_zone_.find(name);
@@ -77,6 +91,7 @@ bool ClusterState::RemoveNode(std::string_view name) {
   const std::string key = z->first;
   NodeInfo& info = *infos_.at(key);
   CountImages(*info.node(), -1);
+  topology_domains_.RemoveNode(info.index(), info.node()->labels);
   info.ClearNode(++generation_);
   tree_.Remove(z->second, key);
   node_zone_.erase(z);

@@ -28,6 +28,7 @@
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
 #include "libsched/state/pod_label_index.h"
+#include "libsched/state/topology_domains.h"
 
 namespace sched {
 
@@ -158,6 +159,12 @@ class ClusterState {
   // The pods grouped by namespace and labels, with per-node counts (what
   // InterPodAffinity matches an incoming pod's terms against).
   const PodLabelIndex& pod_label_index() const { return pod_labels_; }
+  // Each node's topology domain per label key, by NodeInfo::index() (what
+  // PodTopologySpread counts into flat per-domain arrays).
+  const TopologyDomains& topology_domains() const { return topology_domains_; }
+  // One past the largest NodeInfo::index() in use: the size of a
+  // per-node array indexed by it.
+  size_t NodeIndexBound() const { return next_node_index_; }
   // Number of nodes that report an image under this name (ImageStateSummary.NumNodes).
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
@@ -182,6 +189,9 @@ class ClusterState {
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   PodLabelIndex pod_labels_;
+  TopologyDomains topology_domains_;
+  uint32_t next_node_index_ = 0;
+  std::vector<uint32_t> free_node_indexes_;  // of dropped NodeInfos
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;

@@ -15,6 +15,7 @@
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_info.h"
+#include "libsched/state/topology_domains.h"
 
 namespace sched::pts_internal {
 
@@ -26,6 +27,17 @@ struct Constraint {
   int32_t min_domains = 1;
   NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::kHonor;
   NodeInclusionPolicy node_taints_policy = NodeInclusionPolicy::kIgnore;
+  // The snapshot's domains of topology_key; null when no node has the key.
+  const TopologyDomains::Key* domains = nullptr;
+
+  // The node's domain (its value of topology_key), or TopologyDomains::kNone
+  // when it lacks the key. REQUIRES: `node` is (a copy of) a NodeInfo of
+  // the snapshot GetConstraints read.
+  uint32_t DomainOf(const NodeInfo& node) const {
+    return domains == nullptr ? TopologyDomains::kNone : domains->DomainOf(node.index());
+  }
+  // One past the largest domain id.
+  size_t DomainBound() const { return domains == nullptr ? 0 : domains->bound(); }
 
   // matchNodeInclusionPolicies: the node counts for this constraint.
   bool MatchesNodeInclusionPolicies(const Pod& pod, const Node& node,
@@ -34,18 +46,24 @@ struct Constraint {
 
 // The pod's constraints with this whenUnsatisfiable, or, when it has none,
 // the default ones with DefaultSelector (none if that selector is empty):
-// getConstraints / initPreScoreState.
+// getConstraints / initPreScoreState. Their `domains` point into
+// `snapshot`, so they are valid for one cycle.
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
                                        const ClusterState& snapshot);
 
 // nodeLabelsMatchSpreadConstraints: the node has every topology key.
-bool NodeHasAllKeys(const LabelSet& labels, const std::vector<Constraint>& constraints);
+// REQUIRES: as Constraint::DomainOf.
+bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& constraints);
 
-// countPodsMatchSelector: non-terminating pods in namespace `ns` that the
-// selector matches; 0 for an empty selector.
-int64_t CountPodsMatchSelector(const NodeInfo& node, const std::optional<LabelSelector>& selector,
-                               const std::string& ns, const Interner& interner);
+// countPodsMatchSelector for every node of the snapshot at once: the
+// non-terminating pods in namespace `ns` that the selector matches, by
+// NodeInfo::index() (size snapshot.NodeIndexBound()); all 0 for a nullopt
+// or empty selector. Matches the selector once per PodLabelIndex group,
+// not once per pod.
+std::vector<int64_t> CountPodsMatchSelectorByNode(const std::optional<LabelSelector>& selector,
+                                                  const std::string& ns,
+                                                  const ClusterState& snapshot);
 
 }  // namespace sched::pts_internal
 
