@@ -107,17 +107,22 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod,
   auto s = std::make_unique<PreFilterState>();
   s->interner = &in;
   std::vector<std::vector<int64_t>> by_node;  // matching pods per constraint, by node index
+  std::vector<bool> reads_node;
   for (const Constraint& c : constraints) {
     s->counts.emplace_back(c.DomainBound());
     by_node.push_back(pts_internal::CountPodsMatchSelectorByNode(c.selector, pod.ns, snapshot));
+    reads_node.push_back(c.PoliciesReadNode(pod));
   }
-  for (const NodeInfo* ni : snapshot.NodeList()) {
-    if (!pts_internal::NodeHasAllKeys(*ni, constraints)) continue;
+  const std::vector<const NodeInfo*>& nodes = snapshot.NodeList();
+  const std::vector<uint32_t>& indexes = snapshot.NodeIndexList();
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const uint32_t index = indexes[n];
+    if (!pts_internal::NodeHasAllKeys(index, constraints)) continue;
     for (size_t i = 0; i < constraints.size(); ++i) {
       const Constraint& c = constraints[i];
-      if (!c.MatchesNodeInclusionPolicies(pod, *ni->node(), in)) continue;
+      if (reads_node[i] && !c.MatchesNodeInclusionPolicies(pod, *nodes[n]->node(), in)) continue;
       // Every eligible node registers its domain, even with no match.
-      s->counts[i].Register(c.DomainOf(*ni)) += by_node[i][ni->index()];
+      s->counts[i].Register(c.DomainOf(index)) += by_node[i][index];
     }
   }
   const Atom empty = in.Find("");

@@ -33,12 +33,13 @@ struct PreScoreState : StateData {
   bool require_all_topologies = false;
   Atom hostname = kNoAtom;
 
-  uint32_t Domain(size_t i, const NodeInfo& node) const {
-    const uint32_t d = constraints[i].DomainOf(node);
+  // By NodeInfo::index().
+  uint32_t Domain(size_t i, uint32_t node_index) const {
+    const uint32_t d = constraints[i].DomainOf(node_index);
     return d == TopologyDomains::kNone ? missing[i] : d;
   }
-  bool Ignored(const NodeInfo& node) const {
-    return require_all_topologies && !pts_internal::NodeHasAllKeys(node, constraints);
+  bool Ignored(uint32_t node_index) const {
+    return require_all_topologies && !pts_internal::NodeHasAllKeys(node_index, constraints);
   }
 };
 
@@ -74,14 +75,15 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   s->ignored.assign(feasible.size(), false);
   int64_t num_ignored = 0;
   for (size_t n = 0; n < feasible.size(); ++n) {
-    if (s->Ignored(*feasible[n])) {
+    const uint32_t index = feasible[n]->index();
+    if (s->Ignored(index)) {
       s->ignored[n] = true;
       ++num_ignored;
       continue;
     }
     for (size_t i = 0; i < nc; ++i) {
       if (s->constraints[i].topology_key == s->hostname) continue;
-      uint8_t& p = present[i][s->Domain(i, *feasible[n])];
+      uint8_t& p = present[i][s->Domain(i, index)];
       if (!p) {
         p = 1;
         ++topo_size[i];
@@ -110,14 +112,18 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       by_node.push_back(std::move(counts));
     }
   }
-  for (const NodeInfo* ni : all_nodes) {
-    if (s->Ignored(*ni)) continue;
+  const std::vector<uint32_t>& indexes = snapshot.NodeIndexList();
+  for (size_t n = 0; n < all_nodes.size(); ++n) {
+    const uint32_t index = indexes[n];
+    if (s->Ignored(index)) continue;
     for (size_t i = 0; i < nc; ++i) {
       const Constraint& c = s->constraints[i];
       if (c.topology_key == s->hostname) continue;
-      if (!c.MatchesNodeInclusionPolicies(pod, *ni->node(), in)) continue;
-      const uint32_t d = s->Domain(i, *ni);
-      if (present[i][d]) s->counts[i][d] += by_node[i][ni->index()];
+      if (c.PoliciesReadNode(pod) && !c.MatchesNodeInclusionPolicies(pod, *all_nodes[n]->node(), in)) {
+        continue;
+      }
+      const uint32_t d = s->Domain(i, index);
+      if (present[i][d]) s->counts[i][d] += by_node[i][index];
     }
   }
   state.Write(slot(), std::move(s));
@@ -129,7 +135,7 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& /*pod*/, con
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
   *score = 0;
-  if (s->Ignored(node)) return Status();
+  if (s->Ignored(node.index())) return Status();
   double sum = 0;
   for (size_t i = 0; i < s->constraints.size(); ++i) {
     const Constraint& c = s->constraints[i];

@@ -50,7 +50,11 @@ void ClusterState::NodeListChanged() {
     return;
   }
   node_list_.clear();
-  for (const auto& name : tree_.List()) node_list_.push_back(infos_.at(name).get());
+  node_index_list_.clear();
+  for (const auto& name : tree_.List()) {
+    node_list_.push_back(infos_.at(name).get());
+    node_index_list_.push_back(node_list_.back()->index());
+  }
   node_list_stale_ = false;
 }
 

@@ -153,6 +153,9 @@ class ClusterState {
 
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
+  // NodeInfo::index() of each NodeList() entry, in the same order: a
+  // per-node walk over flat arrays that need not touch the NodeInfos.
+  const std::vector<uint32_t>& NodeIndexList() const { return node_index_list_; }
   const NodeInfo* FindNode(std::string_view name) const;
   size_t NumNodes() const { return tree_.size(); }
   size_t NumPods() const { return pods_.size(); }
@@ -205,6 +208,7 @@ class ClusterState {
   NodeTree tree_;
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;
+  std::vector<uint32_t> node_index_list_;
   std::unordered_map<std::string, std::string> node_zone_;  // node -> zone key
   int batch_depth_ = 0;
   bool node_list_stale_ = false;

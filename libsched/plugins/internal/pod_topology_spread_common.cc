@@ -27,6 +27,12 @@ bool Constraint::MatchesNodeInclusionPolicies(const Pod& pod, const Node& node,
          !HasUntoleratedDoNotScheduleTaint(node, pod.tolerations);
 }
 
+bool Constraint::PoliciesReadNode(const Pod& pod) const {
+  return (node_affinity_policy == NodeInclusionPolicy::kHonor &&
+          (!pod.node_selector.empty() || pod.required_node_affinity)) ||
+         node_taints_policy == NodeInclusionPolicy::kHonor;
+}
+
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
                                        const ClusterState& snapshot) {
@@ -58,9 +64,9 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
   return out;
 }
 
-bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& constraints) {
+bool NodeHasAllKeys(uint32_t node_index, const std::vector<Constraint>& constraints) {
   for (const Constraint& c : constraints) {
-    if (c.DomainOf(node) == TopologyDomains::kNone) return false;
+    if (c.DomainOf(node_index) == TopologyDomains::kNone) return false;
   }
   return true;
 }

@@ -33,8 +33,10 @@ struct Constraint {
   // The node's domain (its value of topology_key), or TopologyDomains::kNone
   // when it lacks the key. REQUIRES: `node` is (a copy of) a NodeInfo of
   // the snapshot GetConstraints read.
-  uint32_t DomainOf(const NodeInfo& node) const {
-    return domains == nullptr ? TopologyDomains::kNone : domains->DomainOf(node.index());
+  uint32_t DomainOf(const NodeInfo& node) const { return DomainOf(node.index()); }
+  // The same by NodeInfo::index().
+  uint32_t DomainOf(uint32_t node_index) const {
+    return domains == nullptr ? TopologyDomains::kNone : domains->DomainOf(node_index);
   }
   // One past the largest domain id.
   size_t DomainBound() const { return domains == nullptr ? 0 : domains->bound(); }
@@ -42,6 +44,10 @@ struct Constraint {
   // matchNodeInclusionPolicies: the node counts for this constraint.
   bool MatchesNodeInclusionPolicies(const Pod& pod, const Node& node,
                                     const Interner& interner) const;
+  // Whether MatchesNodeInclusionPolicies can be false for `pod`: it honors
+  // node affinity and the pod has a nodeSelector or required node
+  // affinity, or it honors taints. When not, a walk need not read nodes.
+  bool PoliciesReadNode(const Pod& pod) const;
 };
 
 // The pod's constraints with this whenUnsatisfiable, or, when it has none,
@@ -54,7 +60,10 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
 
 // nodeLabelsMatchSpreadConstraints: the node has every topology key.
 // REQUIRES: as Constraint::DomainOf.
-bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& constraints);
+bool NodeHasAllKeys(uint32_t node_index, const std::vector<Constraint>& constraints);
+inline bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& constraints) {
+  return NodeHasAllKeys(node.index(), constraints);
+}
 
 // countPodsMatchSelector for every node of the snapshot at once: the
 // non-terminating pods in namespace `ns` that the selector matches, by
