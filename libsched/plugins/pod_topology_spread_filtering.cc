@@ -97,8 +97,7 @@ void UpdateWithPod(PreFilterState& s, const Pod& updated, const Pod& preemptor,
 
 }  // namespace
 
-Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod,
-                                    const ClusterState& snapshot,
+Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                     PreFilterResult* /*result*/) const {
   std::vector<Constraint> constraints =
       pts_internal::GetConstraints(pod, /*do_not_schedule=*/true, args_, snapshot);

@@ -43,7 +43,8 @@ struct PreScoreState : StateData {
   }
 };
 
-constexpr const char* kNotFound = "reading \"PreScorePodTopologySpread\" from cycleState: not found";
+constexpr const char* kNotFound =
+    "reading \"PreScorePodTopologySpread\" from cycleState: not found";
 
 }  // namespace
 
@@ -66,9 +67,8 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   for (const Constraint& c : s->constraints) {
     const uint32_t of_empty =
         c.domains == nullptr ? TopologyDomains::kNone : c.domains->Find(empty);
-    s->missing.push_back(of_empty == TopologyDomains::kNone
-                             ? static_cast<uint32_t>(c.DomainBound())
-                             : of_empty);
+    s->missing.push_back(of_empty == TopologyDomains::kNone ? static_cast<uint32_t>(c.DomainBound())
+                                                            : of_empty);
   }
   for (size_t i = 0; i < nc; ++i) present[i].assign(s->constraints[i].DomainBound() + 1, 0);
   std::vector<int64_t> topo_size(nc, 0);
@@ -103,7 +103,8 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   std::vector<std::vector<int64_t>> by_node;
   for (size_t i = 0; i < nc; ++i) {
     const Constraint& c = s->constraints[i];
-    std::vector<int64_t> counts = pts_internal::CountPodsMatchSelectorByNode(c.selector, pod.ns, snapshot);
+    std::vector<int64_t> counts =
+        pts_internal::CountPodsMatchSelectorByNode(c.selector, pod.ns, snapshot);
     if (c.topology_key == s->hostname) {
       s->counts.push_back(std::move(counts));
       by_node.emplace_back();
@@ -119,7 +120,8 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
     for (size_t i = 0; i < nc; ++i) {
       const Constraint& c = s->constraints[i];
       if (c.topology_key == s->hostname) continue;
-      if (c.PoliciesReadNode(pod) && !c.MatchesNodeInclusionPolicies(pod, *all_nodes[n]->node(), in)) {
+      if (c.PoliciesReadNode(pod) &&
+          !c.MatchesNodeInclusionPolicies(pod, *all_nodes[n]->node(), in)) {
         continue;
       }
       const uint32_t d = s->Domain(i, index);

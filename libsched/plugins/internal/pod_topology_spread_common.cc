@@ -40,17 +40,16 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
   if (!pod.topology_spread_constraints.empty()) {
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
       if (c.do_not_schedule != do_not_schedule) continue;
-      out.push_back({c.max_skew, c.topology_key, c.selector, c.min_domains,
-                     c.node_affinity_policy, c.node_taints_policy,
-                     snapshot.topology_domains().Find(c.topology_key)});
+      out.push_back({c.max_skew, c.topology_key, c.selector, c.min_domains, c.node_affinity_policy,
+                     c.node_taints_policy, snapshot.topology_domains().Find(c.topology_key)});
     }
     return out;
   }
   // buildDefaultConstraints.
   const std::span<const PodTopologySpreadArgs::Constraint> defaults =
-      args.system_defaulting ? std::span<const PodTopologySpreadArgs::Constraint>(kSystemDefaults)
-                             : std::span<const PodTopologySpreadArgs::Constraint>(
-                                   args.default_constraints);
+      args.system_defaulting
+          ? std::span<const PodTopologySpreadArgs::Constraint>(kSystemDefaults)
+          : std::span<const PodTopologySpreadArgs::Constraint>(args.default_constraints);
   for (const PodTopologySpreadArgs::Constraint& c : defaults) {
     if (c.do_not_schedule != do_not_schedule) continue;
     const Atom key = snapshot.interner().Find(c.topology_key);

@@ -22,7 +22,7 @@ namespace sched::pts_internal {
 // topologySpreadConstraint: a constraint as one cycle uses it.
 struct Constraint {
   int32_t max_skew = 1;
-  Atom topology_key = kNoAtom;  // kNoAtom: a key no node has
+  Atom topology_key = kNoAtom;            // kNoAtom: a key no node has
   std::optional<LabelSelector> selector;  // nullopt matches no pod
   int32_t min_domains = 1;
   NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::kHonor;
