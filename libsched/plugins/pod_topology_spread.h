@@ -65,7 +65,12 @@ class PodTopologySpread final : public PreFilterPlugin,
   // Counts matching pods per domain of each DoNotSchedule constraint over
   // the nodes that pass the constraint's inclusion policies and carry every
   // constraint's topology key, and keeps each constraint's two smallest
-  // domains. Skip when there is no DoNotSchedule constraint.
+  // domains. Skip when there is no DoNotSchedule constraint. O(pod groups
+  // + nodes): pods are matched per PodLabelIndex group and counted into
+  // flat arrays by the snapshot's TopologyDomains ids, not hash maps.
+  //
+  // Every NodeInfo the other methods of this cycle get must be (a copy of)
+  // one of `snapshot`'s: domains are read by NodeInfo::index().
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;
   bool HasPreFilterExtensions() const override { return true; }
@@ -80,8 +85,9 @@ class PodTopologySpread final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
 
   // Counts matching pods per domain of each ScheduleAnyway constraint over
-  // the domains of the feasible nodes. Skip when there is no such
-  // constraint or no node.
+  // the domains of the feasible nodes (per node for hostname constraints).
+  // Skip when there is no such constraint or no node. As PreFilter: flat
+  // arrays, and the nodes must belong to `snapshot`.
   Status PreScore(CycleState& state, const Pod& pod, std::span<const NodeInfo* const> feasible,
                   const ClusterState& snapshot) const override;
   // Σ count × ln(domains + 2) + (maxSkew − 1) over the constraints whose key

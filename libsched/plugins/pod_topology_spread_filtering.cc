@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -18,42 +17,59 @@ using pts_internal::Constraint;
 
 // criticalPaths: the two domains with the fewest matching pods, smallest
 // first; update() is upstream's, so AddPod / RemovePod keep the same
-// (approximate) second entry it does.
+// (approximate) second entry it does. Domains are ids of the constraint's
+// TopologyDomains::Key.
 struct CriticalPaths {
   struct Path {
-    Atom value;
+    uint32_t domain;
     int64_t match_num = std::numeric_limits<int32_t>::max();
   };
   Path p[2];
 
-  explicit CriticalPaths(Atom empty) : p{{empty}, {empty}} {}
+  // `empty`: the domain of the value "" (upstream's initial paths hold that
+  // value), or kNone.
+  explicit CriticalPaths(uint32_t empty) : p{{empty}, {empty}} {}
 
-  void Update(Atom value, int64_t num) {
-    int i = value == p[0].value ? 0 : value == p[1].value ? 1 : -1;
+  void Update(uint32_t domain, int64_t num) {
+    int i = domain == p[0].domain ? 0 : domain == p[1].domain ? 1 : -1;
     if (i >= 0) {
       p[i].match_num = num;
       if (p[0].match_num > p[1].match_num) std::swap(p[0], p[1]);
     } else if (num < p[0].match_num) {
       p[1] = p[0];
-      p[0] = {value, num};
+      p[0] = {domain, num};
     } else if (num < p[1].match_num) {
-      p[1] = {value, num};
+      p[1] = {domain, num};
     }
+  }
+};
+
+// Per constraint, upstream's tpValueToMatchNum as flat arrays by domain id.
+struct DomainCounts {
+  std::vector<int64_t> match_num;
+  std::vector<uint8_t> present;  // the domain is a key of the map
+  size_t num_domains = 0;        // len(map)
+
+  explicit DomainCounts(size_t bound) : match_num(bound, 0), present(bound, 0) {}
+  // REQUIRES: domain < match_num.size().
+  int64_t& Register(uint32_t domain) {
+    if (!present[domain]) {
+      present[domain] = 1;
+      ++num_domains;
+    }
+    return match_num[domain];
   }
 };
 
 struct PreFilterState : StateData {
   std::shared_ptr<const std::vector<Constraint>> constraints;
   std::vector<CriticalPaths> critical_paths;
-  // Per constraint: topology value -> matching pods.
-  std::vector<std::unordered_map<Atom, int64_t>> tp_value_to_match_num;
+  std::vector<DomainCounts> counts;  // per constraint
   const Interner* interner = nullptr;
 
   // minMatchNum: 0 while fewer than minDomains domains exist.
   int64_t MinMatchNum(size_t i, int32_t min_domains) const {
-    if (tp_value_to_match_num[i].size() < static_cast<size_t>(std::max(min_domains, 0))) {
-      return 0;
-    }
+    if (counts[i].num_domains < static_cast<size_t>(std::max(min_domains, 0))) return 0;
     return critical_paths[i].p[0].match_num;
   }
 };
@@ -67,22 +83,21 @@ void UpdateWithPod(PreFilterState& s, const Pod& updated, const Pod& preemptor,
   const Node* node = node_info.node();
   if (updated.ns != preemptor.ns || node == nullptr) return;
   const std::vector<Constraint>& constraints = *s.constraints;
-  if (!pts_internal::NodeHasAllKeys(node->labels, constraints)) return;
+  if (!pts_internal::NodeHasAllKeys(node_info, constraints)) return;
   for (size_t i = 0; i < constraints.size(); ++i) {
     const Constraint& c = constraints[i];
     if (!c.selector || !c.selector->Matches(updated.labels, *s.interner)) continue;
     if (!c.MatchesNodeInclusionPolicies(preemptor, *node, *s.interner)) continue;
-    const Atom v = *node->labels.Get(c.topology_key);
-    int64_t& n = s.tp_value_to_match_num[i][v];
+    const uint32_t d = c.DomainOf(node_info);
+    int64_t& n = s.counts[i].Register(d);
     n += delta;
-    s.critical_paths[i].Update(v, n);
+    s.critical_paths[i].Update(d, n);
   }
 }
 
 }  // namespace
 
-Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod,
-                                    const ClusterState& snapshot,
+Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                     PreFilterResult* /*result*/) const {
   std::vector<Constraint> constraints =
       pts_internal::GetConstraints(pod, /*do_not_schedule=*/true, args_, snapshot);
@@ -90,22 +105,34 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod,
   const Interner& in = snapshot.interner();
   auto s = std::make_unique<PreFilterState>();
   s->interner = &in;
-  s->tp_value_to_match_num.resize(constraints.size());
-  for (const NodeInfo* ni : snapshot.NodeList()) {
-    const Node& node = *ni->node();
-    if (!pts_internal::NodeHasAllKeys(node.labels, constraints)) continue;
+  std::vector<std::vector<int64_t>> by_node;  // matching pods per constraint, by node index
+  std::vector<bool> reads_node;
+  for (const Constraint& c : constraints) {
+    s->counts.emplace_back(c.DomainBound());
+    by_node.push_back(pts_internal::CountPodsMatchSelectorByNode(c.selector, pod.ns, snapshot));
+    reads_node.push_back(c.PoliciesReadNode(pod));
+  }
+  const std::vector<const NodeInfo*>& nodes = snapshot.NodeList();
+  const std::vector<uint32_t>& indexes = snapshot.NodeIndexList();
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const uint32_t index = indexes[n];
+    if (!pts_internal::NodeHasAllKeys(index, constraints)) continue;
     for (size_t i = 0; i < constraints.size(); ++i) {
       const Constraint& c = constraints[i];
-      if (!c.MatchesNodeInclusionPolicies(pod, node, in)) continue;
+      if (reads_node[i] && !c.MatchesNodeInclusionPolicies(pod, *nodes[n]->node(), in)) continue;
       // Every eligible node registers its domain, even with no match.
-      s->tp_value_to_match_num[i][*node.labels.Get(c.topology_key)] +=
-          pts_internal::CountPodsMatchSelector(*ni, c.selector, pod.ns, in);
+      s->counts[i].Register(c.DomainOf(index)) += by_node[i][index];
     }
   }
   const Atom empty = in.Find("");
   for (size_t i = 0; i < constraints.size(); ++i) {
-    CriticalPaths& paths = s->critical_paths.emplace_back(empty);
-    for (const auto& [value, num] : s->tp_value_to_match_num[i]) paths.Update(value, num);
+    const Constraint& c = constraints[i];
+    const DomainCounts& counts = s->counts[i];
+    CriticalPaths& paths = s->critical_paths.emplace_back(
+        c.domains == nullptr ? TopologyDomains::kNone : c.domains->Find(empty));
+    for (uint32_t d = 0; d < counts.present.size(); ++d) {
+      if (counts.present[d]) paths.Update(d, counts.match_num[d]);
+    }
   }
   s->constraints = std::make_shared<const std::vector<Constraint>>(std::move(constraints));
   state.Write(slot(), std::move(s));
@@ -133,15 +160,14 @@ Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod,
   const PreFilterState* s = state.Read<PreFilterState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
   const std::vector<Constraint>& constraints = *s->constraints;
-  const LabelSet& labels = node.node()->labels;
   for (size_t i = 0; i < constraints.size(); ++i) {
     const Constraint& c = constraints[i];
-    const std::optional<Atom> value = labels.Get(c.topology_key);
-    if (!value) return Status(Code::kUnschedulableAndUnresolvable, kReasonNodeLabelNotMatch);
+    const uint32_t d = c.DomainOf(node);
+    if (d == TopologyDomains::kNone) {
+      return Status(Code::kUnschedulableAndUnresolvable, kReasonNodeLabelNotMatch);
+    }
     const int64_t self_match = c.selector && c.selector->Matches(pod.labels, *s->interner);
-    const auto& counts = s->tp_value_to_match_num[i];
-    const auto it = counts.find(*value);
-    const int64_t match_num = it == counts.end() ? 0 : it->second;
+    const int64_t match_num = s->counts[i].match_num[d];  // 0 when not present
     if (match_num + self_match - s->MinMatchNum(i, c.min_domains) > c.max_skew) {
       return Status(Code::kUnschedulable, kReasonConstraintsNotMatch);
     }

@@ -412,5 +412,38 @@ TEST(PodTopologySpreadFilterTest, AddPodAndRemovePod) {
   EXPECT_TRUE(pl.Filter(removed, *pod, b).IsSuccess());
 }
 
+// The counts follow the snapshot's topology domains through node churn:
+// a removed node whose pods keep its NodeInfo, a relabelled node, a freed
+// NodeInfo index and domain id taken by a new node. The verdicts equal
+// those of a cluster built directly in the final shape.
+TEST(PodTopologySpreadFilterTest, CountsFollowNodeChurn) {
+  const std::vector<P> pods = {
+      {"p-a1", "node-a", "foo"}, {"p-x1", "node-x", "foo"}, {"p-x2", "node-x", "foo"}};
+  const std::vector<N> final_nodes = {{"node-a", "zone=zone2,node=node-a"},
+                                      {"node-b", "zone=zone1,node=node-b"},
+                                      {"node-x", "zone=zone3,node=node-x"},
+                                      {"node-z", "zone=zone1,node=node-z"}};
+  const PodSpec spec{"foo", {{1, "zone", "foo"}}};
+  const PodTopologySpread pl{PodTopologySpreadArgs{}};
+
+  ClusterState churned;
+  pts_test::AddNodes(churned, kFourNodes);
+  pts_test::AddPods(churned, pods);
+  ASSERT_TRUE(churned.RemoveNode("node-a"));
+  ASSERT_TRUE(churned.RemoveNode("node-y"));
+  pts_test::AddNodes(churned, {final_nodes[2], final_nodes[3], final_nodes[0]});
+  ClusterState fresh;
+  pts_test::AddNodes(fresh, final_nodes);
+  pts_test::AddPods(fresh, pods);
+
+  // zone1: 0, zone2: 1, zone3: 2.
+  const std::map<std::string, Code> want = {
+      {"node-a", U}, {"node-b", S}, {"node-x", U}, {"node-z", S}};
+  CycleState s1(1);
+  EXPECT_EQ(RunFilter(pl, *pts_test::MakePod(churned, spec), churned, s1), want);
+  CycleState s2(1);
+  EXPECT_EQ(RunFilter(pl, *pts_test::MakePod(fresh, spec), fresh, s2), want);
+}
+
 }  // namespace
 }  // namespace sched

@@ -5,9 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,21 +23,28 @@ struct PreScoreState : StateData {
   std::vector<Constraint> constraints;
   // Parallel to the feasible nodes: the node lacks a required key.
   std::vector<bool> ignored;
-  // Per constraint (empty for hostname ones): topology value -> matching pods.
-  std::vector<std::unordered_map<Atom, int64_t>> topology_value_to_pod_counts;
+  // Per constraint: matching pods by domain id (upstream's
+  // topologyValueToPodCounts) or, for hostname ones, by node index.
+  std::vector<std::vector<int64_t>> counts;
+  // Per constraint: the domain of a node without the key, which upstream
+  // reads as the value "" (the id of "" or one past the domains).
+  std::vector<uint32_t> missing;
   std::vector<double> topology_normalizing_weight;
   bool require_all_topologies = false;
   Atom hostname = kNoAtom;
-  Atom empty = kNoAtom;  // the value of a missing label ("")
-  const Interner* interner = nullptr;
 
-  Atom ValueOf(const LabelSet& labels, Atom key) const { return labels.Get(key).value_or(empty); }
-  bool Ignored(const LabelSet& labels) const {
-    return require_all_topologies && !pts_internal::NodeHasAllKeys(labels, constraints);
+  // By NodeInfo::index().
+  uint32_t Domain(size_t i, uint32_t node_index) const {
+    const uint32_t d = constraints[i].DomainOf(node_index);
+    return d == TopologyDomains::kNone ? missing[i] : d;
+  }
+  bool Ignored(uint32_t node_index) const {
+    return require_all_topologies && !pts_internal::NodeHasAllKeys(node_index, constraints);
   }
 };
 
-constexpr const char* kNotFound = "reading \"PreScorePodTopologySpread\" from cycleState: not found";
+constexpr const char* kNotFound =
+    "reading \"PreScorePodTopologySpread\" from cycleState: not found";
 
 }  // namespace
 
@@ -52,28 +57,35 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   s->constraints = pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_, snapshot);
   if (s->constraints.empty()) return Status(Code::kSkip);
   const Interner& in = snapshot.interner();
-  s->interner = &in;
   s->hostname = in.Find(kHostnameKey);
-  s->empty = in.Find("");
   s->require_all_topologies = !pod.topology_spread_constraints.empty() || !args_.system_defaulting;
 
   // initPreScoreState: the domains of the feasible nodes.
   const size_t nc = s->constraints.size();
-  s->topology_value_to_pod_counts.resize(nc);
+  const Atom empty = in.Find("");
+  std::vector<std::vector<uint8_t>> present(nc);  // by domain id
+  for (const Constraint& c : s->constraints) {
+    const uint32_t of_empty =
+        c.domains == nullptr ? TopologyDomains::kNone : c.domains->Find(empty);
+    s->missing.push_back(of_empty == TopologyDomains::kNone ? static_cast<uint32_t>(c.DomainBound())
+                                                            : of_empty);
+  }
+  for (size_t i = 0; i < nc; ++i) present[i].assign(s->constraints[i].DomainBound() + 1, 0);
   std::vector<int64_t> topo_size(nc, 0);
   s->ignored.assign(feasible.size(), false);
   int64_t num_ignored = 0;
   for (size_t n = 0; n < feasible.size(); ++n) {
-    const LabelSet& labels = feasible[n]->node()->labels;
-    if (s->Ignored(labels)) {
+    const uint32_t index = feasible[n]->index();
+    if (s->Ignored(index)) {
       s->ignored[n] = true;
       ++num_ignored;
       continue;
     }
     for (size_t i = 0; i < nc; ++i) {
-      const Constraint& c = s->constraints[i];
-      if (c.topology_key == s->hostname) continue;
-      if (s->topology_value_to_pod_counts[i].emplace(s->ValueOf(labels, c.topology_key), 0).second) {
+      if (s->constraints[i].topology_key == s->hostname) continue;
+      uint8_t& p = present[i][s->Domain(i, index)];
+      if (!p) {
+        p = 1;
         ++topo_size[i];
       }
     }
@@ -85,42 +97,55 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
     s->topology_normalizing_weight.push_back(std::log(static_cast<double>(size + 2)));
   }
 
-  // Matching pods over every node of the snapshot, in those domains.
-  for (const NodeInfo* ni : all_nodes) {
-    const Node& node = *ni->node();
-    if (s->Ignored(node.labels)) continue;
+  // Matching pods: per node for hostname constraints (Score reads them);
+  // otherwise summed over every node of the snapshot into the domains of
+  // the feasible nodes.
+  std::vector<std::vector<int64_t>> by_node;
+  for (size_t i = 0; i < nc; ++i) {
+    const Constraint& c = s->constraints[i];
+    std::vector<int64_t> counts =
+        pts_internal::CountPodsMatchSelectorByNode(c.selector, pod.ns, snapshot);
+    if (c.topology_key == s->hostname) {
+      s->counts.push_back(std::move(counts));
+      by_node.emplace_back();
+    } else {
+      s->counts.emplace_back(present[i].size(), 0);
+      by_node.push_back(std::move(counts));
+    }
+  }
+  const std::vector<uint32_t>& indexes = snapshot.NodeIndexList();
+  for (size_t n = 0; n < all_nodes.size(); ++n) {
+    const uint32_t index = indexes[n];
+    if (s->Ignored(index)) continue;
     for (size_t i = 0; i < nc; ++i) {
       const Constraint& c = s->constraints[i];
-      if (!c.MatchesNodeInclusionPolicies(pod, node, in)) continue;
-      auto it = s->topology_value_to_pod_counts[i].find(s->ValueOf(node.labels, c.topology_key));
-      if (it == s->topology_value_to_pod_counts[i].end()) continue;
-      it->second += pts_internal::CountPodsMatchSelector(*ni, c.selector, pod.ns, in);
+      if (c.topology_key == s->hostname) continue;
+      if (c.PoliciesReadNode(pod) &&
+          !c.MatchesNodeInclusionPolicies(pod, *all_nodes[n]->node(), in)) {
+        continue;
+      }
+      const uint32_t d = s->Domain(i, index);
+      if (present[i][d]) s->counts[i][d] += by_node[i][index];
     }
   }
   state.Write(slot(), std::move(s));
   return Status();
 }
 
-Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+Status PodTopologySpread::Score(const CycleState& state, const Pod& /*pod*/, const NodeInfo& node,
                                 int64_t* score) const {
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
-  const LabelSet& labels = node.node()->labels;
   *score = 0;
-  if (s->Ignored(labels)) return Status();
+  if (s->Ignored(node.index())) return Status();
   double sum = 0;
   for (size_t i = 0; i < s->constraints.size(); ++i) {
     const Constraint& c = s->constraints[i];
-    const std::optional<Atom> value = labels.Get(c.topology_key);
-    if (!value) continue;
-    int64_t cnt = 0;
-    if (c.topology_key == s->hostname) {
-      cnt = pts_internal::CountPodsMatchSelector(node, c.selector, pod.ns, *s->interner);
-    } else {
-      const auto& counts = s->topology_value_to_pod_counts[i];
-      const auto it = counts.find(*value);
-      if (it != counts.end()) cnt = it->second;
-    }
+    const uint32_t d = c.DomainOf(node);
+    if (d == TopologyDomains::kNone) continue;
+    const std::vector<int64_t>& counts = s->counts[i];
+    const size_t at = c.topology_key == s->hostname ? node.index() : d;
+    const int64_t cnt = at < counts.size() ? counts[at] : 0;
     // scoreForCount.
     sum += static_cast<double>(cnt) * s->topology_normalizing_weight[i] +
            static_cast<double>(c.max_skew - 1);

@@ -329,6 +329,27 @@ TEST(PodTopologySpreadScoreTest, SystemDefaultsFromReplicaSet) {
   EXPECT_TRUE(pl.PreScore(skipped, *q, feasible, cs).IsSkip());
 }
 
+// System defaults do not require every key: a node without a zone joins
+// the nodes whose zone is "" in one domain (upstream reads a missing label
+// as ""), but only nodes with the key get that domain's count.
+// zone weight ln(2+2), hostname weight ln(3+2); raw scores a 9, b 13, c 4.
+TEST(PodTopologySpreadScoreTest, MissingZoneCountsAsTheEmptyValue) {
+  const std::string zone = "topology.kubernetes.io/zone";
+  const std::vector<N> nodes = {{"node-a", zone + "=zone1," + kHost + "=node-a"},
+                                {"node-b", zone + "," + kHost + "=node-b"},
+                                {"node-c", kHost + "=node-c"}};
+  const std::vector<P> pods = {{"p-a1", "node-a", "foo"},
+                               {"p-b1", "node-b", "foo"},
+                               {"p-b2", "node-b", "foo"},
+                               {"p-c1", "node-c", "foo"}};
+  Status pre;
+  EXPECT_EQ(RunScore({"system defaults", {"foo", {}}, nodes, {"node-a", "node-b", "node-c"}, pods,
+                      {61, 30, 100}, {{"svc", "foo"}}},
+                     &pre),
+            (std::vector<int64_t>{61, 30, 100}));
+  EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+}
+
 TEST(PodTopologySpreadScoreTest, ScoreWithoutPreScoreIsError) {
   ClusterState cs;
   pts_test::AddNodes(cs, HostNodes({"node-a"}));

@@ -8,7 +8,15 @@ std::string PodKey(const Pod& pod) { return pod.ns + "/" + pod.name; }
 
 NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
   auto& slot = infos_[node_name];
-  if (!slot) slot = std::make_unique<NodeInfo>();
+  if (slot) return *slot;
+  uint32_t index = next_node_index_;
+  if (free_node_indexes_.empty()) {
+    ++next_node_index_;
+  } else {
+    index = free_node_indexes_.back();
+    free_node_indexes_.pop_back();
+  }
+  slot = std::make_unique<NodeInfo>(index);
   return *slot;
 }
 
@@ -31,6 +39,7 @@ int ClusterState::ImageNumNodes(Atom image) const {
 void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   auto it = infos_.find(node_name);
   if (it != infos_.end() && !it->second->node() && it->second->pods().empty()) {
+    free_node_indexes_.push_back(it->second->index());
     infos_.erase(it);
   }
 }
@@ -48,7 +57,11 @@ void ClusterState::NodeListChanged() {
     return;
   }
   node_list_.clear();
-  for (const auto& name : tree_.List()) node_list_.push_back(infos_.at(name).get());
+  node_index_list_.clear();
+  for (const auto& name : tree_.List()) {
+    node_list_.push_back(infos_.at(name).get());
+    node_index_list_.push_back(node_list_.back()->index());
+  }
   node_list_stale_ = false;
 }
 
@@ -63,6 +76,10 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   const std::shared_ptr<const Node> old = info.shared_node();
   if (old) CountImages(*old, -1);
   CountImages(*node, +1);
+  if (old == nullptr || old->labels != node->labels) {
+    if (old) topology_domains_.RemoveNode(info.index(), old->labels);
+    topology_domains_.AddNode(info.index(), node->labels);
+  }
   info.SetNode(std::move(node), ++generation_);
   if (!old || old->labels != info.node()->labels) MoveAffinityTerms(info, old.get());
 
@@ -85,6 +102,7 @@ bool ClusterState::RemoveNode(std::string_view name) {
   NodeInfo& info = *infos_.at(key);
   CountImages(*info.node(), -1);
   const std::shared_ptr<const Node> old = info.shared_node();
+  topology_domains_.RemoveNode(info.index(), old->labels);
   info.ClearNode(++generation_);
   MoveAffinityTerms(info, old.get());
   tree_.Remove(*zone, key);

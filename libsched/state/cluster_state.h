@@ -29,6 +29,7 @@
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
 #include "libsched/state/pod_label_index.h"
+#include "libsched/state/topology_domains.h"
 
 namespace sched {
 
@@ -153,6 +154,9 @@ class ClusterState {
 
   // Nodes that exist (have a Node object), in NodeTree order.
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
+  // NodeInfo::index() of each NodeList() entry, in the same order: a
+  // per-node walk over flat arrays that need not touch the NodeInfos.
+  const std::vector<uint32_t>& NodeIndexList() const { return node_index_list_; }
   const NodeInfo* FindNode(std::string_view name) const;
   size_t NumNodes() const { return tree_.size(); }
   size_t NumPods() const { return pods_.size(); }
@@ -163,6 +167,12 @@ class ClusterState {
   // per-topology-domain counts (what InterPodAffinity matches the incoming
   // pod against, instead of every existing pod's terms).
   const AffinityTermIndex& affinity_term_index() const { return affinity_terms_; }
+  // Each node's topology domain per label key, by NodeInfo::index() (what
+  // PodTopologySpread counts into flat per-domain arrays).
+  const TopologyDomains& topology_domains() const { return topology_domains_; }
+  // One past the largest NodeInfo::index() in use: the size of a
+  // per-node array indexed by it.
+  size_t NodeIndexBound() const { return next_node_index_; }
   // Number of nodes that report an image under this name (ImageStateSummary.NumNodes).
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
@@ -191,6 +201,9 @@ class ClusterState {
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   PodLabelIndex pod_labels_;
   AffinityTermIndex affinity_terms_;
+  TopologyDomains topology_domains_;
+  uint32_t next_node_index_ = 0;
+  std::vector<uint32_t> free_node_indexes_;  // of dropped NodeInfos
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
@@ -204,6 +217,7 @@ class ClusterState {
   NodeTree tree_;
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;
+  std::vector<uint32_t> node_index_list_;
   int batch_depth_ = 0;
   bool node_list_stale_ = false;
 };

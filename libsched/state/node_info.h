@@ -23,6 +23,11 @@ namespace sched {
 
 class NodeInfo {
  public:
+  // No index: a NodeInfo made outside ClusterState.
+  static constexpr uint32_t kNoIndex = UINT32_MAX;
+  NodeInfo() = default;
+  explicit NodeInfo(uint32_t index) : index_(index) {}
+
   // A NodeInfo may exist before its Node arrives (pods bound to an unknown
   // node are kept, as upstream's cache does); node() is null until then.
   const Node* node() const { return node_.get(); }
@@ -44,6 +49,10 @@ class NodeInfo {
   // Size in bytes of an image (by any of its names) on this node, if present.
   std::optional<int64_t> ImageSize(Atom image) const;
   uint64_t generation() const { return generation_; }
+  // A small dense id ClusterState gives each NodeInfo it holds (reused
+  // after the NodeInfo is dropped); copies keep it. Indexes per-node
+  // arrays such as TopologyDomains. kNoIndex outside ClusterState.
+  uint32_t index() const { return index_; }
 
   void SetNode(std::shared_ptr<const Node> node, uint64_t generation);
   void ClearNode(uint64_t generation);
@@ -76,6 +85,7 @@ class NodeInfo {
   std::vector<HostPort> used_ports_;
   std::vector<std::pair<Atom, int64_t>> image_sizes_;  // sorted by name id
   uint64_t generation_ = 0;
+  uint32_t index_ = kNoIndex;
 };
 
 }  // namespace sched

@@ -5,7 +5,7 @@
 namespace sched {
 
 size_t PodLabelIndex::KeyHash::operator()(const Key& k) const {
-  uint64_t h = k.ns;
+  uint64_t h = (uint64_t{k.ns} << 1) | k.terminating;
   for (const auto& [key, value] : k.labels.entries()) {
     h = h * 0x9E3779B97F4A7C15ULL ^ ((uint64_t{key} << 32) | value);
   }
@@ -13,12 +13,13 @@ size_t PodLabelIndex::KeyHash::operator()(const Key& k) const {
 }
 
 void PodLabelIndex::Add(const Pod& pod, const NodeInfo* node) {
-  auto [it, inserted] = groups_.try_emplace(Key{pod.ns_atom, pod.labels});
+  auto [it, inserted] = groups_.try_emplace(Key{pod.ns_atom, pod.labels, pod.terminating});
   Group& g = it->second;
   if (inserted) {
     g.sample.ns = pod.ns;
     g.sample.ns_atom = pod.ns_atom;
     g.sample.labels = pod.labels;
+    g.sample.terminating = pod.terminating;
   }
   auto [pos, added] = g.position.try_emplace(node, g.nodes.size());
   if (added) {
@@ -29,7 +30,7 @@ void PodLabelIndex::Add(const Pod& pod, const NodeInfo* node) {
 }
 
 void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node) {
-  auto it = groups_.find(Key{pod.ns_atom, pod.labels});
+  auto it = groups_.find(Key{pod.ns_atom, pod.labels, pod.terminating});
   if (it == groups_.end()) return;
   Group& g = it->second;
   auto pos = g.position.find(node);

@@ -29,8 +29,8 @@ class NodeInfo;
 class PodLabelIndex {
  public:
   struct Group {
-    // A pod with only the group's ns, ns_atom and labels set: what
-    // AffinityTerm::Matches reads.
+    // A pod with only the group's ns, ns_atom, labels and terminating set:
+    // what AffinityTerm::Matches and PodTopologySpread's counting read.
     Pod sample;
     // The nodes holding pods of the group, each with its count (> 0); the
     // order follows the history of adds and removes.
@@ -41,6 +41,9 @@ class PodLabelIndex {
   struct Key {
     Atom ns;
     LabelSet labels;
+    // Terminating pods get groups of their own: PodTopologySpread skips
+    // them (countPodsMatchSelector), InterPodAffinity does not.
+    bool terminating = false;
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {

@@ -63,5 +63,23 @@ TEST(PodLabelIndexTest, GroupsFollowPodsAddedChangedAndRemoved) {
   EXPECT_TRUE(s.pod_label_index().groups().empty());
 }
 
+// Terminating pods form groups of their own, so PodTopologySpread can skip
+// them; a pod that starts terminating moves there.
+TEST(PodLabelIndexTest, TerminatingPodsGroupApart) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertNode(NodeBuilder(in, "n1").Build());
+  s.UpsertPod(PodBuilder(in, "a1").Label("app", "a").NodeName("n1").Build());
+  s.UpsertPod(PodBuilder(in, "a2").Label("app", "a").NodeName("n1").Build());
+  s.UpsertPod(PodBuilder(in, "a2").Label("app", "a").NodeName("n1").Terminating().Build());
+  std::map<bool, int64_t> by_terminating;
+  for (const auto& [key, g] : s.pod_label_index().groups()) {
+    EXPECT_EQ(key.terminating, g.sample.terminating);
+    ASSERT_EQ(g.nodes.size(), 1u);
+    by_terminating[key.terminating] += g.nodes[0].second;
+  }
+  EXPECT_EQ(by_terminating, (std::map<bool, int64_t>{{false, 1}, {true, 1}}));
+}
+
 }  // namespace
 }  // namespace sched

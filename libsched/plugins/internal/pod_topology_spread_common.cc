@@ -27,6 +27,12 @@ bool Constraint::MatchesNodeInclusionPolicies(const Pod& pod, const Node& node,
          !HasUntoleratedDoNotScheduleTaint(node, pod.tolerations);
 }
 
+bool Constraint::PoliciesReadNode(const Pod& pod) const {
+  return (node_affinity_policy == NodeInclusionPolicy::kHonor &&
+          (!pod.node_selector.empty() || pod.required_node_affinity)) ||
+         node_taints_policy == NodeInclusionPolicy::kHonor;
+}
+
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
                                        const ClusterState& snapshot) {
@@ -34,20 +40,21 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
   if (!pod.topology_spread_constraints.empty()) {
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
       if (c.do_not_schedule != do_not_schedule) continue;
-      out.push_back({c.max_skew, c.topology_key, c.selector, c.min_domains,
-                     c.node_affinity_policy, c.node_taints_policy});
+      out.push_back({c.max_skew, c.topology_key, c.selector, c.min_domains, c.node_affinity_policy,
+                     c.node_taints_policy, snapshot.topology_domains().Find(c.topology_key)});
     }
     return out;
   }
   // buildDefaultConstraints.
   const std::span<const PodTopologySpreadArgs::Constraint> defaults =
-      args.system_defaulting ? std::span<const PodTopologySpreadArgs::Constraint>(kSystemDefaults)
-                             : std::span<const PodTopologySpreadArgs::Constraint>(
-                                   args.default_constraints);
+      args.system_defaulting
+          ? std::span<const PodTopologySpreadArgs::Constraint>(kSystemDefaults)
+          : std::span<const PodTopologySpreadArgs::Constraint>(args.default_constraints);
   for (const PodTopologySpreadArgs::Constraint& c : defaults) {
     if (c.do_not_schedule != do_not_schedule) continue;
-    out.push_back({c.max_skew, snapshot.interner().Find(c.topology_key), std::nullopt,
-                   c.min_domains, c.node_affinity_policy, c.node_taints_policy});
+    const Atom key = snapshot.interner().Find(c.topology_key);
+    out.push_back({c.max_skew, key, std::nullopt, c.min_domains, c.node_affinity_policy,
+                   c.node_taints_policy, snapshot.topology_domains().Find(key)});
   }
   if (out.empty()) return out;
   LabelSelector selector = DefaultSelector(pod, snapshot);
@@ -56,16 +63,26 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
   return out;
 }
 
-bool NodeHasAllKeys(const LabelSet& labels, const std::vector<Constraint>& constraints) {
+bool NodeHasAllKeys(uint32_t node_index, const std::vector<Constraint>& constraints) {
   for (const Constraint& c : constraints) {
-    if (!labels.Has(c.topology_key)) return false;
+    if (c.DomainOf(node_index) == TopologyDomains::kNone) return false;
   }
   return true;
 }
 
-int64_t CountPodsMatchSelector(const NodeInfo& node, const std::optional<LabelSelector>& selector,
-                               const std::string& ns, const Interner& interner) {
-  return selector ? CountMatchingPods(node, *selector, ns, interner) : 0;
+std::vector<int64_t> CountPodsMatchSelectorByNode(const std::optional<LabelSelector>& selector,
+                                                  const std::string& ns,
+                                                  const ClusterState& snapshot) {
+  std::vector<int64_t> out(snapshot.NodeIndexBound(), 0);
+  if (!selector || selector->requirements.empty()) return out;
+  for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
+    if (key.terminating || group.sample.ns != ns ||
+        !selector->Matches(group.sample.labels, snapshot.interner())) {
+      continue;
+    }
+    for (const auto& [node, count] : group.nodes) out[node->index()] += count;
+  }
+  return out;
 }
 
 }  // namespace sched::pts_internal

@@ -15,37 +15,64 @@
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_info.h"
+#include "libsched/state/topology_domains.h"
 
 namespace sched::pts_internal {
 
 // topologySpreadConstraint: a constraint as one cycle uses it.
 struct Constraint {
   int32_t max_skew = 1;
-  Atom topology_key = kNoAtom;  // kNoAtom: a key no node has
+  Atom topology_key = kNoAtom;            // kNoAtom: a key no node has
   std::optional<LabelSelector> selector;  // nullopt matches no pod
   int32_t min_domains = 1;
   NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::kHonor;
   NodeInclusionPolicy node_taints_policy = NodeInclusionPolicy::kIgnore;
+  // The snapshot's domains of topology_key; null when no node has the key.
+  const TopologyDomains::Key* domains = nullptr;
+
+  // The node's domain (its value of topology_key), or TopologyDomains::kNone
+  // when it lacks the key. REQUIRES: `node` is (a copy of) a NodeInfo of
+  // the snapshot GetConstraints read.
+  uint32_t DomainOf(const NodeInfo& node) const { return DomainOf(node.index()); }
+  // The same by NodeInfo::index().
+  uint32_t DomainOf(uint32_t node_index) const {
+    return domains == nullptr ? TopologyDomains::kNone : domains->DomainOf(node_index);
+  }
+  // One past the largest domain id.
+  size_t DomainBound() const { return domains == nullptr ? 0 : domains->bound(); }
 
   // matchNodeInclusionPolicies: the node counts for this constraint.
   bool MatchesNodeInclusionPolicies(const Pod& pod, const Node& node,
                                     const Interner& interner) const;
+  // Whether MatchesNodeInclusionPolicies can be false for `pod`: it honors
+  // node affinity and the pod has a nodeSelector or required node
+  // affinity, or it honors taints. When not, a walk need not read nodes.
+  bool PoliciesReadNode(const Pod& pod) const;
 };
 
 // The pod's constraints with this whenUnsatisfiable, or, when it has none,
 // the default ones with DefaultSelector (none if that selector is empty):
-// getConstraints / initPreScoreState.
+// getConstraints / initPreScoreState. Their `domains` point into
+// `snapshot`, so they are valid for one cycle.
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
                                        const ClusterState& snapshot);
 
 // nodeLabelsMatchSpreadConstraints: the node has every topology key.
-bool NodeHasAllKeys(const LabelSet& labels, const std::vector<Constraint>& constraints);
+// REQUIRES: as Constraint::DomainOf.
+bool NodeHasAllKeys(uint32_t node_index, const std::vector<Constraint>& constraints);
+inline bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& constraints) {
+  return NodeHasAllKeys(node.index(), constraints);
+}
 
-// countPodsMatchSelector: non-terminating pods in namespace `ns` that the
-// selector matches; 0 for an empty selector.
-int64_t CountPodsMatchSelector(const NodeInfo& node, const std::optional<LabelSelector>& selector,
-                               const std::string& ns, const Interner& interner);
+// countPodsMatchSelector for every node of the snapshot at once: the
+// non-terminating pods in namespace `ns` that the selector matches, by
+// NodeInfo::index() (size snapshot.NodeIndexBound()); all 0 for a nullopt
+// or empty selector. Matches the selector once per PodLabelIndex group,
+// not once per pod.
+std::vector<int64_t> CountPodsMatchSelectorByNode(const std::optional<LabelSelector>& selector,
+                                                  const std::string& ns,
+                                                  const ClusterState& snapshot);
 
 }  // namespace sched::pts_internal
 

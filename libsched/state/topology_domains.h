@@ -1,0 +1,65 @@
+// TopologyDomains: for every label key the nodes carry, a dense id per
+// value (a topology domain) and the domain of each node, indexed by
+// NodeInfo::index(). Plugins that count pods per topology domain
+// (PodTopologySpread) use flat per-cycle arrays indexed by domain id
+// instead of building hash maps of topology pairs every cycle, as
+// upstream's podtopologyspread/{filtering,scoring}.go do.
+//
+// Kept up to date by ClusterState as nodes come, change labels and go. A
+// domain id is freed when its last node leaves and may be reused later.
+// Thread-safety: const methods may be called concurrently; mutation needs
+// exclusive access.
+#ifndef LIBSCHED_STATE_TOPOLOGY_DOMAINS_H_
+#define LIBSCHED_STATE_TOPOLOGY_DOMAINS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "libsched/model/interner.h"
+#include "libsched/model/labels.h"
+
+namespace sched {
+
+class TopologyDomains {
+ public:
+  // No domain: the node lacks the key (or is unknown).
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  // The domains of one label key.
+  class Key {
+   public:
+    // The domain of the node with this index, or kNone.
+    uint32_t DomainOf(uint32_t node_index) const {
+      return node_index < domain_of_.size() ? domain_of_[node_index] : kNone;
+    }
+    // The domain whose value is `value`, or kNone when no node has it.
+    uint32_t Find(Atom value) const;
+    // One past the largest domain id: the size of a per-domain array.
+    size_t bound() const { return value_of_.size(); }
+
+   private:
+    friend class TopologyDomains;
+    std::vector<uint32_t> domain_of_;        // by node index
+    std::vector<Atom> value_of_;             // by domain id; kNoAtom when free
+    std::vector<uint32_t> nodes_;            // by domain id: nodes in the domain
+    std::vector<uint32_t> free_;             // freed domain ids
+    std::unordered_map<Atom, uint32_t> id_;  // value -> domain id
+  };
+
+  // The node with index `node_index` now has `labels`.
+  // REQUIRES: no AddNode for this index since its last RemoveNode.
+  void AddNode(uint32_t node_index, const LabelSet& labels);
+  // The node with index `node_index` and `labels` (as given to AddNode) left.
+  void RemoveNode(uint32_t node_index, const LabelSet& labels);
+  // The domains of `key`, or null when no node ever had the key.
+  const Key* Find(Atom key) const;
+
+ private:
+  std::unordered_map<Atom, Key> keys_;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_STATE_TOPOLOGY_DOMAINS_H_
