@@ -341,6 +341,39 @@ static void TestSchedule(void) {
   sched_engine_free(engine);
 }
 
+/* 101 nodes; a cycle that evaluates 100 of them leaves the rotating start
+ * index at 100; after one node is deleted the next cycle must still walk
+ * the 100 that remain (it once read past the node list, issue 13). */
+static void TestScheduleAfterNodeRemoval(void) {
+  char node[512];
+  char event[640];
+  char pod[1024];
+  char *out;
+  int i;
+  sched_engine *engine = NewEngine(); /* the default config: cache on */
+  for (i = 0; i <= 100; ++i) {
+    snprintf(node, sizeof node,
+             "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n%d\"},"
+             "\"status\":{\"allocatable\":{\"cpu\":\"8\",\"memory\":\"16Gi\","
+             "\"pods\":\"110\"}}}",
+             i);
+    snprintf(event, sizeof event, "{\"type\":\"%s\",\"object\":%s}", "ADDED", node);
+    sched_free(Apply(engine, event));
+  }
+  PodJson(pod, sizeof pod, "first", "100m");
+  out = Schedule(engine, pod, 0);
+  CHECK_CONTAINS(out, "\"numAllNodes\":101,\"evaluatedNodes\":100,");
+  sched_free(out);
+  /* node still holds n100, the last one. */
+  snprintf(event, sizeof event, "{\"type\":\"DELETED\",\"object\":%s}", node);
+  sched_free(Apply(engine, event));
+  PodJson(pod, sizeof pod, "second", "100m");
+  out = Schedule(engine, pod, 0);
+  CHECK_CONTAINS(out, "\"reason\":\"Scheduled\",\"numAllNodes\":100,\"evaluatedNodes\":100,");
+  sched_free(out);
+  sched_engine_free(engine);
+}
+
 /* The queue: pending pods from apply, run until idle, a node event that
  * moves the unschedulable pod, the clock, and the queue document. */
 static void TestQueue(void) {
@@ -510,6 +543,7 @@ int main(void) {
   TestApplyShapes();
   TestApplyIsAllOrNothing();
   TestSchedule();
+  TestScheduleAfterNodeRemoval();
   TestQueue();
   TestStats();
   printf("%d passed, %d failed\n", g_passed, g_failed);
