@@ -115,12 +115,12 @@ void Engine::Configure(const EngineConfig& config) {
 }
 
 ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
-  JsonDoc doc;
-  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc, kMaxApplyBytes));
+  ApplyDocument doc;
+  CAPI_RETURN_IF_ERROR(ApplyDocument::Parse(json, &doc));
   std::lock_guard<std::mutex> lock(mu_);
   InternScope interned(state_.interner());
   ChangeSet changes;
-  CAPI_RETURN_IF_ERROR(DecodeChanges(doc.get(), state_.interner(), &changes));
+  CAPI_RETURN_IF_ERROR(DecodeChanges(doc, state_.interner(), &changes));
   // Allocate the output before mutating, so a failure leaves no trace.
   if (summary != nullptr) *summary = NewCString(ApplySummaryJson(changes.summary));
   interned.Keep();
