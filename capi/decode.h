@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "capi/apply_document.h"
 #include "capi/error.h"
 #include "capi/json_path.h"
 #include "libsched/model/csi_node.h"
@@ -172,7 +173,11 @@ struct ChangeSet {
 
 // Decodes a whole sched_engine_apply document: a watch event, an array of
 // events, a List (items upserted) or a bare object (upserted). Nothing is
-// applied here, so a document with any bad item changes nothing.
+// applied here, so a document with any bad item changes nothing. The
+// element count of the events array or the List's items is checked before
+// any element is decoded (or, in an ApplyDocument, parsed).
+ApiStatus DecodeChanges(const ApplyDocument& doc, Interner& in, ChangeSet* out);
+// The same for a whole parsed tree.
 ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out);
 
 // ---- Engine configuration (decode_config.cc) ------------------------------

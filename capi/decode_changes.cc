@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "capi/apply_document.h"
 #include "capi/decode.h"
 #include "capi/json_reader.h"
 #include "capi/limits.h"
@@ -181,15 +182,14 @@ bool IsEvent(const cJSON* obj) {
 
 }  // namespace
 
-ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out) {
+ApiStatus DecodeChanges(const ApplyDocument& doc, Interner& in, ChangeSet* out) {
   const JsonPath path;
+  const cJSON* root = doc.root();
   if (cJSON_IsArray(root)) {
-    CAPI_RETURN_IF_ERROR(CheckItemCount(root, path, kMaxApplyItems));
-    size_t i = 0;
-    for (const cJSON* e = root->child; e != nullptr; e = e->next, ++i) {
-      CAPI_RETURN_IF_ERROR(DecodeEvent(e, path.Index(i), in, out));
-    }
-    return ApiStatus();
+    CAPI_RETURN_IF_ERROR(CheckCount(doc.Count(root), path, kMaxApplyItems));
+    return doc.ForEach(root, path, [&](const cJSON* e, const JsonPath& p) {
+      return DecodeEvent(e, p, in, out);
+    });
   }
   if (!cJSON_IsObject(root)) {
     return ApiStatus::Invalid(path,
@@ -200,14 +200,20 @@ ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out) {
   std::string_view kind;
   CAPI_RETURN_IF_ERROR(GetString(root, "kind", path, &kind));
   if (kind.size() >= 4 && kind.substr(kind.size() - 4) == "List") {
-    return ForEachElement(
-        root, "items", path,
-        [&](const cJSON* item, const JsonPath& p) {
-          return DecodeObject(item, p, EventType::kUpsert, kind, in, out);
-        },
-        kMaxApplyItems);
+    const cJSON* items;
+    CAPI_RETURN_IF_ERROR(GetArray(root, "items", path, &items));
+    if (items == nullptr) return ApiStatus();
+    const JsonPath items_path = path.Child("items");
+    CAPI_RETURN_IF_ERROR(CheckCount(doc.Count(items), items_path, kMaxApplyItems));
+    return doc.ForEach(items, items_path, [&](const cJSON* item, const JsonPath& p) {
+      return DecodeObject(item, p, EventType::kUpsert, kind, in, out);
+    });
   }
   return DecodeObject(root, path, EventType::kUpsert, {}, in, out);
+}
+
+ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out) {
+  return DecodeChanges(ApplyDocument(root), in, out);
 }
 
 }  // namespace sched::capi

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
+#include <random>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -115,12 +117,12 @@ void Engine::Configure(const EngineConfig& config) {
 }
 
 ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
-  JsonDoc doc;
-  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc, kMaxApplyBytes));
+  ApplyDocument doc;
+  CAPI_RETURN_IF_ERROR(ApplyDocument::Parse(json, &doc));
   std::lock_guard<std::mutex> lock(mu_);
   InternScope interned(state_.interner());
   ChangeSet changes;
-  CAPI_RETURN_IF_ERROR(DecodeChanges(doc.get(), state_.interner(), &changes));
+  CAPI_RETURN_IF_ERROR(DecodeChanges(doc, state_.interner(), &changes));
   // Allocate the output before mutating, so a failure leaves no trace.
   if (summary != nullptr) *summary = NewCString(ApplySummaryJson(changes.summary));
   interned.Keep();
@@ -265,11 +267,21 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
     return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
   }
   interned.Keep();  // the cycle may keep the pod (assume) and its ids
-  const ScheduleResult r = it->second->Schedule(*pod, state_, queue_.get());
-  const bool assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
-  // Render and allocate before assuming: r points into the state, and a
-  // failed allocation must leave the state unchanged.
-  *result = NewCString(ScheduleResultJson(*pod, r, state_, flags, assume));
+  Scheduler& scheduler = *it->second;
+  const std::mt19937_64 rng = scheduler.rng();
+  const size_t start = scheduler.next_start_node_index();
+  ScheduleResult r;
+  bool assume = false;
+  try {
+    r = scheduler.Schedule(*pod, state_, queue_.get());
+    assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
+    // Render and allocate before assuming: r points into the state, and a
+    // failed allocation must leave the state unchanged.
+    *result = NewCString(ScheduleResultJson(*pod, r, state_, flags, assume));
+  } catch (const std::bad_alloc&) {
+    scheduler.Rewind(rng, start);
+    throw;
+  }
   if (assume) {
     queue_->Delete(*pod);  // an assumed pod is no longer pending
     pod->node_name = r.node;

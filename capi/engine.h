@@ -15,7 +15,8 @@
 // strings it interned while decoding (rolled back).
 //
 // Thread-safety: all methods may be called concurrently; they serialize on
-// an internal mutex (JSON parsing runs outside it).
+// an internal mutex. JSON parsing runs outside it, except apply's events or
+// List items, each parsed as the decoder reaches it (ApplyDocument).
 #ifndef CAPI_ENGINE_H_
 #define CAPI_ENGINE_H_
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -102,11 +103,9 @@ std::mutex& CJsonParseMutex() {
   return mu;
 }
 
-bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 }  // namespace
 
-ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
+ApiStatus CheckJsonText(std::string_view text, size_t max_bytes, JsonScan* scan) {
   const JsonPath root;
   if (text.size() > max_bytes) {
     return ApiStatus::Invalid(root, "document of " + std::to_string(text.size()) +
@@ -117,6 +116,12 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
   while (begin < text.size() && IsJsonSpace(text[begin])) ++begin;
   if (begin == text.size()) return ApiStatus::Invalid(root, "empty JSON document");
   CAPI_RETURN_IF_ERROR(CheckDepth(text));
+  *scan = ScanJson(text, kMaxJsonDepth);
+  return ApiStatus();
+}
+
+ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out) {
+  const JsonPath root;
   const char* end = nullptr;
   JsonDoc doc;
   {
@@ -125,6 +130,8 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
                                         /*require_null_terminated=*/false));
   }
   if (doc == nullptr) {
+    // cJSON parses every strict text: only an allocation can have failed.
+    if (strict) throw std::bad_alloc();
     const size_t offset = end != nullptr ? static_cast<size_t>(end - text.data()) : 0;
     return ApiStatus::Invalid(root, "invalid JSON at byte offset " + std::to_string(offset));
   }
@@ -136,6 +143,12 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
   }
   *out = std::move(doc);
   return ApiStatus();
+}
+
+ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
+  JsonScan scan;
+  CAPI_RETURN_IF_ERROR(CheckJsonText(text, max_bytes, &scan));
+  return ParseCheckedJson(text, scan.strict, out);
 }
 
 ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
@@ -236,6 +249,10 @@ ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,
 ApiStatus CheckItemCount(const cJSON* array_or_map, const JsonPath& path, size_t max_items) {
   size_t n = 0;
   for (const cJSON* c = array_or_map->child; c != nullptr; c = c->next) ++n;
+  return CheckCount(n, path, max_items);
+}
+
+ApiStatus CheckCount(size_t n, const JsonPath& path, size_t max_items) {
   if (n <= max_items) return ApiStatus();
   return ApiStatus::Invalid(path, "Too many: " + std::to_string(n) + ": must have at most " +
                                       std::to_string(max_items) + " items");

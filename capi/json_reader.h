@@ -30,6 +30,7 @@
 
 #include "capi/error.h"
 #include "capi/json_path.h"
+#include "capi/json_scan.h"
 #include "capi/limits.h"
 
 namespace sched::capi {
@@ -47,8 +48,15 @@ inline constexpr int64_t kMaxExactInt = int64_t{1} << 53;
 // nested deeper than kMaxJsonDepth (naming the path where the limit is
 // crossed; a key written with escapes appears as written). Reports syntax
 // errors with their byte offset (from cJSON's end pointer, never the global
-// cJSON_GetErrorPtr).
+// cJSON_GetErrorPtr). Throws std::bad_alloc when cJSON fails on a text
+// ScanJson found strict (capi/json_scan.h): an allocation failed.
 ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes = kMaxObjectBytes);
+
+// ParseJson in two steps, for callers that parse parts of a text: the checks
+// before parsing, with the strict scan's findings in *scan; then cJSON's
+// parse of `text` (or of a part of it, strict when its whole was).
+ApiStatus CheckJsonText(std::string_view text, size_t max_bytes, JsonScan* scan);
+ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out);
 
 // The member `name` of object `obj`, or null when absent or JSON null.
 ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
@@ -79,6 +87,8 @@ ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,
 // "Too many" at `path` (the array or map) when `array_or_map` has more than
 // `max_items` elements, in upstream's words (field.TooMany).
 ApiStatus CheckItemCount(const cJSON* array_or_map, const JsonPath& path, size_t max_items);
+// The same for a count of `n` items.
+ApiStatus CheckCount(size_t n, const JsonPath& path, size_t max_items);
 
 // Calls fn(element, element_path) -> ApiStatus for each element of the
 // array member `name` of `obj` (none when absent or null); stops at the

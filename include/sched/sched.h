@@ -11,11 +11,14 @@
  *     message and the JSON path of the offending field. There is no
  *     per-thread "last error". (On SCHED_OUT_OF_MEMORY, *err is NULL if
  *     even the error object could not be allocated.)
- *  3. Atomicity. A call that fails with SCHED_INVALID_ARGUMENT changes
- *     nothing: the engine is exactly as it was before the call. After
- *     SCHED_OUT_OF_MEMORY or SCHED_INTERNAL raised past decoding, part of
- *     the call may have taken effect: free the engine and rebuild it
- *     (docs/security.md, "What a failed call guarantees").
+ *  3. Atomicity. A call that fails changes nothing: the engine is exactly
+ *     as it was before the call, whatever the status, an allocation failure
+ *     while parsing, decoding or computing a result included. The exception:
+ *     SCHED_OUT_OF_MEMORY or SCHED_INTERNAL raised while sched_engine_apply
+ *     applies its decoded changes, while sched_engine_schedule assumes the
+ *     pod it placed, or during sched_engine_run, may leave part of the call
+ *     done: free the engine and rebuild it (docs/security.md, "What a
+ *     failed call guarantees").
  *  4. JSON in. Inputs are `(const char *json, size_t len)`: no terminating
  *     NUL is needed and the library keeps no pointer into them after the
  *     call returns. JSON is UTF-8, as the Kubernetes API server writes it.
@@ -123,7 +126,11 @@ SCHED_API void sched_engine_free(sched_engine *engine);
  * the scheduling queue, which sched_engine_run drains; sched_engine_schedule
  * ignores the queue. Node and bound-pod changes are the cluster events that
  * move queued pods.
- * All-or-nothing: if any item is invalid, nothing is applied.
+ * All-or-nothing: if any item is invalid, nothing is applied. A document
+ * that is valid JSON but could not be parsed for lack of memory is
+ * SCHED_OUT_OF_MEMORY, not a syntax error. The events array or the List's
+ * items are parsed one item at a time, and their count is checked before
+ * any is parsed (docs/api.md, "Limits").
  * summary_json (may be NULL) receives
  *   {"applied":N,"ignored":{"<Kind>":N,...},"pendingPods":N}.
  * Mirrors the scheduler cache's informer handlers

@@ -119,6 +119,12 @@ class Scheduler {
   // selectHost and the rotating start index (for state digests).
   const std::mt19937_64& rng() const { return rng_; }
   size_t next_start_node_index() const { return next_start_node_index_; }
+  // Puts back the values rng() and next_start_node_index() had before a
+  // cycle that did not finish (an allocation failed), so it leaves no trace.
+  void Rewind(const std::mt19937_64& rng, size_t next_start_node_index) {
+    rng_ = rng;
+    next_start_node_index_ = next_start_node_index;
+  }
 
   // Turns the equivalence-class cache (libsched/ecache) on or off; off
   // drops its entries and statistics. It never changes a result, only how

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "capi/apply_document.h"
+#include "capi/limits.h"
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
@@ -18,10 +20,25 @@ constexpr char kBound[] =
         "spec":{"nodeName":"n1"}})";
 constexpr char kPending[] = R"({"kind":"Pod","metadata":{"name":"p"}})";
 
+// Decodes as sched_engine_apply does (ApplyDocument: the events array or
+// the items parsed one at a time), checking that decoding the whole tree
+// gives the same outcome.
 ApiStatus Decode(const std::string& json, Interner& in, ChangeSet* out) {
-  JsonDoc doc;
-  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
-  return DecodeChanges(doc.get(), in, out);
+  JsonDoc tree;
+  CAPI_RETURN_IF_ERROR(ParseJson(json, &tree, kMaxApplyBytes));
+  Interner whole_in;
+  ChangeSet whole;
+  const ApiStatus w = DecodeChanges(tree.get(), whole_in, &whole);
+  ApplyDocument doc;
+  CAPI_RETURN_IF_ERROR(ApplyDocument::Parse(json, &doc));
+  const size_t before = out->changes.size();
+  const ApiStatus s = DecodeChanges(doc, in, out);
+  EXPECT_EQ(s.message(), w.message());
+  EXPECT_EQ(s.path(), w.path());
+  if (s.ok()) {
+    EXPECT_EQ(out->changes.size() - before, whole.changes.size());
+  }
+  return s;
 }
 
 TEST(DecodeChangesTest, BareObjectIsAnUpsert) {

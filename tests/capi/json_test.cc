@@ -9,6 +9,7 @@
 
 #include "capi/json_path.h"
 #include "capi/json_reader.h"
+#include "capi/json_scan.h"
 #include "capi/json_writer.h"
 
 namespace sched::capi {
@@ -31,6 +32,63 @@ TEST(JsonPathTest, RendersFieldsIndexesAndKeys) {
   EXPECT_EQ(root.Child("m").Child("").String(), "m[\"\"]");
   EXPECT_EQ(root.Child("a\"b").String(), "[\"a\\\"b\"]");
 }
+
+// ScanJson accepts strict JSON only (what cJSON parses to the same tree),
+// and finds the root array or the root object's one "items" array.
+struct ScanCase {
+  std::string text;
+  bool strict;
+  size_t count;  // JsonScan::npos: no large array found
+};
+
+void PrintTo(const ScanCase& c, std::ostream* os) { *os << c.text.substr(0, 40); }
+
+class ScanJsonTest : public ::testing::TestWithParam<ScanCase> {};
+
+TEST_P(ScanJsonTest, Scans) {
+  const ScanCase& c = GetParam();
+  const JsonScan scan = ScanJson(c.text, 64);
+  EXPECT_EQ(scan.strict, c.strict);
+  if (c.count == JsonScan::npos) {
+    EXPECT_EQ(scan.array_begin, JsonScan::npos);
+  } else {
+    ASSERT_NE(scan.array_begin, JsonScan::npos);
+    EXPECT_EQ(c.text[scan.array_begin], '[');
+    EXPECT_EQ(c.text[scan.array_end - 1], ']');
+    EXPECT_EQ(scan.array_count, c.count);
+  }
+  // cJSON parses every strict text.
+  if (c.strict) {
+    JsonDoc doc;
+    EXPECT_TRUE(ParseJson(c.text, &doc).ok());
+  }
+}
+
+constexpr size_t kNone = JsonScan::npos;
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ScanJsonTest,
+    ::testing::Values(
+        ScanCase{" [1, \"a\", {\"b\": [true, false, null]}, -0.5e+3] ", true, 4},
+        ScanCase{"[]", true, 0}, ScanCase{"{}", true, kNone}, ScanCase{"\"s\"", true, kNone},
+        ScanCase{R"({"kind":"List","items":[{},{"items":[1,2,3]}],"x":1})", true, 2},
+        ScanCase{R"({"items":{}})", true, kNone},
+        // A repeated or escaped root key: parsed whole, so the decoder sees both.
+        ScanCase{R"({"items":[1],"items":[2]})", true, kNone},
+        ScanCase{R"({"it\u0065ms":[1]})", true, kNone},
+        ScanCase{R"(["\ud83d\ude00", "\u00e9\n\t\/"])", true, 2},
+        // What cJSON accepts but strict JSON does not, and what neither does.
+        ScanCase{"[+1]", false, kNone}, ScanCase{"[01]", false, kNone},
+        ScanCase{"[1.]", false, kNone}, ScanCase{"[.5]", false, kNone},
+        ScanCase{"[1e]", false, kNone}, ScanCase{"[" + std::string(64, '1') + "]", false, kNone},
+        ScanCase{"[" + std::string(63, '1') + "]", true, 1},
+        ScanCase{"[\"\x01\"]", false, kNone}, ScanCase{"[\"\\x\"]", false, kNone},
+        ScanCase{"[\"\\uZZZZ\"]", false, kNone}, ScanCase{"[\"\\udc00\"]", false, kNone},
+        ScanCase{"[\"\\ud800x\"]", false, kNone}, ScanCase{"\xEF\xBB\xBF[]", false, kNone},
+        ScanCase{"[1,]", false, kNone}, ScanCase{"[1] [", false, kNone},
+        ScanCase{"{\"a\" 1}", false, kNone}, ScanCase{"[nul]", false, kNone},
+        ScanCase{"[\x0b" "1]", false, kNone}, ScanCase{"[\"open", false, kNone},
+        ScanCase{std::string(65, '[') + std::string(65, ']'), false, kNone}));
 
 struct ParseCase {
   std::string text;

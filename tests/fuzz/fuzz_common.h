@@ -5,7 +5,7 @@
 // A violated check calls FUZZ_CHECK's abort path, which libFuzzer reports as
 // a crash with the input that caused it. SCHED_INTERNAL ("a broken internal
 // invariant; please report it") is treated as a finding too: no input, however
-// malformed, may produce it.
+// malformed, may produce it; so is SCHED_OUT_OF_MEMORY (see CheckStatus).
 #ifndef TESTS_FUZZ_FUZZ_COMMON_H_
 #define TESTS_FUZZ_FUZZ_COMMON_H_
 
@@ -57,6 +57,11 @@ inline void CheckStatus(const char* what, sched_status st, sched_error* err) {
   }
   FUZZ_CHECK(err != nullptr || st == SCHED_OUT_OF_MEMORY,
              "%s failed with %s but left *err NULL", what, sched_status_name(st));
+  // libFuzzer's malloc limit aborts instead of failing an allocation, so
+  // this status can only come from the syntax scan accepting a text cJSON
+  // rejects (capi/json_scan.h): a finding.
+  FUZZ_CHECK(st != SCHED_OUT_OF_MEMORY, "%s returned SCHED_OUT_OF_MEMORY (\"%s\")", what,
+             sched_error_message(err));
   if (err != nullptr) {
     FUZZ_CHECK(sched_error_code(err) == st, "%s: error code %s != returned status %s", what,
                sched_status_name(sched_error_code(err)), sched_status_name(st));

@@ -1,0 +1,280 @@
+// Out of memory changes nothing: for a representative call of each kind
+// (applies of events touching every object kind and of a List, rejected at
+// their last item after everything else was decoded; a schedule), the k-th
+// allocation of the call is made to fail, for every k until the call makes fewer than k (every
+// ALLOC_SWEEP_STRIDE-th k when that is set: the sanitizer builds), each in
+// a forked child of an engine built once. The call must return
+// SCHED_OUT_OF_MEMORY with the state digest unchanged (or the clean
+// answer, when the failure was absorbed), and then the same call and
+// a schedule must answer exactly as on an engine that never failed.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "capi/engine.h"
+#include "capi/limits.h"
+#include "sched/sched.h"
+#include "tests/capi/base_engine.h"
+#include "tests/capi/engine_test_util.h"
+#include "tests/capi/failing_alloc.h"
+
+namespace sched::capi {
+namespace {
+
+using testing::AllocatedBytes;
+using testing::ArmAllocationFailure;
+using testing::BaseEngine;
+using testing::BatchWithFifth;
+using testing::CallResult;
+using testing::CallSchedule;
+using testing::DisarmAllocationFailure;
+using testing::EnginePtr;
+using testing::EventJson;
+using testing::kRichSpec;
+using testing::NodeJson;
+using testing::PodJson;
+
+// No Filter/Score threads: a forked child has only the forking thread.
+const std::string kConfig = R"({"seed":7,"parallelism":1})";
+constexpr uint32_t kAllFlags =
+    SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
+
+// One C API call, its outputs not yet copied: allocations are counted
+// around the call alone.
+struct RawResult {
+  sched_status status;
+  char* output;
+  sched_error* err;
+};
+using CallFn = std::function<RawResult(sched_engine*)>;
+
+CallResult Collect(const RawResult& r) { return testing::Collect(r.status, r.output, r.err); }
+
+CallFn Apply(const std::string& doc) {
+  return [&doc](sched_engine* e) {
+    RawResult r{SCHED_OK, nullptr, nullptr};
+    r.status = sched_engine_apply(e, doc.data(), doc.size(), &r.output, &r.err);
+    return r;
+  };
+}
+
+CallFn Schedule(const std::string& pod, uint32_t flags) {
+  return [&pod, flags](sched_engine* e) {
+    RawResult r{SCHED_OK, nullptr, nullptr};
+    r.status = sched_engine_schedule(e, pod.data(), pod.size(), flags, &r.output, &r.err);
+    return r;
+  };
+}
+
+CallFn RunCycles(uint32_t flags) {
+  return [flags](sched_engine* e) {
+    RawResult r{SCHED_OK, nullptr, nullptr};
+    r.status = sched_engine_run(e, 0, flags, &r.output, &r.err);
+    return r;
+  };
+}
+
+// What a call and the calls after it answer on an engine that never failed.
+struct Clean {
+  CallResult call;
+  uint64_t after_call = 0;
+  CallResult probe;
+  uint64_t after_probe = 0;
+};
+
+CallResult Probe(sched_engine* e) { return CallSchedule(e, PodJson("probe", "1"), kAllFlags); }
+
+Clean Reference(const CallFn& call) {
+  EnginePtr e = BaseEngine(kConfig);
+  Clean c;
+  c.call = Collect(call(e.get()));
+  c.after_call = e->rep->StateDigest();
+  c.probe = Probe(e.get());
+  c.after_probe = e->rep->StateDigest();
+  return c;
+}
+
+bool Same(const CallResult& a, const CallResult& b) {
+  return a.status == b.status && a.output == b.output && a.message == b.message;
+}
+
+enum ChildExit { kPassed = 0, kBroken = 1, kNotReached = 2 };
+
+// In the child: fails allocation k of `call` and checks the outcome.
+int FailOne(sched_engine* e, const CallFn& call, const Clean& clean, long k) {
+  const uint64_t before = e->rep->StateDigest();
+  ArmAllocationFailure(k);
+  const RawResult raw = call(e);
+  const long made = DisarmAllocationFailure();
+  const CallResult r = Collect(raw);
+  auto broken = [&](const char* what) {
+    std::fprintf(stderr, "allocation %ld: %s (status %d: %s)\n", k, what, r.status,
+                 r.message.c_str());
+    return kBroken;
+  };
+  if (r.status == SCHED_OUT_OF_MEMORY) {
+    if (e->rep->StateDigest() != before) return broken("the state changed");
+    if (!Same(Collect(call(e)), clean.call)) {
+      return broken("the same call again answered differently");
+    }
+  } else if (!Same(r, clean.call)) {
+    return broken("not SCHED_OUT_OF_MEMORY, and not the clean answer");
+  }
+  if (e->rep->StateDigest() != clean.after_call) return broken("the state differs after the call");
+  if (!Same(Probe(e), clean.probe)) return broken("the next schedule answered differently");
+  if (e->rep->StateDigest() != clean.after_probe) return broken("the state differs after it");
+  return made < k ? kNotReached : kPassed;
+}
+
+long Stride() {
+  const char* s = std::getenv("ALLOC_SWEEP_STRIDE");
+  return s != nullptr && std::atol(s) > 0 ? std::atol(s) : 1;
+}
+
+// Sweeps k = 1, 1 + stride, ... until the call makes fewer allocations.
+void Sweep(const CallFn& call) {
+  testing::InstallCJsonAllocationHooks();
+  const Clean clean = Reference(call);
+  ASSERT_NE(clean.call.status, SCHED_OUT_OF_MEMORY) << clean.call.message;
+  EnginePtr engine = BaseEngine(kConfig);
+  long failures = 0, swept = 0;
+  for (long k = 1;; k += Stride()) {
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int code = kBroken;
+      try {
+        code = FailOne(engine.get(), call, clean, k);
+      } catch (const std::exception& ex) {
+        std::fprintf(stderr, "allocation %ld: %s\n", k, ex.what());
+      }
+      std::fflush(nullptr);
+      _exit(code);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kNotReached) break;
+    ++swept;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != kPassed) {
+      ++failures;
+      if (WIFSIGNALED(status)) {
+        ADD_FAILURE() << "allocation " << k << ": signal " << WTERMSIG(status);
+      }
+    }
+  }
+  std::printf("swept %ld allocations (stride %ld), %ld broken\n", swept, Stride(), failures);
+  EXPECT_GT(swept, 10);
+  EXPECT_EQ(failures, 0);
+}
+
+// Every kind of object and event (BatchWithFifth with a valid fifth).
+std::string Events() { return BatchWithFifth(EventJson("ADDED", PodJson("p0", "1", "n2"))); }
+
+// Nodes, pods bound with affinity and spread constraints, pending pods.
+std::string List() {
+  std::string doc = R"({"kind":"List","apiVersion":"v1","items":[)";
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = "m" + std::to_string(i);
+    doc += (i ? "," : "") + NodeJson(n, "4", R"("zone":"z1")") + "," +
+           PodJson("on-" + n, "1", n, kRichSpec) + "," + PodJson("pending-" + n, "1");
+  }
+  return doc + "]}";
+}
+
+// `doc`, an array, with an invalid pod appended: the call parses and
+// decodes everything, then fails.
+std::string WithBadLast(const std::string& doc, const std::string& bad) {
+  const size_t close = doc.rfind(']');
+  return doc.substr(0, close) + "," + bad + doc.substr(close);
+}
+
+const std::string kBadPod = PodJson("bad", "lots");
+
+// Parsing and decoding, the phases where all of a call's input is read.
+TEST(AllocSweepTest, ApplyEventsRejectedAtTheLast) {
+  const std::string doc = WithBadLast(Events(), EventJson("ADDED", kBadPod));
+  Sweep(Apply(doc));
+}
+
+TEST(AllocSweepTest, ApplyListRejectedAtTheLast) {
+  const std::string doc = WithBadLast(List(), kBadPod);
+  Sweep(Apply(doc));
+}
+
+// A cycle and its rendering: the random source and start index it moved
+// are put back.
+TEST(AllocSweepTest, ScheduleWithoutAssume) {
+  const std::string pod = PodJson("s", "1", "", kRichSpec);
+  Sweep(Schedule(pod, SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES));
+}
+
+// Not yet atomic (issue 13, item 3): applying decoded changes, assuming a
+// pod and running cycles can stop half-way; sched.h tells callers to free
+// the engine then. Run with --gtest_also_run_disabled_tests.
+TEST(AllocSweepTest, DISABLED_ApplyEvents) {
+  const std::string doc = Events();
+  Sweep(Apply(doc));
+}
+
+TEST(AllocSweepTest, DISABLED_ApplyList) {
+  const std::string doc = List();
+  Sweep(Apply(doc));
+}
+
+TEST(AllocSweepTest, DISABLED_ScheduleWithAssume) {
+  const std::string pod = PodJson("s", "1", "", kRichSpec);
+  Sweep(Schedule(pod, kAllFlags));
+}
+
+TEST(AllocSweepTest, DISABLED_Run) {
+  Sweep(RunCycles(SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES));
+}
+
+// Limits before the cost: a document over kMaxApplyItems is rejected from
+// the scan alone, allocating a few bytes, not a tree of its 200,001 items.
+struct OversizedCase {
+  std::string name;
+  std::string doc;
+  std::string message;
+};
+
+std::vector<OversizedCase> OversizedCases() {
+  const std::string event = EventJson("ADDED", NodeJson("n", "1"));
+  std::string events = "[", items = R"({"kind":"NodeList","items":[)";
+  for (size_t i = 0; i < kMaxApplyItems + 1; ++i) {
+    events += (i ? "," : "") + event;
+    items += (i ? "," : "") + NodeJson("n", "1");
+  }
+  const std::string too_many = "Too many: 200001: must have at most 200000 items";
+  return {{"Events", events + "]", too_many}, {"List", items + "]}", "items: " + too_many}};
+}
+
+TEST(OversizedApplyTest, RejectedBeforeParsing) {
+  testing::InstallCJsonAllocationHooks();
+  EnginePtr e = BaseEngine(kConfig);
+  const uint64_t before = e->rep->StateDigest();
+  for (const OversizedCase& c : OversizedCases()) {
+    ArmAllocationFailure(0);
+    const RawResult raw = Apply(c.doc)(e.get());
+    const long allocations = DisarmAllocationFailure();
+    const CallResult r = Collect(raw);
+    EXPECT_EQ(r.status, SCHED_INVALID_ARGUMENT) << c.name;
+    EXPECT_EQ(r.message, c.message) << c.name;
+    // The error, its strings and the List's small remainder.
+    EXPECT_LT(allocations, 50) << c.name;
+    EXPECT_LT(AllocatedBytes(), 4096) << c.name;
+    EXPECT_EQ(e->rep->StateDigest(), before) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace sched::capi
