@@ -23,18 +23,10 @@ func (e *Engine) Run(ctx context.Context, maxCycles uint32, flags ...ScheduleFla
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var f ScheduleFlag
-	for _, flag := range flags {
-		f |= flag
-	}
-	result := new(RunResult)
-	err := e.call(func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
+	f := combine(flags)
+	return decoded[RunResult](e, func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
 		return C.sched_engine_run(ce, C.uint32_t(maxCycles), C.uint32_t(f), out, cerr)
-	}, result)
-	if err != nil {
-		return nil, err
-	}
-	return result, nil
+	})
 }
 
 // AdvanceClock moves the queue's clock forward by d (whole milliseconds;
@@ -60,27 +52,35 @@ func (e *Engine) AdvanceClock(d time.Duration) error {
 
 // Queue reports where every queued pod is and why (sched_engine_queue).
 func (e *Engine) Queue() (*QueueState, error) {
-	q := new(QueueState)
-	err := e.call(func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
+	return decoded[QueueState](e, func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
 		return C.sched_engine_queue(ce, out, cerr)
-	}, q)
-	if err != nil {
-		return nil, err
-	}
-	return q, nil
+	})
 }
 
 // Stats reports the engine's counters (sched_engine_stats). It changes
 // nothing.
 func (e *Engine) Stats() (*Stats, error) {
-	s := new(Stats)
-	err := e.call(func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
+	return decoded[Stats](e, func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
 		return C.sched_engine_stats(ce, out, cerr)
-	}, s)
-	if err != nil {
+	})
+}
+
+// decoded runs fn through e.call and returns the document decoded as a T.
+func decoded[T any](e *Engine, fn func(*C.sched_engine, **C.char, **C.sched_error) C.sched_status) (*T, error) {
+	v := new(T)
+	if err := e.call(fn, v); err != nil {
 		return nil, err
 	}
-	return s, nil
+	return v, nil
+}
+
+// combine ORs flags into one value.
+func combine(flags []ScheduleFlag) ScheduleFlag {
+	var f ScheduleFlag
+	for _, flag := range flags {
+		f |= flag
+	}
+	return f
 }
 
 // RunResult is what Run did: one Result per cycle, in order.
