@@ -69,9 +69,14 @@ sched_status ReportNoThrow(sched_status code, const char* message, sched_error**
 
 // Runs `body` (returning ApiStatus) and reports its outcome through `err`.
 // std::bad_alloc becomes SCHED_OUT_OF_MEMORY; any other exception is a
-// broken invariant: SCHED_INTERNAL with its what().
+// broken invariant: SCHED_INTERNAL with its what(). An error left in *err by
+// an earlier call is freed first (sched.h, convention 2).
 template <class Body>
 sched_status Guard(sched_error** err, Body&& body) noexcept {
+  if (err != nullptr) {
+    delete *err;
+    *err = nullptr;
+  }
   try {
     return Report(body(), err);
   } catch (const std::bad_alloc&) {

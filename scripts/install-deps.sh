@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the build and test dependencies from Debian's packages when missing.
 # Idempotent: a machine that has them all does nothing.
-# Beyond the build: abigail-tools (abidiff for scripts/abi.sh), valgrind (the
+# Beyond the build: go-md2man (schedsim.1), abigail-tools (abidiff for scripts/abi.sh), valgrind (the
 # capi_c_valgrind test), and for scripts/fuzz.sh clang with its libFuzzer
 # runtime (libclang-rt-dev pulls libclang-rt-14-dev on bookworm, which has
 # libclang_rt.fuzzer-x86_64.a).
@@ -9,7 +9,7 @@ set -euo pipefail
 
 packages=(meson ninja-build pkg-config gcc g++ binutils libcjson-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libyaml-dev python3
-          abigail-tools valgrind clang libclang-rt-dev)
+          abigail-tools valgrind clang libclang-rt-dev go-md2man)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,11 @@
 #   build-asan  every meson test under AddressSanitizer (with LeakSanitizer)
 #               + UndefinedBehaviorSanitizer
 #   build-tsan  the tests that start threads, under ThreadSanitizer
+#   install     meson install into a staging directory; the C example built
+#               through pkg-config (dynamic and static), readelf checks, the
+#               installed schedsim (scripts/test-install.sh)
+#   rust        cargo test (doc tests included), the example, a static link,
+#               clippy -D warnings on rust/ (scripts/test-rust.sh)
 #   go          the Go package against build (scripts/test-go.sh: vet,
 #               go test -race, the static link)
 #   kube-scheduler  the kube-scheduler fork and the differential test
@@ -76,6 +81,8 @@ run_fuzz() {  # one scripts/fuzz.sh run per target, so each counts on its own
 }
 
 timed build run_suite build
+timed install run_script scripts/test-install.sh build
+timed rust run_script scripts/test-rust.sh build
 timed go run_script scripts/test-go.sh
 timed kube-sched run_script scripts/test-kube-scheduler.sh
 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

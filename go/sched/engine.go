@@ -86,18 +86,10 @@ func (e *Engine) Schedule(ctx context.Context, pod []byte, flags ...ScheduleFlag
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var f ScheduleFlag
-	for _, flag := range flags {
-		f |= flag
-	}
-	result := new(Result)
-	err := e.call(func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
+	f := combine(flags)
+	return decoded[Result](e, func(ce *C.sched_engine, out **C.char, cerr **C.sched_error) C.sched_status {
 		return C.sched_engine_schedule(ce, cBytes(pod), C.size_t(len(pod)), C.uint32_t(f), out, cerr)
-	}, result)
-	if err != nil {
-		return nil, err
-	}
-	return result, nil
+	})
 }
 
 // call runs fn on the live handle under the shared lock and decodes the

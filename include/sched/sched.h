@@ -9,8 +9,13 @@
  *     values are never renumbered). Detail comes back through an optional
  *     `sched_error **err` out-parameter (pass NULL to ignore it): a code, a
  *     message and the JSON path of the offending field. There is no
- *     per-thread "last error". (On SCHED_OUT_OF_MEMORY, *err is NULL if
- *     even the error object could not be allocated.)
+ *     per-thread "last error". On entry *err must be NULL or an error this
+ *     library returned; every call frees it and sets *err to NULL, and on
+ *     failure stores the new error there. So after any call *err is
+ *     non-NULL only if that call failed, and one variable may be reused
+ *     across calls without leaking. (Unlike leveldb's c.h, which leaves
+ *     *errptr unchanged on success.) On SCHED_OUT_OF_MEMORY, *err is NULL
+ *     if even the error object could not be allocated.
  *  3. Atomicity. A call that fails changes nothing: the engine is exactly
  *     as it was before the call, whatever the status, an allocation failure
  *     while parsing, decoding or computing a result included. The exception:
@@ -56,8 +61,9 @@ extern "C" {
 #define SCHED_VERSION_MAJOR 0
 #define SCHED_VERSION_MINOR 1
 #define SCHED_VERSION_PATCH 0
+/* unsigned, as sched_version_number() returns it. */
 #define SCHED_VERSION_NUMBER \
-  (SCHED_VERSION_MAJOR * 10000 + SCHED_VERSION_MINOR * 100 + SCHED_VERSION_PATCH)
+  (SCHED_VERSION_MAJOR * 10000u + SCHED_VERSION_MINOR * 100u + SCHED_VERSION_PATCH)
 #define SCHED_VERSION_STRING "0.1.0"
 /* The kube-scheduler release whose decisions the engine mirrors. */
 #define SCHED_UPSTREAM_VERSION "v1.36.3"
@@ -210,7 +216,7 @@ SCHED_API sched_status sched_engine_queue(sched_engine *engine, char **queue_jso
  * equivalence-class cache's counters since the engine was created, summed
  * over the profiles:
  *   {"equivalenceCache":{"enabled":B,"hits":N,"misses":N,"bypasses":N,
- *    "scoreBypasses":N,"repairs":N,"reused":N}}
+ *    "scoreBypasses":N,"repairs":N,"reused":N,"parked":N}}
  * Free *stats_json with sched_free. Changes nothing. */
 SCHED_API sched_status sched_engine_stats(sched_engine *engine, char **stats_json,
                                           sched_error **err);

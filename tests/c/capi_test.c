@@ -118,6 +118,10 @@ static sched_engine *TwoNodeEngine(void) {
   return engine;
 }
 
+/* SCHED_VERSION_NUMBER has sched_version_number()'s type: unsigned, so
+ * 0 * N - 1 wraps to a positive value (the array size is -1 otherwise). */
+typedef char VersionNumberIsUnsigned[(0 * SCHED_VERSION_NUMBER - 1) > 0 ? 1 : -1];
+
 static void TestVersions(void) {
   CHECK_STREQ(sched_version(), SCHED_VERSION_STRING);
   CHECK(sched_version_number() == SCHED_VERSION_NUMBER);
@@ -186,6 +190,33 @@ static void TestEngineNew(void) {
   CHECK(sched_engine_new("[", 1, &engine, NULL) == SCHED_INVALID_ARGUMENT);
   CHECK(sched_engine_new("{}", 2, NULL, NULL) == SCHED_INVALID_ARGUMENT);
   CHECK(engine == NULL);
+}
+
+/* Convention 2: *err is freed on entry, so one variable is reused without
+ * leaks (valgrind checks this run) and is NULL after a call that succeeds. */
+static void TestErrorOutParameterIsReused(void) {
+  sched_engine *engine = NULL;
+  sched_error *err = NULL;
+  char *out = NULL;
+  CHECK(NewEngineFrom("{\"seed\":\"x\"}", &engine, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(err != NULL);
+  /* A second failure replaces the first error. */
+  CHECK(NewEngineFrom("{\"unknown\":1}", &engine, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK_STREQ(sched_error_path(err), "unknown");
+  /* A success clears it. */
+  CHECK(NewEngineFrom("{}", &engine, &err) == SCHED_OK);
+  CHECK(err == NULL);
+  CHECK(sched_engine_apply(engine, "[", 1, NULL, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(err != NULL);
+  CHECK(sched_engine_stats(engine, &out, &err) == SCHED_OK);
+  CHECK(err == NULL);
+  sched_free(out);
+  /* Argument errors (checked before any work) follow the same rule. */
+  CHECK(sched_engine_queue(NULL, &out, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_queue(NULL, &out, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_advance_clock(engine, 1, &err) == SCHED_OK);
+  CHECK(err == NULL);
+  sched_engine_free(engine);
 }
 
 static void TestApplyShapes(void) {
@@ -540,6 +571,7 @@ int main(void) {
   TestStatusNames();
   TestNullsAreAccepted();
   TestEngineNew();
+  TestErrorOutParameterIsReused();
   TestApplyShapes();
   TestApplyIsAllOrNothing();
   TestSchedule();

@@ -1,0 +1,347 @@
+//! `Engine`: the owner of one `sched_engine` handle.
+
+use std::ffi::CStr;
+use std::os::raw::c_char;
+use std::ptr::{self, NonNull};
+use std::time::Duration;
+
+use libsched_sys as sys;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::types::{ApplySummary, QueueState, RunResult, ScheduleResult, Stats};
+use crate::ScheduleFlags;
+
+/// A scheduling engine: the cluster state, the profiles of its config and
+/// the scheduling queue (`sched_engine` in `sched.h`). Dropping it frees
+/// everything it holds.
+///
+/// Every method takes `&self`: the library serializes calls on one engine
+/// internally (sched.h convention 6), so an `Engine` is [`Send`] and
+/// [`Sync`] and may be shared across threads, e.g. in an
+/// [`Arc`](std::sync::Arc). A call that fails with
+/// [`Code::InvalidArgument`](crate::Code::InvalidArgument) leaves the engine
+/// exactly as it was.
+///
+/// ```
+/// use libsched::{Engine, ScheduleFlags};
+///
+/// let engine = Engine::new("{}")?;
+/// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+///     "status":{"allocatable":{"cpu":"2","memory":"4Gi","pods":"110"}}}"#)?;
+/// let result = engine.schedule(
+///     r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default"},
+///         "spec":{"containers":[{"name":"c","image":"nginx",
+///         "resources":{"requests":{"cpu":"500m"}}}]}}"#,
+///     ScheduleFlags::ASSUME,
+/// )?;
+/// assert_eq!(result.node.as_deref(), Some("n1"));
+/// # Ok::<(), libsched::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Engine {
+    raw: NonNull<sys::sched_engine>,
+}
+
+// SAFETY: sched.h convention 6: functions on one engine may be called from
+// any thread, concurrently (calls are serialized internally), and the
+// handle is not tied to the thread that created it. sched_engine_free must
+// not race with other calls, which `Drop` taking `&mut self` guarantees.
+unsafe impl Send for Engine {}
+// SAFETY: as above; every method takes &self and the library locks.
+unsafe impl Sync for Engine {}
+
+/// Takes a string the library returned (and frees it).
+///
+/// # Safety
+/// `p` is a NUL-terminated string from the library, not yet freed.
+unsafe fn take_string(p: *mut c_char) -> Vec<u8> {
+    let bytes = CStr::from_ptr(p).to_bytes().to_vec();
+    sys::sched_free(p.cast());
+    bytes
+}
+
+fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<T> {
+    serde_json::from_slice(json)
+        .map_err(|e| Error::internal(format!("decoding the library's result: {e}")))
+}
+
+fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(value).map_err(|e| Error::internal(format!("encoding the input: {e}")))
+}
+
+/// Turns a status and its error out-parameter into a `Result`.
+///
+/// # Safety
+/// `err` is what the call stored (NULL on success).
+unsafe fn check(status: sys::sched_status, err: *mut sys::sched_error) -> Result<()> {
+    if status == sys::SCHED_OK {
+        Ok(())
+    } else {
+        Err(Error::from_raw(status, err))
+    }
+}
+
+impl Engine {
+    /// Creates an engine from a configuration document (docs/api.md,
+    /// "Config"): a `KubeSchedulerConfiguration` or a legacy `Policy`;
+    /// `"{}"` is the default-scheduler profile with upstream defaults
+    /// (`sched_engine_new`).
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) naming the
+    /// field, for a config upstream's validation would reject.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new(r#"{"profiles":[{"schedulerName":"batch"}]}"#)?;
+    /// # drop(engine);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn new(config: impl AsRef<[u8]>) -> Result<Engine> {
+        let config = config.as_ref();
+        let mut raw = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: config is valid for len bytes; raw and err are out-params.
+        unsafe {
+            check(
+                sys::sched_engine_new(config.as_ptr().cast(), config.len(), &mut raw, &mut err),
+                err,
+            )?;
+        }
+        NonNull::new(raw)
+            .map(|raw| Engine { raw })
+            .ok_or_else(|| Error::internal("sched_engine_new returned no engine".to_string()))
+    }
+
+    /// Applies cluster changes (`sched_engine_apply`): one watch event
+    /// `{"type":"ADDED"|"MODIFIED"|"DELETED","object":{...}}`, an array of
+    /// events, a `List`, or a single object, as the API server serializes
+    /// them. All or nothing: if any item is invalid, nothing is applied.
+    /// Pending pods join the scheduling queue ([`run`](Self::run)).
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) with the path
+    /// of the first invalid field, e.g. `items[3].spec.containers[0].resources.requests.cpu`.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// let summary = engine.apply(r#"{"kind":"List","apiVersion":"v1","items":[
+    ///     {"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"}},
+    ///     {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"c"}}]}"#)?;
+    /// assert_eq!(summary.applied, 1);
+    /// assert_eq!(summary.ignored["ConfigMap"], 1);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn apply(&self, json: impl AsRef<[u8]>) -> Result<ApplySummary> {
+        let json = json.as_ref();
+        let mut out = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live; json is valid for len bytes.
+        let summary = unsafe {
+            let st = sys::sched_engine_apply(
+                self.raw.as_ptr(),
+                json.as_ptr().cast(),
+                json.len(),
+                &mut out,
+                &mut err,
+            );
+            check(st, err)?;
+            take_string(out)
+        };
+        decode(&summary)
+    }
+
+    /// [`apply`](Self::apply) for any value serde serializes to one of the
+    /// accepted documents: a `k8s-openapi` `Node`, `Pod` or `List` as
+    /// kube-rs users hold them, or a [`serde_json::Value`].
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// let node = serde_json::json!({"kind": "Node", "apiVersion": "v1",
+    ///     "metadata": {"name": "n1"}});
+    /// assert_eq!(engine.apply_object(&node)?.applied, 1);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn apply_object<T: Serialize + ?Sized>(&self, object: &T) -> Result<ApplySummary> {
+        self.apply(encode(object)?)
+    }
+
+    /// Runs one scheduling cycle for a pending `v1/Pod` and returns the
+    /// outcome (`sched_engine_schedule`; upstream's `schedulingCycle`). A
+    /// pod that fits nowhere is not an error: the result has `node: None`
+    /// and upstream's FitError message. The scheduling queue is not used.
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) for an invalid
+    /// pod, or a `spec.schedulerName` no profile has.
+    ///
+    /// ```
+    /// use libsched::{Engine, Reason, ScheduleFlags};
+    ///
+    /// let engine = Engine::new("{}")?;
+    /// let pod = r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"d"},
+    ///               "spec":{"containers":[{"name":"c","image":"i"}]}}"#;
+    /// let result = engine.schedule(pod, ScheduleFlags::empty())?;
+    /// assert_eq!(result.reason, Reason::Unschedulable);
+    /// assert_eq!(result.message, "no nodes available to schedule pods");
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn schedule(&self, pod: impl AsRef<[u8]>, flags: ScheduleFlags) -> Result<ScheduleResult> {
+        let pod = pod.as_ref();
+        let mut out = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live; pod is valid for len bytes.
+        let result = unsafe {
+            let st = sys::sched_engine_schedule(
+                self.raw.as_ptr(),
+                pod.as_ptr().cast(),
+                pod.len(),
+                flags.bits(),
+                &mut out,
+                &mut err,
+            );
+            check(st, err)?;
+            take_string(out)
+        };
+        decode(&result)
+    }
+
+    /// [`schedule`](Self::schedule) for any value serde serializes to a
+    /// `v1/Pod` (a `k8s-openapi` `Pod`, a [`serde_json::Value`]).
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// let pod = serde_json::json!({"kind": "Pod", "apiVersion": "v1",
+    ///     "metadata": {"name": "p", "namespace": "d"},
+    ///     "spec": {"containers": [{"name": "c", "image": "i"}]}});
+    /// let result = engine.schedule_object(&pod, libsched::ScheduleFlags::empty())?;
+    /// assert_eq!(result.pod, "d/p");
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn schedule_object<T: Serialize + ?Sized>(
+        &self,
+        pod: &T,
+        flags: ScheduleFlags,
+    ) -> Result<ScheduleResult> {
+        self.schedule(encode(pod)?, flags)
+    }
+
+    /// Runs scheduling cycles from the scheduling queue at the current
+    /// queue time, as kube-scheduler's `scheduleOne` loop
+    /// (`sched_engine_run`): up to `max_cycles` pods, or with 0 until
+    /// activeQ is empty. A pod that fits is assumed on its node; one that
+    /// does not waits in the queue for a cluster event that may help it.
+    /// `flags` may hold [`ScheduleFlags::NODE_STATUSES`] and
+    /// [`ScheduleFlags::SCORES`].
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) for
+    /// [`ScheduleFlags::ASSUME`] or unknown bits.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"[{"type":"ADDED","object":{"kind":"Node","apiVersion":"v1",
+    ///     "metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"1","pods":"10"}}}},
+    ///   {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1",
+    ///     "metadata":{"name":"p","namespace":"d"},
+    ///     "spec":{"containers":[{"name":"c","image":"i"}]}}}]"#)?;
+    /// let run = engine.run(0, libsched::ScheduleFlags::empty())?;
+    /// assert_eq!(run.results[0].node.as_deref(), Some("n1"));
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn run(&self, max_cycles: u32, flags: ScheduleFlags) -> Result<RunResult> {
+        let mut out = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live.
+        let result = unsafe {
+            let st = sys::sched_engine_run(
+                self.raw.as_ptr(),
+                max_cycles,
+                flags.bits(),
+                &mut out,
+                &mut err,
+            );
+            check(st, err)?;
+            take_string(out)
+        };
+        decode(&result)
+    }
+
+    /// Moves the queue's clock forward (milliseconds; finer parts of
+    /// `by` are dropped), then moves the pods whose backoff ended or that
+    /// waited 5 minutes unschedulable (`sched_engine_advance_clock`).
+    /// Nothing happens in the background: the clock moves only here.
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument), clock
+    /// unchanged, when the clock would pass 9e12 ms.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.advance_clock(Duration::from_secs(2))?;
+    /// assert_eq!(engine.queue()?.now_millis, 2000);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn advance_clock(&self, by: Duration) -> Result<()> {
+        let millis = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live.
+        unsafe {
+            check(
+                sys::sched_engine_advance_clock(self.raw.as_ptr(), millis, &mut err),
+                err,
+            )
+        }
+    }
+
+    /// Where every queued pod is and why (`sched_engine_queue`).
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// let queue = engine.queue()?;
+    /// assert!(queue.pods.is_empty());
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn queue(&self) -> Result<QueueState> {
+        self.read(sys::sched_engine_queue)
+    }
+
+    /// The engine's counters (`sched_engine_stats`). Changes nothing.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// assert!(engine.stats()?.equivalence_cache.enabled);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn stats(&self) -> Result<Stats> {
+        self.read(sys::sched_engine_stats)
+    }
+
+    /// Calls an entry point of shape `(engine, char **out, sched_error **err)`.
+    fn read<T: DeserializeOwned>(
+        &self,
+        f: unsafe extern "C" fn(
+            *mut sys::sched_engine,
+            *mut *mut c_char,
+            *mut *mut sys::sched_error,
+        ) -> sys::sched_status,
+    ) -> Result<T> {
+        let mut out = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live; out and err are out-params.
+        let json = unsafe {
+            check(f(self.raw.as_ptr(), &mut out, &mut err), err)?;
+            take_string(out)
+        };
+        decode(&json)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // SAFETY: the handle is live and, with &mut self, no call races.
+        unsafe { sys::sched_engine_free(self.raw.as_ptr()) }
+    }
+}

@@ -1,0 +1,194 @@
+//! Tests of the safe binding against the library: table-driven error cases,
+//! the queue and clock, and one engine hammered from several threads.
+
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use libsched::{Code, Engine, QueueName, Reason, ScheduleFlags};
+use serde_json::json;
+
+fn node(name: &str, cpu: &str) -> serde_json::Value {
+    json!({"kind": "Node", "apiVersion": "v1", "metadata": {"name": name},
+           "status": {"allocatable": {"cpu": cpu, "memory": "8Gi", "pods": "110"}}})
+}
+
+fn pod(name: &str, cpu: &str) -> serde_json::Value {
+    json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": name, "namespace": "t"},
+           "spec": {"containers": [{"name": "c", "image": "i",
+               "resources": {"requests": {"cpu": cpu}}}]}})
+}
+
+fn two_nodes() -> Engine {
+    let engine = Engine::new("{}").unwrap();
+    engine
+        .apply_object(&json!([{"type": "ADDED", "object": node("n1", "2")},
+                                {"type": "ADDED", "object": node("n2", "1")}]))
+        .unwrap();
+    engine
+}
+
+#[test]
+fn errors_carry_code_message_and_path() {
+    struct Case {
+        config: &'static str,
+        path: &'static str,
+        message: &'static str,
+    }
+    let cases = [
+        Case {
+            config: r#"{"percentageOfNodesToScore":101}"#,
+            path: "percentageOfNodesToScore",
+            message: "must be between 0 and 100",
+        },
+        Case {
+            config: r#"{"unknown":1}"#,
+            path: "unknown",
+            message: "unknown",
+        },
+        Case {
+            config: r#"{"seed": }"#,
+            path: "",
+            message: "invalid JSON",
+        },
+    ];
+    for c in cases {
+        let err = Engine::new(c.config).unwrap_err();
+        assert_eq!(err.code(), Code::InvalidArgument, "{}", c.config);
+        assert_eq!(err.path(), c.path, "{}", c.config);
+        assert!(
+            err.message().contains(c.message),
+            "{}: {}",
+            c.config,
+            err.message()
+        );
+        assert!(err.to_string().starts_with("libsched: INVALID_ARGUMENT: "));
+        let _: &dyn std::error::Error = &err;
+    }
+}
+
+#[test]
+fn failed_apply_changes_nothing() {
+    let engine = two_nodes();
+    let err = engine
+        .apply_object(&json!([{"type": "ADDED", "object": node("n3", "4")},
+                                          {"type": "ADDED", "object": pod("p", "x")}]))
+        .unwrap_err();
+    assert_eq!(
+        err.path(),
+        "[1].object.spec.containers[0].resources.requests.cpu"
+    );
+    let r = engine
+        .schedule_object(&pod("big", "3"), ScheduleFlags::NODE_STATUSES)
+        .unwrap();
+    assert_eq!(r.num_all_nodes, 2);
+    assert_eq!(r.reason, Reason::Unschedulable);
+    assert_eq!(r.node_statuses.len(), 2);
+    assert_eq!(r.node_statuses[0].plugin, "NodeResourcesFit");
+}
+
+#[test]
+fn schedule_assume_and_scores() {
+    let engine = two_nodes();
+    let r = engine
+        .schedule_object(&pod("a", "1500m"), ScheduleFlags::ASSUME)
+        .unwrap();
+    assert_eq!(r.node.as_deref(), Some("n1"));
+    assert!(r.assumed);
+    let r = engine
+        .schedule_object(&pod("b", "100m"), ScheduleFlags::SCORES)
+        .unwrap();
+    let scores = r.scores.expect("two feasible nodes are scored");
+    assert_eq!(scores.nodes.len(), 2);
+    assert_eq!(scores.nodes[0].scores.len(), scores.plugins.len());
+}
+
+#[test]
+fn queue_clock_and_run() {
+    let engine = two_nodes();
+    engine
+        .apply_object(&json!({"type": "ADDED", "object": pod("big", "4")}))
+        .unwrap();
+    let run = engine.run(0, ScheduleFlags::empty()).unwrap();
+    assert_eq!(run.results.len(), 1);
+    assert_eq!(run.results[0].node, None);
+    let q = engine.queue().unwrap();
+    assert_eq!(q.pods.len(), 1);
+    assert_eq!(q.pods[0].pod, "t/big");
+    assert_eq!(q.pods[0].queue, QueueName::Unschedulable);
+    assert_eq!(q.pods[0].unschedulable_plugins, ["NodeResourcesFit"]);
+    // A node with room moves it; the next run places it.
+    engine.apply_object(&node("n3", "8")).unwrap();
+    engine.advance_clock(Duration::from_secs(10)).unwrap();
+    assert_eq!(engine.queue().unwrap().now_millis, 10_000);
+    let run = engine.run(0, ScheduleFlags::empty()).unwrap();
+    assert_eq!(run.results[0].node.as_deref(), Some("n3"));
+    assert!(engine.run(0, ScheduleFlags::ASSUME).is_err());
+    assert!(engine
+        .advance_clock(Duration::from_millis(9_000_000_000_000))
+        .is_err());
+    assert_eq!(engine.queue().unwrap().now_millis, 10_000);
+}
+
+#[test]
+fn stats_count_cache_hits() {
+    let engine = two_nodes();
+    for name in ["a", "b"] {
+        engine
+            .schedule_object(&pod(name, "100m"), ScheduleFlags::ASSUME)
+            .unwrap();
+    }
+    let s = engine.stats().unwrap().equivalence_cache;
+    assert!(s.enabled);
+    assert_eq!((s.hits, s.misses), (1, 1));
+}
+
+/// sched.h convention 6: one engine, called from many threads at once.
+#[test]
+fn one_engine_from_many_threads() {
+    let engine = Arc::new(Engine::new("{}").unwrap());
+    for i in 0..8 {
+        engine.apply_object(&node(&format!("n{i}"), "64")).unwrap();
+    }
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let engine = Arc::clone(&engine);
+            thread::spawn(move || {
+                for i in 0..25 {
+                    let p = pod(&format!("p-{t}-{i}"), "100m");
+                    match i % 5 {
+                        0 => drop(
+                            engine
+                                .apply_object(&json!({"type": "ADDED", "object": p}))
+                                .unwrap(),
+                        ),
+                        1 => drop(engine.run(2, ScheduleFlags::empty()).unwrap()),
+                        2 => drop(engine.queue().unwrap()),
+                        3 => drop(engine.stats().unwrap()),
+                        _ => {
+                            let r = engine.schedule_object(&p, ScheduleFlags::ASSUME).unwrap();
+                            assert!(r.node.is_some());
+                            assert!(engine
+                                .schedule_object(&pod("bad", "x"), ScheduleFlags::empty())
+                                .is_err());
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    // Every pod placed by schedule is assumed: 8 threads x 15 pods of 100m.
+    let r = engine
+        .schedule_object(&pod("last", "100m"), ScheduleFlags::NODE_STATUSES)
+        .unwrap();
+    assert!(r.node.is_some());
+}
+
+#[test]
+fn engine_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Engine>();
+}
