@@ -16,6 +16,6 @@ trap 'rm -rf "$tmp"' EXIT
 python3 bench/sim_dump/gen_dump.py "${args[@]}" "$tmp/dump.json"
 echo "dump: $(stat -c %s "$tmp/dump.json") bytes (${args[*]})"
 /usr/bin/time -f "schedsim: %e s wall, %M KiB peak RSS, exit %x" \
-  "$builddir/tools/schedsim" --seed 1 --output json "$tmp/dump.json" > "$tmp/out.json"
+  "${SCHEDSIM:-$builddir/tools/schedsim}" --seed 1 --output json "$tmp/dump.json" > "$tmp/out.json"
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("summary:", s)' \
   "$tmp/out.json"
