@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cluster.h"
+#include "config.h"
 #include "diag.h"
 #include "input.h"
 #include "output.h"
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     }
     if (o.files.empty()) o.files.push_back(ExamplesDir());
     const JsonPtr config = o.config.empty() ? nullptr : ReadConfig(o.config);
+    if (config) DropIgnoredConfig(config.get(), o.config, std::cerr);
     Diagnostics diag(std::cerr, o.strict);
     Cluster cluster = BuildCluster(ReadInput(o.files, diag), ProfileNames(config.get()), diag);
     diag.Finish();
