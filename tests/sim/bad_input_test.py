@@ -141,7 +141,10 @@ spec:
 
     def test_empty_input(self):
         out = simlib.run_json(self, self.write("empty.yaml", "# nothing here\n"))
-        self.assertEqual(out, {"placements": [], "unschedulable": [], "ignored": {}})
+        self.assertEqual(out, {"placements": [], "unschedulable": [], "ignored": {},
+                               "summary": {"nodes": 0, "boundPods": 0, "pending": 0,
+                                           "placed": 0, "unschedulable": 0, "preemptions": 0},
+                               "unschedulableReasons": []})
 
 
 if __name__ == "__main__":

@@ -88,6 +88,24 @@ class Config(unittest.TestCase):
         path = self.write("config.yaml", CONFIG_YAML)
         self.assertEqual(self.placement("--config", path), {"default/p": "ssd"})
 
+    def test_fields_without_effect_on_placement_are_ignored(self):
+        path = self.write("full.yaml", CONFIG_YAML + """leaderElection: {leaderElect: true}
+clientConnection: {kubeconfig: /etc/kubernetes/scheduler.conf, qps: 50}
+enableProfiling: true
+enableContentionProfiling: false
+""")
+        p = simlib.run("--output", "json", "--config", path, self.cluster)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, f"schedsim: {path}: ignored (no effect on placement): "
+                                   "leaderElection, clientConnection, enableProfiling, "
+                                   "enableContentionProfiling\n")
+        self.assertEqual(json.loads(p.stdout)["placements"], [{"pod": "default/p", "node": "ssd"}])
+        # What does affect placement stays the engine's to check, strictly.
+        p = simlib.run("--config", self.write("typo.yaml", CONFIG_YAML + "parallelizm: 4\n"),
+                       self.cluster)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("parallelizm: unknown field", p.stderr)
+
     def test_profiles_choose_the_pods(self):
         # Only pods for a configured profile are scheduled.
         cluster = dict(CLUSTER, items=CLUSTER["items"] + [pod("q", "1", scheduler="batch")])

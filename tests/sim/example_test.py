@@ -172,7 +172,14 @@ class HumanOutput(unittest.TestCase):
         for row in rows:
             self.assertEqual(row[node_col - 2:node_col], "  ", row)
             self.assertNotEqual(row[node_col], " ", row)
-        self.assertRegex(p.stdout, r"\nplaced \d+, pending \d+, \d+ pods/s\n")
+        # Deterministic: the timing goes to stderr, and only on a terminal.
+        self.assertRegex(p.stdout, r"\nplaced \d+, pending \d+\ncluster: 300 nodes, \d+ bound pods; "
+                                   r"\d+ pods scheduled, 3 preemptions\n")
+        self.assertNotIn("pods/s", p.stdout)
+        # A repeated message is folded, and counted once below the rows.
+        self.assertTrue(any(r.endswith(" -              (same as ml/train-llm-" + r[-6:-1] + ")")
+                            or "(same as " in r for r in rows))
+        self.assertRegex(p.stdout, r"\nunschedulable, by message:\nPODS +MESSAGE\n\d+ +0/300 nodes")
         self.assertTrue(any(" - " in r and "0/300 nodes are available" in r for r in rows))
         self.assertEqual(len(re.findall(r"^preemption: ml/fraud-inference-\S+ nominated to gpu-c-\d+, "
                                         r"evicted ml/gpu-burst-\S+$", p.stdout, re.MULTILINE)), 3)

@@ -7,11 +7,11 @@
 namespace schedsim {
 namespace {
 
-uint64_t ParseSeed(const std::string& s) {
+uint64_t ParseUint(const std::string& flag, const std::string& s) {
   uint64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
-    throw InputError("--seed: want an unsigned 64-bit integer, got \"" + s + "\"");
+    throw InputError(flag + ": want an unsigned 64-bit integer, got \"" + s + "\"");
   }
   return v;
 }
@@ -20,7 +20,8 @@ uint64_t ParseSeed(const std::string& s) {
 
 std::string Usage() {
   return R"(Usage: schedsim [--config FILE] [--seed N] [--output table|json]
-                [--explain NS/NAME] [FILE...]
+                [--explain NS/NAME]... [--strict] [--progress]
+                [--batch-bytes N] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -34,6 +35,11 @@ Deployments, ReplicaSets, StatefulSets and Jobs become the pods their
 controllers would create. Other kinds go to the engine, which keeps those
 it reads (Services, PodDisruptionBudgets, ...) and counts the rest as
 ignored; pods for another spec.schedulerName are left alone (and counted).
+
+What the engine never reads (metadata.managedFields, annotations other
+than the few its plugins read, Pod and Node status fields it ignores) is
+dropped as the input is read, and the input reaches the engine in bounded
+batches, so cluster dumps of any size the machine can hold load.
 
 FILE is JSON or YAML (objects, Lists, multi-document YAML); "-" reads
 standard input; a directory reads its *.json, *.yaml and *.yml files in name
@@ -54,6 +60,19 @@ Options:
                                         "victims"}]}  (when any)
   --explain NS/NAME    also show, for that pending pod, why each node was
                        rejected and how the feasible nodes scored
+                       (repeatable: each pod named)
+  --progress           show the progress line and the timing on stderr
+                       even when it is not a terminal
+  --batch-bytes N      load the input in documents of at most N bytes
+                       (default 64 MiB; an object larger goes alone):
+                       the engine takes at most 256 MiB per document
+  --strict             input the API server would have refused is an
+                       error (exit 2), not a warning: unknown fields (as
+                       strict field validation reports them, checked
+                       against v1.36.3's API schema), unknown kinds, pods
+                       bound to nodes not in the input, priorityClassNames
+                       naming no PriorityClass
+  --version            print schedsim's and libsched's versions
   -h, --help           show this help
 
 Exit status: 0 done (unschedulable pods included), 1 engine failure,
@@ -78,6 +97,10 @@ Options ParseArgs(int argc, char** argv) {
       o.help = true;
       continue;
     }
+    if (arg == "--strict" || arg == "--progress" || arg == "--version") {
+      (arg == "--strict" ? o.strict : arg == "--progress" ? o.progress : o.version) = true;
+      continue;
+    }
     // --flag VALUE or --flag=VALUE
     std::string flag = arg, value;
     bool inline_value = false;
@@ -86,7 +109,8 @@ Options ParseArgs(int argc, char** argv) {
       value = arg.substr(eq + 1);
       inline_value = true;
     }
-    if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config") {
+    if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config" &&
+        flag != "--batch-bytes") {
       throw InputError("unknown flag " + flag + " (see --help)");
     }
     if (!inline_value) {
@@ -94,7 +118,10 @@ Options ParseArgs(int argc, char** argv) {
       value = argv[++i];
     }
     if (flag == "--seed") {
-      o.seed = ParseSeed(value);
+      o.seed = ParseUint(flag, value);
+    } else if (flag == "--batch-bytes") {
+      o.batch_bytes = ParseUint(flag, value);
+      if (*o.batch_bytes == 0) throw InputError("--batch-bytes: want at least 1");
     } else if (flag == "--config") {
       if (value.empty()) throw InputError("--config: want a file name");
       o.config = value;
@@ -107,7 +134,7 @@ Options ParseArgs(int argc, char** argv) {
       if (value.empty() || value.front() == '/' || value.back() == '/') {
         throw InputError("--explain: want NAMESPACE/NAME, got \"" + value + "\"");
       }
-      o.explain = value.find('/') == std::string::npos ? "default/" + value : value;
+      o.explain.push_back(value.find('/') == std::string::npos ? "default/" + value : value);
     }
   }
   return o;

@@ -14,9 +14,14 @@ enum class OutputFormat { kTable, kJson };
 struct Options {
   std::optional<uint64_t> seed;
   OutputFormat output = OutputFormat::kTable;
-  std::string explain;  // "ns/name"; a bare name means namespace "default"
-  std::string config;   // --config FILE, or ""
+  // "ns/name" per --explain; a bare name means namespace "default"
+  std::vector<std::string> explain;
+  std::string config;  // --config FILE, or ""
   std::vector<std::string> files;
+  std::optional<size_t> batch_bytes;  // --batch-bytes
+  bool strict = false;                // --strict: input warnings are errors
+  bool progress = false;              // --progress
+  bool version = false;               // --version
   bool help = false;
 };
 

@@ -2,9 +2,11 @@
 
 #include <iostream>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 
+#include "daemonsets.h"
 #include "names.h"
 #include "priority.h"
 #include "timestamp.h"
@@ -22,13 +24,29 @@ struct Meta {
 
 class Builder {
  public:
-  Builder(Cluster& c, const std::set<std::string>& schedulers) : c_(c), schedulers_(schedulers) {}
+  Builder(Cluster& c, const std::set<std::string>& schedulers, Diagnostics& diag)
+      : c_(c), schedulers_(schedulers), diag_(diag) {}
 
   void Build() {
     for (const InputObject& obj : c_.input.objects) {
       if (obj.kind == "PriorityClass") {
         ReadMeta(obj);
         AddPriorityClass(obj, classes_);
+      } else if (obj.kind == "Node") {
+        const cJSON* name = Member(Member(obj.json, "metadata"), "name");
+        if (cJSON_IsString(name)) nodes_.insert(name->valuestring);
+        node_objects_.push_back(obj.json);
+      } else if (obj.kind == "Pod" || obj.kind == "ReplicaSet") {
+        CountOwned(obj);
+      } else if (obj.kind == "PersistentVolumeClaim") {
+        const cJSON* meta = Member(obj.json, "metadata");
+        const cJSON* ns = Member(meta, "namespace");
+        const cJSON* name = Member(meta, "name");
+        if (cJSON_IsString(name)) {
+          claims_.insert(
+              std::string(cJSON_IsString(ns) && *ns->valuestring ? ns->valuestring : "default") +
+              "/" + name->valuestring);
+        }
       }
     }
     for (const InputObject& obj : c_.input.objects) {
@@ -40,6 +58,8 @@ class Builder {
         AddPod(obj);
       } else if (IsWorkload(obj.kind)) {
         AddWorkload(obj);
+      } else if (obj.kind == "DaemonSet") {
+        daemon_sets_.push_back(obj);  // once every node is named
       } else {
         // Volume objects from templates may carry only generateName; the
         // engine needs a name.
@@ -47,9 +67,11 @@ class Builder {
             obj.kind == "StorageClass" || obj.kind == "CSINode") {
           ReadMeta(obj);
         }
+        if (obj.kind == "StorageClass") DefaultBindingMode(obj);
         others_.push_back(obj);
       }
     }
+    for (const InputObject& ds : daemon_sets_) AddDaemonSet(ds);
     // Drop the pods a later definition replaced.
     std::erase_if(others_, [](const InputObject& o) { return o.json == nullptr; });
     std::erase_if(c_.pending, [](const PendingPod& p) { return p.json == nullptr; });
@@ -90,8 +112,23 @@ class Builder {
     cJSON_AddItemToObject(status, "allocatable", cJSON_Duplicate(capacity, true));
   }
 
-  static bool HasNodeName(const cJSON* spec, const Loc& loc) {
-    return !OptString(Member(spec, "nodeName"), loc.Key("nodeName")).value_or("").empty();
+  // Whether the pod is bound; one bound to a node the input lacks is
+  // reported (its requests count nowhere).
+  // SetDefaults_StorageClass: volumeBindingMode Immediate (hand-written
+  // manifests leave it out; the API server fills it in).
+  static void DefaultBindingMode(const InputObject& sc) {
+    if (Member(sc.json, "volumeBindingMode") != nullptr) return;
+    cJSON_DeleteItemFromObjectCaseSensitive(sc.json, "volumeBindingMode");  // an explicit null
+    cJSON_AddStringToObject(sc.json, "volumeBindingMode", "Immediate");
+  }
+
+  bool HasNodeName(const cJSON* spec, const Loc& loc) {
+    std::string node = OptString(Member(spec, "nodeName"), loc.Key("nodeName")).value_or("");
+    if (node.empty()) return false;
+    if (!nodes_.contains(node)) {
+      diag_.Warn(loc.Key("nodeName"), "node \"" + node + "\" is not in the input");
+    }
+    return true;
   }
 
   // Whether a pending pod is ours: kube-scheduler only takes pods whose
@@ -109,7 +146,7 @@ class Builder {
     Meta m = ReadMeta(obj);
     Loc spec_loc = obj.loc.Key("spec");
     cJSON* spec = OptObject(Member(obj.json, "spec"), spec_loc);
-    ResolvePriority(spec, spec_loc, classes_);
+    ResolvePriority(spec, spec_loc, classes_, diag_);
     if (HasNodeName(spec, spec_loc)) {
       AddBound(m.ns + "/" + m.name, obj);
       return;
@@ -118,13 +155,59 @@ class Builder {
     AddPending(PendingPod{m.ns + "/" + m.name, obj.json, obj.loc});
   }
 
+  // Records `obj` under its controller ownerReference (kind/ns/name).
+  void CountOwned(const InputObject& obj) {
+    const cJSON* meta = Member(obj.json, "metadata");
+    const cJSON* refs = Member(meta, "ownerReferences");
+    for (const cJSON* r = cJSON_IsArray(refs) ? refs->child : nullptr; r; r = r->next) {
+      if (!cJSON_IsTrue(Member(r, "controller"))) continue;
+      const cJSON* kind = Member(r, "kind");
+      const cJSON* name = Member(r, "name");
+      const cJSON* ns = Member(meta, "namespace");
+      const cJSON* own = Member(meta, "name");
+      if (!cJSON_IsString(kind) || !cJSON_IsString(name)) return;
+      Owned& o = owned_[OwnerKey(
+          kind->valuestring, cJSON_IsString(ns) && *ns->valuestring ? ns->valuestring : "default",
+          name->valuestring)];
+      ++o.count;
+      if (cJSON_IsString(own)) o.names.insert(own->valuestring);
+      const cJSON* node = Member(Member(obj.json, "spec"), "nodeName");
+      if (cJSON_IsString(node)) o.nodes.insert(node->valuestring);
+      return;  // GetControllerOf: the first controller
+    }
+  }
+
+  static std::string OwnerKey(const std::string& kind, const std::string& ns,
+                              const std::string& name) {
+    return kind + "/" + ns + "/" + name;
+  }
+
   void AddWorkload(const InputObject& obj) {
     Meta m = ReadMeta(obj);
+    const Owned& owned = owned_[OwnerKey(obj.kind, m.ns, m.name)];
+    // A Deployment whose ReplicaSet is in the input (a dump) is that
+    // ReplicaSet's to expand.
+    if (obj.kind == "Deployment" && owned.count > 0) return;
     Loc tmpl_loc = obj.loc.Key("spec").Key("template");
     cJSON* spec = Member(PodTemplate(obj), "spec");
-    ResolvePriority(spec, tmpl_loc.Key("spec"), classes_);
+    ResolvePriority(spec, tmpl_loc.Key("spec"), classes_, diag_);
     bool bound = HasNodeName(spec, tmpl_loc.Key("spec"));
-    std::vector<JsonPtr> pods = ExpandWorkload(obj, m.ns, m.name);
+    Expansion e = ExpandWorkload(obj, m.ns, m.name, owned);
+    std::vector<JsonPtr>& pods = e.pods;
+    // The controller the engine's default spreading reads the selector of.
+    if (obj.kind == "ReplicaSet" || obj.kind == "StatefulSet") others_.push_back(obj);
+    if (e.replica_set) {
+      others_.push_back(InputObject{e.replica_set.get(), "ReplicaSet", obj.loc});
+      c_.generated.push_back(std::move(e.replica_set));
+    }
+    Loc claims_loc = obj.loc.Key("spec").Key("volumeClaimTemplates");
+    for (JsonPtr& claim : e.claims) {
+      // A dump holds the claims the controller made already.
+      std::string key = m.ns + "/" + Member(Member(claim.get(), "metadata"), "name")->valuestring;
+      if (claims_.contains(key)) continue;
+      others_.push_back(InputObject{claim.get(), "PersistentVolumeClaim", claims_loc});
+      c_.generated.push_back(std::move(claim));
+    }
     if (!bound && !ForUs(spec, tmpl_loc.Key("spec"), static_cast<int64_t>(pods.size()))) return;
     for (JsonPtr& pod : pods) {
       std::string key = m.ns + "/" + Member(Member(pod.get(), "metadata"), "name")->valuestring;
@@ -133,6 +216,22 @@ class Builder {
       } else {
         AddPending(PendingPod{key, pod.get(), tmpl_loc});
       }
+      c_.generated.push_back(std::move(pod));
+    }
+  }
+
+  void AddDaemonSet(const InputObject& obj) {
+    Meta m = ReadMeta(obj);
+    Loc tmpl_loc = obj.loc.Key("spec").Key("template");
+    cJSON* spec = Member(PodTemplate(obj), "spec");
+    ResolvePriority(spec, tmpl_loc.Key("spec"), classes_, diag_);
+    if (!filter_) filter_ = std::make_unique<NodeFilter>(node_objects_);
+    std::vector<JsonPtr> pods =
+        ExpandDaemonSet(obj, m.ns, m.name, owned_[OwnerKey("DaemonSet", m.ns, m.name)], *filter_);
+    if (!ForUs(spec, tmpl_loc.Key("spec"), static_cast<int64_t>(pods.size()))) return;
+    for (JsonPtr& pod : pods) {
+      std::string key = m.ns + "/" + Member(Member(pod.get(), "metadata"), "name")->valuestring;
+      AddPending(PendingPod{key, pod.get(), tmpl_loc, true});
       c_.generated.push_back(std::move(pod));
     }
   }
@@ -169,7 +268,14 @@ class Builder {
 
   Cluster& c_;
   const std::set<std::string>& schedulers_;
+  Diagnostics& diag_;
   PriorityClasses classes_;
+  std::set<std::string> nodes_;                   // every Node's name
+  std::unordered_map<std::string, Owned> owned_;  // by OwnerKey of the controller
+  std::vector<const cJSON*> node_objects_;        // every Node, in input order
+  std::set<std::string> claims_;                  // the input's PVCs, "ns/name"
+  std::unique_ptr<NodeFilter> filter_;            // made at the first DaemonSet
+  std::vector<InputObject> daemon_sets_;          // expanded after the loop
   std::map<std::string, uint64_t> generated_;     // generateName counters
   std::unordered_map<std::string, PodDef> pods_;  // pod definitions by key
   // Bound pods and every kind the simulator does not consume, in input order.
@@ -178,10 +284,10 @@ class Builder {
 
 }  // namespace
 
-Cluster BuildCluster(Input input, const std::set<std::string>& schedulers) {
+Cluster BuildCluster(Input input, const std::set<std::string>& schedulers, Diagnostics& diag) {
   Cluster c;
   c.input = std::move(input);
-  Builder(c, schedulers).Build();
+  Builder(c, schedulers, diag).Build();
   return c;
 }
 

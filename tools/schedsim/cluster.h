@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "diag.h"
 #include "input.h"
 #include "json.h"
 
@@ -22,6 +23,9 @@ struct PendingPod {
   // Where an engine error path inside the pod points in the input: the Pod
   // itself, or its workload's spec.template.
   Loc loc;
+  // Made by a DaemonSet: scheduled before the other pending pods, as the
+  // DaemonSet controller's pods are there before the workloads'.
+  bool daemon = false;
 };
 
 struct Cluster {
@@ -37,13 +41,17 @@ struct Cluster {
 };
 
 // Sorts the input into a Cluster: resolves priorities from PriorityClasses,
-// names objects that only have generateName, expands workloads into pods,
+// names objects that only have generateName, expands workloads and
+// DaemonSets into the pods their controllers would still make (not those
+// the input has, by controller ownerReference),
 // and collects the pods without spec.nodeName whose spec.schedulerName is
 // one of `schedulers` (kube-scheduler leaves the others alone). A pod defined twice,
 // bound or pending, keeps its later definition (as a second `kubectl apply`
 // would), with a warning.
+// Pods bound to a node the input lacks and priorityClassNames naming no
+// class are reported to `diag`.
 // Throws InputError for a missing or mistyped field the simulator reads.
-Cluster BuildCluster(Input input, const std::set<std::string>& schedulers);
+Cluster BuildCluster(Input input, const std::set<std::string>& schedulers, Diagnostics& diag);
 
 // The profiles' schedulerNames of an engine config (null, a Policy, or a
 // config without profiles: default-scheduler), as the engine defaults them.

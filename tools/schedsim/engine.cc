@@ -65,10 +65,10 @@ JsonPtr SimEngine::Apply(const std::string& json, const Locate& locate) {
   return Parse(summary, "apply summary");
 }
 
-JsonPtr SimEngine::Run(uint32_t flags) {
+JsonPtr SimEngine::Run(uint32_t max_cycles, uint32_t flags) {
   LibString out;
   sched_error* err = nullptr;
-  sched_status st = sched_engine_run(engine_.get(), 0, flags, &out.p, &err);
+  sched_status st = sched_engine_run(engine_.get(), max_cycles, flags, &out.p, &err);
   Check(st, err, Nowhere);
   JsonPtr parsed = Parse(out, "run result");
   cJSON* results = cJSON_DetachItemFromObjectCaseSensitive(parsed.get(), "results");
@@ -77,6 +77,15 @@ JsonPtr SimEngine::Run(uint32_t flags) {
     throw EngineError("run result without \"results\"");
   }
   return JsonPtr(results);
+}
+
+JsonPtr SimEngine::Schedule(const std::string& pod, uint32_t flags) {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st =
+      sched_engine_schedule(engine_.get(), pod.data(), pod.size(), flags, &out.p, &err);
+  Check(st, err, Nowhere);
+  return Parse(out, "schedule result");
 }
 
 void SimEngine::AdvanceClock(uint64_t millis) {

@@ -37,8 +37,11 @@ class SimEngine {
 
   // sched_engine_apply; returns the summary object.
   JsonPtr Apply(const std::string& json, const Locate& locate);
-  // sched_engine_run until activeQ is empty; returns the "results" array.
-  JsonPtr Run(uint32_t flags);
+  // sched_engine_run of at most max_cycles cycles (0: until activeQ is
+  // empty); returns the "results" array.
+  JsonPtr Run(uint32_t max_cycles, uint32_t flags);
+  // sched_engine_schedule of `pod` (not assumed); returns the result.
+  JsonPtr Schedule(const std::string& pod, uint32_t flags);
   // sched_engine_advance_clock.
   void AdvanceClock(uint64_t millis);
   // sched_engine_queue: {"nowMillis","schedulingCycle","pods":[...]}.

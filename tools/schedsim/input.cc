@@ -9,6 +9,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "schema.h"
+#include "strip.h"
 #include "yaml_json.h"
 
 namespace schedsim {
@@ -49,6 +51,19 @@ std::string Position(const std::string& file, const std::string& text, size_t of
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
+// Why cJSON stopped at `at` (it says only where): the end of the input, or
+// the character it could not take.
+std::string ParseProblem(const std::string& text, size_t at) {
+  if (at >= text.size()) return "unexpected end of input (unclosed object, array or string?)";
+  unsigned char c = static_cast<unsigned char>(text[at]);
+  std::string shown =
+      c >= 0x20 && c < 0x7f
+          ? std::string("'") + text[at] + "'"
+          : "byte 0x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
+  return "unexpected " + shown +
+         " (a missing comma or quote, a trailing comma, or a value JSON does not have?)";
+}
+
 // A stream of JSON values separated by whitespace (usually exactly one).
 std::vector<JsonPtr> ParseJson(const std::string& text, const std::string& file) {
   std::vector<JsonPtr> docs;
@@ -60,7 +75,7 @@ std::vector<JsonPtr> ParseJson(const std::string& text, const std::string& file)
     cJSON* v = cJSON_ParseWithLengthOpts(text.data() + pos, text.size() - pos, &end, false);
     if (v == nullptr) {
       size_t at = end != nullptr ? static_cast<size_t>(end - text.data()) : pos;
-      throw InputError(Position(file, text, at) + ": invalid JSON");
+      throw InputError(Position(file, text, at) + ": invalid JSON: " + ParseProblem(text, at));
     }
     docs.emplace_back(v);
     pos = static_cast<size_t>(end - text.data());
@@ -100,23 +115,34 @@ void Flatten(cJSON* v, const Loc& loc, std::vector<InputObject>& out) {
   out.push_back(InputObject{v, *kind, loc});
 }
 
-std::vector<JsonPtr> ReadDocs(const std::string& path, bool* yaml);
+std::vector<JsonPtr> ReadDocs(const std::string& path, bool* yaml, Lines* lines = nullptr);
 
-void ReadFile(const std::string& path, Input& input) {
+void ReadFile(const std::string& path, Input& input, Diagnostics& diag) {
   bool yaml = false;
-  std::vector<JsonPtr> docs = ReadDocs(path, &yaml);
+  Lines lines;  // YAML only: cJSON keeps no positions
+  std::vector<JsonPtr> docs = ReadDocs(path, &yaml, &lines);
   for (size_t i = 0; i < docs.size(); ++i) {
     // YAML documents are numbered always, a JSON stream's only when it has several.
     int document = yaml || docs.size() > 1 ? static_cast<int>(i + 1) : 0;
+    const size_t first = input.objects.size();
     Flatten(docs[i].get(), Loc{path, document, ""}, input.objects);
+    // Early, so that a large dump shrinks before the next file is read.
+    for (size_t j = first; j < input.objects.size(); ++j) {
+      // Every later message about the object names its first line.
+      if (auto line = lines.find(input.objects[j].json); line != lines.end()) {
+        input.objects[j].loc.line = line->second;
+      }
+      CheckSchema(input.objects[j], lines, diag);
+      StripUnread(input.objects[j].json, input.objects[j].kind);
+    }
     input.docs.push_back(std::move(docs[i]));
   }
 }
 
-std::vector<JsonPtr> ReadDocs(const std::string& path, bool* yaml) {
+std::vector<JsonPtr> ReadDocs(const std::string& path, bool* yaml, Lines* lines) {
   std::string text = ReadAll(path);
   *yaml = HasExt(path, {".yaml", ".yml"}) || (!HasExt(path, {".json"}) && !LooksLikeJson(text));
-  return *yaml ? ParseYaml(text, path) : ParseJson(text, path);
+  return *yaml ? ParseYaml(text, path, lines) : ParseJson(text, path);
 }
 
 }  // namespace
@@ -135,7 +161,7 @@ JsonPtr ReadConfig(const std::string& path) {
   return std::move(docs[0]);
 }
 
-Input ReadInput(const std::vector<std::string>& paths) {
+Input ReadInput(const std::vector<std::string>& paths, Diagnostics& diag) {
   Input input;
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -147,9 +173,9 @@ Input ReadInput(const std::vector<std::string>& paths) {
       }
       if (ec) throw InputError(path + ": cannot list: " + ec.message());
       std::sort(files.begin(), files.end());
-      for (const std::string& f : files) ReadFile(f, input);
+      for (const std::string& f : files) ReadFile(f, input, diag);
     } else {
-      ReadFile(path, input);
+      ReadFile(path, input, diag);
     }
   }
   return input;

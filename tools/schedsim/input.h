@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "diag.h"
 #include "json.h"
 #include "loc.h"
 
@@ -27,8 +28,10 @@ struct Input {
 // (its *.json, *.yaml and *.yml files in name order). A document is an
 // object, a List (any kind ending in "List" with "items") or a JSON array of
 // those; Lists are flattened. Every object needs a "kind".
+// Each object is checked against the API's schema (CheckSchema, reported
+// to `diag`) and then loses what the engine never reads (StripUnread).
 // Throws InputError naming the file and field.
-Input ReadInput(const std::vector<std::string>& paths);
+Input ReadInput(const std::vector<std::string>& paths, Diagnostics& diag);
 
 // Reads --config FILE (JSON or YAML, as ReadInput decides): one document,
 // an object (a KubeSchedulerConfiguration or a legacy Policy). Throws

@@ -35,6 +35,7 @@ Loc Loc::Append(const std::string& rel) const {
 
 std::string Loc::Str() const {
   std::string s = file;
+  if (line > 0) s += ":" + std::to_string(line);
   if (document > 0) s += ": document " + std::to_string(document);
   if (!path.empty()) s += ": " + path;
   return s;

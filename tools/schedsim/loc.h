@@ -12,20 +12,20 @@ struct Loc {
   std::string file;
   int document = 0;  // 1-based in a multi-document YAML file, else 0
   std::string path;  // JSON path inside the document, "" for its root
+  int line = 0;      // 1-based source line when known (YAML), else 0
 
   Loc Key(const std::string& key) const;
   Loc Index(size_t i) const;
   // Appends a relative path ("spec.x", "[2].y") as reported by the engine.
   Loc Append(const std::string& rel) const;
-  // "FILE: document 2: items[0].spec.replicas"
+  // "FILE: document 2: items[0].spec.replicas", "FILE:12: ..." with a line
   std::string Str() const;
 };
 
 // Bad input: exit status 2, message on stderr.
 class InputError : public std::runtime_error {
  public:
-  InputError(const Loc& loc, const std::string& msg)
-      : std::runtime_error(loc.Str() + ": " + msg) {}
+  InputError(const Loc& loc, const std::string& msg) : std::runtime_error(loc.Str() + ": " + msg) {}
   explicit InputError(const std::string& msg) : std::runtime_error(msg) {}
 };
 

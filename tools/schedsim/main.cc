@@ -1,14 +1,30 @@
 // schedsim: a kube-scheduler simulator over libsched's C API. See Usage().
+#include <sched/sched.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include "cli.h"
 #include "cluster.h"
+#include "config.h"
+#include "diag.h"
 #include "input.h"
 #include "output.h"
 #include "sim.h"
 
 namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+// Ctrl-C: the simulation ends after its current slice of cycles and prints
+// what it has; a second Ctrl-C kills at once.
+void OnInterrupt(int) {
+  g_stop = 1;
+  std::signal(SIGINT, SIG_DFL);
+}
 
 // The bundled example cluster: the source tree's copy when it exists (a
 // build tree), else the installed one.
@@ -28,16 +44,37 @@ int main(int argc, char** argv) {
       std::cout << Usage();
       return 0;
     }
+    if (o.version) {
+      std::cout << "schedsim " << SCHEDSIM_VERSION << " (libsched " << sched_version()
+                << ", kube-scheduler " << sched_upstream_version() << ")\n";
+      return 0;
+    }
     if (o.files.empty()) o.files.push_back(ExamplesDir());
     const JsonPtr config = o.config.empty() ? nullptr : ReadConfig(o.config);
-    Cluster cluster = BuildCluster(ReadInput(o.files), ProfileNames(config.get()));
-    SimResult r = Simulate(cluster, SimOptions{o.seed, o.explain, config.get(), o.config});
+    if (config) DropIgnoredConfig(config.get(), o.config, std::cerr);
+    Diagnostics diag(std::cerr, o.strict);
+    Cluster cluster = BuildCluster(ReadInput(o.files, diag), ProfileNames(config.get()), diag);
+    diag.Finish();
+    SimOptions so{o.seed, o.explain, config.get(), o.config};
+    if (o.batch_bytes) so.batch_bytes = *o.batch_bytes;
+    so.progress = o.progress;
+    std::signal(SIGINT, OnInterrupt);
+    SimResult r = Simulate(cluster, so, &g_stop);
+    if (o.progress || isatty(STDERR_FILENO) == 1) {
+      std::fprintf(stderr, "schedsim: %zu pods in %.3f s, %.0f pods/s\n", r.outcomes.size(),
+                   r.seconds,
+                   r.seconds > 0 ? static_cast<double>(r.outcomes.size()) / r.seconds : 0);
+    }
     if (o.output == OutputFormat::kJson) {
       PrintJson(std::cout, r);
     } else {
       PrintTable(std::cout, r);
     }
     std::cout.flush();
+    if (r.interrupted) {
+      std::cerr << "schedsim: interrupted: the result above is partial\n";
+      return 130;  // as a shell reports SIGINT
+    }
     return std::cout ? 0 : 1;
   } catch (const InputError& e) {
     std::cerr << "schedsim: " << e.what() << "\n";

@@ -1,7 +1,9 @@
 #include "output.h"
 
-#include <cstdio>
+#include <algorithm>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "columns.h"
 #include "explain.h"
@@ -9,11 +11,29 @@
 namespace schedsim {
 namespace {
 
-std::string Rate(const SimResult& r) {
-  double rate = r.seconds > 0 ? static_cast<double>(r.outcomes.size()) / r.seconds : 0;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f", rate);
-  return buf;
+// An unschedulable message and the pods that got it.
+struct Reason {
+  std::string message;
+  std::vector<const Outcome*> pods;  // in SimResult's order
+};
+
+// The distinct messages of the unschedulable pods, most pods first (then
+// by message): one FitError usually stands for many pods.
+std::vector<Reason> Reasons(const SimResult& r) {
+  std::map<std::string, std::vector<const Outcome*>> by_message;
+  for (const Outcome& o : r.outcomes) {
+    if (o.node.empty()) by_message[o.message].push_back(&o);
+  }
+  std::vector<Reason> reasons;
+  for (auto& [message, pods] : by_message) reasons.push_back({message, std::move(pods)});
+  std::stable_sort(reasons.begin(), reasons.end(),
+                   [](const Reason& a, const Reason& b) { return a.pods.size() > b.pods.size(); });
+  return reasons;
+}
+
+size_t Placed(const SimResult& r) {
+  return static_cast<size_t>(std::count_if(r.outcomes.begin(), r.outcomes.end(),
+                                           [](const Outcome& o) { return !o.node.empty(); }));
 }
 
 }  // namespace
@@ -65,20 +85,61 @@ void PrintJson(std::ostream& out, const SimResult& r) {
     }
     out << "\n  ]";
   }
-  if (r.explain) out << ",\n  \"explain\": " << Print(r.explain.get());
+  const size_t placed = Placed(r);
+  out << ",\n  \"summary\": {\"nodes\": " << r.nodes << ", \"boundPods\": " << r.bound_pods
+      << ", \"pending\": " << r.outcomes.size() << ", \"placed\": " << placed
+      << ", \"unschedulable\": " << r.outcomes.size() - placed
+      << ", \"preemptions\": " << r.preemptions.size()
+      << (r.interrupted ? ", \"interrupted\": true}" : "}");
+  out << ",\n  \"unschedulableReasons\": [";
+  sep = "\n";
+  for (const Reason& reason : Reasons(r)) {
+    out << sep << "    {\"message\": " << Quote(reason.message)
+        << ", \"pods\": " << reason.pods.size() << "}";
+    sep = ",\n";
+  }
+  out << (*sep == ',' ? "\n  ]" : "]");
+  if (!r.explain.empty()) {
+    // "explain" (the first) predates repeatable --explain; "explains" has all.
+    out << ",\n  \"explain\": " << (r.explain[0] ? Print(r.explain[0].get()) : "null");
+    out << ",\n  \"explains\": [";
+    sep = "";
+    for (const JsonPtr& e : r.explain) {
+      out << sep << (e ? Print(e.get()) : "null");
+      sep = ", ";
+    }
+    out << "]";
+  }
   out << "\n}\n";
 }
 
 void PrintTable(std::ostream& out, const SimResult& r) {
   std::vector<Row> rows{{"POD", "NODE", "MESSAGE"}};
-  size_t placed = 0;
+  std::map<std::string, const std::string*> first;  // message -> its first pod
   for (const Outcome& o : r.outcomes) {
-    rows.push_back({o.pod, o.node.empty() ? "-" : o.node, o.message});
-    placed += !o.node.empty();
+    std::string message = o.message;
+    if (!o.node.empty()) {
+      // no message
+    } else if (auto [it, inserted] = first.try_emplace(o.message, &o.pod); !inserted) {
+      message = "(same as " + *it->second + ")";
+    }
+    rows.push_back({o.pod, o.node.empty() ? "-" : o.node, message});
   }
   WriteColumns(out, rows);
-  out << "\nplaced " << placed << ", pending " << r.outcomes.size() - placed << ", " << Rate(r)
-      << " pods/s\n";
+  const size_t placed = Placed(r);
+  out << "\nplaced " << placed << ", pending " << r.outcomes.size() - placed << "\n";
+  out << "cluster: " << r.nodes << " nodes, " << r.bound_pods << " bound pods; "
+      << r.outcomes.size() << " pods scheduled, " << r.preemptions.size() << " preemptions"
+      << (r.interrupted ? " (interrupted: partial)" : "") << "\n";
+  std::vector<Reason> reasons = Reasons(r);
+  if (!reasons.empty()) {
+    out << "unschedulable, by message:\n";
+    std::vector<Row> counts{{"PODS", "MESSAGE"}};
+    for (const Reason& reason : reasons) {
+      counts.push_back({std::to_string(reason.pods.size()), reason.message});
+    }
+    WriteColumns(out, counts);
+  }
   if (cJSON_GetArraySize(r.ignored.get()) > 0) {
     out << "ignored:";
     const char* sep = " ";
@@ -106,9 +167,10 @@ void PrintTable(std::ostream& out, const SimResult& r) {
     }
     out << (p.victims.empty() ? "nothing\n" : "\n");
   }
-  if (r.explain) {
+  for (const JsonPtr& e : r.explain) {
+    if (!e) continue;  // never had a cycle: its row says why
     out << "\n";
-    PrintExplain(out, r.explain.get());
+    PrintExplain(out, e.get());
   }
 }
 

@@ -12,12 +12,17 @@ namespace schedsim {
 // {"placements":[{"pod","node"}],"unschedulable":[{"pod","message"}],
 //  "ignored":{"Kind":N}[,"otherSchedulers":{"name":N}]
 //  [,"preemptions":[{"pod","nominatedNodeName","victims":["ns/name"]}]]
-//  [,"explain":{...}]}, one entry per line, in SimResult's order. Nothing
-// time-dependent: the same seed prints the same bytes.
+//  ,"summary":{"nodes","boundPods","pending","placed","unschedulable",
+//   "preemptions"[,"interrupted"]},"unschedulableReasons":[{"message","pods"}]
+//  [,"explain":{...},"explains":[...]]}, one entry per line, in
+// SimResult's order (docs/schedsim.md). Nothing time-dependent: the same
+// seed prints the same bytes.
 void PrintJson(std::ostream& out, const SimResult& r);
 
-// Aligned POD / NODE / MESSAGE columns in SimResult's order, then the
-// summary line "placed N, pending M, X pods/s", ignored kinds, pods left to
+// Aligned POD / NODE / MESSAGE columns in SimResult's order (a message
+// already shown reads "(same as NS/POD)"), then "placed N, pending M", the
+// cluster's counts, the unschedulable messages with their pod counts,
+// ignored kinds, pods left to
 // other schedulers, one line per preemption ("preemption: NS/POD nominated
 // to NODE, evicted NS/A, NS/B"), and the --explain details.
 void PrintTable(std::ostream& out, const SimResult& r);

@@ -6,7 +6,8 @@
 
 namespace schedsim {
 
-Progress::Progress(size_t total) : total_(total), enabled_(isatty(STDERR_FILENO) == 1) {}
+Progress::Progress(size_t total, bool force)
+    : total_(total), enabled_(force || isatty(STDERR_FILENO) == 1) {}
 
 Progress::~Progress() {
   if (shown_) std::fputs("\r\033[K", stderr);  // leave the terminal clean

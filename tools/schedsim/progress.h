@@ -1,6 +1,7 @@
 // A progress line on stderr for long runs: shown only when stderr is a
-// terminal and the run has lasted over a second, redrawn at most ten times a
-// second, and erased when done.
+// terminal (or when forced, --progress) and the run has lasted over a
+// second, redrawn at most ten times a second, and erased when done. The
+// caller updates it after each slice of scheduling cycles.
 #ifndef TOOLS_SCHEDSIM_PROGRESS_H_
 #define TOOLS_SCHEDSIM_PROGRESS_H_
 
@@ -11,7 +12,7 @@ namespace schedsim {
 
 class Progress {
  public:
-  explicit Progress(size_t total);
+  Progress(size_t total, bool force);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;

@@ -49,6 +49,7 @@ Loc LocateItem(const std::vector<Loc>& items, const std::string& path) {
 struct QueueState {
   int64_t now = 0;
   bool active = false;
+  uint64_t active_count = 0;
   std::optional<int64_t> first_backoff_end;   // earliest backoffExpiresAtMillis
   std::optional<int64_t> last_unschedulable;  // latest queuedAtMillis of an ungated pod
 };
@@ -61,6 +62,7 @@ QueueState ReadQueue(const cJSON* q) {
     std::string where = Str(Member(p, "queue"));
     if (where == "Active") {
       s.active = true;
+      ++s.active_count;
     } else if (where == "Backoff") {
       int64_t end = Millis(Member(p, "backoffExpiresAtMillis"));
       s.first_backoff_end = std::min(s.first_backoff_end.value_or(end), end);
@@ -86,45 +88,89 @@ std::string GatedMessage(const cJSON* pod) {
 
 class Simulation {
  public:
-  Simulation(const Cluster& c, const SimOptions& o)
-      : c_(c), o_(o), engine_(o.config, o.config_file, o.seed), progress_(c.pending.size()) {
+  Simulation(const Cluster& c, const SimOptions& o, const volatile std::sig_atomic_t* stop)
+      : c_(c),
+        o_(o),
+        stop_(stop),
+        engine_(o.config, o.config_file, o.seed),
+        progress_(c.pending.size(), o.progress) {
     for (const InputObject& obj : c.resident) {
-      if (obj.kind == "Pod") pods_[Key(Member(obj.json, "metadata"))] = obj.json;
+      if (obj.kind == "Pod") {
+        pods_[Key(Member(obj.json, "metadata"))] = obj.json;
+        ++r_.bound_pods;
+      }
+      r_.nodes += obj.kind == "Node";
     }
+    r_.explain.resize(o.explain.size());
     for (const PendingPod& p : c.pending) pods_[p.key] = p.json;
   }
 
   SimResult Run() {
-    r_.ignored = Load();
+    r_.ignored.reset(cJSON_CreateObject());
     r_.other_schedulers = c_.other_schedulers;
+    std::vector<Item> first, rest;
+    for (const InputObject& o : c_.resident) first.push_back({o.json, &o.loc});
+    for (const PendingPod& p : c_.pending) (p.daemon ? first : rest).push_back({p.json, &p.loc});
+    const bool daemons = first.size() > c_.resident.size();
+    Send(first);
     auto start = std::chrono::steady_clock::now();
-    Loop();
+    // The DaemonSet controller's pods are on their nodes before the others
+    // compete for room.
+    if (daemons) Loop();
+    if (!Stopped()) {
+      Send(rest);
+      Loop();
+    }
     Finish();
     r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(r_);
   }
 
  private:
-  // Loads nodes, bound pods, other objects and the pending pods (which join
-  // the queue) in one call; returns the engine's counts of ignored kinds.
-  JsonPtr Load() {
-    JsonPtr list(cJSON_CreateObject());
-    cJSON_AddStringToObject(list.get(), "apiVersion", "v1");
-    cJSON_AddStringToObject(list.get(), "kind", "List");
-    cJSON* items = cJSON_AddArrayToObject(list.get(), "items");
+  struct Item {
+    const cJSON* json;
+    const Loc* loc;
+  };
+
+  // Applies `items` as Lists of at most o_.batch_bytes bytes and
+  // kBatchItems items each (the engine bounds one document), in order;
+  // adds the engine's counts of ignored kinds to r_.ignored.
+  void Send(const std::vector<Item>& items) {
+    std::string doc;
     std::vector<Loc> locs;
-    for (const InputObject& o : c_.resident) {
-      cJSON_AddItemReferenceToArray(items, o.json);
-      locs.push_back(o.loc);
+    auto flush = [&] {
+      if (locs.empty()) return;
+      doc += "]}";
+      JsonPtr summary =
+          engine_.Apply(doc, [&](const std::string& path) { return LocateItem(locs, path); });
+      AddCounts(r_.ignored.get(), Member(summary.get(), "ignored"));
+      doc.clear();
+      locs.clear();
+    };
+    for (const Item& item : items) {
+      std::string text = Print(item.json);
+      if (!locs.empty() &&
+          (doc.size() + text.size() + 2 > o_.batch_bytes || locs.size() >= kBatchItems)) {
+        flush();
+      }
+      doc += locs.empty() ? R"({"apiVersion":"v1","kind":"List","items":[)" : ",";
+      doc += text;
+      locs.push_back(*item.loc);
     }
-    for (const PendingPod& p : c_.pending) {
-      cJSON_AddItemReferenceToArray(items, p.json);
-      locs.push_back(p.loc);
+    flush();
+  }
+
+  // Adds the {"Kind":N} counts of `from` to `to`.
+  static void AddCounts(cJSON* to, const cJSON* from) {
+    if (!cJSON_IsObject(from)) return;
+    for (const cJSON* k = from->child; k != nullptr; k = k->next) {
+      cJSON* have = cJSON_GetObjectItemCaseSensitive(to, k->string);
+      if (have == nullptr) {
+        cJSON_AddNumberToObject(to, k->string, cJSON_GetNumberValue(k));
+      } else {
+        cJSON_SetNumberValue(have, cJSON_GetNumberValue(have) + cJSON_GetNumberValue(k));
+      }
     }
-    JsonPtr summary = engine_.Apply(
-        Print(list.get()), [&](const std::string& path) { return LocateItem(locs, path); });
-    cJSON* ignored = cJSON_DetachItemFromObjectCaseSensitive(summary.get(), "ignored");
-    return JsonPtr(cJSON_IsObject(ignored) ? ignored : cJSON_CreateObject());
   }
 
   // Runs the queue dry; moves the clock to the next backoff expiry while
@@ -136,6 +182,7 @@ class Simulation {
     bool progress = false;
     for (;;) {
       progress |= RunCycles();
+      if (Stopped()) return;
       if (cycles_ > budget) {
         std::cerr << "schedsim: warning: stopped after " << cycles_
                   << " scheduling cycles; the outcome may be incomplete\n";
@@ -156,11 +203,42 @@ class Simulation {
     }
   }
 
-  // One sched_engine_run and the evictions its preemptions call for;
-  // whether anything was placed or evicted.
+  bool Stopped() {
+    if (stop_ == nullptr || *stop_ == 0) return false;
+    r_.interrupted = true;
+    return true;
+  }
+
+  // sched_engine_run until activeQ is empty, as one call with max_cycles
+  // 0 would, but in slices so that the progress line moves and Ctrl-C is
+  // seen: while activeQ holds A pods, a slice pops at most min(A, slice_)
+  // (with max_cycles > 0 the engine would pop a pod still backing off once
+  // activeQ is empty; popping no more than A never gets there); the last
+  // call is max_cycles 0, which flushes the pods whose backoff ended and
+  // drains the rest. Slices grow until one takes about kSliceSeconds, so
+  // reading the queue between them costs little. Whether anything was
+  // placed or evicted.
   bool RunCycles() {
+    bool progress = false;
+    for (;;) {
+      const uint64_t active = ReadQueue(engine_.Queue().get()).active_count;
+      const uint32_t max_cycles =
+          active == 0 ? 0 : static_cast<uint32_t>(std::min<uint64_t>(active, slice_));
+      auto start = std::chrono::steady_clock::now();
+      progress |= RunSlice(max_cycles);
+      if (std::chrono::steady_clock::now() - start < kSliceSeconds && slice_ < kMaxSlice) {
+        slice_ *= 2;
+      }
+      progress_.Update(outcomes_.size());
+      if (max_cycles == 0 || Stopped()) return progress;
+    }
+  }
+
+  // One sched_engine_run of at most max_cycles cycles (0: until activeQ is
+  // empty) and the evictions its preemptions call for.
+  bool RunSlice(uint32_t max_cycles) {
     uint32_t flags = o_.explain.empty() ? 0 : SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
-    JsonPtr results = engine_.Run(flags);
+    JsonPtr results = engine_.Run(max_cycles, flags);
     bool progress = false;
     std::vector<std::string> victims;
     for (const cJSON* res = results->child; res != nullptr; res = res->next) {
@@ -170,7 +248,9 @@ class Simulation {
       oc.node = Str(Member(res, "node"));
       oc.message = oc.node.empty() ? Str(Member(res, "message")) : "";
       progress |= !oc.node.empty();
-      if (key == o_.explain) r_.explain.reset(cJSON_Duplicate(res, true));
+      for (size_t i = 0; i < o_.explain.size(); ++i) {
+        if (key == o_.explain[i]) r_.explain[i].reset(cJSON_Duplicate(res, true));
+      }
       if (const cJSON* nominated = Member(res, "nominatedNodeName")) {
         Preemption& p = r_.preemptions.emplace_back(Preemption{key, Str(nominated), {}});
         const cJSON* vs = Member(res, "victims");
@@ -179,7 +259,6 @@ class Simulation {
         }
         victims.insert(victims.end(), p.victims.begin(), p.victims.end());
       }
-      progress_.Update(outcomes_.size());
     }
     if (!victims.empty()) Evict(victims);
     return progress || !victims.empty();
@@ -216,7 +295,10 @@ class Simulation {
     for (const PendingPod& p : c_.pending) {
       if (index_.contains(p.key)) continue;
       std::string message = GatedMessage(p.json);
-      if (message.empty()) message = "not scheduled: the engine's queue never offered it";
+      if (message.empty()) {
+        message = r_.interrupted ? "not scheduled: interrupted before its turn"
+                                 : "not scheduled: the engine's queue never offered it";
+      }
       OutcomeFor(p.key).message = message;
     }
     for (Outcome& oc : outcomes_) {
@@ -226,6 +308,7 @@ class Simulation {
 
   const Cluster& c_;
   const SimOptions& o_;
+  const volatile std::sig_atomic_t* stop_;
   SimEngine engine_;
   Progress progress_;
   SimResult r_;
@@ -234,16 +317,19 @@ class Simulation {
   std::unordered_map<std::string, size_t> index_;  // outcomes_ index by pod key
   std::unordered_set<std::string> evicted_;
   uint64_t cycles_ = 0;
+  uint32_t slice_ = kFirstSlice;  // cycles per sched_engine_run, grown by RunCycles
 };
 
 }  // namespace
 
-SimResult Simulate(const Cluster& c, const SimOptions& o) {
-  auto explained = [&](const PendingPod& p) { return p.key == o.explain; };
-  if (!o.explain.empty() && std::none_of(c.pending.begin(), c.pending.end(), explained)) {
-    throw InputError("--explain: no pending pod " + o.explain + " in the input");
+SimResult Simulate(const Cluster& c, const SimOptions& o, const volatile std::sig_atomic_t* stop) {
+  for (const std::string& key : o.explain) {
+    auto explained = [&](const PendingPod& p) { return p.key == key; };
+    if (std::none_of(c.pending.begin(), c.pending.end(), explained)) {
+      throw InputError("--explain: no pending pod " + key + " in the input");
+    }
   }
-  return Simulation(c, o).Run();
+  return Simulation(c, o, stop).Run();
 }
 
 }  // namespace schedsim

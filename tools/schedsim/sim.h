@@ -5,6 +5,8 @@
 #ifndef TOOLS_SCHEDSIM_SIM_H_
 #define TOOLS_SCHEDSIM_SIM_H_
 
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -17,11 +19,21 @@
 
 namespace schedsim {
 
+// Loading sends the input in Lists of at most this many bytes and items:
+// well under the engine's per-document limits (kMaxApplyBytes 256 MiB,
+// kMaxApplyItems 200,000 in capi/limits.h), so a dump of any size loads.
+inline constexpr size_t kDefaultBatchBytes = size_t{64} << 20;
+inline constexpr size_t kBatchItems = 50000;
+
 struct SimOptions {
-  std::optional<uint64_t> seed;  // engine default when unset
-  std::string explain;           // "ns/name" of the pod to explain, or ""
-  const cJSON* config = nullptr;  // --config's object; null: the default profile
-  std::string config_file;        // its file, for error messages
+  std::optional<uint64_t> seed;      // engine default when unset
+  std::vector<std::string> explain;  // "ns/name" of each pod to explain
+  const cJSON* config = nullptr;     // --config's object; null: the default profile
+  std::string config_file;           // its file, for error messages
+  // Upper bound of one sched_engine_apply document, in bytes (an object
+  // larger than it goes alone); the engine's own limit is 256 MiB.
+  size_t batch_bytes = kDefaultBatchBytes;
+  bool progress = false;  // --progress: the progress line even off a terminal
 };
 
 // Where a pending pod ended up.
@@ -48,9 +60,13 @@ struct SimResult {
   JsonPtr ignored;                      // {"Kind":N,...} as the engine counted them
   // Pending pods not scheduled because they name another scheduler.
   std::map<std::string, int64_t> other_schedulers;
-  // The explained pod's last schedule result, with node statuses and scores.
-  JsonPtr explain;
-  double seconds = 0;  // wall time of the scheduling loop
+  // Each explained pod's last schedule result, with node statuses and
+  // scores, in --explain order (null for a pod that never had a cycle).
+  std::vector<JsonPtr> explain;
+  int64_t nodes = 0;         // Nodes in the input
+  int64_t bound_pods = 0;    // pods with spec.nodeName, from the input
+  bool interrupted = false;  // stopped by SIGINT: the outcomes so far
+  double seconds = 0;        // wall time of the scheduling loop
 };
 
 // At most this many scheduling cycles per pending pod (plus a constant);
@@ -60,9 +76,20 @@ struct SimResult {
 inline constexpr uint64_t kMaxCyclesPerPod = 100;
 inline constexpr uint64_t kMinCycleBudget = 10000;
 
+// Scheduling cycles per sched_engine_run call: the progress line and
+// Ctrl-C are looked at between calls. The first slice has kFirstSlice
+// cycles; a slice shorter than kSliceSeconds doubles the next, up to
+// kMaxSlice.
+inline constexpr uint32_t kFirstSlice = 100;
+inline constexpr uint32_t kMaxSlice = 1u << 20;
+inline constexpr std::chrono::milliseconds kSliceSeconds{250};
+
 // Throws InputError (the engine rejected an object; the message names the
-// file and field) or EngineError.
-SimResult Simulate(const Cluster& cluster, const SimOptions& options);
+// file and field) or EngineError. When *stop turns true (a signal handler
+// sets it), the run ends after the current slice of cycles with what it has,
+// marked interrupted.
+SimResult Simulate(const Cluster& cluster, const SimOptions& options,
+                   const volatile std::sig_atomic_t* stop = nullptr);
 
 }  // namespace schedsim
 

@@ -29,7 +29,103 @@ void SetString(cJSON* obj, const char* key, const std::string& value) {
   cJSON_AddStringToObject(obj, key, value.c_str());
 }
 
+// The Deployment's ReplicaSet as the deployment controller makes it, as far
+// as the engine reads it.
+JsonPtr ReplicaSet(const InputObject& d, const std::string& ns, const std::string& name,
+                   const std::string& hash, const cJSON* labels) {
+  JsonPtr rs(cJSON_CreateObject());
+  cJSON_AddStringToObject(rs.get(), "apiVersion", "apps/v1");
+  cJSON_AddStringToObject(rs.get(), "kind", "ReplicaSet");
+  cJSON* m = cJSON_AddObjectToObject(rs.get(), "metadata");
+  cJSON_AddStringToObject(m, "name", name.c_str());
+  cJSON_AddStringToObject(m, "namespace", ns.c_str());
+  const cJSON* uid = Member(Member(d.json, "metadata"), "uid");
+  if (cJSON_IsString(uid)) {
+    cJSON_AddStringToObject(m, "uid", (std::string(uid->valuestring) + "-" + hash).c_str());
+  }
+  cJSON* spec = cJSON_AddObjectToObject(rs.get(), "spec");
+  const cJSON* selector = Member(Member(d.json, "spec"), "selector");
+  cJSON* sel = cJSON_IsObject(selector) ? cJSON_Duplicate(selector, true) : cJSON_CreateObject();
+  cJSON_AddItemToObject(spec, "selector", sel);
+  cJSON* match = Member(sel, "matchLabels");
+  if (match == nullptr) {
+    // No selector: the template's labels (what extensions/v1beta1 defaulted).
+    cJSON_DeleteItemFromObjectCaseSensitive(sel, "matchLabels");
+    match = labels != nullptr ? cJSON_Duplicate(labels, true) : cJSON_CreateObject();
+    cJSON_AddItemToObject(sel, "matchLabels", match);
+  }
+  // The deployment controller adds the hash to the ReplicaSet's selector.
+  SetString(match, "pod-template-hash", hash);
+  return rs;
+}
+
+// The StatefulSet controller's claims for ordinal `i`
+// (getPersistentVolumeClaims: each template named
+// <template>-<set>-<ordinal>, labelled with the set's matchLabels) and the
+// pod volumes that use them (updateStorage: a volume of the template's name
+// is replaced).
+void AddClaims(const InputObject& set, const std::string& ns, const std::string& name, int64_t i,
+               const cJSON* templates, cJSON* spec, std::vector<JsonPtr>& claims) {
+  cJSON* volumes = Member(spec, "volumes");
+  if (!cJSON_IsArray(volumes)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(spec, "volumes");
+    volumes = cJSON_AddArrayToObject(spec, "volumes");
+  }
+  const cJSON* match = Member(Member(Member(set.json, "spec"), "selector"), "matchLabels");
+  for (const cJSON* t = templates->child; t != nullptr; t = t->next) {
+    const cJSON* tname = Member(Member(t, "metadata"), "name");
+    if (!cJSON_IsString(tname)) continue;  // the API server requires it
+    const std::string claim =
+        std::string(tname->valuestring) + "-" + name + "-" + std::to_string(i);
+    JsonPtr pvc(cJSON_Duplicate(t, true));
+    cJSON_DeleteItemFromObjectCaseSensitive(pvc.get(), "apiVersion");
+    cJSON_DeleteItemFromObjectCaseSensitive(pvc.get(), "kind");
+    cJSON_AddStringToObject(pvc.get(), "apiVersion", "v1");
+    cJSON_AddStringToObject(pvc.get(), "kind", "PersistentVolumeClaim");
+    cJSON* m = Member(pvc.get(), "metadata");
+    SetString(m, "name", claim);
+    SetString(m, "namespace", ns);
+    if (cJSON_IsObject(match)) {
+      cJSON* l = Member(m, "labels");
+      if (!cJSON_IsObject(l)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(m, "labels");
+        l = cJSON_AddObjectToObject(m, "labels");
+      }
+      for (const cJSON* kv = match->child; kv != nullptr; kv = kv->next) {
+        if (cJSON_IsString(kv)) SetString(l, kv->string, kv->valuestring);
+      }
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(pvc.get(), "status");
+    claims.push_back(std::move(pvc));
+    for (int k = cJSON_GetArraySize(volumes) - 1; k >= 0; --k) {
+      const cJSON* vname = Member(cJSON_GetArrayItem(volumes, k), "name");
+      if (cJSON_IsString(vname) && vname->valuestring == std::string(tname->valuestring)) {
+        cJSON_DeleteItemFromArray(volumes, k);
+      }
+    }
+    cJSON* v = cJSON_CreateObject();
+    cJSON_AddStringToObject(v, "name", tname->valuestring);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(v, "persistentVolumeClaim"), "claimName",
+                            claim.c_str());
+    cJSON_AddItemToArray(volumes, v);
+  }
+}
+
 }  // namespace
+
+cJSON* ControllerRef(const char* api_version, const std::string& kind, const std::string& ns,
+                     const std::string& name, const cJSON* meta) {
+  cJSON* ref = cJSON_CreateObject();
+  cJSON_AddStringToObject(ref, "apiVersion", api_version);
+  cJSON_AddStringToObject(ref, "kind", kind.c_str());
+  cJSON_AddStringToObject(ref, "name", name.c_str());
+  const cJSON* uid = Member(meta, "uid");
+  std::string u =
+      cJSON_IsString(uid) ? uid->valuestring : "schedsim/" + kind + "/" + ns + "/" + name;
+  cJSON_AddStringToObject(ref, "uid", u.c_str());
+  cJSON_AddBoolToObject(ref, "controller", true);
+  return ref;
+}
 
 bool IsWorkload(std::string_view kind) {
   return kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "Job";
@@ -45,8 +141,8 @@ cJSON* PodTemplate(const InputObject& w) {
   return tmpl;
 }
 
-std::vector<JsonPtr> ExpandWorkload(const InputObject& w, const std::string& ns,
-                                    const std::string& name) {
+Expansion ExpandWorkload(const InputObject& w, const std::string& ns, const std::string& name,
+                         const Owned& owned) {
   cJSON* tmpl = PodTemplate(w);
   Loc meta_loc = w.loc.Key("spec").Key("template").Key("metadata");
   cJSON* meta = OptObject(Member(tmpl, "metadata"), meta_loc);
@@ -55,10 +151,25 @@ std::vector<JsonPtr> ExpandWorkload(const InputObject& w, const std::string& ns,
   cJSON* created = Member(Member(w.json, "metadata"), "creationTimestamp");
   std::string hash = w.kind == "Deployment" ? TemplateHash(Print(tmpl)) : "";
 
-  int64_t n = Count(w);
-  std::vector<JsonPtr> pods;
-  pods.reserve(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
+  Expansion e;
+  std::string owner_kind = w.kind, owner_name = name;
+  const cJSON* owner_meta = Member(w.json, "metadata");
+  if (w.kind == "Deployment") {
+    owner_kind = "ReplicaSet";
+    owner_name = name + "-" + hash;
+    e.replica_set = ReplicaSet(w, ns, owner_name, hash, labels);
+    owner_meta = Member(e.replica_set.get(), "metadata");
+  }
+  const char* owner_api = w.kind == "Job" ? "batch/v1" : "apps/v1";
+
+  const int64_t n = Count(w);
+  // A StatefulSet's missing ordinals are named, other controllers' pods are
+  // counted.
+  const int64_t make = w.kind == "StatefulSet" ? n : std::max<int64_t>(n - owned.count, 0);
+  std::vector<JsonPtr>& pods = e.pods;
+  pods.reserve(static_cast<size_t>(make));
+  for (int64_t i = 0; i < make; ++i) {
+    if (w.kind == "StatefulSet" && owned.names.contains(name + "-" + std::to_string(i))) continue;
     JsonPtr pod(cJSON_CreateObject());
     cJSON_AddStringToObject(pod.get(), "apiVersion", "v1");
     cJSON_AddStringToObject(pod.get(), "kind", "Pod");
@@ -86,10 +197,19 @@ std::vector<JsonPtr> ExpandWorkload(const InputObject& w, const std::string& ns,
     cJSON_AddItemToObject(m, "labels", l);
     if (annotations != nullptr) cJSON_AddItemReferenceToObject(m, "annotations", annotations);
     if (created != nullptr) cJSON_AddItemReferenceToObject(m, "creationTimestamp", created);
-    cJSON_AddItemReferenceToObject(pod.get(), "spec", Member(tmpl, "spec"));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "ownerReferences"),
+                         ControllerRef(owner_api, owner_kind, ns, owner_name, owner_meta));
+    const cJSON* claims = Member(Member(w.json, "spec"), "volumeClaimTemplates");
+    if (w.kind == "StatefulSet" && cJSON_GetArraySize(claims) > 0) {
+      cJSON* spec = cJSON_Duplicate(Member(tmpl, "spec"), true);
+      AddClaims(w, ns, name, i, claims, spec, e.claims);
+      cJSON_AddItemToObject(pod.get(), "spec", spec);
+    } else {
+      cJSON_AddItemReferenceToObject(pod.get(), "spec", Member(tmpl, "spec"));
+    }
     pods.push_back(std::move(pod));
   }
-  return pods;
+  return e;
 }
 
 }  // namespace schedsim

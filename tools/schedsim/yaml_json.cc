@@ -107,9 +107,10 @@ size_t CountNodes(const cJSON* v) {
 // Builds JSON trees from the parser's events.
 class Builder {
  public:
-  explicit Builder(std::string file) : file_(std::move(file)) {}
+  Builder(std::string file, Lines* lines) : file_(std::move(file)), lines_(lines) {}
 
   void On(const yaml_event_t& ev) {
+    line_ = static_cast<int>(ev.start_mark.line) + 1;
     switch (ev.type) {
       case YAML_DOCUMENT_START_EVENT:
         ++document_;
@@ -168,6 +169,7 @@ class Builder {
     std::string key;
     bool have_key = false;
     size_t index = 0;
+    int key_line = 0;
   };
 
   bool ExpectingKey() const {
@@ -180,6 +182,7 @@ class Builder {
       throw InputError(f.loc.Key(key), "duplicate key");
     }
     f.key = key;
+    f.key_line = line_;
     f.have_key = true;
   }
 
@@ -209,6 +212,10 @@ class Builder {
   // owns it from here on, so an exception later leaks nothing.
   void Attach(cJSON* v, const yaml_char_t* anchor) {
     if (v == nullptr) throw std::bad_alloc();
+    if (lines_ != nullptr) {
+      const bool member = !stack_.empty() && cJSON_IsObject(stack_.back().node);
+      (*lines_)[v] = member ? stack_.back().key_line : line_;
+    }
     if (stack_.empty()) {
       root_.reset(v);
     } else if (Frame& f = stack_.back(); cJSON_IsArray(f.node)) {
@@ -222,6 +229,8 @@ class Builder {
   }
 
   std::string file_;
+  Lines* lines_;
+  int line_ = 0;  // of the event being handled
   int document_ = 0;
   JsonPtr root_;
   std::vector<Frame> stack_;
@@ -242,13 +251,13 @@ struct EventGuard {
 
 }  // namespace
 
-std::vector<JsonPtr> ParseYaml(const std::string& text, const std::string& file) {
+std::vector<JsonPtr> ParseYaml(const std::string& text, const std::string& file, Lines* lines) {
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) throw std::bad_alloc();
   ParserGuard pg{&parser};
   yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()),
                                text.size());
-  Builder builder(file);
+  Builder builder(file, lines);
   for (;;) {
     yaml_event_t ev;
     if (!yaml_parser_parse(&parser, &ev)) {
