@@ -35,6 +35,13 @@ type Args struct {
 	Seed uint64 `json:"seed,omitempty"`
 }
 
+// ArgsHelp describes Args for the command's --help.
+const ArgsHelp = `  mode: Plugin (default; the engine answers Filter and Score for the
+        default plugins it implements) or Algorithm (the engine filters,
+        scores and selects the node; upstream keeps queue, assume, bind)
+  percentageOfNodesToScore: 0..100, 0 = adaptive (Algorithm mode only)
+  seed: seeds the engine's choice among equal top scores`
+
 // decodeArgs decodes and validates the plugin args; nil means defaults.
 func decodeArgs(obj runtime.Object) (Args, error) {
 	var args Args

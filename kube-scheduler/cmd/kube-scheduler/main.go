@@ -1,21 +1,38 @@
 // Command kube-scheduler is the upstream kube-scheduler (v1.36.3) with the
 // LibSched plugin registered: enable it in a profile of the
 // KubeSchedulerConfiguration (see ../../examples and ../../README.md).
+// Build it with scripts/build-kube-scheduler.sh, which stamps --version.
 package main
 
 import (
+	"fmt"
 	"os"
 
+	"github.com/spf13/cobra"
 	"k8s.io/component-base/cli"
 	_ "k8s.io/component-base/logs/json/register" // --logging-format=json, as upstream's command
 	_ "k8s.io/component-base/metrics/prometheus/clientgo"
 	_ "k8s.io/component-base/metrics/prometheus/version"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
 
+	"github.com/libsched/libsched/go/sched"
 	"github.com/libsched/libsched/kube-scheduler/plugin"
 )
 
 func main() {
+	os.Exit(cli.Run(newCommand()))
+}
+
+// newCommand is upstream's command with LibSched registered and its
+// description extended, so --help says what this build adds.
+func newCommand() *cobra.Command {
 	command := app.NewSchedulerCommand(app.WithPlugin(plugin.Name, plugin.New))
-	os.Exit(cli.Run(command))
+	command.Long += fmt.Sprintf(`
+
+This build registers the out-of-tree plugin %s, backed by the libsched
+engine %s (which mirrors kube-scheduler %s). Enable it in a
+profile of the --config file; its arguments go in the profile's
+pluginConfig (name %s):
+%s`, plugin.Name, sched.Version(), sched.UpstreamVersion(), plugin.Name, plugin.ArgsHelp)
+	return command
 }
