@@ -46,6 +46,12 @@ class Scanner {
 
  private:
   bool Peek(char c) const { return i_ < t_.size() && t_[i_] == c; }
+  // Steps over `c` when it is next.
+  bool Consume(char c) {
+    if (!Peek(c)) return false;
+    ++i_;
+    return true;
+  }
 
   bool Literal(std::string_view word) {
     if (t_.substr(i_, word.size()) != word) return false;
@@ -61,19 +67,11 @@ class Scanner {
 
   bool Number() {
     const size_t begin = i_;
-    if (Peek('-')) ++i_;
-    if (Peek('0')) {
-      ++i_;
-    } else if (!Digits()) {
-      return false;
-    }
-    if (Peek('.')) {
-      ++i_;
-      if (!Digits()) return false;
-    }
-    if (Peek('e') || Peek('E')) {
-      ++i_;
-      if (Peek('+') || Peek('-')) ++i_;
+    Consume('-');
+    if (!Consume('0') && !Digits()) return false;
+    if (Consume('.') && !Digits()) return false;
+    if (Consume('e') || Consume('E')) {
+      if (!Consume('+')) Consume('-');
       if (!Digits()) return false;
     }
     return i_ - begin <= kMaxNumberChars;
@@ -147,20 +145,13 @@ class Scanner {
     if (depth > max_depth_) return false;
     ++i_;
     Whitespace();
-    if (Peek(']')) {
-      ++i_;
-      return true;
-    }
+    if (Consume(']')) return true;
     for (;;) {
       if (!Value(depth, nullptr)) return false;
       if (count != nullptr) ++*count;
       Whitespace();
-      if (Peek(']')) {
-        ++i_;
-        return true;
-      }
-      if (!Peek(',')) return false;
-      ++i_;
+      if (Consume(']')) return true;
+      if (!Consume(',')) return false;
       Whitespace();
     }
   }
@@ -170,10 +161,7 @@ class Scanner {
     if (depth > max_depth_) return false;
     ++i_;
     Whitespace();
-    if (Peek('}')) {
-      ++i_;
-      return true;
-    }
+    if (Consume('}')) return true;
     bool items_seen = false, ambiguous = false;
     for (;;) {
       if (!Peek('"')) return false;
@@ -181,8 +169,7 @@ class Scanner {
       if (!String()) return false;
       const std::string_view key = t_.substr(key_begin, i_ - 1 - key_begin);
       Whitespace();
-      if (!Peek(':')) return false;
-      ++i_;
+      if (!Consume(':')) return false;
       Whitespace();
       JsonScan* record = nullptr;
       if (root != nullptr) {
@@ -197,12 +184,8 @@ class Scanner {
       }
       if (!Value(depth, record)) return false;
       Whitespace();
-      if (Peek('}')) {
-        ++i_;
-        break;
-      }
-      if (!Peek(',')) return false;
-      ++i_;
+      if (Consume('}')) break;
+      if (!Consume(',')) return false;
       Whitespace();
     }
     if (ambiguous) *root = JsonScan();

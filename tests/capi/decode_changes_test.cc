@@ -99,6 +99,22 @@ TEST(DecodeChangesTest, TerminalPodsAreRemoved) {
   EXPECT_EQ(cs.summary.applied, 1);
 }
 
+// The array parsed item by item (ApplyDocument) wherever it sits in the
+// text, with any whitespace, and the List's other members as written.
+TEST(DecodeChangesTest, ItemsAmongOtherMembers) {
+  Interner in;
+  ChangeSet cs;
+  const std::string list = std::string("\n{ \"items\" :\t[ ") + kNode + " ,\r\n " + kPending +
+                           R"( ] , "metadata":{"items":[1]}, "kind" : "List" }  )";
+  ASSERT_TRUE(Decode(list, in, &cs).ok());
+  EXPECT_EQ(cs.changes.size(), 2u);
+  ChangeSet events;
+  ASSERT_TRUE(Decode(std::string(" [ \n") + R"({"type":"ADDED","object":)" + kNode + "} ]", in,
+                     &events)
+                  .ok());
+  EXPECT_EQ(events.changes.size(), 1u);
+}
+
 TEST(DecodeChangesTest, Lists) {
   Interner in;
   ChangeSet cs;
@@ -151,6 +167,11 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ItemKind", R"({"kind":"List","items":[{"kind":"Node","metadata":{"name":"a"}},
                                                         {"metadata":{"name":"b"}}]})",
                   "items[1].kind", "items[1].kind: Required value"},
+        // Two "items" (one written with an escape): the decoder sees both.
+        ErrorCase{"ItemsTwice", R"({"kind":"List","items":[],"items":[1]})", "items",
+                  "items: duplicate field"},
+        ErrorCase{"ItemsTwiceEscaped", R"({"kind":"List","items":[],"it\u0065ms":[1]})",
+                  "items", "items: duplicate field"},
         ErrorCase{"ItemsType", R"({"kind":"List","items":{}})", "items",
                   "items: expected an array, got an object"},
         ErrorCase{"KindType", R"({"kind":1})", "kind", "kind: expected a string, got a number"},
