@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "schema.h"
+#include "simulator_export.h"
 #include "strip.h"
 #include "yaml_json.h"
 
@@ -96,6 +97,7 @@ void Flatten(cJSON* v, const Loc& loc, std::vector<InputObject>& out) {
     }
     return;
   }
+
   if (!cJSON_IsObject(v)) throw InputError(loc, "must be a Kubernetes object (a JSON object)");
   std::optional<std::string> kind = OptString(Member(v, "kind"), loc.Key("kind"));
   if (!kind || kind->empty()) {
@@ -125,7 +127,11 @@ void ReadFile(const std::string& path, Input& input, Diagnostics& diag) {
     // YAML documents are numbered always, a JSON stream's only when it has several.
     int document = yaml || docs.size() > 1 ? static_cast<int>(i + 1) : 0;
     const size_t first = input.objects.size();
-    Flatten(docs[i].get(), Loc{path, document, ""}, input.objects);
+    if (IsSimulatorExport(docs[i].get())) {
+      ReadSimulatorExport(docs[i].get(), Loc{path, document, ""}, input.objects, &input.config);
+    } else {
+      Flatten(docs[i].get(), Loc{path, document, ""}, input.objects);
+    }
     // Early, so that a large dump shrinks before the next file is read.
     for (size_t j = first; j < input.objects.size(); ++j) {
       // Every later message about the object names its first line.
