@@ -22,7 +22,7 @@ class Readme(unittest.TestCase):
             self.skipTest("no ../shared/corpus beside the checkout")
         with open(os.path.join(ROOT, "README.md")) as f:
             text = f.read()
-        block = re.search(r"```console\n\$ build/tools/schedsim (.*?)\n(.*?)```", text, re.S)
+        block = re.search(r"```console\n\$ build/tools/schedsim ((?:.*\\\n)*.*)\n([\s\S]*?)```", text)
         args = block.group(1).replace("\\\n", " ").split()
         shown = [line for line in block.group(2).splitlines()
                  if not line.startswith(("schedsim: ", "...", "    "))]
