@@ -52,17 +52,20 @@ std::string Position(const std::string& file, const std::string& text, size_t of
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
-// Why cJSON stopped at `at` (it says only where): the end of the input, or
+// Why cJSON stopped at `at` (it says only where): the end of the input,
+// a container or string it could not finish (cJSON points at its start), or
 // the character it could not take.
 std::string ParseProblem(const std::string& text, size_t at) {
-  if (at >= text.size()) return "unexpected end of input (unclosed object, array or string?)";
-  unsigned char c = static_cast<unsigned char>(text[at]);
-  std::string shown =
-      c >= 0x20 && c < 0x7f
-          ? std::string("'") + text[at] + "'"
-          : "byte 0x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-  return "unexpected " + shown +
-         " (a missing comma or quote, a trailing comma, or a value JSON does not have?)";
+  if (at >= text.size()) return "unexpected end of input";
+  const char c = text[at];
+  if (c == '{' || c == '[') {
+    return std::string("the ") + (c == '{' ? "object" : "array") +
+           " starting here is unclosed or holds a syntax error";
+  }
+  if (c == '"') return "the string starting here is unterminated or has a bad escape";
+  const auto u = static_cast<unsigned char>(c);
+  if (u < 0x20 || u >= 0x7f) return "unexpected byte " + std::to_string(u);
+  return std::string("unexpected '") + c + "' (a missing comma or quote, a trailing comma?)";
 }
 
 // A stream of JSON values separated by whitespace (usually exactly one).
