@@ -20,11 +20,6 @@ constexpr ListKind kLists[] = {
 };
 constexpr const char* kConfigKey = "schedulerConfig";
 
-void SetString(cJSON* obj, const char* key, const char* value) {
-  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
-  cJSON_AddStringToObject(obj, key, value);
-}
-
 }  // namespace
 
 bool IsSimulatorExport(const cJSON* v) {
