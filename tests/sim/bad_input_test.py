@@ -49,7 +49,10 @@ class BadInput(unittest.TestCase):
         return self.assertRejected([path], path, *needles)
 
     def test_malformed_json(self):
-        self.rejected_file("bad.json", '{"kind": "Node",\n "metadata": {', "bad.json:2:", "invalid JSON")
+        self.rejected_file("bad.json", '{"kind": "Node",\n "metadata": {', "bad.json:2:14:",
+                           "invalid JSON: the object starting here is unclosed")
+        self.rejected_file("comma.json", '{"kind": "Node",\n "metadata": {"name": "x",}}',
+                           "comma.json:2:28: invalid JSON: unexpected '}' (a missing comma")
 
     def test_malformed_yaml(self):
         self.rejected_file("bad.yaml", "kind: Pod\nmetadata: [name, \n", "invalid YAML")

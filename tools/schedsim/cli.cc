@@ -21,7 +21,7 @@ uint64_t ParseUint(const std::string& flag, const std::string& s) {
 std::string Usage() {
   return R"(Usage: schedsim [--config FILE] [--seed N] [--output table|json]
                 [--explain NS/NAME]... [--strict] [--progress]
-                [--batch-bytes N] [FILE...]
+                [--batch-bytes N] [--version] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -31,8 +31,9 @@ a time in queue order (priority descending, then namespace/name), each
 assumed on its node before the next. When a pod preempts, its victims are
 evicted and it is retried; pods backing off or waiting for a retry are
 retried as the simulated clock moves, until nothing more can be placed.
-Deployments, ReplicaSets, StatefulSets and Jobs become the pods their
-controllers would create. Other kinds go to the engine, which keeps those
+Deployments, ReplicaSets, StatefulSets, Jobs and DaemonSets become the
+pods their controllers would still create (daemon pods are scheduled
+first); a kube-scheduler-simulator export is read too. Other kinds go to the engine, which keeps those
 it reads (Services, PodDisruptionBudgets, ...) and counts the rest as
 ignored; pods for another spec.schedulerName are left alone (and counted).
 
@@ -57,7 +58,9 @@ Options:
                         "unschedulable":[{"pod","message"}],
                         "ignored":{"Kind":N},
                         "preemptions":[{"pod","nominatedNodeName",
-                                        "victims"}]}  (when any)
+                                        "victims"}],  (when any)
+                        "summary":{...},"unschedulableReasons":[...]}
+                       (docs/schedsim.md)
   --explain NS/NAME    also show, for that pending pod, why each node was
                        rejected and how the feasible nodes scored
                        (repeatable: each pod named)
@@ -76,7 +79,8 @@ Options:
   -h, --help           show this help
 
 Exit status: 0 done (unschedulable pods included), 1 engine failure,
-2 usage or input error (the message names the file and field).
+2 usage or input error (the message names the file and field), 130
+interrupted by Ctrl-C (the partial result printed).
 )";
 }
 

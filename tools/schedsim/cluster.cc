@@ -118,8 +118,7 @@ class Builder {
   // manifests leave it out; the API server fills it in).
   static void DefaultBindingMode(const InputObject& sc) {
     if (Member(sc.json, "volumeBindingMode") != nullptr) return;
-    cJSON_DeleteItemFromObjectCaseSensitive(sc.json, "volumeBindingMode");  // an explicit null
-    cJSON_AddStringToObject(sc.json, "volumeBindingMode", "Immediate");
+    SetString(sc.json, "volumeBindingMode", "Immediate");  // over an explicit null
   }
 
   bool HasNodeName(const cJSON* spec, const Loc& loc) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "schema.h"
+#include "simulator_export.h"
 #include "strip.h"
 #include "yaml_json.h"
 
@@ -51,17 +52,20 @@ std::string Position(const std::string& file, const std::string& text, size_t of
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
-// Why cJSON stopped at `at` (it says only where): the end of the input, or
+// Why cJSON stopped at `at` (it says only where): the end of the input,
+// a container or string it could not finish (cJSON points at its start), or
 // the character it could not take.
 std::string ParseProblem(const std::string& text, size_t at) {
-  if (at >= text.size()) return "unexpected end of input (unclosed object, array or string?)";
-  unsigned char c = static_cast<unsigned char>(text[at]);
-  std::string shown =
-      c >= 0x20 && c < 0x7f
-          ? std::string("'") + text[at] + "'"
-          : "byte 0x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-  return "unexpected " + shown +
-         " (a missing comma or quote, a trailing comma, or a value JSON does not have?)";
+  if (at >= text.size()) return "unexpected end of input";
+  const char c = text[at];
+  if (c == '{' || c == '[') {
+    return std::string("the ") + (c == '{' ? "object" : "array") +
+           " starting here is unclosed or holds a syntax error";
+  }
+  if (c == '"') return "the string starting here is unterminated or has a bad escape";
+  const auto u = static_cast<unsigned char>(c);
+  if (u < 0x20 || u >= 0x7f) return "unexpected byte " + std::to_string(u);
+  return std::string("unexpected '") + c + "' (a missing comma or quote, a trailing comma?)";
 }
 
 // A stream of JSON values separated by whitespace (usually exactly one).
@@ -96,6 +100,7 @@ void Flatten(cJSON* v, const Loc& loc, std::vector<InputObject>& out) {
     }
     return;
   }
+
   if (!cJSON_IsObject(v)) throw InputError(loc, "must be a Kubernetes object (a JSON object)");
   std::optional<std::string> kind = OptString(Member(v, "kind"), loc.Key("kind"));
   if (!kind || kind->empty()) {
@@ -125,7 +130,11 @@ void ReadFile(const std::string& path, Input& input, Diagnostics& diag) {
     // YAML documents are numbered always, a JSON stream's only when it has several.
     int document = yaml || docs.size() > 1 ? static_cast<int>(i + 1) : 0;
     const size_t first = input.objects.size();
-    Flatten(docs[i].get(), Loc{path, document, ""}, input.objects);
+    if (IsSimulatorExport(docs[i].get())) {
+      ReadSimulatorExport(docs[i].get(), Loc{path, document, ""}, input.objects, &input.config);
+    } else {
+      Flatten(docs[i].get(), Loc{path, document, ""}, input.objects);
+    }
     // Early, so that a large dump shrinks before the next file is read.
     for (size_t j = first; j < input.objects.size(); ++j) {
       // Every later message about the object names its first line.

@@ -18,16 +18,25 @@ struct InputObject {
   Loc loc;
 };
 
+// A scheduler configuration found in the input (a kube-scheduler-simulator
+// export's schedulerConfig).
+struct SchedulerConfig {
+  cJSON* json = nullptr;  // owned by Input::docs; null when none
+  Loc loc;
+};
+
 struct Input {
   std::vector<JsonPtr> docs;         // owns every tree
   std::vector<InputObject> objects;  // file order, then document order
+  SchedulerConfig config;
 };
 
 // Reads each path: a JSON file (one value or a stream of them), a YAML file
 // (multi-document), "-" for standard input (either format), or a directory
 // (its *.json, *.yaml and *.yml files in name order). A document is an
 // object, a List (any kind ending in "List" with "items") or a JSON array of
-// those; Lists are flattened. Every object needs a "kind".
+// those; Lists are flattened. Every object needs a "kind", except in a
+// kube-scheduler-simulator export (simulator_export.h), whose lists give it.
 // Each object is checked against the API's schema (CheckSchema, reported
 // to `diag`) and then loses what the engine never reads (StripUnread).
 // Throws InputError naming the file and field.

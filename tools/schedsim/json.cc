@@ -41,8 +41,8 @@ std::optional<int64_t> OptInt(const cJSON* v, const Loc& loc, int64_t min, int64
   }
   double d = v->valuedouble;
   if (d < static_cast<double>(min) || d > static_cast<double>(max)) {
-    throw InputError(loc, "must be between " + std::to_string(min) + " and " +
-                              std::to_string(max) + ", got " + Print(v));
+    throw InputError(loc, "must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                              ", got " + Print(v));
   }
   return static_cast<int64_t>(d);
 }
@@ -56,6 +56,11 @@ std::optional<bool> OptBool(const cJSON* v, const Loc& loc) {
 cJSON* OptObject(cJSON* v, const Loc& loc) {
   if (v != nullptr && !cJSON_IsObject(v)) WrongType(v, loc, "an object");
   return v;
+}
+
+void SetString(cJSON* obj, const char* key, const std::string& value) {
+  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+  cJSON_AddStringToObject(obj, key, value.c_str());
 }
 
 std::string Print(const cJSON* v) {

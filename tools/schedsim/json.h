@@ -30,6 +30,9 @@ std::optional<bool> OptBool(const cJSON* v, const Loc& loc);
 // An object or absent (nullptr); anything else throws.
 cJSON* OptObject(cJSON* v, const Loc& loc);
 
+// Sets obj[key] to the string `value`, replacing what was there.
+void SetString(cJSON* obj, const char* key, const std::string& value);
+
 // Compact JSON text of `v`.
 std::string Print(const cJSON* v);
 // `s` as a JSON string literal, quotes included.

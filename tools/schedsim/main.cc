@@ -50,12 +50,19 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (o.files.empty()) o.files.push_back(ExamplesDir());
-    const JsonPtr config = o.config.empty() ? nullptr : ReadConfig(o.config);
-    if (config) DropIgnoredConfig(config.get(), o.config, std::cerr);
+    JsonPtr config = o.config.empty() ? nullptr : ReadConfig(o.config);
+    std::string config_name = o.config;
     Diagnostics diag(std::cerr, o.strict);
-    Cluster cluster = BuildCluster(ReadInput(o.files, diag), ProfileNames(config.get()), diag);
+    Input input = ReadInput(o.files, diag);
+    if (!config && input.config.json != nullptr) {
+      // A kube-scheduler-simulator export's schedulerConfig, unless --config.
+      config.reset(cJSON_Duplicate(input.config.json, true));
+      config_name = input.config.loc.Str();
+    }
+    if (config) DropIgnoredConfig(config.get(), config_name, std::cerr);
+    Cluster cluster = BuildCluster(std::move(input), ProfileNames(config.get()), diag);
     diag.Finish();
-    SimOptions so{o.seed, o.explain, config.get(), o.config};
+    SimOptions so{o.seed, o.explain, config.get(), config_name};
     if (o.batch_bytes) so.batch_bytes = *o.batch_bytes;
     so.progress = o.progress;
     std::signal(SIGINT, OnInterrupt);

@@ -24,11 +24,6 @@ int64_t Count(const InputObject& w) {
   return n;
 }
 
-void SetString(cJSON* obj, const char* key, const std::string& value) {
-  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
-  cJSON_AddStringToObject(obj, key, value.c_str());
-}
-
 // The Deployment's ReplicaSet as the deployment controller makes it, as far
 // as the engine reads it.
 JsonPtr ReplicaSet(const InputObject& d, const std::string& ns, const std::string& name,
