@@ -108,6 +108,17 @@ func TestSchedulesPods(t *testing.T) {
 				applyNode(t, ref, n)
 			}
 
+			// One pod alone first: LibSched retries a pod whose cycle
+			// met an engine still missing a Node event (backoff), which
+			// would reorder the pods created together below.
+			warmup := makePod("warmup", "100m")
+			if _, err := client.CoreV1().Pods(warmup.Namespace).Create(ctx, warmup, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := waitForNode(ctx, t, client, warmup), scheduleOn(t, ref, warmup).Node; got != want {
+				t.Errorf("pod warmup bound to %q, the engine chose %q", got, want)
+			}
+
 			// Created together: each cycle must see the previous ones'
 			// placements (Reserve assumes them in the engine) even before
 			// the informer reports the bindings.
