@@ -4,12 +4,13 @@
 # Beyond the build: go-md2man (schedsim.1), abigail-tools (abidiff for scripts/abi.sh), valgrind (the
 # capi_c_valgrind test), and for scripts/fuzz.sh clang with its libFuzzer
 # runtime (libclang-rt-dev pulls libclang-rt-14-dev on bookworm, which has
-# libclang_rt.fuzzer-x86_64.a).
+# libclang_rt.fuzzer-x86_64.a); openssl and curl for scripts/kube-components.sh
+# (test certificates, the API server's /readyz).
 set -euo pipefail
 
 packages=(meson ninja-build pkg-config gcc g++ binutils libcjson-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libyaml-dev python3
-          abigail-tools valgrind clang libclang-rt-dev go-md2man)
+          abigail-tools valgrind clang libclang-rt-dev go-md2man openssl curl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

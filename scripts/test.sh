@@ -14,6 +14,8 @@
 #   kube-scheduler  the kube-scheduler fork and the differential test
 #               against upstream v1.36.3 (scripts/test-kube-scheduler.sh:
 #               go test -race; the first run compiles k8s.io/kubernetes)
+#   kube-e2e    the fork's binary against etcd + kube-apiserver built from
+#               Go modules (scripts/test-kube-e2e.sh)
 #   fuzz        each libFuzzer target for FUZZ_SECONDS (default 30) after
 #               replaying its regressions (scripts/fuzz.sh; longer runs:
 #               scripts/fuzz.sh --seconds 900)
@@ -85,6 +87,7 @@ timed install run_script scripts/test-install.sh build
 timed rust run_script scripts/test-rust.sh build
 timed go run_script scripts/test-go.sh
 timed kube-sched run_script scripts/test-kube-scheduler.sh
+timed kube-e2e run_script scripts/test-kube-e2e.sh
 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   timed build-asan run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
 # The engine and C-API tests are the ones that start threads. Left out: the

@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -32,6 +33,13 @@ type cycleState struct {
 	// scores maps each feasible node to its total engine score (ModePlugin,
 	// when at least two nodes fit).
 	scores map[string]int64
+	// nominated and victims are the engine's preemption verdict when the
+	// pod fits nowhere but would fit on nominated once victims are gone.
+	nominated string
+	victims   []sched.Victim
+	// message is the engine's FitError, with its PostFilter part
+	// (" preemption: ...") when preemption found no node.
+	message string
 }
 
 // Clone returns s: it is never modified after PreFilter.
@@ -40,7 +48,7 @@ func (s *cycleState) Clone() fwk.StateData { return s }
 // PreFilter runs one engine cycle for the pod over all nodes and stores the
 // answer. In ModeAlgorithm a chosen node is returned as the PreFilterResult,
 // so upstream filters that node only.
-func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	if st := pl.waitForSync(ctx); st != nil {
 		return nil, st
 	}
@@ -59,7 +67,17 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 	if res.Reason == sched.ReasonSchedulerError {
 		return nil, fwk.NewStatus(fwk.Error, res.Message)
 	}
+	if res.NumAllNodes != len(nodes) {
+		// The engine follows the informers through its own handlers and
+		// has not applied a Node event the snapshot has: an Error sends
+		// the pod to the backoff queue, where an Unschedulable verdict
+		// would wait for an event already past.
+		return nil, fwk.AsStatus(fmt.Errorf("LibSched: the engine has %d nodes, the scheduler's snapshot %d: retrying", res.NumAllNodes, len(nodes)))
+	}
 	s := newCycleState(res)
+	if err := victimsInSnapshot(s, nodes); err != nil {
+		return nil, fwk.AsStatus(err) // as for a lagging Node event
+	}
 	state.Write(stateKey, s)
 	if pl.args.Mode == ModeAlgorithm && s.node != "" {
 		return &fwk.PreFilterResult{NodeNames: sets.New(s.node)}, nil
@@ -166,19 +184,39 @@ func (pl *LibSched) applyPod(eventType string, pod *v1.Pod, nodeName string) err
 // encodePod is the pod as the engine's Schedule takes it: apiVersion and
 // kind set, under the engine's profile. In ModePlugin nominatedNodeName is
 // dropped: upstream evaluates the nominated node itself and asks Filter
-// about it, so the engine must answer for every node.
+// about it, so the engine must answer for every node. Also in ModePlugin,
+// resource claims are dropped: upstream's DynamicResources, which the
+// profile keeps, judges them, and the engine (which does not implement
+// DRA and refuses such pods) judges the rest. ModeAlgorithm sends them, so
+// the engine's refusal is the pod's status.
 func encodePod(pod *v1.Pod, mode Mode) ([]byte, error) {
-	p := *pod // shallow: only top-level fields of the copy change
+	p := *pod // shallow: only fields replaced on the copy change
 	p.APIVersion, p.Kind = "v1", "Pod"
 	p.Spec.SchedulerName = engineProfile
 	if mode == ModePlugin {
 		p.Status.NominatedNodeName = ""
+		if len(p.Spec.ResourceClaims) > 0 {
+			p.Spec.ResourceClaims = nil
+			p.Spec.Containers = withoutClaims(p.Spec.Containers)
+			p.Spec.InitContainers = withoutClaims(p.Spec.InitContainers)
+		}
 	}
 	return json.Marshal(&p)
 }
 
+// withoutClaims copies containers with resources.claims removed.
+func withoutClaims(containers []v1.Container) []v1.Container {
+	out := make([]v1.Container, len(containers))
+	for i, c := range containers {
+		c.Resources.Claims = nil
+		out[i] = c
+	}
+	return out
+}
+
 func newCycleState(res *sched.Result) *cycleState {
-	s := &cycleState{node: res.Node, rejected: make(map[string]*fwk.Status, len(res.NodeStatuses))}
+	s := &cycleState{node: res.Node, rejected: make(map[string]*fwk.Status, len(res.NodeStatuses)),
+		nominated: res.NominatedNodeName, victims: res.Victims, message: res.Message}
 	for _, ns := range res.NodeStatuses {
 		s.rejected[ns.Node] = statusFrom(ns)
 	}

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -94,6 +95,46 @@ func TestFilter(t *testing.T) {
 			st := pl.Filter(context.Background(), state, &v1.Pod{}, nodeInfo)
 			if st.Code() != tc.wantCode || st.Message() != tc.wantMsg {
 				t.Errorf("Filter = %v %q, want %v %q", st.Code(), st.Message(), tc.wantCode, tc.wantMsg)
+			}
+		})
+	}
+}
+
+// TestEncodePodResourceClaims: plugin mode hides resource claims from the
+// engine (upstream's DynamicResources judges them) without touching the
+// informer's pod; whole-algorithm mode sends them for the engine to refuse.
+func TestEncodePodResourceClaims(t *testing.T) {
+	claim := "gpu"
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"},
+		Spec: v1.PodSpec{
+			ResourceClaims: []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim}},
+			Containers:     []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Claims: []v1.ResourceClaim{{Name: "gpu"}}}}},
+		},
+	}
+	tests := []struct {
+		mode       Mode
+		wantClaims bool
+	}{
+		{ModePlugin, false},
+		{ModeAlgorithm, true},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.mode), func(t *testing.T) {
+			doc, err := encodePod(pod, tt.mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got v1.Pod
+			if err := json.Unmarshal(doc, &got); err != nil {
+				t.Fatal(err)
+			}
+			hasClaims := len(got.Spec.ResourceClaims) > 0 || len(got.Spec.Containers[0].Resources.Claims) > 0
+			if hasClaims != tt.wantClaims {
+				t.Errorf("engine sees claims %v, want %v: %s", hasClaims, tt.wantClaims, doc)
+			}
+			if len(pod.Spec.ResourceClaims) != 1 || len(pod.Spec.Containers[0].Resources.Claims) != 1 {
+				t.Fatal("encodePod changed the informer's pod")
 			}
 		})
 	}

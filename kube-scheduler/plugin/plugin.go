@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -32,6 +34,7 @@ type LibSched struct {
 	// list; allSynced caches a true answer.
 	synced    []cache.InformerSynced
 	allSynced atomic.Bool
+	preemptor *preemptor
 }
 
 var (
@@ -39,6 +42,8 @@ var (
 	_ fwk.FilterPlugin      = (*LibSched)(nil)
 	_ fwk.ScorePlugin       = (*LibSched)(nil)
 	_ fwk.ReservePlugin     = (*LibSched)(nil)
+	_ fwk.PostFilterPlugin  = (*LibSched)(nil)
+	_ fwk.PreEnqueuePlugin  = (*LibSched)(nil)
 	_ fwk.EnqueueExtensions = (*LibSched)(nil)
 )
 
@@ -59,6 +64,10 @@ func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, err
 		return nil, fmt.Errorf("LibSched: creating the engine: %w", err)
 	}
 	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, logger: klog.FromContext(ctx)}}
+	if pl.preemptor, err = newPreemptor(ctx, h); err != nil {
+		engine.Close()
+		return nil, fmt.Errorf("LibSched: preemption: %w", err)
+	}
 	if pl.synced, err = pl.feed.register(h.SharedInformerFactory()); err != nil {
 		engine.Close()
 		return nil, fmt.Errorf("LibSched: registering informer handlers: %w", err)
@@ -74,14 +83,35 @@ func (pl *LibSched) Name() string { return Name }
 // later are dropped.
 func (pl *LibSched) Close() error { return pl.engine.Close() }
 
-// EventsToRegister: any Node or Pod change can change the engine's answer
-// (resources, labels, taints, affinity), so pods the plugin rejected are
-// retried on them, without queueing hints.
+// EventsToRegister: any Node change, and any Pod change the engine's
+// plugins read (podMayHelp), can change the engine's answer, so pods the
+// plugin rejected are retried on them.
 func (pl *LibSched) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
 	return []fwk.ClusterEventWithHint{
 		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.Update}},
-		{Event: fwk.ClusterEvent{Resource: fwk.Pod, ActionType: fwk.All}},
+		{Event: fwk.ClusterEvent{Resource: fwk.Pod, ActionType: fwk.All}, QueueingHintFn: podMayHelp},
 	}, nil
+}
+
+// podMayHelp skips a Pod update that changes none of what the engine's
+// plugins read of other pods (labels, node, resources; upstream's
+// NodeResourcesFit, InterPodAffinity and PodTopologySpread hints look at
+// these), such as preemption's DisruptionTarget status patch: retrying on
+// it would run a second preemption for victims already being deleted.
+func podMayHelp(_ klog.Logger, _ *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+	oldPod, okOld := oldObj.(*v1.Pod)
+	newPod, okNew := newObj.(*v1.Pod)
+	if !okOld || !okNew { // add or delete
+		return fwk.Queue, nil
+	}
+	if !equality.Semantic.DeepEqual(oldPod.Labels, newPod.Labels) || oldPod.Spec.NodeName != newPod.Spec.NodeName ||
+		!equality.Semantic.DeepEqual(oldPod.Spec.Containers, newPod.Spec.Containers) ||
+		!equality.Semantic.DeepEqual(oldPod.Spec.InitContainers, newPod.Spec.InitContainers) ||
+		!equality.Semantic.DeepEqual(oldPod.Status.ContainerStatuses, newPod.Status.ContainerStatuses) ||
+		(oldPod.DeletionTimestamp == nil) != (newPod.DeletionTimestamp == nil) {
+		return fwk.Queue, nil
+	}
+	return fwk.QueueSkip, nil
 }
 
 // waitForSync blocks until every informer handler has delivered its

@@ -11,8 +11,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -106,6 +106,17 @@ func TestSchedulesPods(t *testing.T) {
 					t.Fatal(err)
 				}
 				applyNode(t, ref, n)
+			}
+
+			// One pod alone first: LibSched retries a pod whose cycle
+			// met an engine still missing a Node event (backoff), which
+			// would reorder the pods created together below.
+			warmup := makePod("warmup", "100m")
+			if _, err := client.CoreV1().Pods(warmup.Namespace).Create(ctx, warmup, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := waitForNode(ctx, t, client, warmup), scheduleOn(t, ref, warmup).Node; got != want {
+				t.Errorf("pod warmup bound to %q, the engine chose %q", got, want)
 			}
 
 			// Created together: each cycle must see the previous ones'
