@@ -9,6 +9,9 @@
 #               installed schedsim (scripts/test-install.sh)
 #   rust        cargo test (doc tests included), the example, a static link,
 #               clippy -D warnings on rust/ (scripts/test-rust.sh)
+#   debian      the Debian packages built (dpkg-buildpackage, debhelper's
+#               meson build system), lintian, installed, and the C example
+#               built against /usr alone (scripts/test-debian.sh)
 #   go          the Go package against build (scripts/test-go.sh: vet,
 #               go test -race, the static link)
 #   kube-scheduler  the kube-scheduler fork and the differential test
@@ -85,6 +88,7 @@ run_fuzz() {  # one scripts/fuzz.sh run per target, so each counts on its own
 timed build run_suite build
 timed install run_script scripts/test-install.sh build
 timed rust run_script scripts/test-rust.sh build
+timed debian run_script scripts/test-debian.sh
 timed go run_script scripts/test-go.sh
 timed kube-sched run_script scripts/test-kube-scheduler.sh
 timed kube-e2e run_script scripts/test-kube-e2e.sh
