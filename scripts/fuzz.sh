@@ -150,9 +150,9 @@ for t in "${targets[@]}"; do
   mkdir -p "$out/corpus/$t" "$out/crashes/$t"
   echo "fuzz.sh: fuzzing $t for ${seconds}s (log: $out/logs/$t.log)" >&2
   rc=0
-  # stateful reads opcode bytes, not JSON: short inputs, no JSON dictionary.
+  # stateful reads opcode bytes, not JSON: short inputs, its own dictionary.
   input_flags=(-max_len=65536 -dict=tests/fuzz/json.dict)
-  [ "$t" = stateful ] && input_flags=(-max_len=512)
+  [ "$t" = stateful ] && input_flags=(-max_len=512 -dict=tests/fuzz/stateful.dict)
   # shellcheck disable=SC2086
   "$bin" "$out/corpus/$t" "$out/seeds/$t" \
     "${input_flags[@]}" -max_total_time="$seconds" -timeout=30 \
