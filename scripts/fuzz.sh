@@ -3,7 +3,7 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer).
 #
 # Usage: scripts/fuzz.sh [--seconds N] [--build-only] [--no-replay] [TARGET...]
-#   TARGET   config | apply | schedule | quantity (or fuzz_<name>); default: all four
+#   TARGET   config | apply | schedule | quantity | stateful (or fuzz_<name>); default: all
 #   --seconds N       fuzz each target N seconds (default: $FUZZ_SECONDS, else 60)
 #   --build-only      build targets and seeds, replay regressions, do not fuzz
 #   --no-replay       skip the regression replay
@@ -25,7 +25,7 @@ set -euo pipefail
 {
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(config apply schedule quantity)
+ALL_TARGETS=(config apply schedule quantity stateful)
 seconds=${FUZZ_SECONDS:-60}
 build_only=0
 replay=1
@@ -150,9 +150,12 @@ for t in "${targets[@]}"; do
   mkdir -p "$out/corpus/$t" "$out/crashes/$t"
   echo "fuzz.sh: fuzzing $t for ${seconds}s (log: $out/logs/$t.log)" >&2
   rc=0
+  # stateful reads opcode bytes, not JSON: short inputs, its own dictionary.
+  input_flags=(-max_len=65536 -dict=tests/fuzz/json.dict)
+  [ "$t" = stateful ] && input_flags=(-max_len=512 -dict=tests/fuzz/stateful.dict)
   # shellcheck disable=SC2086
   "$bin" "$out/corpus/$t" "$out/seeds/$t" \
-    -max_len=65536 -dict=tests/fuzz/json.dict -max_total_time="$seconds" -timeout=30 \
+    "${input_flags[@]}" -max_total_time="$seconds" -timeout=30 \
     -artifact_prefix="$out/crashes/$t/" -print_final_stats=1 ${FUZZ_ARGS:-} \
     >"$out/logs/$t.log" 2>&1 || rc=$?
   last=$(grep -E '^#[0-9]+' "$out/logs/$t.log" | tail -1 || true)

@@ -2,9 +2,15 @@
 // event sequences run through two engines, cache on and cache off, must
 // give byte-identical results (node, counts, per-node statuses and scores,
 // FitError, preemption) and identical state digests after every step. A
-// second mix repeats pods that fit nowhere, to test the failure memo.
+// second mix repeats pods that fit nowhere, to test the failure memo. With
+// churn, clusters of 150 to 300 nodes are scaled down and up (nodes deleted
+// and re-added under the same names) while cycles stop early, so the
+// rotating start index is anywhere in a list that shrinks under it: the
+// cache's rows are by list position (issue 13: the cached walk once started
+// past the end of the list).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -32,9 +38,11 @@ struct EngineDeleter {
 };
 using EnginePtr = std::unique_ptr<sched_engine, EngineDeleter>;
 
-EnginePtr NewEngine(bool cache) {
+// `percentage` < 0 leaves percentageOfNodesToScore unset (adaptive).
+EnginePtr NewEngine(bool cache, int percentage = -1) {
   const std::string config =
-      std::string(R"({"seed":11,"equivalenceCache":)") + (cache ? "true" : "false") + "}";
+      std::string(R"({"seed":11,"equivalenceCache":)") + (cache ? "true" : "false") +
+      (percentage < 0 ? "" : R"(,"percentageOfNodesToScore":)" + std::to_string(percentage)) + "}";
   sched_engine* e = nullptr;
   EXPECT_EQ(sched_engine_new(config.data(), config.size(), &e, nullptr), SCHED_OK);
   return EnginePtr(e);
@@ -156,14 +164,29 @@ std::string ServiceJson(const std::string& name, const std::string& app) {
          R"(","namespace":"ns"},"spec":{"selector":{"app":")" + app + R"("}}})";
 }
 
+struct Mix {
+  // The pods scheduled are mostly of classes that fit nowhere (templates 7
+  // to 10, at priorities 0, 500 and 1000), often several in a row, among
+  // events that may or may not change their outcome: node and pod changes,
+  // PDBs, nominations made by runs and dropped by deletes.
+  bool failing = false;
+  // Scale-downs (up to 40 nodes deleted in one apply) and scale-ups (deleted
+  // nodes re-added, relabelled), from a cluster of `churn_nodes`.
+  bool churn = false;
+  int churn_nodes = 200;
+  int percentage = -1;  // percentageOfNodesToScore; < 0: unset (adaptive)
+};
+
 // Runs `steps` random steps on both engines; a failure names the step.
-// With `failing`, the pods scheduled are mostly of classes that fit
-// nowhere (templates 7 to 10, at priorities 0, 500 and 1000), often several
-// in a row, among events that may or may not change their outcome: node
-// and pod changes, PDBs, nominations made by runs and dropped by deletes.
-void RunSequence(uint32_t seed, int steps, bool failing = false) {
+void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
+  const bool failing = mix.failing;
   std::mt19937 rng(seed);
-  EnginePtr on = NewEngine(true), off = NewEngine(false);
+  EnginePtr on = NewEngine(true, mix.percentage), off = NewEngine(false, mix.percentage);
+  // Not vacuous: cycles that stopped before the end of the list (the start
+  // index moved), and scale-downs that followed one.
+  int stopped_early = 0, shrinks_after_stop = 0;
+  bool moved = false;
+  std::vector<std::string> removed;  // deleted nodes, to re-add
   std::vector<std::string> nodes, bound, pending;
   int next = 0;
   auto both = [&](auto call, const std::string& what) {
@@ -176,9 +199,25 @@ void RunSequence(uint32_t seed, int steps, bool failing = false) {
   auto apply = [&](const std::string& json) {
     both([&](sched_engine* e) { return CallApply(e, json); }, "apply " + json);
   };
+  auto schedule = [&](const std::string& json, uint32_t flags) {
+    CallResult a;
+    both(
+        [&](sched_engine* e) {
+          CallResult r = CallSchedule(e, json, flags);
+          if (e == on.get()) a = r;
+          return r;
+        },
+        "schedule " + json);
+    const int64_t evaluated = Counter(a.output, "evaluatedNodes");
+    if (evaluated > 1 && evaluated < Counter(a.output, "numAllNodes")) {
+      ++stopped_early;
+      moved = true;
+    }
+  };
   // Failing mixes have more nodes: a cycle that finds 100 feasible nodes
   // stops early, so the start index moves (the memo must follow it).
-  for (int i = 0; i < (failing ? 160 : 110); ++i) {
+  const int initial_nodes = mix.churn ? mix.churn_nodes : failing ? 160 : 110;
+  for (int i = 0; i < initial_nodes; ++i) {
     nodes.push_back("n" + std::to_string(next++));
     apply(EventJson("ADDED", RandomNode(rng, nodes.back())));
   }
@@ -187,7 +226,7 @@ void RunSequence(uint32_t seed, int steps, bool failing = false) {
     const std::string pod = "p" + std::to_string(next++);
     const int t = failing ? 7 + static_cast<int>(rng() % 4) : static_cast<int>(rng() % 9);
     const int priority = failing ? std::vector{0, 500, 1000}[rng() % 3] : t == 8 ? 1000 : 0;
-    switch (rng() % 16) {
+    switch (rng() % (mix.churn ? 18 : 16)) {
       case 0:
         nodes.push_back("n" + std::to_string(next++));
         apply(EventJson("ADDED", RandomNode(rng, nodes.back())));
@@ -201,6 +240,7 @@ void RunSequence(uint32_t seed, int steps, bool failing = false) {
         if (nodes.size() > 1) {
           const size_t k = rng() % nodes.size();
           apply(EventJson("DELETED", RandomNode(rng, nodes[k])));
+          if (mix.churn) removed.push_back(nodes[k]);
           nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(k));
         }
         break;
@@ -253,17 +293,48 @@ void RunSequence(uint32_t seed, int steps, bool failing = false) {
           const std::string name = k == 0 ? pod : pod + "-" + std::to_string(k);
           if (k > 0 && rng() % 2) {
             // A pod that fits and is not assumed: only the start index moves.
-            const std::string json = TemplatePod(2, name + "-fit", "", 0);
-            both([&](sched_engine* e) { return CallSchedule(e, json, kAllFlags); }, "schedule " + json);
+            schedule(TemplatePod(2, name + "-fit", "", 0), kAllFlags);
           }
           const std::string json = TemplatePod(t, name, "", priority);
           const uint32_t flags = kAllFlags | (rng() % 4 ? SCHED_SCHEDULE_ASSUME : 0u);
-          both([&](sched_engine* e) { return CallSchedule(e, json, flags); }, "schedule " + json);
+          schedule(json, flags);
           if (flags & SCHED_SCHEDULE_ASSUME) bound.push_back(name);
         }
         break;
       }
+      case 16: {  // scale down: a run of nodes deleted in one apply
+        if (nodes.size() < 2) break;
+        const size_t k = 1 + rng() % std::min<size_t>(40, nodes.size() - 1);
+        std::string events = "[";
+        for (size_t i = 0; i < k; ++i) {
+          const size_t at = rng() % nodes.size();
+          events += (i ? "," : "") + EventJson("DELETED", RandomNode(rng, nodes[at]));
+          removed.push_back(nodes[at]);
+          nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(at));
+        }
+        if (moved) ++shrinks_after_stop;
+        apply(events + "]");
+        break;
+      }
+      case 17: {  // scale up: deleted nodes come back, relabelled
+        if (removed.empty()) break;
+        const size_t k = 1 + rng() % std::min<size_t>(40, removed.size());
+        std::string events = "[";
+        for (size_t i = 0; i < k; ++i) {
+          events += (i ? "," : "") + EventJson("ADDED", RandomNode(rng, removed.back()));
+          nodes.push_back(removed.back());
+          removed.pop_back();
+        }
+        apply(events + "]");
+        break;
+      }
     }
+    if (mix.churn && rng() % 8 == 0) moved = false;  // counts scale-downs soon after a stop
+  }
+  if (mix.churn) {
+    EXPECT_GT(stopped_early, 0);
+    EXPECT_GT(shrinks_after_stop, 0);
+    return;
   }
   if (failing) {
     // The memo answered cycles (and the engine without a cache has none).
@@ -295,7 +366,32 @@ TEST(EcachePropertyTest, FailureMemoGivesIdenticalResults) {
   // repeat the cycle's draws, or ignores priority or preemptionPolicy)
   // fails within these seeds.
   for (uint32_t seed = 1; seed <= 6; ++seed) {
-    RunSequence(seed, 250, /*failing=*/true);
+    RunSequence(seed, 250, {.failing = true});
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Issue 13: scale-downs while the start index is anywhere in the list;
+// percentageOfNodesToScore adaptive (fewer than all of 150 to 300 nodes
+// are evaluated) and explicit. Fails on the cached walk that did not reduce
+// the start index (a crash, or a result that differs from the cache off).
+TEST(EcachePropertyTest, NodeChurnWithTheStartIndexAnywhere) {
+  for (const int percentage : {-1, 5, 50}) {
+    for (uint32_t seed = 1; seed <= 2; ++seed) {
+      SCOPED_TRACE("percentageOfNodesToScore " + std::to_string(percentage));
+      RunSequence(seed, 150,
+                  {.churn = true,
+                   .churn_nodes = 150 + 50 * static_cast<int>(seed),
+                   .percentage = percentage});
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// The failure memo (its rotated start index) under the same churn.
+TEST(EcachePropertyTest, FailureMemoUnderNodeChurn) {
+  for (uint32_t seed = 1; seed <= 2; ++seed) {
+    RunSequence(seed, 150, {.failing = true, .churn = true, .churn_nodes = 160});
     if (HasFatalFailure()) return;
   }
 }

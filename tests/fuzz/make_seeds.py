@@ -3,7 +3,7 @@
 
 Usage: make_seeds.py OUTDIR [--corpus DIR] [--examples DIR] [--max-len N]
 
-Creates OUTDIR/{config,apply,schedule,quantity}/, one file per seed, named
+Creates OUTDIR/{config,apply,schedule,quantity,stateful}/, one file per seed, named
 by the SHA-1 of its content (as libFuzzer names corpus files), so reruns are
 idempotent. Sources:
 
@@ -13,10 +13,12 @@ idempotent. Sources:
     ADDED event; pods and workload pod templates as schedule inputs; every
     string under requests/limits/allocatable/capacity/overhead as a quantity;
   * examples/cluster/*.json, the same way, plus sub-Lists below --max-len;
-  * small hand-written configs, events, pods and quantities.
+  * small hand-written configs, events, pods and quantities;
+  * hand-written operation sequences for fuzz_stateful (HAND_STATEFUL).
 
 Input formats follow the targets: fuzz_apply splits its input into documents
-at "\\n---\\n"; fuzz_schedule takes one flags byte, then the pod JSON.
+at "\\n---\\n"; fuzz_schedule takes one flags byte, then the pod JSON;
+fuzz_stateful takes a config byte, then opcode and argument bytes.
 Python 3 standard library only.
 """
 
@@ -26,7 +28,7 @@ import json
 import os
 import sys
 
-TARGETS = ("config", "apply", "schedule", "quantity")
+TARGETS = ("config", "apply", "schedule", "quantity", "stateful")
 SEPARATOR = "\n---\n"
 QUANTITY_MAPS = {"requests", "limits", "allocatable", "capacity", "overhead", "allocatedResources"}
 WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "ReplicationController"}
@@ -334,6 +336,25 @@ HAND_PODS = [
 ]
 
 
+# fuzz_stateful inputs (its header comment has the format): a config byte,
+# then per operation an opcode (0 add nodes: count-1, attr, vary; 1 modify
+# node: which, bit; 2 delete nodes: first, count-1; 3 re-add: which, xor;
+# 4 bound pod: template, node; 5 delete pod: which; 6 pending pod:
+# template; 7 schedule a run: template, flags | repeat << 3; 8 run: cycles,
+# flags; 9 clock: ticks of 1.5 s; 10 namespace; 11 PDB; 12 schedule:
+# template, flags). Each exercises some operations; none is a known crash.
+HAND_STATEFUL = [
+    # 120 nodes, cycles that stop after 100 nodes (the start index moves).
+    [0, 0, 119, 0, 0, 7, 0, 0x1A, 7, 4, 0x0A, 12, 3, 6],
+    # A small cluster: bound, pending and preempting pods, the queue, the clock.
+    [1, 0, 9, 0x40, 0x55, 4, 0, 1, 4, 5, 2, 6, 8, 6, 0x80 | 10, 8, 0, 6, 9, 200, 8, 3, 2, 5, 0,
+     10, 1, 11, 0, 12, 0x88, 7],
+    # Deletes, a re-add and relabels on a small cluster.
+    [2, 0, 20, 0x20, 0xFF, 2, 3, 4, 3, 0, 5, 1, 2, 1, 1, 7, 5, 12, 1, 1, 12, 0, 7],
+    # 150 nodes at percentageOfNodesToScore 10, relabels between cycles.
+    [3, 0, 149, 0x60, 0x0F, 1, 40, 0, 1, 80, 3, 12, 0, 0, 12, 1, 0, 12, 2, 1],
+]
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -370,6 +391,8 @@ def main():
         bound.setdefault("metadata", {})["namespace"] = "fuzz"
         bound["spec"]["nodeName"] = ["n1", "n2", "n3"][i % 3]
         seeds.add("apply", compact(bound))
+    for ops in HAND_STATEFUL:
+        seeds.add("stateful", bytes(ops))
     # Garbage the decoders should reject cleanly.
     for t in ("apply", "schedule", "config"):
         for junk in (b"", b" ", b"\x07", b"{", b"\x00{}", b'{"a":1}x', b"\xff\xfe"):
