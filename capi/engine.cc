@@ -385,6 +385,12 @@ ApiStatus Engine::StatsJson(MallocString* result) {
   w.Key("repairs").Int(static_cast<int64_t>(sum.repairs));
   w.Key("reused").Int(static_cast<int64_t>(sum.reused));
   w.Key("parked").Int(static_cast<int64_t>(sum.parked));
+  w.EndObject();
+  w.Key("interner").BeginObject();
+  const Interner& in = state_.interner();
+  w.Key("strings").Int(static_cast<int64_t>(in.held()));
+  w.Key("bytes").Int(static_cast<int64_t>(in.held_bytes()));
+  w.Key("released").Int(static_cast<int64_t>(in.size() - in.held()));
   w.EndObject().EndObject();
   *result = NewCString(w.str());
   return ApiStatus();
