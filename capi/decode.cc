@@ -95,7 +95,7 @@ ApiStatus DecodeResourceList(const cJSON* v, const JsonPath& path, Interner& in,
     } else if (IsScalarResourceName(name)) {
       int64_t value;
       CAPI_RETURN_IF_ERROR(DecodeQuantity(e, p, false, &value));
-      r.SetScalar(in.Intern(name), value);
+      r.SetScalar(in.Pin(name), value);  // pinned: NodeInfo keeps sums
     }
   }
   return ApiStatus();

@@ -12,6 +12,7 @@ ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,
   const cJSON* meta;
   std::string_view name;
   CAPI_RETURN_IF_ERROR(DecodeName(obj, path, &meta, &name));
+  AtomRecorder atoms(in);
   auto ns = std::make_shared<Namespace>();
   ns->name = name;
   ns->name_atom = in.Intern(name);
@@ -19,6 +20,7 @@ ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,
   CAPI_RETURN_IF_ERROR(Member(meta, "labels", path.Child("metadata"), &labels));
   CAPI_RETURN_IF_ERROR(
       DecodeLabels(labels, path.Child("metadata").Child("labels"), in, &ns->labels));
+  ns->atoms = atoms.Finish();
   *out = std::move(ns);
   return ApiStatus();
 }

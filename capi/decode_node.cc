@@ -183,6 +183,7 @@ ApiStatus DecodeImage(const cJSON* v, const JsonPath& path, Interner& in,
 ApiStatus DecodeNode(const cJSON* obj, const JsonPath& path, Interner& in,
                      std::shared_ptr<const Node>* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  AtomRecorder atoms(in);
   auto node = std::make_shared<Node>();
 
   const cJSON* meta;
@@ -222,6 +223,7 @@ ApiStatus DecodeNode(const cJSON* obj, const JsonPath& path, Interner& in,
           return DecodeImage(im, p, in, &node->images.emplace_back());
         }));
   }
+  node->atoms = atoms.Finish();
   *out = std::move(node);
   return ApiStatus();
 }

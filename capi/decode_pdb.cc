@@ -12,6 +12,7 @@ namespace sched::capi {
 ApiStatus DecodePdb(const cJSON* obj, const JsonPath& path, Interner& in,
                     std::shared_ptr<const PodDisruptionBudget>* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  AtomRecorder atoms(in);
   auto pdb = std::make_shared<PodDisruptionBudget>();
   const cJSON* meta;
   std::string_view name, ns;
@@ -48,6 +49,7 @@ ApiStatus DecodePdb(const cJSON* obj, const JsonPath& path, Interner& in,
       std::sort(pdb->disrupted_pods.begin(), pdb->disrupted_pods.end());
     }
   }
+  pdb->atoms = atoms.Finish();
   *out = std::move(pdb);
   return ApiStatus();
 }

@@ -536,6 +536,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
 
 ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, DecodedPod* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  AtomRecorder atoms(in);
   auto pod = std::make_shared<Pod>();
 
   const cJSON* meta;
@@ -570,6 +571,7 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   pod->nominated_node_name = status.nominated_node_name;
   pod->start_time = status.start_time;
   pod->disruption_target_by_scheduler = status.disruption_target_by_scheduler;
+  pod->atoms = atoms.Finish();
   out->pod = std::move(pod);
   out->terminal = status.terminal;
   return ApiStatus();

@@ -150,6 +150,7 @@ ApiStatus DecodePVSource(const cJSON* spec, const JsonPath& sp, const Interner& 
 ApiStatus DecodePersistentVolume(const cJSON* obj, const JsonPath& path, Interner& in,
                                  std::shared_ptr<const PersistentVolume>* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  AtomRecorder atoms(in);
   auto pv = std::make_shared<PersistentVolume>();
   const cJSON* meta;
   std::string_view name;
@@ -169,6 +170,7 @@ ApiStatus DecodePersistentVolume(const cJSON* obj, const JsonPath& path, Interne
   const JsonPath sp = path.Child("spec");
   CAPI_RETURN_IF_ERROR(DecodeClass(meta, mp, spec, sp, &pv->storage_class));
   if (spec == nullptr) {
+    pv->atoms = atoms.Finish();
     *out = std::move(pv);
     return ApiStatus();
   }
@@ -214,6 +216,7 @@ ApiStatus DecodePersistentVolume(const cJSON* obj, const JsonPath& path, Interne
     pv->claim_ref = ClaimRef{std::string(ns), std::string(claim), std::string(uid)};
   }
   CAPI_RETURN_IF_ERROR(DecodePVSource(spec, sp, in, pv.get()));
+  pv->atoms = atoms.Finish();
   *out = std::move(pv);
   return ApiStatus();
 }
@@ -221,6 +224,7 @@ ApiStatus DecodePersistentVolume(const cJSON* obj, const JsonPath& path, Interne
 ApiStatus DecodePersistentVolumeClaim(const cJSON* obj, const JsonPath& path, Interner& in,
                                       std::shared_ptr<const PersistentVolumeClaim>* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  AtomRecorder atoms(in);
   auto pvc = std::make_shared<PersistentVolumeClaim>();
   const cJSON* meta;
   std::string_view name, ns, uid, selected_node;
@@ -260,6 +264,7 @@ ApiStatus DecodePersistentVolumeClaim(const cJSON* obj, const JsonPath& path, In
   const JsonPath sp = path.Child("spec");
   CAPI_RETURN_IF_ERROR(DecodeClass(meta, mp, spec, sp, &pvc->storage_class));
   if (spec == nullptr) {
+    pvc->atoms = atoms.Finish();
     *out = std::move(pvc);
     return ApiStatus();
   }
@@ -290,6 +295,7 @@ ApiStatus DecodePersistentVolumeClaim(const cJSON* obj, const JsonPath& path, In
     CAPI_RETURN_IF_ERROR(
         DecodeLabelSelector(selector, sp.Child("selector"), in, &pvc->selector.emplace()));
   }
+  pvc->atoms = atoms.Finish();
   *out = std::move(pvc);
   return ApiStatus();
 }
@@ -297,6 +303,7 @@ ApiStatus DecodePersistentVolumeClaim(const cJSON* obj, const JsonPath& path, In
 ApiStatus DecodeStorageClass(const cJSON* obj, const JsonPath& path, Interner& in,
                              std::shared_ptr<const StorageClass>* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  AtomRecorder atoms(in);
   auto sc = std::make_shared<StorageClass>();
   const cJSON* meta;
   std::string_view name, provisioner, mode;
@@ -340,6 +347,7 @@ ApiStatus DecodeStorageClass(const cJSON* obj, const JsonPath& path, Interner& i
               return ApiStatus();
             });
       }));
+  sc->atoms = atoms.Finish();
   *out = std::move(sc);
   return ApiStatus();
 }

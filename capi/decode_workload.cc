@@ -12,6 +12,7 @@ namespace sched::capi {
 ApiStatus DecodeWorkload(const cJSON* obj, const JsonPath& path, WorkloadKind kind, Interner& in,
                          std::shared_ptr<const Workload>* out) {
   CAPI_RETURN_IF_ERROR(AsObject(obj, path));
+  AtomRecorder atoms(in);
   auto w = std::make_shared<Workload>();
   w->kind = kind;
   const cJSON* meta;
@@ -34,6 +35,7 @@ ApiStatus DecodeWorkload(const cJSON* obj, const JsonPath& path, WorkloadKind ki
       CAPI_RETURN_IF_ERROR(DecodeLabelSelector(selector, p, in, &w->selector.emplace()));
     }
   }
+  w->atoms = atoms.Finish();
   *out = std::move(w);
   return ApiStatus();
 }

@@ -54,12 +54,19 @@ std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
 
 // Forgets, unless Keep() is called, the strings interned while it lives: a
 // call that fails drops what it decoded, so nothing holds their ids, and a
-// hostile caller cannot grow the interner with rejected input.
+// hostile caller cannot grow the interner with rejected input. A call that
+// succeeds frees on its way out the strings nothing holds any more
+// (declared before the call's objects, it ends after them).
 class InternScope {
  public:
-  explicit InternScope(Interner& in) : in_(in), size_(in.size()) {}
+  explicit InternScope(Interner& in) : in_(in), mark_(in.Checkpoint()) {}
   ~InternScope() {
-    if (!keep_) in_.Truncate(size_);
+    if (!keep_) {
+      in_.Rollback(mark_);
+    } else {
+      in_.Accept(mark_);
+      in_.Collect();
+    }
   }
   InternScope(const InternScope&) = delete;
   InternScope& operator=(const InternScope&) = delete;
@@ -67,7 +74,7 @@ class InternScope {
 
  private:
   Interner& in_;
-  const size_t size_;
+  const size_t mark_;
   bool keep_ = false;
 };
 
@@ -390,6 +397,12 @@ ApiStatus Engine::StatsJson(MallocString* result) {
   w.Key("repairs").Int(static_cast<int64_t>(sum.repairs));
   w.Key("reused").Int(static_cast<int64_t>(sum.reused));
   w.Key("parked").Int(static_cast<int64_t>(sum.parked));
+  w.EndObject();
+  w.Key("interner").BeginObject();
+  const Interner& in = state_.interner();
+  w.Key("strings").Int(static_cast<int64_t>(in.held()));
+  w.Key("bytes").Int(static_cast<int64_t>(in.held_bytes()));
+  w.Key("released").Int(static_cast<int64_t>(in.size() - in.held()));
   w.EndObject().EndObject();
   *result = NewCString(w.str());
   return ApiStatus();

@@ -214,9 +214,13 @@ SCHED_API sched_status sched_engine_queue(sched_engine *engine, char **queue_jso
 
 /* Writes the engine's statistics (docs/api.md, "Statistics"): the
  * equivalence-class cache's counters since the engine was created, summed
- * over the profiles:
+ * over the profiles, and the string interner's size (label keys and
+ * values, names, images, ...): the strings the engine's objects and config
+ * hold and their bytes, and the strings released (held by nothing, kept
+ * until a batch of them is freed):
  *   {"equivalenceCache":{"enabled":B,"hits":N,"misses":N,"bypasses":N,
- *    "scoreBypasses":N,"repairs":N,"reused":N,"parked":N}}
+ *    "scoreBypasses":N,"repairs":N,"reused":N,"parked":N},
+ *    "interner":{"strings":N,"bytes":N,"released":N}}
  * Free *stats_json with sched_free. Changes nothing. */
 SCHED_API sched_status sched_engine_stats(sched_engine *engine, char **stats_json,
                                           sched_error **err);

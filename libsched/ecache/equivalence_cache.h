@@ -151,6 +151,8 @@ class EquivalenceCache {
   EcacheStats& stats() { return stats_; }
   const EcacheStats& stats() const { return stats_; }
   size_t size() const { return entries_.size(); }
+  // Drops every entry (the counters stay).
+  void Clear() { entries_.clear(); }
 
  private:
   size_t max_classes_;

@@ -4,9 +4,10 @@
 //
 // The encoding is length-prefixed and tagged per plugin, so two pods get
 // the same signature only when every fed field is equal. Interned ids are
-// encoded as ids: a pod that reaches a cycle keeps its ids (the engine
-// rolls back only ids of failed calls), so an id never changes meaning
-// while a class that used it is cached.
+// encoded as ids: an id keeps its meaning while a pod holds it, and the
+// Scheduler drops its cache when released ids become reusable (the
+// interner's reuse_epoch, libsched/model/interner.h), so an id never
+// changes meaning while a class that used it is cached.
 //
 // Thread-safety: none; one signer per scheduling thread.
 #ifndef LIBSCHED_ECACHE_POD_SIGNER_H_

@@ -15,6 +15,9 @@ struct Namespace {
   std::string name;          // metadata.name
   Atom name_atom = kNoAtom;  // name, interned (Pod::ns_atom)
   LabelSet labels;           // metadata.labels
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 }  // namespace sched

@@ -40,6 +40,9 @@ struct Node {
   // order; empty when the annotation is absent or malformed (ignored, as
   // upstream's v1helper.GetAvoidPodsFromNodeAnnotations error is).
   std::vector<AvoidPodsEntry> prefer_avoid_pods;
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 }  // namespace sched

@@ -32,6 +32,9 @@ struct PodDisruptionBudget {
   bool Covers(const Pod& pod, const Interner& interner) const;
   // `pod_name` is in status.disruptedPods (already being evicted).
   bool HasDisrupted(std::string_view pod_name) const;
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 }  // namespace sched

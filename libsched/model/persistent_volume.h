@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 
 namespace sched {
@@ -55,6 +56,9 @@ struct PersistentVolume {
   std::string in_tree_plugin;
   bool available = false;  // status.phase is Available
   bool deleting = false;   // metadata.deletionTimestamp is set
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 }  // namespace sched

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/persistent_volume.h"
 
@@ -38,6 +39,9 @@ struct PersistentVolumeClaim {
   // controller: true), if any: a generic ephemeral volume's claim is
   // controlled by its pod (ephemeral.VolumeIsForPod).
   std::string controller_uid;
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 }  // namespace sched

@@ -119,6 +119,9 @@ struct Pod {
   std::vector<std::string> scheduling_gates;
   // spec.volumes that the volume plugins read, in order (see PodVolume).
   std::vector<PodVolume> volumes;
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 // Whether `a` and `b` are the same pod object: by UID when both have one,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 
 namespace sched {
@@ -25,6 +26,9 @@ struct StorageClass {
   // term matches nothing, as TopologySelectorRequirementsAsSelector fails).
   // Empty: every node (MatchTopologySelectorTerms).
   std::vector<NodeSelectorTerm> allowed_topologies;
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 }  // namespace sched

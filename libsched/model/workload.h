@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 
 namespace sched {
@@ -30,6 +31,9 @@ struct Workload {
   // ReplicaSet, StatefulSet: spec.selector (a metav1.LabelSelector);
   // nullopt when nil. An invalid one has valid == false.
   std::optional<LabelSelector> selector;
+  // References to the interned ids of this object and its copies
+  // (libsched/model/interner.h); set by the decoder.
+  AtomHold atoms;
 };
 
 }  // namespace sched

@@ -517,6 +517,11 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     return r;
   }
 
+  // Signatures encode interned ids, which may now name other strings.
+  if (ecache_ && state.interner().reuse_epoch() != ecache_reuse_epoch_) {
+    ecache_->Clear();
+    ecache_reuse_epoch_ = state.interner().reuse_epoch();
+  }
   draws_.clear();
   const Framework fw(profile_, state, nominator, rng_, &draws_);
   r.cycle_state = std::make_shared<CycleState>(profile_.num_slots());

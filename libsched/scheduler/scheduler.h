@@ -247,6 +247,8 @@ class Scheduler {
   std::vector<size_t> score_slots_;
   std::vector<char> score_reused_;  // with the cache: row i came from it
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
+  // The interner's reuse_epoch() ecache_'s keys are valid for.
+  uint64_t ecache_reuse_epoch_ = 0;
   bool ecache_hit_ = false;  // this cycle found its class's entry
   std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
   PodSigner signer_;         // scratch, reused across cycles

@@ -526,6 +526,7 @@ static void TestStats(void) {
     if (out != NULL && strncmp(out, kWant[i], strlen(kWant[i])) != 0) {
       fprintf(stderr, "stats: %s\n", out);
     }
+    CHECK_CONTAINS(out, "},\"interner\":{\"strings\":");
     sched_free(out);
     out = NULL;
     CHECK(sched_engine_stats(engine, NULL, &err) == SCHED_INVALID_ARGUMENT);
