@@ -295,7 +295,7 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   const size_t n = nodes.size();
   EcacheStats& stats = ecache_->stats();
   Status fresh;
-  size_t index = next_start_node_index_;
+  size_t index = next_start_node_index_ % n;  // nodes may have been removed since
   for (size_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < to_find; ++i) {
     const NodeInfo* ni = nodes[index];
     const size_t at = index;
