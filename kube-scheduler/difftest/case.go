@@ -68,6 +68,9 @@ func (c *Case) prepare() {
 		n.TypeMeta = csiNodeType
 	}
 	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
+		if p == nil {
+			continue // a sequence's cluster (sequence.go) has no pod of its own
+		}
 		p.TypeMeta = podType
 		if p.Namespace == "" {
 			p.Namespace = metav1.NamespaceDefault

@@ -8,7 +8,7 @@ import (
 
 // compare lists every difference between upstream's decision and the
 // engine's; nil means they agree on everything determined: each rejected
-// node's code, plugin and reasons, the feasible set, each feasible node's
+// node's code, plugin and reasons, the nodes evaluated, the feasible set, each feasible node's
 // weighted score per plugin, the tie set, the FitError message (with
 // preemption's), and the nominated node (one of upstream's tied
 // candidates) with its victims.
@@ -16,8 +16,11 @@ func compare(up, eng *Decision) []string {
 	var diffs []string
 	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
 
+	if !slices.Equal(up.Unlisted, eng.Unlisted) {
+		add("nodes without a status (not evaluated): upstream %v, engine %v", up.Unlisted, eng.Unlisted)
+	}
 	for _, node := range unionKeys(up.Rejected, eng.Rejected) {
-		if slices.Contains(eng.Unlisted, node) {
+		if slices.Contains(eng.Unlisted, node) || slices.Contains(up.Unlisted, node) {
 			continue
 		}
 		u, uok := up.Rejected[node]
@@ -59,6 +62,7 @@ func compare(up, eng *Decision) []string {
 	switch {
 	case (len(up.Nominated) == 0) != (len(eng.Nominated) == 0):
 		add("nominated node: upstream any of %v, engine %v", up.Nominated, eng.Nominated)
+	case up.NominatedAny:
 	case len(eng.Nominated) == 1 && !slices.Contains(up.Nominated, eng.Nominated[0]):
 		add("nominated node: upstream any of %v, engine %s", up.Nominated, eng.Nominated[0])
 	case len(eng.Nominated) == 1:

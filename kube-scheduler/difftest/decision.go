@@ -12,9 +12,11 @@ type Decision struct {
 	// Rejected maps every node that did not pass PreFilter/Filter to its
 	// status (upstream's Diagnosis.NodeToStatus, absent nodes included).
 	Rejected map[string]Verdict
-	// Unlisted (engine only) names the nodes a PreFilterResult left out
-	// when the pod was scheduled anyway: the result does not list them, as
-	// upstream shows a Diagnosis only in a FitError. Not compared.
+	// Unlisted names, sorted, the nodes a scheduled pod's cycle shows no
+	// status for: left out by a PreFilterResult, or not evaluated because
+	// numFeasibleNodesToFind nodes fit before them (the engine's result
+	// lists no status for them, as upstream shows a Diagnosis only in a
+	// FitError).
 	Unlisted []string
 	// Feasible lists the nodes that passed every Filter plugin, sorted.
 	Feasible []string
@@ -35,6 +37,11 @@ type Decision struct {
 	// upstream: every node pickOneNodeForPreemption may pick, sorted, as
 	// it breaks the last tie by map order).
 	Nominated []string
+	// NominatedAny (upstream only): preemption dry-ran fewer nodes than
+	// could host the pod, from a random offset
+	// (GetOffsetAndNumCandidates), so only whether it nominated a node is
+	// determined.
+	NominatedAny bool
 	// Victims maps each node of Nominated to its victims' namespace/name,
 	// sorted.
 	Victims map[string][]string

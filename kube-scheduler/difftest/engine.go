@@ -38,6 +38,16 @@ func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Schedule: %w", err)
 	}
+	names := make([]string, 0, len(c.Nodes))
+	for _, n := range c.Nodes {
+		names = append(names, n.Name)
+	}
+	return engineDecision(res, names)
+}
+
+// engineDecision reads the engine's result of a cycle over the nodes
+// named (scheduled with NodeStatuses and Scores) as a Decision.
+func engineDecision(res *sched.Result, nodes []string) (*Decision, error) {
 	if res.Reason == sched.ReasonSchedulerError {
 		return nil, fmt.Errorf("Schedule: SchedulerError: %s", res.Message)
 	}
@@ -59,16 +69,18 @@ func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
 		return nil, fmt.Errorf("engine reports %d feasible nodes but scored %v", res.FeasibleNodes, d.Feasible)
 	}
 	// A scheduled pod's result lists only the nodes Filter rejected, not
-	// those a PreFilterResult left out (docs/api.md): those are unlisted.
-	for _, n := range c.Nodes {
-		_, rejected := d.Rejected[n.Name]
-		if !rejected && !slices.Contains(d.Feasible, n.Name) {
+	// those a PreFilterResult left out or the walk did not reach
+	// (docs/api.md): those are unlisted.
+	for _, n := range nodes {
+		_, rejected := d.Rejected[n]
+		if !rejected && !slices.Contains(d.Feasible, n) {
 			if res.Node == "" {
-				return nil, fmt.Errorf("engine neither rejects nor scores node %s", n.Name)
+				return nil, fmt.Errorf("engine neither rejects nor scores node %s", n)
 			}
-			d.Unlisted = append(d.Unlisted, n.Name)
+			d.Unlisted = append(d.Unlisted, n)
 		}
 	}
+	sort.Strings(d.Unlisted)
 	if res.Reason == sched.ReasonUnschedulable {
 		d.Message = res.Message
 	}

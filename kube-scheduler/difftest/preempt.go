@@ -58,6 +58,7 @@ func preemptUpstream(ctx context.Context, pl *defaultpreemption.DefaultPreemptio
 			return err
 		}
 		offset, num := pl.GetOffsetAndNumCandidates(int32(len(potential)))
+		d.NominatedAny = int(num) < len(potential)
 		candidates, statuses, err = pl.Evaluator.DryRunPreemption(ctx, state, pod, potential, pdbs, offset, num)
 		if err != nil && len(candidates) == 0 {
 			return fmt.Errorf("DryRunPreemption: %w", err)

@@ -18,6 +18,7 @@ import (
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
@@ -49,8 +50,9 @@ var enginePlugins = []config.Plugin{
 }
 
 // upstreamProfile is enginePlugins with the case's pluginConfig (nil: none)
-// defaulted and validated as kube-scheduler loads a config file.
-func upstreamProfile(pluginConfig []byte) (*config.KubeSchedulerProfile, error) {
+// defaulted and validated as kube-scheduler loads a config file, and the
+// profile's percentageOfNodesToScore (nil: unset).
+func upstreamProfile(pluginConfig []byte, percentage *int32) (*config.KubeSchedulerProfile, error) {
 	enabled := sets.New[string]()
 	for _, p := range enginePlugins {
 		enabled.Insert(p.Name)
@@ -59,10 +61,9 @@ func upstreamProfile(pluginConfig []byte) (*config.KubeSchedulerProfile, error) 
 	if err != nil {
 		return nil, err
 	}
-	all := int32(100)
 	return &config.KubeSchedulerProfile{
 		SchedulerName:            v1.DefaultSchedulerName,
-		PercentageOfNodesToScore: &all,
+		PercentageOfNodesToScore: percentage,
 		Plugins:                  &config.Plugins{MultiPoint: config.PluginSet{Enabled: enginePlugins}},
 		PluginConfig:             args,
 	}, nil
@@ -94,14 +95,37 @@ func (noNominatedPods) NominatedPodsForNode(string) []fwk.PodInfo               
 var registerMetrics = sync.OnceFunc(metrics.Register)
 
 // decideUpstream runs one scheduling cycle of c.Pod through upstream's
-// framework runtime and in-tree plugins, as schedule_one.go's schedulePod
-// does with parallelism 1 and percentageOfNodesToScore 100 (every node is
-// filtered), then DefaultPreemption's PostFilter when no node fits
-// (preemptUpstream); it stops before selectHost.
+// framework runtime and in-tree plugins on a snapshot of c, every node
+// evaluated (percentageOfNodesToScore 100, in name order).
 func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
+	snapshot := internalcache.NewSnapshot(c.Pods, c.Nodes)
+	all := int32(100)
+	up, err := newUpstream(ctx, c, snapshot, &all)
+	if err != nil {
+		return nil, err
+	}
+	defer up.close()
+	allNodes, err := snapshot.NodeInfos().List()
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(allNodes, func(i, j int) bool { return allNodes[i].Node().Name < allNodes[j].Node().Name })
+	return up.decide(ctx, c.Pod, allNodes, &walk{})
+}
+
+// upstream is upstream's framework (the profile of enginePlugins) and
+// DefaultPreemption over a snapshot, with c's namespaces, PDBs and volume
+// objects behind informers of a fake clientset.
+type upstream struct {
+	fw         framework.Framework
+	pl         *defaultpreemption.DefaultPreemption
+	percentage *int32 // the profile's percentageOfNodesToScore (nil: the default, adaptive)
+	close      func() // stops the informers
+}
+
+func newUpstream(ctx context.Context, c *Case, snapshot *internalcache.Snapshot, percentage *int32) (*upstream, error) {
 	registerMetrics() // the framework records into scheduler metrics, nil until registered
 	ctx, cancel := context.WithCancel(ctx)
-	snapshot := internalcache.NewSnapshot(c.Pods, c.Nodes)
 	objects := make([]runtime.Object, 0, len(c.Namespaces)+len(c.PDBs))
 	for _, ns := range c.Namespaces {
 		objects = append(objects, ns)
@@ -112,41 +136,70 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 	objects = append(objects, c.volumeObjects()...)
 	client := fake.NewClientset(objects...)
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
-	defer func() {
+	up := &upstream{percentage: percentage, close: func() {
 		cancel() // the informers run until ctx is done; Shutdown waits for them
 		informerFactory.Shutdown()
-	}()
-	profile, err := upstreamProfile(c.PluginConfig)
+	}}
+	profile, err := upstreamProfile(c.PluginConfig, percentage)
+	if err == nil {
+		up.fw, err = frameworkruntime.NewFramework(ctx, plugins.NewInTreeRegistry(), profile,
+			frameworkruntime.WithSnapshotSharedLister(snapshot),
+			frameworkruntime.WithClientSet(client),
+			frameworkruntime.WithInformerFactory(informerFactory),
+			frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(
+				informerFactory.Storage().V1().CSINodes().Lister())),
+			frameworkruntime.WithPodNominator(noNominatedPods{}),
+			frameworkruntime.WithSharedDRAManager(noDRA{}),
+			frameworkruntime.WithParallelism(1))
+		if err != nil {
+			err = fmt.Errorf("NewFramework: %w", err)
+		}
+	}
+	if err == nil {
+		if up.pl, err = newPreemption(ctx, up.fw); err != nil {
+			err = fmt.Errorf("DefaultPreemption: %w", err)
+		}
+	}
 	if err != nil {
+		up.close()
 		return nil, err
-	}
-	fw, err := frameworkruntime.NewFramework(ctx, plugins.NewInTreeRegistry(), profile,
-		frameworkruntime.WithSnapshotSharedLister(snapshot),
-		frameworkruntime.WithClientSet(client),
-		frameworkruntime.WithInformerFactory(informerFactory),
-		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(
-			informerFactory.Storage().V1().CSINodes().Lister())),
-		frameworkruntime.WithPodNominator(noNominatedPods{}),
-		frameworkruntime.WithSharedDRAManager(noDRA{}),
-		frameworkruntime.WithParallelism(1))
-	if err != nil {
-		return nil, fmt.Errorf("NewFramework: %w", err)
-	}
-	pl, err := newPreemption(ctx, fw)
-	if err != nil {
-		return nil, fmt.Errorf("DefaultPreemption: %w", err)
 	}
 	informerFactory.Start(ctx.Done())
 	informerFactory.WaitForCacheSync(ctx.Done())
+	return up, nil
+}
 
-	allNodes, err := snapshot.NodeInfos().List()
-	if err != nil {
-		return nil, err
+// walk is the scheduler's state across cycles that decides which nodes a
+// cycle evaluates: nextStartNodeIndex (schedule_one.go).
+type walk struct{ next int }
+
+// numFeasibleNodesToFind is schedule_one.go's, for percentage p (0:
+// adaptive) and n nodes.
+func numFeasibleNodesToFind(p int32, n int) int {
+	const minFeasibleNodesToFind, minFeasibleNodesPercentageToFind = 100, 5
+	if n < minFeasibleNodesToFind {
+		return n
 	}
-	sort.Slice(allNodes, func(i, j int) bool { return allNodes[i].Node().Name < allNodes[j].Node().Name })
+	if p == 0 {
+		p = max(50-int32(n)/125, minFeasibleNodesPercentageToFind)
+	}
+	return max(n*int(p)/100, minFeasibleNodesToFind)
+}
 
+// decide does what schedule_one.go's schedulePod does with parallelism 1,
+// allNodes in the snapshot's order and w's start index: PreFilter (with
+// its PreFilterResult), Filter from nextStartNodeIndex round the nodes
+// until numFeasibleNodesToFind nodes fit
+// (findNodesThatPassFilters, whose Parallelizer with one worker checks
+// the nodes in that order and stops at the first one past the count),
+// PreScore and Score when two or more fit, and when none does,
+// DefaultPreemption's PostFilter (preemptUpstream) and the FitError; it
+// stops before selectHost. A PreFilterResult's nodes are walked in
+// allNodes' order (upstream: map order, which matters only when they are
+// more than numFeasibleNodesToFind).
+func (up *upstream) decide(ctx context.Context, pod *v1.Pod, allNodes []fwk.NodeInfo, w *walk) (*Decision, error) {
+	fw := up.fw
 	state := framework.NewCycleState()
-	pod := c.Pod
 	diagnosis := framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}
 	var feasible []fwk.NodeInfo
 	preRes, s, unschedulablePlugins := fw.RunPreFilterPlugins(ctx, state, pod)
@@ -169,7 +222,13 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 			diagnosis.NodeToStatus.SetAbsentNodesStatus(fwk.NewStatus(fwk.UnschedulableAndUnresolvable,
 				fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sets.List(unschedulablePlugins))))
 		}
-		for _, n := range nodes {
+		var p int32
+		if up.percentage != nil {
+			p = *up.percentage
+		}
+		toFind := numFeasibleNodesToFind(p, len(nodes))
+		for i := 0; i < len(nodes) && len(feasible) < toFind; i++ {
+			n := nodes[(w.next+i)%len(nodes)]
 			status := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, n)
 			switch {
 			case status.Code() == fwk.Error:
@@ -180,24 +239,34 @@ func decideUpstream(ctx context.Context, c *Case) (*Decision, error) {
 				diagnosis.NodeToStatus.Set(n.Node().Name, status)
 			}
 		}
+		w.next = (w.next + len(feasible) + diagnosis.NodeToStatus.Len()) % len(allNodes)
 	}
 
 	d := &Decision{Rejected: map[string]Verdict{}}
 	for _, n := range feasible {
 		d.Feasible = append(d.Feasible, n.Node().Name)
 	}
+	sort.Strings(d.Feasible)
 	feasibleSet := sets.New(d.Feasible...)
 	for _, n := range allNodes {
-		if name := n.Node().Name; !feasibleSet.Has(name) {
+		name := n.Node().Name
+		switch {
+		case feasibleSet.Has(name):
+		case len(feasible) > 0 && diagnosis.NodeToStatus.Get(name) == diagnosis.NodeToStatus.AbsentNodesStatus():
+			// Not evaluated, or left out by a PreFilterResult: a scheduled
+			// pod's result shows no status for it.
+			d.Unlisted = append(d.Unlisted, name)
+		default:
 			st := diagnosis.NodeToStatus.Get(name)
 			d.Rejected[name] = Verdict{Code: st.Code().String(), Plugin: st.Plugin(), Reasons: st.Reasons()}
 		}
 	}
+	sort.Strings(d.Unlisted)
 	switch len(feasible) {
 	case 0:
 		// schedule_one.go runs PostFilter on the Filter statuses, then
 		// prints the FitError with its message.
-		if err := preemptUpstream(ctx, pl, fw, state, pod, diagnosis.NodeToStatus, d); err != nil {
+		if err := preemptUpstream(ctx, up.pl, fw, state, pod, diagnosis.NodeToStatus, d); err != nil {
 			return nil, err
 		}
 		diagnosis.PostFilterMsg = d.PostFilterMsg

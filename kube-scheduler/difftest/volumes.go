@@ -57,60 +57,12 @@ func (g *generator) volumes(c *Case) {
 	}
 	// PVs: local ones pinned to a node or zone, CSI ones with zone labels.
 	for i := range 1 + g.n(5) {
-		pv := &v1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pv-%d", i)},
-			Spec: v1.PersistentVolumeSpec{
-				Capacity:    v1.ResourceList{v1.ResourceStorage: resource.MustParse(pick(g, pvSizes))},
-				AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
-			},
-			Status: v1.PersistentVolumeStatus{Phase: v1.VolumeAvailable}}
-		zone := pick(g, zones)
-		if g.chance(0.5) {
-			pv.Spec.StorageClassName = classLocal
-			pv.Spec.Local = &v1.LocalVolumeSource{Path: "/mnt/" + pv.Name}
-			key, value := v1.LabelTopologyZone, zone
-			if g.chance(0.5) {
-				key, value = v1.LabelHostname, pick(g, c.Nodes).Name
-			}
-			pv.Spec.NodeAffinity = &v1.VolumeNodeAffinity{Required: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{
-				MatchExpressions: []v1.NodeSelectorRequirement{{Key: key, Operator: v1.NodeSelectorOpIn, Values: []string{value}}}}}}}
-		} else {
-			pv.Spec.StorageClassName = classImmediate
-			pv.Labels = map[string]string{v1.LabelTopologyZone: zone}
-			if g.chance(0.3) {
-				pv.Labels = map[string]string{v1.LabelFailureDomainBetaZone: zone + "__" + pick(g, zones)}
-			}
-			pv.Spec.CSI = &v1.CSIPersistentVolumeSource{Driver: ebsDriver, VolumeHandle: "vol-" + pv.Name}
-		}
-		c.PVs = append(c.PVs, pv)
+		c.PVs = append(c.PVs, g.pv(c, fmt.Sprintf("pv-%d", i)))
 	}
 	// Claims: bound to an Immediate-class PV (as the PV controller leaves
 	// them), unbound of a WFFC class, sometimes ReadWriteOncePod.
 	for i := range 1 + g.n(5) {
-		ns := pick(g, nsNames)
-		pvc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("claim-%d", i), Namespace: ns,
-			UID: types.UID(fmt.Sprintf("claim-uid-%d", i))},
-			Spec: v1.PersistentVolumeClaimSpec{
-				AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
-				Resources:   v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: resource.MustParse(pick(g, pvSizes))}},
-			}}
-		if g.chance(0.2) {
-			pvc.Spec.AccessModes = []v1.PersistentVolumeAccessMode{v1.ReadWriteOncePod}
-		}
-		class := pick(g, []string{classLocal, classZonal, classImmediate})
-		pvc.Spec.StorageClassName = &class
-		if class == classImmediate {
-			for _, pv := range c.PVs {
-				if pv.Spec.StorageClassName == classImmediate && pv.Spec.ClaimRef == nil {
-					pv.Spec.ClaimRef = &v1.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: ns, Name: pvc.Name, UID: pvc.UID}
-					pv.Status.Phase = v1.VolumeBound
-					pvc.Spec.VolumeName = pv.Name
-					pvc.Annotations = map[string]string{"pv.kubernetes.io/bind-completed": "yes"}
-					pvc.Status.Phase = v1.ClaimBound
-					break
-				}
-			}
-		}
-		c.PVCs = append(c.PVCs, pvc)
+		c.PVCs = append(c.PVCs, g.pvc(c, i))
 	}
 	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
 		for i := range g.n(3) {
@@ -142,4 +94,64 @@ func (g *generator) podVolume(c *Case, p *v1.Pod, name string) v1.Volume {
 		v.PersistentVolumeClaim = &v1.PersistentVolumeClaimVolumeSource{ClaimName: claim}
 	}
 	return v
+}
+
+// pv is a local PV pinned to one of c's nodes or a zone, or a CSI PV
+// with zone labels.
+func (g *generator) pv(c *Case, name string) *v1.PersistentVolume {
+	pv := &v1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: v1.PersistentVolumeSpec{
+			Capacity:    v1.ResourceList{v1.ResourceStorage: resource.MustParse(pick(g, pvSizes))},
+			AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
+		},
+		Status: v1.PersistentVolumeStatus{Phase: v1.VolumeAvailable}}
+	zone := pick(g, zones)
+	if g.chance(0.5) {
+		pv.Spec.StorageClassName = classLocal
+		pv.Spec.Local = &v1.LocalVolumeSource{Path: "/mnt/" + pv.Name}
+		key, value := v1.LabelTopologyZone, zone
+		if g.chance(0.5) {
+			key, value = v1.LabelHostname, pick(g, c.Nodes).Name
+		}
+		pv.Spec.NodeAffinity = &v1.VolumeNodeAffinity{Required: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{
+			MatchExpressions: []v1.NodeSelectorRequirement{{Key: key, Operator: v1.NodeSelectorOpIn, Values: []string{value}}}}}}}
+	} else {
+		pv.Spec.StorageClassName = classImmediate
+		pv.Labels = map[string]string{v1.LabelTopologyZone: zone}
+		if g.chance(0.3) {
+			pv.Labels = map[string]string{v1.LabelFailureDomainBetaZone: zone + "__" + pick(g, zones)}
+		}
+		pv.Spec.CSI = &v1.CSIPersistentVolumeSource{Driver: ebsDriver, VolumeHandle: "vol-" + pv.Name}
+	}
+	return pv
+}
+
+// pvc is claim number i: bound to a free Immediate-class PV of c (as the
+// PV controller leaves them), or unbound, sometimes ReadWriteOncePod.
+func (g *generator) pvc(c *Case, i int) *v1.PersistentVolumeClaim {
+	ns := pick(g, nsNames)
+	pvc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("claim-%d", i), Namespace: ns,
+		UID: types.UID(fmt.Sprintf("claim-uid-%d", i))},
+		Spec: v1.PersistentVolumeClaimSpec{
+			AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
+			Resources:   v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: resource.MustParse(pick(g, pvSizes))}},
+		}}
+	if g.chance(0.2) {
+		pvc.Spec.AccessModes = []v1.PersistentVolumeAccessMode{v1.ReadWriteOncePod}
+	}
+	class := pick(g, []string{classLocal, classZonal, classImmediate})
+	pvc.Spec.StorageClassName = &class
+	if class == classImmediate {
+		for _, pv := range c.PVs {
+			if pv.Spec.StorageClassName == classImmediate && pv.Spec.ClaimRef == nil {
+				pv.Spec.ClaimRef = &v1.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: ns, Name: pvc.Name, UID: pvc.UID}
+				pv.Status.Phase = v1.VolumeBound
+				pvc.Spec.VolumeName = pv.Name
+				pvc.Annotations = map[string]string{"pv.kubernetes.io/bind-completed": "yes"}
+				pvc.Status.Phase = v1.ClaimBound
+				break
+			}
+		}
+	}
+	return pvc
 }

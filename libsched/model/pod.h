@@ -117,6 +117,8 @@ struct Pod {
   // spec.schedulingGates[].name, in order: while any is left the queue keeps
   // the pod out of activeQ (SchedulingGates PreEnqueue).
   std::vector<std::string> scheduling_gates;
+  // spec.resourceClaims is not empty (DynamicResources refuses the pod).
+  bool has_resource_claims = false;
   // spec.volumes that the volume plugins read, in order (see PodVolume).
   std::vector<PodVolume> volumes;
   // References to the interned ids of this object and its copies

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "libsched/plugins/default_preemption.h"
+#include "libsched/plugins/dynamic_resources.h"
 #include "libsched/plugins/equal_priority.h"
 #include "libsched/plugins/image_locality.h"
 #include "libsched/plugins/inter_pod_affinity.h"
@@ -90,8 +91,9 @@ constexpr RegistryEntry kRegistry[] = {
      }},
     {"ImageLocality", kPreScore | kScore, Make<ImageLocality>},
     {"DefaultBinder", kBind, nullptr},
-    {"DynamicResources",
-     kPreEnqueue | kPreFilter | kFilter | kPostFilter | kScore | kReserve | kPreBind, nullptr},
+    // Upstream's also has PreEnqueue, Filter, PostFilter, Score, Reserve and
+    // PreBind; the engine's refuses pods with claims in PreFilter (docs/dra.md).
+    {"DynamicResources", kPreFilter, Make<DynamicResources>},
     {"NodeDeclaredFeatures", kPreFilter | kFilter, nullptr},
     {"GangScheduling", kPreEnqueue | kPermit, nullptr},
     // Placement* points only, which the engine has none of.
@@ -139,6 +141,8 @@ PluginsConfig DefaultPlugins() {
       {"VolumeZone"},
       {"PodTopologySpread", 2},
       {"InterPodAffinity", 2},
+      // applyDynamicResources (DynamicResourceAllocation is on in v1.36).
+      {"DynamicResources", 2},
       {"DefaultPreemption"},
       {"NodeResourcesBalancedAllocation", 1},
       {"ImageLocality", 1},

@@ -52,6 +52,8 @@ TEST(RegistryTest, DefaultProfile) {
                                       "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
                                       "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
   EXPECT_EQ(Names(p.post_filter()), std::vector<std::string>({"DefaultPreemption"}));
+  // DynamicResources runs its PreFilter only (it refuses pods with claims).
+  EXPECT_EQ(Names(p.pre_filter()).back(), "DynamicResources");
   std::vector<std::pair<std::string, int64_t>> score;
   for (const WeightedScorePlugin& s : p.score()) score.emplace_back(s.plugin->Name(), s.weight);
   EXPECT_EQ(score,

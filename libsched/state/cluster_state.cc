@@ -88,10 +88,11 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
     tree_.Add(zone, name);
     NodeListChanged();
   } else if (*old_zone != zone) {
-    // A zone change moves the node to the end of its new zone, as upstream.
+    // A zone change moves the node to the end of its new zone in the tree,
+    // as upstream; the walk order follows at the next node add or removal,
+    // as UpdateSnapshot rebuilds nodeInfoList only then (updateAllLists).
     tree_.Remove(*old_zone, name);
     tree_.Add(zone, name);
-    NodeListChanged();
   }
 }
 

@@ -132,9 +132,15 @@ TEST(ClusterStateTest, NodeListFollowsZonesAndZoneChanges) {
   s.UpsertNode(zoned("a2", "a"));
   s.UpsertNode(zoned("b1", "b"));
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
-  s.UpsertNode(zoned("a1", "b"));  // zone change: re-appended in its new zone
-  EXPECT_EQ(Names(s), (std::vector<std::string>{"a2", "b1", "a1"}));
+  // A zone change re-appends the node in its new zone, but the walk order
+  // stays until a node is added or removed (UpdateSnapshot's updateAllLists).
+  s.UpsertNode(zoned("a1", "b"));
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
   s.UpsertNode(zoned("a2", "a"));  // same zone: order unchanged
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
+  s.UpsertNode(zoned("c1", "c"));
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a2", "b1", "c1", "a1"}));
+  s.RemoveNode("c1");
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a2", "b1", "a1"}));
 }
 

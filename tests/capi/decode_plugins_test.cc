@@ -40,7 +40,7 @@ TEST(DecodePluginsTest, DefaultProfile) {
   EXPECT_EQ(At(p, EP::kPreFilter),
             Names({"NodeUnschedulable", "NodeAffinity", "NodePorts", "NodeResourcesFit",
                    "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
-                   "PodTopologySpread", "InterPodAffinity"}));
+                   "PodTopologySpread", "InterPodAffinity", "DynamicResources"}));
   EXPECT_EQ(At(p, EP::kScore),
             Names({"TaintToleration:3", "NodeAffinity:2", "NodeResourcesFit:1",
                    "PodTopologySpread:2", "InterPodAffinity:2", "NodeResourcesBalancedAllocation:1",
@@ -82,7 +82,7 @@ TEST(DecodePluginsTest, CustomProfiles) {
   EXPECT_EQ(c.profiles[1].plugin_args.node_label.present_labels, Names({"zone"}));
   // "*" replaces a point's defaults with the list, in its order.
   EXPECT_EQ(At(c.profiles[2], EP::kFilter), Names({"NodeResourcesFit", "NodeName"}));
-  EXPECT_EQ(At(c.profiles[2], EP::kPreFilter).size(), 10u);
+  EXPECT_EQ(At(c.profiles[2], EP::kPreFilter).size(), 11u);  // with DynamicResources
 }
 
 class DecodePluginsErrorTest : public ::testing::TestWithParam<ErrorCase> {};

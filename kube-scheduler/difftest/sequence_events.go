@@ -1,0 +1,146 @@
+package difftest
+
+import (
+	"fmt"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// event applies one random cluster change to both sides: a bound pod
+// deleted, a node added, removed (its pods deleted after it, as the pod
+// garbage collector does), relabeled (zone included: the node tree moves
+// it), tainted or cordoned, a namespace's labels changed, a PV or a claim
+// added or a claim deleted.
+func (s *sequence) event() (string, error) {
+	w := s.world
+	switch k := s.g.n(100); {
+	case k < 40 && len(w.Pods) > 0:
+		i := s.g.n(len(w.Pods))
+		name := w.Pods[i].Name
+		return "delete pod " + name, s.deletePod(i)
+	case k < 50:
+		n := s.newNode()
+		w.Nodes = append(w.Nodes, n)
+		s.cache.AddNode(s.logger, n)
+		if err := s.apply("ADDED", n); err != nil {
+			return "", err
+		}
+		if len(w.StorageClasses) > 0 && s.g.chance(0.7) {
+			limit := int32(1 + s.g.n(3))
+			cn := &storagev1.CSINode{TypeMeta: csiNodeType, ObjectMeta: metav1.ObjectMeta{Name: n.Name},
+				Spec: storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{
+					{Name: ebsDriver, NodeID: n.Name, Allocatable: &storagev1.VolumeNodeResources{Count: &limit}}}}}
+			w.CSINodes = append(w.CSINodes, cn)
+			s.stale()
+			return "add node " + n.Name + " with a CSINode", s.apply("ADDED", cn)
+		}
+		return "add node " + n.Name, nil
+	case k < 58 && len(w.Nodes) > 1:
+		return s.removeNode(s.g.n(len(w.Nodes)))
+	case k < 85 && len(w.Nodes) > 0:
+		i := s.g.n(len(w.Nodes))
+		old := w.Nodes[i]
+		n := old.DeepCopy()
+		var what string
+		switch s.g.n(4) {
+		case 0:
+			n.Labels[v1.LabelTopologyZone] = pick(s.g, zones)
+			what = "zone " + n.Labels[v1.LabelTopologyZone]
+		case 1:
+			n.Labels["disk"] = pick(s.g, []string{"ssd", "hdd"})
+			what = "disk " + n.Labels["disk"]
+		case 2:
+			if len(n.Spec.Taints) > 0 && s.g.chance(0.5) {
+				n.Spec.Taints = n.Spec.Taints[1:]
+				what = "untaint"
+			} else {
+				n.Spec.Taints = append(n.Spec.Taints, v1.Taint{Key: pick(s.g, taintKeys), Value: pick(s.g, taintValues),
+					Effect: pick(s.g, effects)})
+				what = "taint"
+			}
+		default:
+			n.Spec.Unschedulable = !n.Spec.Unschedulable
+			what = fmt.Sprintf("unschedulable=%v", n.Spec.Unschedulable)
+		}
+		w.Nodes[i] = n
+		s.cache.UpdateNode(s.logger, old, n)
+		return "node " + n.Name + " " + what, s.apply("MODIFIED", n)
+	case k < 90:
+		ns := pick(s.g, w.Namespaces)
+		ns.Labels["env"] = pick(s.g, []string{"prod", "dev"})
+		ns.Labels["team"] = pick(s.g, []string{"a", "b"})
+		s.stale()
+		return "namespace " + ns.Name + " relabeled", s.apply("MODIFIED", ns)
+	case len(w.StorageClasses) == 0:
+		return "none", nil
+	case k < 94:
+		pv := s.g.pv(w, fmt.Sprintf("pv-seq-%d", s.nextPV))
+		s.nextPV++
+		pv.TypeMeta = pvType
+		w.PVs = append(w.PVs, pv)
+		s.stale()
+		return "add " + pv.Name, s.apply("ADDED", pv)
+	case k < 98:
+		pvc := s.g.pvc(w, 100+s.nextClaims)
+		s.nextClaims++
+		pvc.TypeMeta = pvcType
+		w.PVCs = append(w.PVCs, pvc)
+		s.stale()
+		if err := s.apply("ADDED", pvc); err != nil {
+			return "", err
+		}
+		for _, pv := range w.PVs { // pvc may have bound a free Immediate PV
+			if ref := pv.Spec.ClaimRef; ref != nil && ref.Name == pvc.Name && ref.Namespace == pvc.Namespace {
+				return "add bound " + pvc.Name, s.apply("MODIFIED", pv)
+			}
+		}
+		return "add " + pvc.Name, nil
+	case len(w.PVCs) > 0:
+		i := s.g.n(len(w.PVCs))
+		pvc := w.PVCs[i]
+		w.PVCs = slices.Delete(w.PVCs, i, i+1)
+		s.stale()
+		return "delete " + pvc.Name, s.apply("DELETED", pvc)
+	}
+	return "none", nil
+}
+
+func (s *sequence) deletePod(i int) error {
+	p := s.world.Pods[i]
+	s.world.Pods = slices.Delete(s.world.Pods, i, i+1)
+	if err := s.cache.RemovePod(s.logger, p); err != nil {
+		return err
+	}
+	return s.apply("DELETED", p)
+}
+
+// removeNode deletes node i, then its pods and CSINode.
+func (s *sequence) removeNode(i int) (string, error) {
+	w := s.world
+	n := w.Nodes[i]
+	w.Nodes = slices.Delete(w.Nodes, i, i+1)
+	if err := s.cache.RemoveNode(s.logger, n); err != nil {
+		return "", err
+	}
+	if err := s.apply("DELETED", n); err != nil {
+		return "", err
+	}
+	for j := len(w.Pods) - 1; j >= 0; j-- {
+		if w.Pods[j].Spec.NodeName == n.Name {
+			if err := s.deletePod(j); err != nil {
+				return "", err
+			}
+		}
+	}
+	for j, cn := range w.CSINodes {
+		if cn.Name == n.Name {
+			w.CSINodes = slices.Delete(w.CSINodes, j, j+1)
+			s.stale()
+			return "remove node " + n.Name, s.apply("DELETED", cn)
+		}
+	}
+	return "remove node " + n.Name, nil
+}

@@ -1,0 +1,22 @@
+#include "libsched/plugins/dynamic_resources.h"
+
+namespace sched {
+
+std::vector<ClusterEventWithHint> DynamicResources::EventsToRegister(
+    const Interner& /*interner*/) const {
+  return {};
+}
+
+Status DynamicResources::PreFilter(CycleState& /*state*/, const Pod& pod,
+                                   const ClusterState& /*snapshot*/,
+                                   PreFilterResult* /*result*/) const {
+  if (!pod.has_resource_claims) return Status(Code::kSkip);
+  return Status(Code::kUnschedulableAndUnresolvable, kUnsupported);
+}
+
+void DynamicResources::SignPod(const Pod& pod, PodSigner& sig) const {
+  sig.Section(Name());
+  sig.Add(static_cast<int64_t>(pod.has_resource_claims));
+}
+
+}  // namespace sched
