@@ -81,6 +81,11 @@ func newSequence(ctx context.Context, seed uint64, i, minNodes, maxNodes int) (*
 		p := g.pod(fmt.Sprintf("existing-%d", j), false)
 		p.Spec.NodeName = pick(g, s.world.Nodes).Name
 		s.world.Pods = append(s.world.Pods, p)
+		if sharesHostPort(s.world) {
+			// Deleting one of two such pods frees the port upstream only
+			// (docs/upstream-differences.md, "Host ports shared on a node").
+			s.world.Pods = s.world.Pods[:len(s.world.Pods)-1]
+		}
 	}
 	s.world.Pod = &v1.Pod{} // volumes() gives it volumes too
 	g.preemption(s.world)
