@@ -8,18 +8,7 @@
 
 #include "sched/sched.h"
 
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (cond) {                                                                \
-      ++g_passed;                                                              \
-    } else {                                                                   \
-      ++g_failed;                                                              \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 enum { kNodes = 6, kPods = 40, kBuf = 4096 };
 
