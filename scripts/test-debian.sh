@@ -30,7 +30,7 @@ tree=$work/libsched-0.1.0
 mkdir -p "$tree"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C "$tree" -xf -
 
-$SUDO apt-get install -y -qq dpkg-dev debhelper lintian >/dev/null
+$SUDO apt-get install -y -qq dpkg-dev debhelper lintian man-db >/dev/null
 $SUDO apt-get build-dep -y -qq "$tree" >/dev/null
 
 (cd "$tree" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1) ||
