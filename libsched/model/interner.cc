@@ -1,6 +1,7 @@
 #include "libsched/model/interner.h"
 
 #include <algorithm>
+#include <new>
 
 namespace sched {
 namespace {
@@ -15,20 +16,41 @@ AtomRefs::~AtomRefs() {
 }
 
 Atom Interner::Add(std::string_view s) {
-  Atom id;
+  // Exception-safe: every step that can fail comes before the first change,
+  // or is undone, so a decode that runs out of memory leaves no trace.
+  if (checkpoints_ > 0) created_.reserve(created_.size() + 1);
+  std::string str(s);
   const bool reused = !reusable_.empty();
+  Atom id;
   if (reused) {
     id = reusable_.back();
-    reusable_.pop_back();
-    strings_[id] = s;
-    refs_[id].store(0, std::memory_order_relaxed);
+    strings_[id] = std::move(str);
   } else {
     id = static_cast<Atom>(strings_.size());
-    strings_.emplace_back(s);
-    refs_.emplace_back(0);
+    strings_.push_back(std::move(str));
+    try {
+      refs_.emplace_back(0);
+    } catch (...) {
+      strings_.pop_back();
+      throw;
+    }
   }
-  ids_.emplace(strings_[id], id);
-  if (checkpoints_ > 0) created_.emplace_back(id, reused);
+  try {
+    ids_.emplace(strings_[id], id);
+  } catch (...) {
+    if (reused) {
+      std::string().swap(strings_[id]);
+    } else {
+      strings_.pop_back();
+      refs_.pop_back();
+    }
+    throw;
+  }
+  if (reused) {
+    reusable_.pop_back();
+    refs_[id].store(0, std::memory_order_relaxed);
+  }
+  if (checkpoints_ > 0) created_.emplace_back(id, reused);  // reserved above
   return id;
 }
 
@@ -48,11 +70,11 @@ Atom Interner::Intern(std::string_view s) {
   if (recording_ == nullptr) {
     PinId(id);
   } else if (r.load(std::memory_order_relaxed) != kPinned) {
+    recording_->push_back(id);  // first: if it throws, no count was taken
     if (r.fetch_add(1, std::memory_order_relaxed) == 0) {
       held_.fetch_add(1, std::memory_order_relaxed);
       held_bytes_.fetch_add(s.size(), std::memory_order_relaxed);
     }
-    recording_->push_back(id);
   }
   return id;
 }
@@ -76,7 +98,13 @@ void Interner::Release(Atom a) {
     held_.fetch_sub(1, std::memory_order_relaxed);
     held_bytes_.fetch_sub(strings_[a].size(), std::memory_order_relaxed);
     std::lock_guard<std::mutex> lock(dying_mu_);
-    dying_.push_back(a);
+    // Called from destructors: out of memory here keeps the string until
+    // the engine is freed instead of terminating (a failed call's own
+    // releases are dropped by Rollback anyway).
+    try {
+      dying_.push_back(a);
+    } catch (const std::bad_alloc&) {
+    }
   }
 }
 
@@ -127,6 +155,13 @@ void Interner::Collect() {
   {
     std::lock_guard<std::mutex> lock(dying_mu_);
     if (dying_.size() < std::max(min_free_batch_, held() / 4)) return;
+    // Reserved first: Collect runs from destructors and must not throw;
+    // without the room it frees nothing now and tries again next call.
+    try {
+      reusable_.reserve(reusable_.size() + dying_.size());
+    } catch (const std::bad_alloc&) {
+      return;
+    }
     dying.swap(dying_);
   }
   // Sorted, so ids are reused in an order that does not depend on which
@@ -152,9 +187,14 @@ AtomRecorder::~AtomRecorder() {
 }
 
 AtomHold AtomRecorder::Finish() {
+  if (atoms_.empty()) {
+    Close();
+    return nullptr;
+  }
+  // Allocated while still open: if it throws, the destructor releases.
+  AtomHold hold = std::make_shared<const AtomRefs>(&in_, std::move(atoms_));
   Close();
-  if (atoms_.empty()) return nullptr;
-  return std::make_shared<const AtomRefs>(&in_, std::move(atoms_));
+  return hold;
 }
 
 void AtomRecorder::Close() {
