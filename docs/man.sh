@@ -9,4 +9,7 @@ upper=$(printf '%s' "$4" | tr '[:lower:]' '[:upper:]')
   printf '%% %s %s "" "libsched %s"\n\n# NAME\n\n%s - %s\n\n# DESCRIPTION\n\n' \
     "$upper" "$5" "$6" "$4" "$7"
   sed '1{/^# /d}' "$2"
-} | "$1" > "$3"
+} | "$1" |
+  # go-md2man leaves a wrapped line that starts with an apostrophe as is,
+  # which roff reads as a control line: escape it with \&.
+  sed "s/^'/\\\\\&'/" > "$3"
