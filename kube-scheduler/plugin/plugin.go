@@ -71,13 +71,9 @@ func newPlugin(ctx context.Context, c *config.KubeSchedulerConfiguration, obj ru
 	if err != nil {
 		return nil, err
 	}
-	cfg, pathOf, err := engineConfig(args, src)
+	engine, err := newEngine(args, src)
 	if err != nil {
-		return nil, fmt.Errorf("LibSched: %w", err)
-	}
-	engine, err := sched.New(cfg)
-	if err != nil {
-		return nil, configError(err, pathOf)
+		return nil, err
 	}
 	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, logger: klog.FromContext(ctx)}}
 	if pl.preemptor, err = newPreemptor(ctx, h); err != nil {

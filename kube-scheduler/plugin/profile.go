@@ -88,6 +88,8 @@ func engineConfig(args Args, src profileSource) (doc []byte, pathOf func(string)
 		// Upstream asks Filter about any node: the engine must have an
 		// answer for each.
 		prof.PercentageOfNodesToScore = ptr.To[int32](100)
+	} else if err = checkAroundEngine(src); err != nil {
+		return nil, nil, err
 	} else if prof.PercentageOfNodesToScore, err = algorithmPercentage(args, src); err != nil {
 		return nil, nil, err
 	}
@@ -131,6 +133,39 @@ func engineConfig(args Args, src profileSource) (doc []byte, pathOf func(string)
 		return p
 	}
 	return doc, pathOf, nil
+}
+
+// aroundEngine are the plugins a ModeAlgorithm profile may enable in
+// multiPoint beside LibSched: upstream's, acting only where the engine
+// leaves the cycle to upstream (QueueSort, PreEnqueue, Bind).
+var aroundEngine = sets.New("PrioritySort", "SchedulingGates", "DefaultBinder")
+
+// checkAroundEngine refuses a ModeAlgorithm profile in which upstream's
+// framework would run another plugin where LibSched picks the node
+// (PreFilter, Filter, PostFilter, PreScore, Score): it would judge only the
+// engine's one node, or preempt a second time, and its weights or args
+// would not reach the engine (which takes its plugins from LibSched's args).
+func checkAroundEngine(src profileSource) error {
+	p := src.profile().Plugins
+	if p == nil {
+		return nil
+	}
+	points := []struct {
+		field string
+		set   config.PluginSet
+	}{{"multiPoint", p.MultiPoint}, {"preFilter", p.PreFilter}, {"filter", p.Filter}, {"postFilter", p.PostFilter},
+		{"preScore", p.PreScore}, {"score", p.Score}}
+	for _, ps := range points {
+		for _, e := range ps.set.Enabled {
+			if e.Name == Name || (ps.field == "multiPoint" && aroundEngine.Has(e.Name)) {
+				continue
+			}
+			return fmt.Errorf("%s: Invalid value: %q: upstream would run it beside LibSched, which picks the node alone in "+
+				"Algorithm mode; disable it here (name the engine's plugins in LibSched's args.plugins)",
+				src.path("plugins."+ps.field+".enabled"), e.Name)
+		}
+	}
+	return nil
 }
 
 // algorithmPercentage is the engine's percentageOfNodesToScore in
@@ -197,6 +232,20 @@ func cutPath(path, prefix string) (string, bool) {
 		return "", false
 	}
 	return rest, true
+}
+
+// newEngine creates the engine for a LibSched instance of profile src, or
+// says at the loaded configuration's path what it cannot honour.
+func newEngine(args Args, src profileSource) (*sched.Engine, error) {
+	doc, pathOf, err := engineConfig(args, src)
+	if err != nil {
+		return nil, fmt.Errorf("LibSched: %w", err)
+	}
+	engine, err := sched.New(doc)
+	if err != nil {
+		return nil, configError(err, pathOf)
+	}
+	return engine, nil
 }
 
 // configError restates the engine's refusal of its config at the loaded

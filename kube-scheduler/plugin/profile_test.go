@@ -199,6 +199,19 @@ func TestEngineRefuses(t *testing.T) {
 		profile: "a",
 		wantErr: `LibSched: profiles[0].pluginConfig[0].args.plugins.score.enabled[0].name: plugin "NodeName" does not extend ScorePlugin`,
 	}, {
+		name: "upstream's own plugins beside LibSched in Algorithm mode",
+		config: `profiles:
+- schedulerName: a
+  plugins:
+    multiPoint:
+      enabled: [{name: LibSched}, {name: NodeResourcesFit, weight: 5}]
+  pluginConfig:
+  - name: LibSched
+    args: {mode: Algorithm}
+`,
+		profile: "a",
+		wantErr: `LibSched: profiles[0].plugins.multiPoint.enabled: Invalid value: "NodeUnschedulable": upstream would run it`,
+	}, {
 		name:    "an out-of-tree plugin's args",
 		config:  "profiles:\n" + algorithmProfile("a", "", "  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"),
 		profile: "a",
@@ -212,16 +225,12 @@ func TestEngineRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			args := argsOf(t, src)
-			doc, pathOf, err := engineConfig(args, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e, err := sched.New(doc)
+			e, err := newEngine(args, src)
 			if err == nil {
 				e.Close()
-				t.Fatalf("the engine accepted %s", doc)
+				t.Fatal("the engine was created")
 			}
-			if got := configError(err, pathOf).Error(); !strings.HasPrefix(got, tc.wantErr) {
+			if got := err.Error(); !strings.HasPrefix(got, tc.wantErr) {
 				t.Errorf("error %q, want %q first", got, tc.wantErr)
 			}
 		})
