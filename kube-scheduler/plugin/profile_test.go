@@ -2,8 +2,6 @@ package plugin
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,17 +12,14 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 
 	"github.com/libsched/libsched/go/sched"
+	"github.com/libsched/libsched/kube-scheduler/internal/configtest"
 )
 
 // loadConfig loads a KubeSchedulerConfiguration as the command does
 // (decoded, defaulted and validated by upstream's loader).
-func loadConfig(t *testing.T, yaml string) *config.KubeSchedulerConfiguration {
+func loadConfig(t *testing.T, body string) *config.KubeSchedulerConfiguration {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := options.LoadConfigFromFile(klog.Background(), file)
+	cfg, err := options.LoadConfigFromFile(klog.Background(), configtest.Write(t, body))
 	if err != nil {
 		t.Fatalf("loading the config: %v", err)
 	}
@@ -45,24 +40,6 @@ func argsOf(t *testing.T, src profileSource) Args {
 	return args
 }
 
-const configHead = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-
-// algorithmProfile is a whole-algorithm profile named name with extra YAML
-// lines under the profile (indented by 2) and LibSched args lines
-// (indented by 6).
-func algorithmProfile(name, profileExtra, argsExtra string) string {
-	return `- schedulerName: ` + name + `
-  plugins:
-    multiPoint:
-      enabled: [{name: PrioritySort}, {name: SchedulingGates}, {name: DefaultBinder}, {name: LibSched}]
-      disabled: [{name: "*"}]
-` + profileExtra + `  pluginConfig:
-  - name: LibSched
-    args:
-      mode: Algorithm
-` + argsExtra
-}
-
 func TestEngineConfig(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -72,32 +49,32 @@ func TestEngineConfig(t *testing.T) {
 		wantErr string
 	}{{
 		name:    "default profile",
-		config:  "profiles:\n" + algorithmProfile("a", "", "      seed: 3\n"),
+		config:  "profiles:\n" + configtest.AlgorithmProfile("a", "", "      seed: 3\n"),
 		profile: "a",
 		want:    `{"seed":3,"profiles":[{"schedulerName":"default-scheduler","percentageOfNodesToScore":0}]}`,
 	}, {
 		name:    "top-level percentage",
-		config:  "percentageOfNodesToScore: 40\nprofiles:\n" + algorithmProfile("a", "", ""),
+		config:  "percentageOfNodesToScore: 40\nprofiles:\n" + configtest.AlgorithmProfile("a", "", ""),
 		profile: "a",
 		want:    `{"seed":0,"profiles":[{"schedulerName":"default-scheduler","percentageOfNodesToScore":40}]}`,
 	}, {
 		name:    "profile percentage wins",
-		config:  "percentageOfNodesToScore: 40\nprofiles:\n" + algorithmProfile("a", "  percentageOfNodesToScore: 70\n", ""),
+		config:  "percentageOfNodesToScore: 40\nprofiles:\n" + configtest.AlgorithmProfile("a", "  percentageOfNodesToScore: 70\n", ""),
 		profile: "a",
 		want:    `{"seed":0,"profiles":[{"schedulerName":"default-scheduler","percentageOfNodesToScore":70}]}`,
 	}, {
 		name:    "LibSched's percentage agrees with the profile's",
-		config:  "profiles:\n" + algorithmProfile("a", "  percentageOfNodesToScore: 70\n", "      percentageOfNodesToScore: 70\n"),
+		config:  "profiles:\n" + configtest.AlgorithmProfile("a", "  percentageOfNodesToScore: 70\n", "      percentageOfNodesToScore: 70\n"),
 		profile: "a",
 		want:    `{"seed":0,"profiles":[{"schedulerName":"default-scheduler","percentageOfNodesToScore":70}]}`,
 	}, {
 		name:    "LibSched's percentage differs from the profile's",
-		config:  "profiles:\n" + algorithmProfile("a", "  percentageOfNodesToScore: 70\n", "      percentageOfNodesToScore: 30\n"),
+		config:  "profiles:\n" + configtest.AlgorithmProfile("a", "  percentageOfNodesToScore: 70\n", "      percentageOfNodesToScore: 30\n"),
 		profile: "a",
 		wantErr: "profiles[0].pluginConfig[0].args.percentageOfNodesToScore: Invalid value: 30: differs from profiles[0].percentageOfNodesToScore 70",
 	}, {
 		name: "plugins and args of the plugins upstream does not run",
-		config: "profiles:\n" + algorithmProfile("a", "", `      plugins:
+		config: "profiles:\n" + configtest.AlgorithmProfile("a", "", `      plugins:
         score:
           enabled: [{name: NodeResourcesFit, weight: 5}]
           disabled: [{name: ImageLocality}]
@@ -135,13 +112,13 @@ func TestEngineConfig(t *testing.T) {
 				"scoringStrategy":{"type":"MostAllocated","resources":[{"name":"cpu","weight":1},{"name":"memory","weight":1}]}}}]}]}`,
 	}, {
 		name:    "second profile",
-		config:  "profiles:\n" + algorithmProfile("a", "", "") + algorithmProfile("b", "  percentageOfNodesToScore: 10\n", ""),
+		config:  "profiles:\n" + configtest.AlgorithmProfile("a", "", "") + configtest.AlgorithmProfile("b", "  percentageOfNodesToScore: 10\n", ""),
 		profile: "b",
 		want:    `{"seed":0,"profiles":[{"schedulerName":"default-scheduler","percentageOfNodesToScore":10}]}`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := loadConfig(t, configHead+tc.config)
+			cfg := loadConfig(t, tc.config)
 			src, err := findProfile(cfg, tc.profile)
 			if err != nil {
 				t.Fatal(err)
@@ -183,19 +160,19 @@ func TestEngineRefuses(t *testing.T) {
 		name, config, profile, wantErr string
 	}{{
 		name: "args of a plugin the engine runs without arguments",
-		config: "profiles:\n" + algorithmProfile("a", "", "") + algorithmProfile("b", "", `  - name: VolumeBinding
+		config: "profiles:\n" + configtest.AlgorithmProfile("a", "", "") + configtest.AlgorithmProfile("b", "", `  - name: VolumeBinding
     args: {bindTimeoutSeconds: 30}
 `),
 		profile: "b",
 		wantErr: "LibSched: profiles[1].pluginConfig[1].name: not supported",
 	}, {
 		name:    "a plugin the engine does not have",
-		config:  "profiles:\n" + algorithmProfile("a", "", "      plugins: {filter: {enabled: [{name: Coscheduling}]}}\n"),
+		config:  "profiles:\n" + configtest.AlgorithmProfile("a", "", "      plugins: {filter: {enabled: [{name: Coscheduling}]}}\n"),
 		profile: "a",
 		wantErr: `LibSched: profiles[0].pluginConfig[0].args.plugins.filter.enabled[0].name: plugin "Coscheduling" does not exist`,
 	}, {
 		name:    "a plugin at a point it does not extend",
-		config:  "profiles:\n" + algorithmProfile("a", "", "      plugins: {score: {enabled: [{name: NodeName}]}}\n"),
+		config:  "profiles:\n" + configtest.AlgorithmProfile("a", "", "      plugins: {score: {enabled: [{name: NodeName}]}}\n"),
 		profile: "a",
 		wantErr: `LibSched: profiles[0].pluginConfig[0].args.plugins.score.enabled[0].name: plugin "NodeName" does not extend ScorePlugin`,
 	}, {
@@ -213,13 +190,13 @@ func TestEngineRefuses(t *testing.T) {
 		wantErr: `LibSched: profiles[0].plugins.multiPoint.enabled: Invalid value: "NodeUnschedulable": upstream would run it`,
 	}, {
 		name:    "an out-of-tree plugin's args",
-		config:  "profiles:\n" + algorithmProfile("a", "", "  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"),
+		config:  "profiles:\n" + configtest.AlgorithmProfile("a", "", "  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"),
 		profile: "a",
 		wantErr: "LibSched: profiles[0].pluginConfig[1].name: not supported",
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := loadConfig(t, configHead+tc.config)
+			cfg := loadConfig(t, tc.config)
 			src, err := findProfile(cfg, tc.profile)
 			if err != nil {
 				t.Fatal(err)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,33 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
+
+	"github.com/libsched/libsched/kube-scheduler/internal/configtest"
 )
-
-// algorithmProfile is a whole-algorithm profile named name, with extra
-// lines under the profile (indented by 2) and in LibSched's args (by 6).
-func algorithmProfile(name, profileExtra, argsExtra string) string {
-	return `- schedulerName: ` + name + `
-  plugins:
-    multiPoint:
-      enabled: [{name: PrioritySort}, {name: SchedulingGates}, {name: DefaultBinder}, {name: LibSched}]
-      disabled: [{name: "*"}]
-` + profileExtra + `  pluginConfig:
-  - name: LibSched
-    args:
-      mode: Algorithm
-` + argsExtra
-}
-
-// writeConfig writes a KubeSchedulerConfiguration with the given body.
-func writeConfig(t *testing.T, body string) string {
-	t.Helper()
-	file := filepath.Join(t.TempDir(), "config.yaml")
-	doc := "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nleaderElection:\n  leaderElect: false\n" + body
-	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return file
-}
 
 // busyAndEmpty: two 4-CPU nodes, "busy" running a 2-CPU pod; "empty"
 // carries a PreferNoSchedule taint when tainted.
@@ -67,12 +41,12 @@ func TestConfigPassesThrough(t *testing.T) {
 		// pods maps each pod's schedulerName to the node it must land on.
 		pods map[string]string
 	}{
-		{name: "default profile spreads", config: "profiles:\n" + algorithmProfile(schedulerName, "", ""),
+		{name: "default profile spreads", config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", ""),
 			pods: map[string]string{schedulerName: "empty"}},
-		{name: "MostAllocated packs", config: "profiles:\n" + algorithmProfile(schedulerName, "", `  - name: NodeResourcesFit
+		{name: "MostAllocated packs", config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", `  - name: NodeResourcesFit
     args: {scoringStrategy: {type: MostAllocated}}
 `), pods: map[string]string{schedulerName: "busy"}},
-		{name: "RequestedToCapacityRatio packs", config: "profiles:\n" + algorithmProfile(schedulerName, "", `  - name: NodeResourcesFit
+		{name: "RequestedToCapacityRatio packs", config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", `  - name: NodeResourcesFit
     args:
       scoringStrategy:
         type: RequestedToCapacityRatio
@@ -80,23 +54,23 @@ func TestConfigPassesThrough(t *testing.T) {
         requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}
 `), pods: map[string]string{schedulerName: "busy"}},
 		// TaintToleration (weight 3) outweighs the resource scores.
-		{name: "default weights avoid the taint", config: "profiles:\n" + algorithmProfile(schedulerName, "", ""), tainted: true,
+		{name: "default weights avoid the taint", config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", ""), tainted: true,
 			pods: map[string]string{schedulerName: "busy"}},
 		{name: "TaintToleration's score disabled", tainted: true,
-			config: "profiles:\n" + algorithmProfile(schedulerName, "", "      plugins: {score: {disabled: [{name: TaintToleration}]}}\n"),
+			config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", "      plugins: {score: {disabled: [{name: TaintToleration}]}}\n"),
 			pods:   map[string]string{schedulerName: "empty"}},
 		{name: "NodeResourcesFit weighs 100", tainted: true,
-			config: "profiles:\n" + algorithmProfile(schedulerName, "", "      plugins: {score: {enabled: [{name: NodeResourcesFit, weight: 100}]}}\n"),
+			config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", "      plugins: {score: {enabled: [{name: NodeResourcesFit, weight: 100}]}}\n"),
 			pods:   map[string]string{schedulerName: "empty"}},
-		{name: "two profiles, each its own config", config: "profiles:\n" + algorithmProfile(schedulerName, "", "") +
-			algorithmProfile(pack, "", "  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: MostAllocated}}\n"),
+		{name: "two profiles, each its own config", config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", "") +
+			configtest.AlgorithmProfile(pack, "", "  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: MostAllocated}}\n"),
 			pods: map[string]string{schedulerName: "empty", pack: "busy"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			client, s := startScheduler(ctx, t, writeConfig(t, tc.config), busyAndEmpty(tc.tainted)...)
+			client, s := startScheduler(ctx, t, configtest.Write(t, tc.config), busyAndEmpty(tc.tainted)...)
 			defer s.Profiles.Close()
 			for profile, want := range tc.pods {
 				pod := makePod("pod-"+profile, "100m")
@@ -121,19 +95,19 @@ func TestPercentageOfNodesToScorePassesThrough(t *testing.T) {
 		name, config string
 		wantBig      bool
 	}{
-		{name: "adaptive", config: "profiles:\n" + algorithmProfile(schedulerName, "", "")},
-		{name: "top-level 100", config: "percentageOfNodesToScore: 100\nprofiles:\n" + algorithmProfile(schedulerName, "", ""), wantBig: true},
+		{name: "adaptive", config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", "")},
+		{name: "top-level 100", config: "percentageOfNodesToScore: 100\nprofiles:\n" + configtest.AlgorithmProfile(schedulerName, "", ""), wantBig: true},
 		{name: "top-level 100, profile 50",
-			config: "percentageOfNodesToScore: 100\nprofiles:\n" + algorithmProfile(schedulerName, "  percentageOfNodesToScore: 50\n", "")},
+			config: "percentageOfNodesToScore: 100\nprofiles:\n" + configtest.AlgorithmProfile(schedulerName, "  percentageOfNodesToScore: 50\n", "")},
 		{name: "top-level 50, profile 100",
-			config:  "percentageOfNodesToScore: 50\nprofiles:\n" + algorithmProfile(schedulerName, "  percentageOfNodesToScore: 100\n", ""),
+			config:  "percentageOfNodesToScore: 50\nprofiles:\n" + configtest.AlgorithmProfile(schedulerName, "  percentageOfNodesToScore: 100\n", ""),
 			wantBig: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			client, s := startScheduler(ctx, t, writeConfig(t, tc.config))
+			client, s := startScheduler(ctx, t, configtest.Write(t, tc.config))
 			defer s.Profiles.Close()
 			// Created one by one after the informers started, so the
 			// engine's node order (upstream's node tree: insertion order)
@@ -163,23 +137,23 @@ func TestPercentageOfNodesToScorePassesThrough(t *testing.T) {
 func TestConfigRefused(t *testing.T) {
 	tests := []struct{ name, config, wantErr string }{
 		{name: "args of a plugin the engine runs without arguments",
-			config: "profiles:\n" + algorithmProfile(schedulerName, "", "") +
-				algorithmProfile("second", "", "  - name: VolumeBinding\n    args: {bindTimeoutSeconds: 30}\n"),
+			config: "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", "") +
+				configtest.AlgorithmProfile("second", "", "  - name: VolumeBinding\n    args: {bindTimeoutSeconds: 30}\n"),
 			wantErr: "profiles[1].pluginConfig[1].name: not supported"},
 		{name: "a plugin the engine does not have",
-			config:  "profiles:\n" + algorithmProfile(schedulerName, "", "      plugins: {filter: {enabled: [{name: Coscheduling}]}}\n"),
+			config:  "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "", "      plugins: {filter: {enabled: [{name: Coscheduling}]}}\n"),
 			wantErr: `profiles[0].pluginConfig[0].args.plugins.filter.enabled[0].name: plugin "Coscheduling" does not exist`},
 		{name: "upstream's default plugins beside LibSched",
 			config:  "profiles:\n- schedulerName: libsched\n  plugins: {multiPoint: {enabled: [{name: LibSched}]}}\n  pluginConfig:\n  - {name: LibSched, args: {mode: Algorithm}}\n",
 			wantErr: `profiles[0].plugins.multiPoint.enabled: Invalid value: "NodeUnschedulable"`},
 		{name: "LibSched's percentage against the profile's",
-			config:  "profiles:\n" + algorithmProfile(schedulerName, "  percentageOfNodesToScore: 70\n", "      percentageOfNodesToScore: 30\n"),
+			config:  "profiles:\n" + configtest.AlgorithmProfile(schedulerName, "  percentageOfNodesToScore: 70\n", "      percentageOfNodesToScore: 30\n"),
 			wantErr: "profiles[0].pluginConfig[0].args.percentageOfNodesToScore: Invalid value: 30: differs from profiles[0].percentageOfNodesToScore 70"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := options.NewOptions()
-			opts.ConfigFile = writeConfig(t, tc.config)
+			opts.ConfigFile = configtest.Write(t, tc.config)
 			opts.Master = "http://127.0.0.1:1" // never contacted
 			opts.SecureServing.BindPort = 0
 			_, s, err := app.Setup(context.Background(), opts, withLibSched(func() string { return opts.ConfigFile }))
