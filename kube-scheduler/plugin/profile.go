@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -205,23 +205,13 @@ func versionedArgs(pc config.PluginConfig) (json.RawMessage, bool, error) {
 		return nil, false, err
 	}
 	scheme.Scheme.Default(defaults)
+	defaults.GetObjectKind().SetGroupVersionKind(versioned.GetObjectKind().GroupVersionKind())
 	raw, err := json.Marshal(versioned)
 	if err != nil {
 		return nil, false, err
 	}
-	defaults.GetObjectKind().SetGroupVersionKind(versioned.GetObjectKind().GroupVersionKind())
-	rawDefaults, err := json.Marshal(defaults)
-	if err != nil {
-		return nil, false, err
-	}
-	var a, b any
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, false, err
-	}
-	if err := json.Unmarshal(rawDefaults, &b); err != nil {
-		return nil, false, err
-	}
-	return raw, reflect.DeepEqual(a, b), nil
+	// Semantic: a nil and an empty list are the same args.
+	return raw, equality.Semantic.DeepEqual(versioned, defaults), nil
 }
 
 // cutPath returns what follows prefix in path if path is prefix or one of
