@@ -29,18 +29,35 @@ type Args struct {
 	// PercentageOfNodesToScore is the engine's percentageOfNodesToScore
 	// (0..100, 0 = adaptive), used in ModeAlgorithm only: in ModePlugin
 	// the engine evaluates every node and upstream's own
-	// percentageOfNodesToScore decides how many it asks about.
+	// percentageOfNodesToScore decides how many it asks about. Unset, the
+	// profile's applies, else the top-level one; set, it must agree with
+	// the profile's.
 	PercentageOfNodesToScore *int32 `json:"percentageOfNodesToScore,omitempty"`
 	// Seed seeds the engine's choice among equal top scores (ModeAlgorithm).
 	Seed uint64 `json:"seed,omitempty"`
+	// Plugins are the engine's plugins, shaped as a profile's `plugins`
+	// (config.Plugins: per extension point and multiPoint, enabled with
+	// weights and disabled) and merged with upstream's defaults as a
+	// profile's are; absent means the defaults. The profile's own
+	// `plugins` say what upstream's framework runs around LibSched, so
+	// they cannot also name what the engine runs (README.md).
+	Plugins json.RawMessage `json:"plugins,omitempty"`
 }
 
 // ArgsHelp describes Args for the command's --help.
 const ArgsHelp = `  mode: Plugin (default; the engine answers Filter and Score for the
         default plugins it implements) or Algorithm (the engine filters,
         scores and selects the node; upstream keeps queue, assume, bind)
-  percentageOfNodesToScore: 0..100, 0 = adaptive (Algorithm mode only)
-  seed: seeds the engine's choice among equal top scores`
+  percentageOfNodesToScore: 0..100, 0 = adaptive (Algorithm mode only;
+        unset: the profile's, else the top-level one)
+  seed: seeds the engine's choice among equal top scores
+  plugins: the engine's plugins, shaped as a profile's plugins (enabled
+        with weights, disabled; per extension point or multiPoint),
+        merged with the default profile's; absent means the defaults
+The profile's pluginConfig entries for plugins it does not enable reach
+the engine (the plugins LibSched stands in for), as does the profile's
+(else the top-level) percentageOfNodesToScore in Algorithm mode; what the
+engine cannot honour is refused at start-up with the field's path.`
 
 // decodeArgs decodes and validates the plugin args; nil means defaults.
 func decodeArgs(obj runtime.Object) (Args, error) {
@@ -58,19 +75,4 @@ func decodeArgs(obj runtime.Object) (Args, error) {
 		return args, fmt.Errorf("LibSched args: percentageOfNodesToScore: %d not in 0..100", *p)
 	}
 	return args, nil
-}
-
-// engineConfig is the engine's configuration document (docs/api.md,
-// "Config") for args: one default profile, which every pod is sent to.
-func engineConfig(args Args) ([]byte, error) {
-	cfg := map[string]any{"seed": args.Seed}
-	switch {
-	case args.Mode == ModePlugin:
-		// Upstream asks Filter about any node: the engine must have an
-		// answer for each.
-		cfg["percentageOfNodesToScore"] = 100
-	case args.PercentageOfNodesToScore != nil:
-		cfg["percentageOfNodesToScore"] = *args.PercentageOfNodesToScore
-	}
-	return json.Marshal(cfg)
 }

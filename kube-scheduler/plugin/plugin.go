@@ -16,6 +16,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/libsched/libsched/go/sched"
 )
@@ -47,21 +49,31 @@ var (
 	_ fwk.EnqueueExtensions = (*LibSched)(nil)
 )
 
-// New is the plugin's factory (frameworkruntime.PluginFactory): it decodes
-// the args, creates the engine and registers the informer handlers that
-// feed it. Register it with app.WithPlugin(plugin.Name, plugin.New).
-func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+// NewFactory returns the plugin's factory (frameworkruntime.PluginFactory)
+// for the loaded configuration cfg: it decodes the args, finds the profile
+// that enabled LibSched (by the framework's profile name), creates the
+// engine from that profile (engineConfig) and registers the informer
+// handlers that feed it. A profile the engine cannot honour fails here, so
+// the scheduler does not start. Register it with
+// app.WithPlugin(plugin.Name, plugin.NewFactory(cfg)).
+func NewFactory(cfg *config.KubeSchedulerConfiguration) frameworkruntime.PluginFactory {
+	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		return newPlugin(ctx, cfg, obj, h)
+	}
+}
+
+func newPlugin(ctx context.Context, c *config.KubeSchedulerConfiguration, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 	args, err := decodeArgs(obj)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := engineConfig(args)
+	src, err := findProfile(c, h.ProfileName())
 	if err != nil {
 		return nil, err
 	}
-	engine, err := sched.New(cfg)
+	engine, err := newEngine(args, src)
 	if err != nil {
-		return nil, fmt.Errorf("LibSched: creating the engine: %w", err)
+		return nil, err
 	}
 	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, logger: klog.FromContext(ctx)}}
 	if pl.preemptor, err = newPreemptor(ctx, h); err != nil {

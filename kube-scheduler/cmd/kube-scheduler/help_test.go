@@ -19,7 +19,7 @@ func TestHelpMentionsLibSched(t *testing.T) {
 	if err := command.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"LibSched", "engine " + sched.Version(), "mode:", "percentageOfNodesToScore:", "seed:", "--config"} {
+	for _, want := range []string{"LibSched", "engine " + sched.Version(), "mode:", "percentageOfNodesToScore:", "seed:", "plugins:", "--config"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("--help lacks %q:\n%s", want, out.String())
 		}

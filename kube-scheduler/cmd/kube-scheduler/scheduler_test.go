@@ -54,7 +54,7 @@ func TestExampleConfigsLoad(t *testing.T) {
 			opts.ConfigFile = examplePath(ex.file)
 			opts.Master = "http://127.0.0.1:1" // never contacted: the scheduler is built, not run
 			opts.SecureServing.BindPort = 0    // no listener
-			_, s, err := app.Setup(ctx, opts, app.WithPlugin(plugin.Name, plugin.New))
+			_, s, err := app.Setup(ctx, opts, withLibSched(func() string { return opts.ConfigFile }))
 			if err != nil {
 				t.Fatalf("app.Setup(--config %s): %v", ex.file, err)
 			}
@@ -158,16 +158,17 @@ func TestSchedulesPods(t *testing.T) {
 	}
 }
 
-// startScheduler builds and runs the scheduler with the profiles of the
-// configuration file, LibSched registered, on a fake clientset whose pod
-// binding sets spec.nodeName as the API server does.
-func startScheduler(ctx context.Context, t *testing.T, configFile string) (*fake.Clientset, *scheduler.Scheduler) {
+// startScheduler builds and runs the scheduler with the profiles and
+// percentageOfNodesToScore of the configuration file, LibSched registered,
+// on a fake clientset holding objs whose pod binding sets spec.nodeName as
+// the API server does.
+func startScheduler(ctx context.Context, t *testing.T, configFile string, objs ...runtime.Object) (*fake.Clientset, *scheduler.Scheduler) {
 	t.Helper()
 	cfg, err := options.LoadConfigFromFile(klog.FromContext(ctx), configFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := fake.NewClientset()
+	client := fake.NewClientset(objs...)
 	client.PrependReactor("create", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
 		create := action.(clienttesting.CreateAction)
 		if create.GetSubresource() != "binding" {
@@ -187,7 +188,8 @@ func startScheduler(ctx context.Context, t *testing.T, configFile string) (*fake
 	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
 	s, err := scheduler.New(ctx, client, factory, nil, profile.NewRecorderFactory(broadcaster),
 		scheduler.WithProfiles(cfg.Profiles...),
-		scheduler.WithFrameworkOutOfTreeRegistry(frameworkruntime.Registry{plugin.Name: plugin.New}),
+		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
+		scheduler.WithFrameworkOutOfTreeRegistry(frameworkruntime.Registry{plugin.Name: plugin.NewFactory(cfg)}),
 	)
 	if err != nil {
 		t.Fatal(err)
