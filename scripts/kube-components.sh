@@ -13,6 +13,13 @@
 # Binaries are cached in $KUBE_COMPONENTS_BIN (default build-kube/bin under
 # the repository root, ignored by git); `build` rebuilds only what is
 # missing or older than its go.mod.
+# KUBE_RACE=1 builds kube-apiserver with the race detector into
+# build-kube/bin-race (the default $KUBE_COMPONENTS_BIN then): the race
+# tests of the fork compile most of its packages already, so CI's
+# end-to-end run shares that compile instead of building ~2,000 packages a
+# second time (scripts/test-kube-e2e.sh). etcd (its own module, nothing
+# shared) is built without it. Never for benchmarks: the race detector
+# slows the API server several times.
 #
 # `start` makes a CA and a serving certificate for 127.0.0.1 (openssl), a
 # service-account key pair and two static tokens: DIR/admin.kubeconfig
@@ -25,7 +32,9 @@
 # controller that creates namespaces' default ServiceAccounts.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${KUBE_COMPONENTS_BIN:-$root/build-kube/bin}"
+race=()
+[[ ${KUBE_RACE:-0} == 1 ]] && race=(-race)
+bin="${KUBE_COMPONENTS_BIN:-$root/build-kube/bin${race:+-race}}"
 
 die() { echo "kube-components.sh: $*" >&2; exit 1; }
 
@@ -41,9 +50,9 @@ build() {
   fi
   if stale "$bin/kube-apiserver" "$root/kube-scheduler/go.mod"; then
     echo "== building kube-apiserver"
-    (cd "$root/kube-scheduler" && nice go build -o "$bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+    (cd "$root/kube-scheduler" && nice go build "${race[@]}" -o "$bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
   fi
-  "$bin/etcd" --version | head -1
+  "$bin/etcd" --version | sed -n 1p  # sed reads it all: head could SIGPIPE etcd (pipefail)
   "$bin/kube-apiserver" --version
 }
 

@@ -136,10 +136,13 @@ func (e *env) create(ctx context.Context, t *testing.T, pods ...*v1.Pod) {
 }
 
 // waitBound waits until every pod of ns is bound and returns pod -> node.
+// Up to 4 minutes: CI runs kube-apiserver and the fork under the race
+// detector (scripts/test-kube-e2e.sh), several times slower than a release
+// build; a healthy run binds in seconds.
 func (e *env) waitBound(ctx context.Context, t *testing.T, ns string, want int) map[string]string {
 	t.Helper()
 	var bound map[string]string
-	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 4*time.Minute, true, func(ctx context.Context) (bool, error) {
 		list, err := e.client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, err
