@@ -102,4 +102,18 @@ JsonPtr SimEngine::Queue() {
   return Parse(out, "queue");
 }
 
+JsonPtr SimEngine::Nodes() {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_nodes(engine_.get(), nullptr, 0, &out.p, &err);
+  Check(st, err, Nowhere);
+  JsonPtr parsed = Parse(out, "nodes");
+  cJSON* nodes = cJSON_DetachItemFromObjectCaseSensitive(parsed.get(), "nodes");
+  if (!cJSON_IsArray(nodes)) {
+    cJSON_Delete(nodes);
+    throw EngineError("nodes without \"nodes\"");
+  }
+  return JsonPtr(nodes);
+}
+
 }  // namespace schedsim

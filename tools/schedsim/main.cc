@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     SimOptions so{o.seed, o.explain, config.get(), config_name};
     if (o.batch_bytes) so.batch_bytes = *o.batch_bytes;
     so.progress = o.progress;
+    so.pool_label = o.pool_label;
     std::signal(SIGINT, OnInterrupt);
     SimResult r = Simulate(cluster, so, &g_stop);
     if (o.progress || isatty(STDERR_FILENO) == 1) {
