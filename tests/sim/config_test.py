@@ -125,6 +125,40 @@ enableContentionProfiling: false
             self.assertIn("node(s) didn't have the requested labels", u["message"])
         self.assertTrue(any("Insufficient" in u["message"] for u in out["unschedulable"]))
 
+    def test_kube_scheduler_fork_configs(self):
+        # The fork's own files: a profile enabling LibSched is this engine's
+        # default profile under its schedulerName ("libsched"); pods for
+        # default-scheduler are another scheduler's there.
+        cluster = dict(CLUSTER, items=CLUSTER["items"] + [pod("q", "1", scheduler="libsched")])
+        self.cluster = self.write("cluster-libsched.json", json.dumps(cluster))
+        fork = os.path.join(os.path.dirname(EXAMPLES), "kube-scheduler", "examples")
+        for name, mode in (("config.yaml", "Plugin"), ("config-algorithm.yaml", "Algorithm")):
+            path = os.path.join(fork, name)
+            p = simlib.run("--output", "json", "--config", path, self.cluster)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            out = json.loads(p.stdout)
+            self.assertEqual(out["placements"], [{"pod": "default/q", "node": "plain"}], name)
+            self.assertEqual(out["otherSchedulers"], {"default-scheduler": 1}, name)
+            self.assertIn(f"schedsim: {path}: profiles[0] (libsched): the LibSched plugin "
+                          f"(mode {mode}) is this engine: its default profile runs; the "
+                          "profile's plugins and pluginConfig are ignored\n", p.stderr)
+
+    def test_libsched_args_the_fork_refuses(self):
+        base = {"profiles": [{"schedulerName": "libsched", "plugins": {"multiPoint": {
+            "enabled": [{"name": "LibSched"}], "disabled": [{"name": "*"}]}},
+            "pluginConfig": [{"name": "NodeLabel", "args": {}},
+                             {"name": "LibSched", "args": None}]}]}
+        for args, field, want in (
+                ({"mode": "Whole"}, "mode", 'unsupported value "Whole"'),
+                ({"mode": "Algorithm", "percentageOfNodesToScore": 101},
+                 "percentageOfNodesToScore", ""),
+                ({"seed": -1}, "seed", "want an unsigned integer")):
+            base["profiles"][0]["pluginConfig"][1]["args"] = args
+            path = self.write("libsched.json", json.dumps(base))
+            p = simlib.run("--config", path, self.cluster)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(f"{path}: profiles[0].pluginConfig[1].args.{field}: {want}", p.stderr)
+
     def test_bad_config(self):
         path = self.write("bad.json", json.dumps(
             {"kind": "Policy", "predicates": [{"name": "PodFitsMemory"}]}))

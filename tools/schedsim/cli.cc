@@ -50,7 +50,9 @@ Options:
   --config FILE        the scheduler's configuration, JSON or YAML: a
                        KubeSchedulerConfiguration (profiles, plugins,
                        pluginConfig) or a legacy Policy (kind: Policy;
-                       docs/policy.md); --seed overrides its "seed"
+                       docs/policy.md); --seed overrides its "seed".
+                       A profile enabling the kube-scheduler fork's
+                       LibSched plugin runs this engine's default profile
   --seed N             seed of the engine's random choices (ties between
                        equally scored nodes); same seed, same result
   --output table|json  table for people (default), or one JSON object:

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "diag.h"
 #include "input.h"
+#include "libsched_plugin.h"
 #include "output.h"
 #include "sim.h"
 
@@ -59,7 +60,10 @@ int main(int argc, char** argv) {
       config.reset(cJSON_Duplicate(input.config.json, true));
       config_name = input.config.loc.Str();
     }
-    if (config) DropIgnoredConfig(config.get(), config_name, std::cerr);
+    if (config) {
+      DropIgnoredConfig(config.get(), config_name, std::cerr);
+      ResolveLibSchedProfiles(config.get(), config_name, std::cerr);
+    }
     Cluster cluster = BuildCluster(std::move(input), ProfileNames(config.get()), diag);
     diag.Finish();
     SimOptions so{o.seed, o.explain, config.get(), config_name};
