@@ -10,7 +10,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::types::{ApplySummary, QueueState, RunResult, ScheduleResult, Stats};
+use crate::types::{
+    ApplySummary, NodeQuery, NodeState, QueueState, RunResult, ScheduleResult, Stats,
+};
 use crate::ScheduleFlags;
 
 /// A scheduling engine: the cluster state, the profiles of its config and
@@ -317,6 +319,46 @@ impl Engine {
     /// ```
     pub fn stats(&self) -> Result<Stats> {
         self.read(sys::sched_engine_stats)
+    }
+
+    /// The nodes `query` selects, sorted by name, with their allocatable
+    /// and requested resources (`sched_engine_nodes`): what utilization
+    /// needs, without recomputing pod requests. Changes nothing.
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) with the
+    /// field's path for a bad query (an empty name, a selector the API
+    /// server would refuse: `labelSelector.matchExpressions[0]`).
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}"#)?;
+    /// let nodes = engine.nodes(&libsched::NodeQuery::default())?;
+    /// assert_eq!((nodes[0].allocatable.milli_cpu, nodes[0].pod_count), (2000, 0));
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn nodes(&self, query: &NodeQuery) -> Result<Vec<NodeState>> {
+        #[derive(serde::Deserialize)]
+        struct Doc {
+            nodes: Vec<NodeState>,
+        }
+        let query = encode(query)?;
+        let mut out = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live; query is valid for len bytes.
+        let json = unsafe {
+            let st = sys::sched_engine_nodes(
+                self.raw.as_ptr(),
+                query.as_ptr().cast(),
+                query.len(),
+                &mut out,
+                &mut err,
+            );
+            check(st, err)?;
+            take_string(out)
+        };
+        Ok(decode::<Doc>(&json)?.nodes)
     }
 
     /// Calls an entry point of shape `(engine, char **out, sched_error **err)`.
