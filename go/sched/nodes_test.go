@@ -2,8 +2,6 @@ package sched_test
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/libsched/libsched/go/internal/schedtest"
@@ -70,49 +68,5 @@ func TestNodes(t *testing.T) {
 	e.Close()
 	if _, err := e.Nodes(sched.NodeQuery{}); err != sched.ErrClosed {
 		t.Errorf("Nodes after Close = %v", err)
-	}
-}
-
-// Nodes beside Apply and Schedule from many goroutines (with -race).
-func TestNodesConcurrently(t *testing.T) {
-	e := newEngine(t, "{}")
-	if _, err := e.Apply(schedtest.Node("n1", "64", 1000)); err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	var placed atomic.Int64 // n1's 4Gi holds 40 of the 56 pods (100Mi each)
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := 0; i < 20; i++ {
-				var err error
-				switch i % 3 {
-				case 0:
-					var r *sched.Result
-					r, err = e.Schedule(context.Background(), schedtest.Pod(
-						"p-"+string(rune('a'+g))+"-"+string(rune('a'+i)), "10m", ""), sched.Assume)
-					if err == nil && r.Node != "" {
-						placed.Add(1)
-					}
-				case 1:
-					_, err = e.Nodes(sched.NodeQuery{Names: []string{"n1"}})
-				default:
-					var nodes []sched.NodeState
-					nodes, err = e.Nodes(sched.NodeQuery{})
-					if err == nil && len(nodes) != 1 {
-						t.Errorf("Nodes = %+v", nodes)
-					}
-				}
-				if err != nil {
-					t.Error(err)
-				}
-			}
-		}(g)
-	}
-	wg.Wait()
-	nodes, err := e.Nodes(sched.NodeQuery{})
-	if n := placed.Load(); err != nil || n != 40 || nodes[0].PodCount != n || nodes[0].Requested.MilliCPU != n*10 {
-		t.Errorf("Nodes = %+v, %v", nodes, err)
 	}
 }
