@@ -52,7 +52,8 @@ Options:
                        pluginConfig) or a legacy Policy (kind: Policy;
                        docs/policy.md); --seed overrides its "seed".
                        A profile enabling the kube-scheduler fork's
-                       LibSched plugin runs this engine's default profile
+                       LibSched plugin runs this engine with LibSched's
+                       args (plugins, seed, percentageOfNodesToScore)
   --seed N             seed of the engine's random choices (ties between
                        equally scored nodes); same seed, same result
   --output table|json  table for people (default), or one JSON object:
