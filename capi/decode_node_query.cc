@@ -17,8 +17,9 @@ ApiStatus InvalidSelector(const cJSON* v, const JsonPath& path, const LabelSelec
   size_t i = 0;
   const cJSON* labels = cJSON_GetObjectItemCaseSensitive(v, "matchLabels");
   if (cJSON_IsObject(labels)) {
+    const JsonPath labels_path = path.Child("matchLabels");  // outlives its children
     for (const cJSON* e = labels->child; e != nullptr; e = e->next, ++i) {
-      const JsonPath p = path.Child("matchLabels").Child(e->string);
+      const JsonPath p = labels_path.Child(e->string);
       if (!IsQualifiedName(e->string)) return ApiStatus::Invalid(p, "not a valid label key");
       if (!IsLabelValue(e->valuestring)) return ApiStatus::Invalid(p, "not a valid label value");
     }
