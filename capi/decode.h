@@ -37,6 +37,7 @@
 #include "libsched/model/workload.h"
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/plugins/registry.h"
+#include "libsched/state/node_query.h"
 
 namespace sched::capi {
 
@@ -314,6 +315,12 @@ ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64
 // errors.
 ApiStatus DecodeLabelSelector(const cJSON* v, const JsonPath& path, Interner& in,
                               LabelSelector* out);
+
+// The sched_engine_nodes query (decode_node_query.cc): {"names":[...],
+// "labelSelector":<metav1.LabelSelector>}, both optional; unknown fields,
+// empty names and a selector LabelSelectorAsSelector would refuse are
+// errors. *atoms holds the selector's interned ids.
+ApiStatus DecodeNodeQuery(const cJSON* v, Interner& in, NodeQuery* out, AtomHold* atoms);
 
 // "Unsupported value" in upstream's words, listing what is supported.
 ApiStatus Unsupported(const JsonPath& path, std::string_view value,

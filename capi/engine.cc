@@ -15,6 +15,7 @@
 #include "capi/json_writer.h"
 #include "capi/queue_json.h"
 #include "capi/limits.h"
+#include "capi/nodes_json.h"
 #include "capi/result_json.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/plugins/volume_binding.h"
@@ -405,6 +406,22 @@ ApiStatus Engine::StatsJson(MallocString* result) {
   w.Key("released").Int(static_cast<int64_t>(in.size() - in.held()));
   w.EndObject().EndObject();
   *result = NewCString(w.str());
+  return ApiStatus();
+}
+
+ApiStatus Engine::NodesJson(std::string_view query, MallocString* result) {
+  JsonDoc doc;
+  if (!query.empty()) CAPI_RETURN_IF_ERROR(ParseJson(query, &doc));
+  std::lock_guard<std::mutex> lock(mu_);
+  // Never kept: the selector's strings go when the call ends (after
+  // `atoms`, declared later), so a query leaves the interner as it was.
+  InternScope interned(state_.interner());
+  NodeQuery q;
+  AtomHold atoms;
+  if (doc != nullptr) {
+    CAPI_RETURN_IF_ERROR(DecodeNodeQuery(doc.get(), state_.interner(), &q, &atoms));
+  }
+  *result = NewCString(capi::NodesJson(QueryNodes(state_, q), state_.interner()));
   return ApiStatus();
 }
 

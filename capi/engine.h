@@ -66,6 +66,10 @@ class Engine {
   // sched_engine_stats: the equivalence cache's counters, summed over the
   // profiles (docs/api.md, "Statistics").
   ApiStatus StatsJson(MallocString* result);
+  // sched_engine_nodes: per-node allocatable and requested resources of
+  // the nodes `query` selects (empty: all). Changes nothing, the interner
+  // included.
+  ApiStatus NodesJson(std::string_view query, MallocString* result);
   // For tests (not in the C API): XXH3-64 digests of the state
   // (capi/state_digest.h). ClusterDigest covers nodes, pods, aggregates,
   // PDBs, Namespaces and workloads; StateDigest adds the node order, each

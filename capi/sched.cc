@@ -147,4 +147,17 @@ sched_status sched_engine_stats(sched_engine* engine, char** stats_json, sched_e
   });
 }
 
+sched_status sched_engine_nodes(sched_engine* engine, const char* query, size_t len,
+                                char** nodes_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (nodes_json == nullptr) return ApiStatus::InvalidCall("nodes_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(query, len, "query"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(engine->rep->NodesJson(View(query, len), &result));
+    *nodes_json = result.release();
+    return ApiStatus();
+  });
+}
+
 }  // extern "C"

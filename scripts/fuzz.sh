@@ -3,7 +3,7 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer).
 #
 # Usage: scripts/fuzz.sh [--seconds N] [--build-only] [--no-replay] [TARGET...]
-#   TARGET   config | apply | schedule | quantity | stateful (or fuzz_<name>); default: all
+#   TARGET   config | apply | schedule | quantity | stateful | nodes (or fuzz_<name>); default: all
 #   --seconds N       fuzz each target N seconds (default: $FUZZ_SECONDS, else 60)
 #   --build-only      build targets and seeds, replay regressions, do not fuzz
 #   --no-replay       skip the regression replay
@@ -25,7 +25,7 @@ set -euo pipefail
 {
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(config apply schedule quantity stateful)
+ALL_TARGETS=(config apply schedule quantity stateful nodes)
 seconds=${FUZZ_SECONDS:-60}
 build_only=0
 replay=1

@@ -78,7 +78,7 @@ run_script() {  # a test script that passes or fails as a whole
 
 run_fuzz() {  # one scripts/fuzz.sh run per target, so each counts on its own
   local t
-  for t in config apply schedule quantity stateful; do
+  for t in config apply schedule quantity stateful nodes; do
     if bash scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-30}" "$t"; then
       passed=$((passed + 1))
     else

@@ -105,7 +105,7 @@ func TestStats(t *testing.T) {
 	}
 }
 
-// Run, AdvanceClock, Queue and Stats from many goroutines on one engine
+// Run, AdvanceClock, Queue, Stats and Nodes from many goroutines on one engine
 // (with -race).
 func TestConcurrentQueueCalls(t *testing.T) {
 	e := newEngine(t, "{}")
@@ -131,6 +131,9 @@ func TestConcurrentQueueCalls(t *testing.T) {
 					_, err = e.Queue()
 					if err == nil {
 						_, err = e.Stats()
+					}
+					if err == nil {
+						_, err = e.Nodes(sched.NodeQuery{})
 					}
 				}
 				if err != nil {

@@ -225,6 +225,31 @@ SCHED_API sched_status sched_engine_queue(sched_engine *engine, char **queue_jso
 SCHED_API sched_status sched_engine_stats(sched_engine *engine, char **stats_json,
                                           sched_error **err);
 
+/* ---- Nodes ------------------------------------------------------------ */
+
+/* Writes the per-node state the engine schedules against (docs/api.md,
+ * "Nodes"): for each node that has a Node object, its labels, allocatable
+ * and the sums of the requests of the pods bound or assumed on it, exactly
+ * framework.NodeInfo's Requested and NonZeroRequested
+ * (pkg/scheduler/framework/types.go: init containers, sidecars and
+ * overhead counted as the cycle counts them), and its pod count:
+ *   {"nodes":[{"name":"n1","labels":{"k":"v",...},
+ *    "allocatable":<resource>,"requested":<resource>,
+ *    "nonZeroRequested":{"milliCPU":N,"memory":N},"podCount":N},...]}
+ * where <resource> is {"milliCPU":N,"memory":N,"ephemeralStorage":N,
+ * "allowedPodNumber":N,"scalarResources":{"<name>":N,...}} (bytes for
+ * memory and storage; allowedPodNumber is 0 in "requested", as upstream's).
+ * Nodes are sorted by name; labels and scalar resources by name.
+ * query (NULL with len 0, or "{}", for every node) selects nodes:
+ *   {"names":["n1",...],"labelSelector":<metav1.LabelSelector>}
+ * both optional; names that are no node are skipped. An unknown field, an
+ * empty name or a selector the API server would refuse is
+ * SCHED_INVALID_ARGUMENT with its path (e.g. "labelSelector.matchExpressions[0]").
+ * Free *nodes_json with sched_free. Changes nothing (the engine and its
+ * interned strings); thread-safe as every call (convention 6). */
+SCHED_API sched_status sched_engine_nodes(sched_engine *engine, const char *query, size_t len,
+                                          char **nodes_json, sched_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -556,6 +556,49 @@ static void TestStats(void) {
   }
 }
 
+/* sched_engine_nodes: a pod assumed by sched_engine_schedule counts in its
+ * node's requested resources; a query selects nodes by label; a bad query
+ * is SCHED_INVALID_ARGUMENT with the field's path and *nodes_json untouched. */
+static void TestNodes(void) {
+  static const char kSelectN1[] =
+      "{\"labelSelector\":{\"matchLabels\":{\"kubernetes.io/hostname\":\"n1\"}}}";
+  static const char kBad[] = "{\"labelSelector\":{\"matchExpressions\":[{\"key\":\"k\","
+                             "\"operator\":\"Bogus\"}]}}";
+  char pod[512];
+  char *out = NULL;
+  sched_error *err = NULL;
+  sched_engine *engine = NewEngine();
+  free(Apply(engine, kNode1));
+  free(Apply(engine, kNode2));
+  CHECK(sched_engine_nodes(engine, NULL, 0, &out, &err) == SCHED_OK);
+  CHECK(err == NULL);
+  CHECK_CONTAINS(out, "{\"nodes\":[{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":"
+                      "\"n1\"},\"allocatable\":{\"milliCPU\":2000,");
+  CHECK_CONTAINS(out, "\"requested\":{\"milliCPU\":0,");
+  sched_free(out);
+  out = NULL;
+  /* n1 has the room: 1500m of its 2 CPUs, assumed. */
+  PodJson(pod, sizeof pod, "a", "1500m");
+  CHECK(sched_engine_schedule(engine, pod, strlen(pod), SCHED_SCHEDULE_ASSUME, &out, NULL) ==
+        SCHED_OK);
+  CHECK_CONTAINS(out, "\"node\":\"n1\"");
+  sched_free(out);
+  out = NULL;
+  CHECK(sched_engine_nodes(engine, kSelectN1, strlen(kSelectN1), &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "\"requested\":{\"milliCPU\":1500,\"memory\":1073741824,");
+  CHECK_CONTAINS(out, "\"podCount\":1}]}");
+  CHECK(out != NULL && strstr(out, "\"n2\"") == NULL);
+  sched_free(out);
+  out = NULL;
+  CHECK(sched_engine_nodes(engine, kBad, strlen(kBad), &out, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(out == NULL);
+  CHECK_STREQ(sched_error_path(err), "labelSelector.matchExpressions[0]");
+  CHECK(sched_engine_nodes(engine, "{}", 2, NULL, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_nodes(NULL, "{}", 2, &out, &err) == SCHED_INVALID_ARGUMENT);
+  sched_error_free(err);
+  sched_engine_free(engine);
+}
+
 int main(void) {
   TestVersions();
   TestStatusNames();
@@ -568,6 +611,7 @@ int main(void) {
   TestScheduleAfterNodeRemoval();
   TestQueue();
   TestStats();
+  TestNodes();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -82,6 +82,14 @@ CallFn RunCycles(uint32_t flags) {
   };
 }
 
+CallFn Nodes(const std::string& query) {
+  return [&query](sched_engine* e) {
+    RawResult r{SCHED_OK, nullptr, nullptr};
+    r.status = sched_engine_nodes(e, query.data(), query.size(), &r.output, &r.err);
+    return r;
+  };
+}
+
 // What a call and the calls after it answer on an engine that never failed.
 struct Clean {
   CallResult call;
@@ -215,6 +223,16 @@ TEST(AllocSweepTest, ApplyListRejectedAtTheLast) {
 TEST(AllocSweepTest, ScheduleWithoutAssume) {
   const std::string pod = PodJson("s", "1", "", kRichSpec);
   Sweep(Schedule(pod, SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES));
+}
+
+// A query whose selector interns strings the engine never saw: they are
+// forgotten whatever allocation fails.
+TEST(AllocSweepTest, NodesWithSelector) {
+  const std::string query =
+      R"({"names":["n0","n1","n9"],"labelSelector":{"matchExpressions":[)"
+      R"({"key":"zone","operator":"In","values":["z0","new-zone"]},)"
+      R"({"key":"new-key","operator":"DoesNotExist"}]}})";
+  Sweep(Nodes(query));
 }
 
 // Not yet atomic (issue 13, item 3): applying decoded changes, assuming a

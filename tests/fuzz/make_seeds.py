@@ -3,7 +3,7 @@
 
 Usage: make_seeds.py OUTDIR [--corpus DIR] [--examples DIR] [--max-len N]
 
-Creates OUTDIR/{config,apply,schedule,quantity,stateful}/, one file per seed, named
+Creates OUTDIR/{config,apply,schedule,quantity,stateful,nodes}/, one file per seed, named
 by the SHA-1 of its content (as libFuzzer names corpus files), so reruns are
 idempotent. Sources:
 
@@ -14,7 +14,8 @@ idempotent. Sources:
     string under requests/limits/allocatable/capacity/overhead as a quantity;
   * examples/cluster/*.json, the same way, plus sub-Lists below --max-len;
   * small hand-written configs, events, pods and quantities;
-  * hand-written operation sequences for fuzz_stateful (HAND_STATEFUL).
+  * hand-written operation sequences for fuzz_stateful (HAND_STATEFUL);
+  * hand-written sched_engine_nodes queries for fuzz_nodes (HAND_NODE_QUERIES).
 
 Input formats follow the targets: fuzz_apply splits its input into documents
 at "\\n---\\n"; fuzz_schedule takes one flags byte, then the pod JSON;
@@ -28,7 +29,7 @@ import json
 import os
 import sys
 
-TARGETS = ("config", "apply", "schedule", "quantity", "stateful")
+TARGETS = ("config", "apply", "schedule", "quantity", "stateful", "nodes")
 SEPARATOR = "\n---\n"
 QUANTITY_MAPS = {"requests", "limits", "allocatable", "capacity", "overhead", "allocatedResources"}
 WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "ReplicationController"}
@@ -355,6 +356,20 @@ HAND_STATEFUL = [
     [3, 0, 149, 0x60, 0x0F, 1, 40, 0, 1, 80, 3, 12, 0, 0, 12, 1, 0, 12, 2, 1],
 ]
 
+# fuzz_nodes inputs: sched_engine_nodes queries over fuzz_common.h's cluster.
+HAND_NODE_QUERIES = [
+    "{}",
+    '{"names":["n1","n3","missing"]}',
+    '{"labelSelector":{"matchLabels":{"topology.kubernetes.io/zone":"z1"}}}',
+    '{"labelSelector":{"matchExpressions":[{"key":"disk","operator":"Exists"}]}}',
+    '{"names":["n2"],"labelSelector":{"matchExpressions":[{"key":"kubernetes.io/hostname",'
+    '"operator":"NotIn","values":["n1"]}]}}',
+    '{"labelSelector":{"matchExpressions":[{"key":"k","operator":"In"}]}}',
+    '{"labelSelector":{"matchLabels":{"bad key":"v"}}}',
+    '{"names":[""]}',
+]
+
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -393,8 +408,10 @@ def main():
         seeds.add("apply", compact(bound))
     for ops in HAND_STATEFUL:
         seeds.add("stateful", bytes(ops))
+    for q in HAND_NODE_QUERIES:
+        seeds.add("nodes", q)
     # Garbage the decoders should reject cleanly.
-    for t in ("apply", "schedule", "config"):
+    for t in ("apply", "schedule", "config", "nodes"):
         for junk in (b"", b" ", b"\x07", b"{", b"\x00{}", b'{"a":1}x', b"\xff\xfe"):
             seeds.add(t, junk)
 

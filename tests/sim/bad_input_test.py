@@ -147,7 +147,8 @@ spec:
         self.assertEqual(out, {"placements": [], "unschedulable": [], "ignored": {},
                                "summary": {"nodes": 0, "boundPods": 0, "pending": 0,
                                            "placed": 0, "unschedulable": 0, "preemptions": 0},
-                               "unschedulableReasons": []})
+                               "unschedulableReasons": [],
+                               "utilization": {"poolLabel": None, "pools": []}})
 
 
 if __name__ == "__main__":

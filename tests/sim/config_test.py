@@ -125,6 +125,73 @@ enableContentionProfiling: false
             self.assertIn("node(s) didn't have the requested labels", u["message"])
         self.assertTrue(any("Insufficient" in u["message"] for u in out["unschedulable"]))
 
+    def test_kube_scheduler_fork_configs(self):
+        # The fork's own files: a profile enabling LibSched is this engine
+        # under its schedulerName ("libsched"); pods for default-scheduler
+        # are another scheduler's there.
+        cluster = dict(CLUSTER, items=CLUSTER["items"] + [pod("q", "1", scheduler="libsched")])
+        self.cluster = self.write("cluster-libsched.json", json.dumps(cluster))
+        fork = os.path.join(os.path.dirname(EXAMPLES), "kube-scheduler", "examples")
+        for name, mode in (("config.yaml", "Plugin"), ("config-algorithm.yaml", "Algorithm")):
+            path = os.path.join(fork, name)
+            p = simlib.run("--output", "json", "--config", path, self.cluster)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            out = json.loads(p.stdout)
+            self.assertEqual(out["placements"], [{"pod": "default/q", "node": "plain"}], name)
+            self.assertEqual(out["otherSchedulers"], {"default-scheduler": 1}, name)
+            self.assertIn(f"schedsim: {path}: profiles[0] (libsched): LibSched (mode {mode}) is "
+                          "this engine, running LibSched's args.plugins (the defaults when "
+                          "absent); not used: its plugins (what upstream runs around "
+                          "LibSched)\n", p.stderr)
+
+    def libsched_profile(self, mode, args=None, plugin_config=(), disabled=("*",), **profile):
+        enabled = [{"name": "LibSched"}] + (
+            [{"name": "PrioritySort"}] if mode == "Algorithm" else [])
+        return {"profiles": [dict(profile, schedulerName="default-scheduler", plugins={
+            "multiPoint": {"enabled": enabled, "disabled": [{"name": n} for n in disabled]}},
+            pluginConfig=list(plugin_config) + [
+                {"name": "LibSched", "args": dict(args or {}, mode=mode)}])]}
+
+    def test_libsched_args_plugins_and_plugin_config_reach_the_engine(self):
+        # args.plugins are the engine's plugins: NodeLabel preferring the
+        # ssd label packs p next to the busy pod, as CONFIG_YAML's profile.
+        plugins = {"multiPoint": {"enabled": [{"name": "NodeLabel", "weight": 5}]}}
+        node_label = {"name": "NodeLabel", "args": {"presentLabelsPreference": ["disk-ssd"]}}
+        for mode in ("Plugin", "Algorithm"):
+            config = self.libsched_profile(mode, {"plugins": plugins}, [node_label])
+            path = self.write("libsched.json", json.dumps(config))
+            self.assertEqual(self.placement("--config", path), {"default/p": "ssd"}, mode)
+        # In Plugin mode the args of a plugin the profile leaves to upstream
+        # (not disabled there) stay upstream's, as in the fork: NodeLabel
+        # runs in the engine without them, preferring nothing.
+        config = self.libsched_profile("Plugin", {"plugins": plugins}, [node_label],
+                                       disabled=("NodeResourcesFit",))
+        path = self.write("plugin-mode.json", json.dumps(config))
+        p = simlib.run("--output", "json", "--config", path, self.cluster)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["placements"], [{"pod": "default/p", "node": "plain"}])
+        self.assertIn("not used: its plugins (what upstream runs around LibSched), "
+                      "pluginConfig of NodeLabel (upstream runs it)", p.stderr)
+
+    def test_libsched_args_the_fork_refuses(self):
+        for args, field, want in (
+                ({"mode": "Whole"}, "args.mode", 'unsupported value "Whole"'),
+                ({"percentageOfNodesToScore": 101}, "args.percentageOfNodesToScore", ""),
+                ({"seed": -1}, "args.seed", "want an unsigned integer"),
+                ({"plugins": []}, "args.plugins", "want an object")):
+            config = self.libsched_profile("Algorithm")
+            config["profiles"][0]["pluginConfig"][0]["args"].update(args)
+            path = self.write("libsched.json", json.dumps(config))
+            p = simlib.run("--config", path, self.cluster)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(f"{path}: profiles[0].pluginConfig[0].{field}: {want}", p.stderr)
+        config = self.libsched_profile("Algorithm", {"percentageOfNodesToScore": 30},
+                                       percentageOfNodesToScore=50)
+        p = simlib.run("--config", self.write("pct.json", json.dumps(config)), self.cluster)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("LibSched's percentageOfNodesToScore 30 differs from the profile's 50",
+                      p.stderr)
+
     def test_bad_config(self):
         path = self.write("bad.json", json.dumps(
             {"kind": "Policy", "predicates": [{"name": "PodFitsMemory"}]}))

@@ -20,8 +20,8 @@ uint64_t ParseUint(const std::string& flag, const std::string& s) {
 
 std::string Usage() {
   return R"(Usage: schedsim [--config FILE] [--seed N] [--output table|json]
-                [--explain NS/NAME]... [--strict] [--progress]
-                [--batch-bytes N] [--version] [FILE...]
+                [--explain NS/NAME]... [--pool-label KEY] [--strict]
+                [--progress] [--batch-bytes N] [--version] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -50,7 +50,10 @@ Options:
   --config FILE        the scheduler's configuration, JSON or YAML: a
                        KubeSchedulerConfiguration (profiles, plugins,
                        pluginConfig) or a legacy Policy (kind: Policy;
-                       docs/policy.md); --seed overrides its "seed"
+                       docs/policy.md); --seed overrides its "seed".
+                       A profile enabling the kube-scheduler fork's
+                       LibSched plugin runs this engine with LibSched's
+                       args (plugins, seed, percentageOfNodesToScore)
   --seed N             seed of the engine's random choices (ties between
                        equally scored nodes); same seed, same result
   --output table|json  table for people (default), or one JSON object:
@@ -59,11 +62,21 @@ Options:
                         "ignored":{"Kind":N},
                         "preemptions":[{"pod","nominatedNodeName",
                                         "victims"}],  (when any)
-                        "summary":{...},"unschedulableReasons":[...]}
+                        "summary":{...},"unschedulableReasons":[...],
+                        "utilization":{...}}
                        (docs/schedsim.md)
   --explain NS/NAME    also show, for that pending pod, why each node was
                        rejected and how the feasible nodes scored
                        (repeatable: each pod named)
+  --pool-label KEY     the node label whose values are the pools of the
+                       utilization report (CPU, memory, pods and extended
+                       resources requested/allocatable per pool, before
+                       and after the run); default: the first of
+                       cloud.google.com/gke-nodepool,
+                       eks.amazonaws.com/nodegroup,
+                       kubernetes.azure.com/agentpool,
+                       karpenter.sh/nodepool and
+                       node.kubernetes.io/instance-type that a node has
   --progress           show the progress line and the timing on stderr
                        even when it is not a terminal
   --batch-bytes N      load the input in documents of at most N bytes
@@ -114,7 +127,7 @@ Options ParseArgs(int argc, char** argv) {
       inline_value = true;
     }
     if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config" &&
-        flag != "--batch-bytes") {
+        flag != "--batch-bytes" && flag != "--pool-label") {
       throw InputError("unknown flag " + flag + " (see --help)");
     }
     if (!inline_value) {
@@ -129,6 +142,9 @@ Options ParseArgs(int argc, char** argv) {
     } else if (flag == "--config") {
       if (value.empty()) throw InputError("--config: want a file name");
       o.config = value;
+    } else if (flag == "--pool-label") {
+      if (value.empty()) throw InputError("--pool-label: want a node label key");
+      o.pool_label = value;
     } else if (flag == "--output") {
       if (value != "table" && value != "json") {
         throw InputError("--output: want table or json, got \"" + value + "\"");

@@ -16,7 +16,8 @@ struct Options {
   OutputFormat output = OutputFormat::kTable;
   // "ns/name" per --explain; a bare name means namespace "default"
   std::vector<std::string> explain;
-  std::string config;  // --config FILE, or ""
+  std::string config;      // --config FILE, or ""
+  std::string pool_label;  // --pool-label KEY, or "" (the default list)
   std::vector<std::string> files;
   std::optional<size_t> batch_bytes;  // --batch-bytes
   bool strict = false;                // --strict: input warnings are errors

@@ -37,6 +37,17 @@ JsonPtr Parse(const LibString& s, const char* what) {
   return v;
 }
 
+// The array member `key` of the engine's document `s`.
+JsonPtr ArrayMember(const LibString& s, const char* key, const char* what) {
+  JsonPtr parsed = Parse(s, what);
+  cJSON* array = cJSON_DetachItemFromObjectCaseSensitive(parsed.get(), key);
+  if (!cJSON_IsArray(array)) {
+    cJSON_Delete(array);
+    throw EngineError(std::string(what) + " without \"" + key + "\"");
+  }
+  return JsonPtr(array);
+}
+
 }  // namespace
 
 SimEngine::SimEngine(const cJSON* config, const std::string& config_file,
@@ -70,13 +81,7 @@ JsonPtr SimEngine::Run(uint32_t max_cycles, uint32_t flags) {
   sched_error* err = nullptr;
   sched_status st = sched_engine_run(engine_.get(), max_cycles, flags, &out.p, &err);
   Check(st, err, Nowhere);
-  JsonPtr parsed = Parse(out, "run result");
-  cJSON* results = cJSON_DetachItemFromObjectCaseSensitive(parsed.get(), "results");
-  if (!cJSON_IsArray(results)) {
-    cJSON_Delete(results);
-    throw EngineError("run result without \"results\"");
-  }
-  return JsonPtr(results);
+  return ArrayMember(out, "results", "run result");
 }
 
 JsonPtr SimEngine::Schedule(const std::string& pod, uint32_t flags) {
@@ -100,6 +105,14 @@ JsonPtr SimEngine::Queue() {
   sched_status st = sched_engine_queue(engine_.get(), &out.p, &err);
   Check(st, err, Nowhere);
   return Parse(out, "queue");
+}
+
+JsonPtr SimEngine::Nodes() {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_nodes(engine_.get(), nullptr, 0, &out.p, &err);
+  Check(st, err, Nowhere);
+  return ArrayMember(out, "nodes", "nodes");
 }
 
 }  // namespace schedsim

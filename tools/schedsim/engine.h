@@ -46,6 +46,8 @@ class SimEngine {
   void AdvanceClock(uint64_t millis);
   // sched_engine_queue: {"nowMillis","schedulingCycle","pods":[...]}.
   JsonPtr Queue();
+  // sched_engine_nodes of every node: the "nodes" array.
+  JsonPtr Nodes();
 
  private:
   struct Free {

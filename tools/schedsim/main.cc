@@ -12,6 +12,7 @@
 #include "config.h"
 #include "diag.h"
 #include "input.h"
+#include "libsched_plugin.h"
 #include "output.h"
 #include "sim.h"
 
@@ -59,12 +60,16 @@ int main(int argc, char** argv) {
       config.reset(cJSON_Duplicate(input.config.json, true));
       config_name = input.config.loc.Str();
     }
-    if (config) DropIgnoredConfig(config.get(), config_name, std::cerr);
+    if (config) {
+      DropIgnoredConfig(config.get(), config_name, std::cerr);
+      ResolveLibSchedProfiles(config.get(), config_name, std::cerr);
+    }
     Cluster cluster = BuildCluster(std::move(input), ProfileNames(config.get()), diag);
     diag.Finish();
     SimOptions so{o.seed, o.explain, config.get(), config_name};
     if (o.batch_bytes) so.batch_bytes = *o.batch_bytes;
     so.progress = o.progress;
+    so.pool_label = o.pool_label;
     std::signal(SIGINT, OnInterrupt);
     SimResult r = Simulate(cluster, so, &g_stop);
     if (o.progress || isatty(STDERR_FILENO) == 1) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,95 @@ std::vector<Reason> Reasons(const SimResult& r) {
 size_t Placed(const SimResult& r) {
   return static_cast<size_t>(std::count_if(r.outcomes.begin(), r.outcomes.end(),
                                            [](const Outcome& o) { return !o.node.empty(); }));
+}
+
+// A per-mille share as a percentage with one decimal ("12.5"), or "" when none.
+std::string Percent(const Amount& a) {
+  const std::optional<int64_t> pm = a.PerMille();
+  if (!pm) return "";
+  return std::to_string(*pm / 10) + "." + std::to_string(*pm % 10);
+}
+
+// `v` in `unit`s with `suffix`: whole when exact, else to one decimal.
+std::string InUnit(int64_t v, int64_t unit, const std::string& suffix) {
+  if (v % unit == 0) return std::to_string(v / unit) + suffix;
+  __extension__ typedef __int128 Wide;
+  const auto tenths = static_cast<int64_t>((Wide{v} * 10 + unit / 2) / unit);
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + suffix;
+}
+
+// "requested/allocatable" of `resource` in one unit: CPU in cores when
+// both are whole, else millicores ("1500m/4000m"); bytes (memory,
+// hugepages) in the largest binary unit of which the larger of the two
+// holds at least ten ("68.2Gi/1959.9Gi"); counts as they are.
+std::string Fraction(const std::string& resource, const Amount& a) {
+  if (resource == "cpu") {
+    if (a.requested % 1000 == 0 && a.allocatable % 1000 == 0) {
+      return std::to_string(a.requested / 1000) + "/" + std::to_string(a.allocatable / 1000);
+    }
+    return std::to_string(a.requested) + "m/" + std::to_string(a.allocatable) + "m";
+  }
+  if (resource == "memory" || resource.starts_with("hugepages-")) {
+    static const char* const kSuffixes[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    const int64_t top = std::max(a.requested, a.allocatable);
+    int i = 0;
+    while (i < 6 && top / 10 >= (int64_t{1} << (10 * (i + 1)))) ++i;
+    const int64_t unit = int64_t{1} << (10 * i);
+    return InUnit(a.requested, unit, kSuffixes[i]) + "/" +
+           InUnit(a.allocatable, unit, kSuffixes[i]);
+  }
+  return std::to_string(a.requested) + "/" + std::to_string(a.allocatable);
+}
+
+void PrintAmounts(std::ostream& out, const PoolUsage& p, bool after) {
+  out << "{";
+  const char* sep = "";
+  for (const ResourceUsage& u : p.resources) {
+    const Amount& a = after ? u.after : u.before;
+    const std::string pct = Percent(a);
+    out << sep << Quote(u.resource) << ": {\"requested\": " << a.requested
+        << ", \"allocatable\": " << a.allocatable
+        << ", \"percent\": " << (pct.empty() ? "null" : pct) << "}";
+    sep = ", ";
+  }
+  out << "}";
+}
+
+void PrintUtilizationJson(std::ostream& out, const Utilization& u) {
+  out << ",\n  \"utilization\": {\"poolLabel\": " << (u.label.empty() ? "null" : Quote(u.label))
+      << ", \"pools\": [";
+  const char* sep = "\n";
+  for (const PoolUsage& p : u.pools) {
+    out << sep << "    {\"pool\": " << Quote(p.pool) << ", \"nodes\": " << p.nodes
+        << ", \"before\": ";
+    PrintAmounts(out, p, false);
+    out << ", \"after\": ";
+    PrintAmounts(out, p, true);
+    out << "}";
+    sep = ",\n";
+  }
+  out << (*sep == ',' ? "\n  ]}" : "]}");
+}
+
+// "1500m/4000m (37.5%)"
+std::string Cell(const std::string& resource, const Amount& a) {
+  const std::string pct = Percent(a);
+  return Fraction(resource, a) + (pct.empty() ? "" : " (" + pct + "%)");
+}
+
+void PrintUtilizationTable(std::ostream& out, const Utilization& u) {
+  if (u.pools.empty()) return;
+  out << (u.label.empty() ? "utilization, all nodes (no pool label; see --pool-label)"
+                          : "utilization by " + u.label)
+      << ", requested/allocatable:\n";
+  std::vector<Row> rows{{"POOL", "NODES", "RESOURCE", "BEFORE", "AFTER"}};
+  for (const PoolUsage& p : u.pools) {
+    for (const ResourceUsage& r : p.resources) {
+      rows.push_back({p.pool, std::to_string(p.nodes), r.resource, Cell(r.resource, r.before),
+                      Cell(r.resource, r.after)});
+    }
+  }
+  WriteColumns(out, rows);
 }
 
 }  // namespace
@@ -99,6 +189,7 @@ void PrintJson(std::ostream& out, const SimResult& r) {
     sep = ",\n";
   }
   out << (*sep == ',' ? "\n  ]" : "]");
+  PrintUtilizationJson(out, r.utilization);
   if (!r.explain.empty()) {
     // "explain" (the first) predates repeatable --explain; "explains" has all.
     out << ",\n  \"explain\": " << (r.explain[0] ? Print(r.explain[0].get()) : "null");
@@ -140,6 +231,7 @@ void PrintTable(std::ostream& out, const SimResult& r) {
     }
     WriteColumns(out, counts);
   }
+  PrintUtilizationTable(out, r.utilization);
   if (cJSON_GetArraySize(r.ignored.get()) > 0) {
     out << "ignored:";
     const char* sep = " ";

@@ -113,6 +113,8 @@ class Simulation {
     for (const PendingPod& p : c_.pending) (p.daemon ? first : rest).push_back({p.json, &p.loc});
     const bool daemons = first.size() > c_.resident.size();
     Send(first);
+    // Before: the bound pods (the daemon pods just sent are pending).
+    JsonPtr before = engine_.Nodes();
     auto start = std::chrono::steady_clock::now();
     // The DaemonSet controller's pods are on their nodes before the others
     // compete for room.
@@ -123,6 +125,9 @@ class Simulation {
     }
     Finish();
     r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    JsonPtr after = engine_.Nodes();
+    const std::string label = ChoosePoolLabel(before.get(), o_.pool_label);
+    r_.utilization = PoolUtilization(label, before.get(), after.get());
     return std::move(r_);
   }
 

@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "engine.h"
 #include "json.h"
+#include "utilization.h"
 
 namespace schedsim {
 
@@ -34,6 +35,9 @@ struct SimOptions {
   // larger than it goes alone); the engine's own limit is 256 MiB.
   size_t batch_bytes = kDefaultBatchBytes;
   bool progress = false;  // --progress: the progress line even off a terminal
+  // --pool-label: the node label whose values are the pools of the
+  // utilization report; "" picks the first of kPoolLabels a node carries.
+  std::string pool_label = {};
 };
 
 // Where a pending pod ended up.
@@ -66,7 +70,10 @@ struct SimResult {
   int64_t nodes = 0;         // Nodes in the input
   int64_t bound_pods = 0;    // pods with spec.nodeName, from the input
   bool interrupted = false;  // stopped by SIGINT: the outcomes so far
-  double seconds = 0;        // wall time of the scheduling loop
+  // Per pool, requests against allocatable before the run (bound pods)
+  // and after it (placed pods too, evicted ones gone).
+  Utilization utilization;
+  double seconds = 0;  // wall time of the scheduling loop
 };
 
 // At most this many scheduling cycles per pending pod (plus a constant);

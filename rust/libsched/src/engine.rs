@@ -10,7 +10,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::types::{ApplySummary, QueueState, RunResult, ScheduleResult, Stats};
+use crate::types::{
+    ApplySummary, NodeQuery, NodeState, QueueState, RunResult, ScheduleResult, Stats,
+};
 use crate::ScheduleFlags;
 
 /// A scheduling engine: the cluster state, the profiles of its config and
@@ -135,21 +137,10 @@ impl Engine {
     /// ```
     pub fn apply(&self, json: impl AsRef<[u8]>) -> Result<ApplySummary> {
         let json = json.as_ref();
-        let mut out = ptr::null_mut();
-        let mut err = ptr::null_mut();
-        // SAFETY: the handle is live; json is valid for len bytes.
-        let summary = unsafe {
-            let st = sys::sched_engine_apply(
-                self.raw.as_ptr(),
-                json.as_ptr().cast(),
-                json.len(),
-                &mut out,
-                &mut err,
-            );
-            check(st, err)?;
-            take_string(out)
-        };
-        decode(&summary)
+        // SAFETY: json is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_apply(e, json.as_ptr().cast(), json.len(), out, err)
+        })
     }
 
     /// [`apply`](Self::apply) for any value serde serializes to one of the
@@ -189,22 +180,10 @@ impl Engine {
     /// ```
     pub fn schedule(&self, pod: impl AsRef<[u8]>, flags: ScheduleFlags) -> Result<ScheduleResult> {
         let pod = pod.as_ref();
-        let mut out = ptr::null_mut();
-        let mut err = ptr::null_mut();
-        // SAFETY: the handle is live; pod is valid for len bytes.
-        let result = unsafe {
-            let st = sys::sched_engine_schedule(
-                self.raw.as_ptr(),
-                pod.as_ptr().cast(),
-                pod.len(),
-                flags.bits(),
-                &mut out,
-                &mut err,
-            );
-            check(st, err)?;
-            take_string(out)
-        };
-        decode(&result)
+        // SAFETY: pod is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_schedule(e, pod.as_ptr().cast(), pod.len(), flags.bits(), out, err)
+        })
     }
 
     /// [`schedule`](Self::schedule) for any value serde serializes to a
@@ -251,21 +230,10 @@ impl Engine {
     /// # Ok::<(), libsched::Error>(())
     /// ```
     pub fn run(&self, max_cycles: u32, flags: ScheduleFlags) -> Result<RunResult> {
-        let mut out = ptr::null_mut();
-        let mut err = ptr::null_mut();
-        // SAFETY: the handle is live.
-        let result = unsafe {
-            let st = sys::sched_engine_run(
-                self.raw.as_ptr(),
-                max_cycles,
-                flags.bits(),
-                &mut out,
-                &mut err,
-            );
-            check(st, err)?;
-            take_string(out)
-        };
-        decode(&result)
+        // SAFETY: out and err are out-params.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_run(e, max_cycles, flags.bits(), out, err)
+        })
     }
 
     /// Moves the queue's clock forward (milliseconds; finer parts of
@@ -319,6 +287,36 @@ impl Engine {
         self.read(sys::sched_engine_stats)
     }
 
+    /// The nodes `query` selects, sorted by name, with their allocatable
+    /// and requested resources (`sched_engine_nodes`): what utilization
+    /// needs, without recomputing pod requests. Changes nothing.
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) with the
+    /// field's path for a bad query (an empty name, a selector the API
+    /// server would refuse: `labelSelector.matchExpressions[0]`).
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}"#)?;
+    /// let nodes = engine.nodes(&libsched::NodeQuery::default())?;
+    /// assert_eq!((nodes[0].allocatable.milli_cpu, nodes[0].pod_count), (2000, 0));
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn nodes(&self, query: &NodeQuery) -> Result<Vec<NodeState>> {
+        #[derive(serde::Deserialize)]
+        struct Doc {
+            nodes: Vec<NodeState>,
+        }
+        let query = encode(query)?;
+        // SAFETY: query is valid for len bytes.
+        let doc: Doc = self.call(|e, out, err| unsafe {
+            sys::sched_engine_nodes(e, query.as_ptr().cast(), query.len(), out, err)
+        })?;
+        Ok(doc.nodes)
+    }
+
     /// Calls an entry point of shape `(engine, char **out, sched_error **err)`.
     fn read<T: DeserializeOwned>(
         &self,
@@ -328,11 +326,28 @@ impl Engine {
             *mut *mut sys::sched_error,
         ) -> sys::sched_status,
     ) -> Result<T> {
+        // SAFETY: out and err are out-params.
+        self.call(|e, out, err| unsafe { f(e, out, err) })
+    }
+
+    /// Runs `f`, one call of an entry point that writes a JSON document, with
+    /// the live handle and the two out-params, then decodes the document.
+    /// `f` makes the C call (the handle is live for it).
+    fn call<T: DeserializeOwned>(
+        &self,
+        f: impl FnOnce(
+            *mut sys::sched_engine,
+            *mut *mut c_char,
+            *mut *mut sys::sched_error,
+        ) -> sys::sched_status,
+    ) -> Result<T> {
         let mut out = ptr::null_mut();
         let mut err = ptr::null_mut();
-        // SAFETY: the handle is live; out and err are out-params.
+        let st = f(self.raw.as_ptr(), &mut out, &mut err);
+        // SAFETY: out and err are as the call left them: an error object on
+        // failure, the library's string on success (sched.h conventions 2, 5).
         let json = unsafe {
-            check(f(self.raw.as_ptr(), &mut out, &mut err), err)?;
+            check(st, err)?;
             take_string(out)
         };
         decode(&json)

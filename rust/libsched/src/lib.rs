@@ -40,8 +40,9 @@ pub use engine::Engine;
 pub use error::{Code, Error, Result};
 pub use flags::ScheduleFlags;
 pub use types::{
-    ApplySummary, EquivalenceCacheStats, NodeScores, NodeStatus, QueueName, QueueState, QueuedPod,
-    Reason, RunResult, ScheduleResult, ScoreTable, Stats, Victim,
+    ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,
+    NodeScores, NodeState, NodeStatus, QueueName, QueueState, QueuedPod, Reason, Resource,
+    RunResult, ScheduleResult, ScoreTable, Stats, Victim,
 };
 
 use std::ffi::CStr;

@@ -219,3 +219,85 @@ pub struct EquivalenceCacheStats {
     #[serde(default)]
     pub parked: u64,
 }
+
+/// Which nodes [`Engine::nodes`](crate::Engine::nodes) reports (docs/api.md,
+/// "Nodes"); the default selects every node. Both given: both must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeQuery {
+    /// Only these nodes; names that are no node are skipped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// Only the nodes whose labels it matches (`metav1.LabelSelector`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+}
+
+/// A `metav1.LabelSelector`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelector {
+    /// Labels that must be present with these values.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub match_labels: BTreeMap<String, String>,
+    /// Requirements that must all hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_expressions: Vec<LabelSelectorRequirement>,
+}
+
+/// A `metav1.LabelSelectorRequirement`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabelSelectorRequirement {
+    /// The label key.
+    pub key: String,
+    /// `In`, `NotIn`, `Exists` or `DoesNotExist`.
+    pub operator: String,
+    /// The values of `In` and `NotIn`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+/// One node as the engine schedules against it: `framework.NodeInfo`'s
+/// aggregates, from [`Engine::nodes`](crate::Engine::nodes).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeState {
+    /// The node's name.
+    pub name: String,
+    /// Every label of the node.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// `status.allocatable`.
+    pub allocatable: Resource,
+    /// `NodeInfo.Requested`: the requests of the pods bound or assumed on
+    /// the node, each as the scheduler counts it (init containers,
+    /// sidecars, overhead); `allowed_pod_number` is 0.
+    pub requested: Resource,
+    /// `NodeInfo.NonZeroRequested` (100m CPU, 200Mi memory for containers
+    /// requesting none); only `milli_cpu` and `memory`.
+    pub non_zero_requested: Resource,
+    /// Pods bound or assumed on the node.
+    pub pod_count: u64,
+}
+
+/// A `framework.Resource`: CPU in milli-CPU, memory and ephemeral storage
+/// in bytes, the `pods` resource, and the scalar resources (extended,
+/// `hugepages-*`, `attachable-volumes-*`) by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resource {
+    /// Milli-CPU.
+    #[serde(rename = "milliCPU")]
+    pub milli_cpu: i64,
+    /// Bytes.
+    pub memory: i64,
+    /// Bytes.
+    #[serde(default)]
+    pub ephemeral_storage: i64,
+    /// The `pods` resource.
+    #[serde(default)]
+    pub allowed_pod_number: i64,
+    /// Scalar resources by name.
+    #[serde(default)]
+    pub scalar_resources: BTreeMap<String, i64>,
+}

@@ -5,7 +5,10 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use libsched::{Code, Engine, QueueName, Reason, ScheduleFlags};
+use libsched::{
+    Code, Engine, LabelSelector, LabelSelectorRequirement, NodeQuery, QueueName, Reason,
+    ScheduleFlags,
+};
 use serde_json::json;
 
 fn node(name: &str, cpu: &str) -> serde_json::Value {
@@ -141,6 +144,42 @@ fn stats_count_cache_hits() {
     let s = engine.stats().unwrap().equivalence_cache;
     assert!(s.enabled);
     assert_eq!((s.hits, s.misses), (1, 1));
+}
+
+#[test]
+fn nodes_report_node_info_requests() {
+    let engine = two_nodes();
+    // Only n1 has room for 1500m: the assumed pod counts there.
+    let r = engine
+        .schedule_object(&pod("a", "1500m"), ScheduleFlags::ASSUME)
+        .unwrap();
+    assert_eq!(r.node.as_deref(), Some("n1"));
+    let nodes = engine.nodes(&NodeQuery::default()).unwrap();
+    let got: Vec<_> = nodes
+        .iter()
+        .map(|n| (n.name.as_str(), n.requested.milli_cpu, n.pod_count))
+        .collect();
+    assert_eq!(got, [("n1", 1500, 1), ("n2", 0, 0)]);
+    assert_eq!(nodes[0].allocatable.memory, 8 << 30);
+    let only = NodeQuery {
+        names: vec!["n2".into(), "gone".into()],
+        ..NodeQuery::default()
+    };
+    assert_eq!(engine.nodes(&only).unwrap().len(), 1);
+    let bad = NodeQuery {
+        label_selector: Some(LabelSelector {
+            match_expressions: vec![LabelSelectorRequirement {
+                key: "k".into(),
+                operator: "Bogus".into(),
+                values: vec![],
+            }],
+            ..LabelSelector::default()
+        }),
+        ..NodeQuery::default()
+    };
+    let err = engine.nodes(&bad).unwrap_err();
+    assert_eq!(err.code(), Code::InvalidArgument);
+    assert_eq!(err.path(), "labelSelector.matchExpressions[0]");
 }
 
 /// sched.h convention 6: one engine, called from many threads at once.

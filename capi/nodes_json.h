@@ -1,0 +1,24 @@
+// The sched_engine_nodes document: per-node allocatable and requested
+// resources, read from the engine's NodeInfos (libsched/state/node_query.h).
+#ifndef CAPI_NODES_JSON_H_
+#define CAPI_NODES_JSON_H_
+
+#include <string>
+#include <vector>
+
+#include "libsched/model/interner.h"
+#include "libsched/state/node_info.h"
+
+namespace sched::capi {
+
+// {"nodes":[{"name":"n1","labels":{"k":"v",...},"allocatable":<resource>,
+//  "requested":<resource>,"nonZeroRequested":{"milliCPU":N,"memory":N},
+//  "podCount":N},...]}, nodes in the given order, labels and scalar
+// resources sorted by name; <resource> is {"milliCPU":N,"memory":N,
+// "ephemeralStorage":N,"allowedPodNumber":N,"scalarResources":{"name":N}}
+// (framework.Resource's fields). REQUIRES: every NodeInfo has a node.
+std::string NodesJson(const std::vector<const NodeInfo*>& nodes, const Interner& interner);
+
+}  // namespace sched::capi
+
+#endif  // CAPI_NODES_JSON_H_
