@@ -1,3 +1,5 @@
+//go:build schedperf
+
 package schedperf
 
 import (

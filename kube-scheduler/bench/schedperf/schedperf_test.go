@@ -1,9 +1,13 @@
+//go:build schedperf
+
 // Package schedperf runs upstream's scheduler_perf benchmark
 // (k8s.io/kubernetes/test/integration/scheduler_perf, unmodified) with the
 // LibSched plugin registered, either with upstream's stock scheduler
 // configuration or with a KubeSchedulerConfiguration that uses LibSched
 // (-libsched-config). bench/scheduler-perf.sh builds it and runs both
-// columns; see there for the flags it passes.
+// columns; see there for the flags it passes. It builds only with the tag
+// schedperf, so that `go test ./...` (scripts/test-kube-scheduler.sh) does
+// not compile upstream's integration framework.
 package schedperf
 
 import (
