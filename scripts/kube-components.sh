@@ -3,6 +3,7 @@
 # benchmarks, built from Go modules and started on 127.0.0.1:
 #
 #   scripts/kube-components.sh build        # etcd + kube-apiserver into $KUBE_COMPONENTS_BIN
+#   scripts/kube-components.sh build etcd   # etcd only (bench/scheduler-perf.sh)
 #   scripts/kube-components.sh start DIR    # start both; DIR receives data, certs, kubeconfigs
 #   scripts/kube-components.sh stop DIR     # SIGTERM both, wait, keep DIR
 #
@@ -41,12 +42,17 @@ die() { echo "kube-components.sh: $*" >&2; exit 1; }
 # stale FILE MODFILE: FILE is missing or older than MODFILE.
 stale() { [[ ! -x $1 || $2 -nt $1 ]]; }
 
+# build [etcd]: both components, or etcd only.
 build() {
   command -v go >/dev/null || die "no go toolchain on PATH"
   mkdir -p "$bin"
   if stale "$bin/etcd" "$root/kube-scheduler/tools/etcd/go.mod"; then
     echo "== building etcd"
     (cd "$root/kube-scheduler/tools/etcd" && nice go build -o "$bin/etcd" .)
+  fi
+  if [[ ${1:-} == etcd ]]; then
+    "$bin/etcd" --version | head -1
+    return
   fi
   if stale "$bin/kube-apiserver" "$root/kube-scheduler/go.mod"; then
     echo "== building kube-apiserver"
@@ -157,8 +163,8 @@ stop() {
 }
 
 case "${1:-}" in
-  build) build ;;
+  build) [[ $# == 1 || ( $# == 2 && $2 == etcd ) ]] || die "usage: $0 build [etcd]"; build "${2:-}" ;;
   start) [[ $# == 2 ]] || die "usage: $0 start DIR"; start "$2" ;;
   stop) [[ $# == 2 ]] || die "usage: $0 stop DIR"; stop "$2" ;;
-  *) die "usage: $0 build | start DIR | stop DIR" ;;
+  *) die "usage: $0 build [etcd] | start DIR | stop DIR" ;;
 esac
