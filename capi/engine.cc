@@ -290,6 +290,7 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
     scheduler.Rewind(rng, start);
     throw;
   }
+  state_.SnapshotTaken();  // after the cycle: a failed call changes nothing
   if (assume) {
     queue_->Delete(*pod);  // an assumed pod is no longer pending
     pod->node_name = r.node;
@@ -312,6 +313,7 @@ ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result)
     // Only pods of a profile are queued (CommitOne).
     const ScheduleResult r =
         schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, state_, queue_.get());
+    state_.SnapshotTaken();
     if (n > 0) out += ',';
     out += ScheduleResultJson(*p->pod, r, state_, flags, !r.node.empty());
     if (r.node.empty()) {

@@ -1,5 +1,6 @@
 #include "libsched/state/cluster_state.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace sched {
@@ -51,14 +52,33 @@ void ClusterState::MoveAffinityTerms(const NodeInfo& info, const Node* old) {
   }
 }
 
+void ClusterState::SaveSnapshotOrder() {
+  if (snapshot_order_saved_) return;
+  // No node came or went since the snapshot, so node_list_ is its order.
+  snapshot_order_.clear();
+  for (const NodeInfo* info : node_list_) snapshot_order_.push_back(info->node()->name);
+  snapshot_order_saved_ = true;
+}
+
 void ClusterState::NodeListChanged() {
   if (batch_depth_ > 0) {
     node_list_stale_ = true;
     return;
   }
+  // UpdateSnapshot's updateAllLists: the tree is listed afresh (zone
+  // changes since the snapshot included) only if the node set differs from
+  // the snapshot's; a node added and removed again, or removed and re-added,
+  // leaves the walk as it was.
+  const bool same_nodes =
+      tree_.size() == snapshot_order_.size() &&
+      std::all_of(snapshot_order_.begin(), snapshot_order_.end(),
+                  [&](const std::string& name) { return tree_.ZoneOf(name) != nullptr; });
+  std::vector<std::string> fresh;
+  if (!same_nodes) fresh = tree_.List();
+  const std::vector<std::string>& listed = same_nodes ? snapshot_order_ : fresh;
   node_list_.clear();
   node_index_list_.clear();
-  for (const auto& name : tree_.List()) {
+  for (const auto& name : listed) {
     node_list_.push_back(infos_.at(name).get());
     node_index_list_.push_back(node_list_.back()->index());
   }
@@ -85,14 +105,16 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
 
   const std::string* old_zone = tree_.ZoneOf(name);
   if (old_zone == nullptr) {
+    SaveSnapshotOrder();
     tree_.Add(zone, name);
     NodeListChanged();
   } else if (*old_zone != zone) {
     // A zone change moves the node to the end of its new zone in the tree,
-    // as upstream; the walk order follows at the next node add or removal,
-    // as UpdateSnapshot rebuilds nodeInfoList only then (updateAllLists).
+    // as upstream; the walk follows only if nodes came or went since the
+    // snapshot (NodeListChanged).
     tree_.Remove(*old_zone, name);
     tree_.Add(zone, name);
+    if (snapshot_order_saved_) NodeListChanged();
   }
 }
 
@@ -100,6 +122,7 @@ bool ClusterState::RemoveNode(std::string_view name) {
   const std::string key(name);
   const std::string* zone = tree_.ZoneOf(key);
   if (zone == nullptr) return false;
+  SaveSnapshotOrder();  // while node_list_ still names this node
   NodeInfo& info = *infos_.at(key);
   CountImages(*info.node(), -1);
   const std::shared_ptr<const Node> old = info.shared_node();
@@ -274,6 +297,7 @@ const PersistentVolume* ClusterState::FindPersistentVolume(std::string_view name
 }
 const PersistentVolumeClaim* ClusterState::FindPersistentVolumeClaim(std::string_view ns,
                                                                    std::string_view name) const {
+
   return Find(pvcs_, std::string(ns) + "/" + std::string(name));
 }
 const StorageClass* ClusterState::FindStorageClass(std::string_view name) const {
@@ -297,4 +321,3 @@ const NodeInfo* ClusterState::FindNode(std::string_view name) const {
 }
 
 }  // namespace sched
-

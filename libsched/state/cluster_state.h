@@ -152,8 +152,15 @@ class ClusterState {
   // a persistentVolumeClaim volume (StorageInfoLister.IsPVCUsedByPods).
   bool IsPVCUsedByPods(std::string_view key) const;
 
-  // Nodes that exist (have a Node object), in NodeTree order.
+  // Nodes that exist (have a Node object), in the order the next cycle
+  // walks them: the NodeTree's order if nodes were added or removed since
+  // the last SnapshotTaken() (the node set differs), else that cycle's
+  // order, zone changes notwithstanding (upstream's UpdateSnapshot re-lists
+  // the tree only then: updateAllLists).
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
+  // A scheduling cycle took its snapshot of NodeList() (upstream's
+  // UpdateSnapshot at the start of each cycle). O(1), cannot fail.
+  void SnapshotTaken() { snapshot_order_saved_ = false; }
   // NodeInfo::index() of each NodeList() entry, in the same order: a
   // per-node walk over flat arrays that need not touch the NodeInfos.
   const std::vector<uint32_t>& NodeIndexList() const { return node_index_list_; }
@@ -192,6 +199,9 @@ class ClusterState {
   void MoveAffinityTerms(const NodeInfo& info, const Node* old);
   // Counts the pod's persistentVolumeClaim volumes in pvc_ref_counts_.
   void CountPVCRefs(const Pod& pod, int delta);
+  // Before a node is added or removed: keeps the last snapshot's order
+  // (once per snapshot), which the walk returns to if the node set does.
+  void SaveSnapshotOrder();
   // After a node is added, removed or changes zone: rebuild now, or when
   // the outermost Batch ends.
   void NodeListChanged();
@@ -220,6 +230,10 @@ class ClusterState {
   std::vector<uint32_t> node_index_list_;
   int batch_depth_ = 0;
   bool node_list_stale_ = false;
+  // Node names in the walk order of the last snapshot; valid while
+  // snapshot_order_saved_ (a node was added or removed since it).
+  std::vector<std::string> snapshot_order_;
+  bool snapshot_order_saved_ = false;
 };
 
 }  // namespace sched

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,7 @@ TEST(ClusterStateTest, NodeListFollowsZonesAndZoneChanges) {
   s.UpsertNode(zoned("a2", "a"));
   s.UpsertNode(zoned("b1", "b"));
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
+  s.SnapshotTaken();
   // A zone change re-appends the node in its new zone, but the walk order
   // stays until a node is added or removed (UpdateSnapshot's updateAllLists).
   s.UpsertNode(zoned("a1", "b"));
@@ -140,8 +142,87 @@ TEST(ClusterStateTest, NodeListFollowsZonesAndZoneChanges) {
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
   s.UpsertNode(zoned("c1", "c"));
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a2", "b1", "c1", "a1"}));
+  s.SnapshotTaken();
   s.RemoveNode("c1");
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a2", "b1", "a1"}));
+}
+
+// The walk the next cycle takes after the events between two cycles, as
+// upstream's UpdateSnapshot lists it: the node tree as it is then (zone
+// changes included) if the node set differs from the last snapshot's, else
+// the last snapshot's order. The first two cases are the event orders of
+// difftest sequences 1-0 (seed 1, step 137) and 6-1 (seed 6, step 235).
+TEST(ClusterStateTest, NodeListAtTheNextCycleFollowsUpdateSnapshot) {
+  struct Event {
+    enum { kAdd, kRemove, kZone, kSnapshot } op;
+    std::string node, zone;
+  };
+  const struct {
+    std::string name;
+    bool batch;  // the events in one Apply
+    std::vector<Event> events;
+    std::vector<std::string> want;
+  } cases[] = {
+      {"add, then a zone change",
+       false,
+       {{Event::kAdd, "c1", "c"}, {Event::kZone, "a1", "b"}},
+       {"a2", "b1", "c1", "b2", "a1"}},
+      {"remove, then a zone change",
+       false,
+       {{Event::kRemove, "b2", ""}, {Event::kZone, "a1", "b"}},
+       {"a2", "b1", "a1"}},
+      {"both in one batch",
+       true,
+       {{Event::kAdd, "c1", "c"}, {Event::kZone, "a1", "b"}},
+       {"a2", "b1", "c1", "b2", "a1"}},
+      {"a zone change, then add",
+       false,
+       {{Event::kZone, "a1", "b"}, {Event::kAdd, "c1", "c"}},
+       {"a2", "b1", "c1", "b2", "a1"}},
+      {"a zone change alone", false, {{Event::kZone, "a1", "b"}}, {"a1", "b1", "a2", "b2"}},
+      {"a zone change in the next gap",
+       false,
+       {{Event::kAdd, "c1", "c"}, {Event::kSnapshot, "", ""}, {Event::kZone, "a1", "b"}},
+       {"a1", "b1", "c1", "a2", "b2"}},
+      {"added and removed again",
+       false,
+       {{Event::kAdd, "c1", "c"}, {Event::kZone, "a1", "b"}, {Event::kRemove, "c1", ""}},
+       {"a1", "b1", "a2", "b2"}},
+      {"removed and added again",
+       false,
+       {{Event::kRemove, "a1", ""}, {Event::kAdd, "a1", "a"}},
+       {"a1", "b1", "a2", "b2"}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState s;
+    Interner& in = s.interner();
+    auto zoned = [&](const std::string& n, const std::string& z) {
+      return NodeBuilder(in, n).Label("topology.kubernetes.io/zone", z).Build();
+    };
+    for (const char* n : {"a1", "b1", "a2", "b2"}) s.UpsertNode(zoned(n, std::string(1, n[0])));
+    ASSERT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2", "b2"}));
+    s.SnapshotTaken();
+    {
+      std::optional<ClusterState::Batch> batch;
+      if (c.batch) batch.emplace(s);
+      for (const Event& e : c.events) {
+        switch (e.op) {
+          case Event::kAdd:
+          case Event::kZone:
+            s.UpsertNode(zoned(e.node, e.zone));
+            break;
+          case Event::kRemove:
+            ASSERT_TRUE(s.RemoveNode(e.node));
+            break;
+          case Event::kSnapshot:
+            s.SnapshotTaken();
+            break;
+        }
+      }
+    }
+    EXPECT_EQ(Names(s), c.want);
+  }
 }
 
 TEST(ClusterStateTest, ImageNodeCountsTrackNodes) {
