@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <new>
 #include <random>
-#include <cstdio>
 #include <set>
 #include <string>
 #include <thread>
@@ -13,8 +13,8 @@
 
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
-#include "capi/queue_json.h"
 #include "capi/limits.h"
+#include "capi/queue_json.h"
 #include "capi/result_json.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/plugins/volume_binding.h"
@@ -132,37 +132,46 @@ ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
   CAPI_RETURN_IF_ERROR(DecodeChanges(doc, state_.interner(), &changes));
   // Allocate the output before mutating, so a failure leaves no trace.
   if (summary != nullptr) *summary = NewCString(ApplySummaryJson(changes.summary));
-  interned.Keep();
-  Commit(changes);
+  // The state's changes first, in one ClusterState::Batch (undone if one
+  // runs out of memory), then the queue's, in the same order: the queue
+  // reads no cluster state, only the objects each event carries.
+  ClusterState::Batch batch(state_);
+  std::vector<QueueOp> queue_ops;
+  for (const Change& c : changes.changes) CommitOne(c, queue_ops);
+  batch.Commit();
+  interned.Keep();  // the state holds what was decoded
+  for (const QueueOp& op : queue_ops) op();
   return ApiStatus();
 }
 
-void Engine::Commit(const ChangeSet& changes) {
-  ClusterState::Batch batch(state_);
-  for (const Change& c : changes.changes) CommitOne(c);
-}
-
 // The informer handlers of pkg/scheduler/eventhandlers.go with queueing
-// hints on: each cache change becomes the cluster events the queue expects.
-void Engine::CommitOne(const Change& c) {
+// hints on: each cache change becomes the cluster events the queue expects
+// (appended to `q`, for after the state's changes).
+void Engine::CommitOne(const Change& c, std::vector<QueueOp>& q) {
+  PriorityQueue& queue = *queue_;
   switch (c.op) {
     case Change::Op::kUpsertNode: {
       const NodeInfo* old = state_.FindNode(c.node->name);
       const std::shared_ptr<const Node> old_node = old ? old->shared_node() : nullptr;
       state_.UpsertNode(c.node);
       if (old_node == nullptr) {
-        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, c.node);
+        q.emplace_back(
+            [&queue, &c] { queue.MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, c.node); });
       } else {
-        for (const ClusterEvent& e : NodeSchedulingPropertiesChange(*c.node, *old_node)) {
-          queue_->MoveAllToActiveOrBackoffQueue(e, old_node, c.node);
-        }
+        q.emplace_back([&queue, &c, old_node] {
+          for (const ClusterEvent& e : NodeSchedulingPropertiesChange(*c.node, *old_node)) {
+            queue.MoveAllToActiveOrBackoffQueue(e, old_node, c.node);
+          }
+        });
       }
       break;
     }
     case Change::Op::kRemoveNode: {
       const NodeInfo* old = state_.FindNode(c.key);
       if (old != nullptr) {
-        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeDelete, old->shared_node(), {});
+        q.emplace_back([&queue, old_node = old->shared_node()] {
+          queue.MoveAllToActiveOrBackoffQueue(events::kNodeDelete, old_node, {});
+        });
       }
       state_.RemoveNode(c.key);  // an unknown node is a no-op
       break;
@@ -170,25 +179,29 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kUpsertPod: {
       const std::shared_ptr<const Pod> old = state_.GetPod(PodKey(*c.pod));
       state_.UpsertPod(c.pod);
-      queue_->Delete(*c.pod);  // bound: no longer pending
-      if (old == nullptr) {
-        queue_->AssignedPodAdded(c.pod);
-      } else {
-        queue_->AssignedPodUpdated(old, c.pod);
-      }
+      q.emplace_back([&queue, &c, old] {
+        queue.Delete(*c.pod);  // bound: no longer pending
+        if (old == nullptr) {
+          queue.AssignedPodAdded(c.pod);
+        } else {
+          queue.AssignedPodUpdated(old, c.pod);
+        }
+      });
       break;
     }
     case Change::Op::kRemovePod: {
       const std::shared_ptr<const Pod> old = state_.GetPod(c.key);
       state_.RemovePod(c.key);  // an unknown pod is a no-op
-      queue_->Delete(*c.pod);
-      if (old != nullptr) queue_->AssignedPodDeleted(old);
+      q.emplace_back([&queue, &c, old] {
+        queue.Delete(*c.pod);
+        if (old != nullptr) queue.AssignedPodDeleted(old);
+      });
       break;
     }
     case Change::Op::kQueuePod:
       // Only pods of this engine's profiles; an assumed pod is not pending.
       if (schedulers_.contains(c.pod->scheduler_name) && !state_.HasPod(PodKey(*c.pod))) {
-        queue_->Add(c.pod);
+        q.emplace_back([&queue, &c] { queue.Add(c.pod); });
       }
       break;
     case Change::Op::kUpsertPdb:
@@ -210,8 +223,8 @@ void Engine::CommitOne(const Change& c) {
       state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
       break;
     case Change::Op::kUpsertPersistentVolume:
-      VolumeEvent(EventResource::kPersistentVolume,
-                  state_.FindPersistentVolume(c.key) != nullptr);
+      q.push_back(VolumeEvent(EventResource::kPersistentVolume,
+                              state_.FindPersistentVolume(c.key) != nullptr));
       state_.UpsertPersistentVolume(c.pv);
       break;
     case Change::Op::kRemovePersistentVolume:
@@ -219,22 +232,23 @@ void Engine::CommitOne(const Change& c) {
       state_.RemovePersistentVolume(c.key);
       break;
     case Change::Op::kUpsertPersistentVolumeClaim:
-      VolumeEvent(EventResource::kPersistentVolumeClaim,
-                  state_.FindPersistentVolumeClaim(c.pvc->ns, c.pvc->name) != nullptr);
+      q.push_back(VolumeEvent(EventResource::kPersistentVolumeClaim,
+                              state_.FindPersistentVolumeClaim(c.pvc->ns, c.pvc->name) != nullptr));
       state_.UpsertPersistentVolumeClaim(c.pvc);
       break;
     case Change::Op::kRemovePersistentVolumeClaim:
       state_.RemovePersistentVolumeClaim(c.key);
       break;
     case Change::Op::kUpsertStorageClass:
-      VolumeEvent(EventResource::kStorageClass, state_.FindStorageClass(c.key) != nullptr);
+      q.push_back(
+          VolumeEvent(EventResource::kStorageClass, state_.FindStorageClass(c.key) != nullptr));
       state_.UpsertStorageClass(c.storage_class);
       break;
     case Change::Op::kRemoveStorageClass:
       state_.RemoveStorageClass(c.key);
       break;
     case Change::Op::kUpsertCSINode:
-      VolumeEvent(EventResource::kCSINode, state_.FindCSINode(c.key) != nullptr);
+      q.push_back(VolumeEvent(EventResource::kCSINode, state_.FindCSINode(c.key) != nullptr));
       state_.UpsertCSINode(c.csi_node);
       break;
     case Change::Op::kRemoveCSINode:
@@ -246,9 +260,11 @@ void Engine::CommitOne(const Change& c) {
 // The informer handlers of a volume object kind: an add, or an update when
 // the object was known. The event carries no objects (the model's
 // EventObject holds Nodes and Pods), so hints of these events queue.
-void Engine::VolumeEvent(EventResource resource, bool known) {
-  queue_->MoveAllToActiveOrBackoffQueue(
-      ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}, {}, {});
+Engine::QueueOp Engine::VolumeEvent(EventResource resource, bool known) {
+  return
+      [&queue = *queue_, e = ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}] {
+        queue.MoveAllToActiveOrBackoffQueue(e, {}, {});
+      };
 }
 
 ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocString* result) {
@@ -273,28 +289,29 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
     AppendJsonString(msg, pod->scheduler_name);
     return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
   }
-  interned.Keep();  // the cycle may keep the pod (assume) and its ids
   Scheduler& scheduler = *it->second;
   const std::mt19937_64 rng = scheduler.rng();
   const size_t start = scheduler.next_start_node_index();
-  ScheduleResult r;
-  bool assume = false;
   try {
-    r = scheduler.Schedule(*pod, state_, queue_.get());
-    assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
-    // Render and allocate before assuming: r points into the state, and a
-    // failed allocation must leave the state unchanged.
+    const ScheduleResult r = scheduler.Schedule(*pod, state_, queue_.get());
+    const bool assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
+    // Render and allocate before assuming: r points into the state.
     *result = NewCString(ScheduleResultJson(*pod, r, state_, flags, assume));
+    if (assume) {
+      ClusterState::Batch batch(state_);
+      pod->node_name = r.node;
+      AssumePodVolumes(*pod, r.node, &state_);
+      state_.AssumePod(pod);
+      // Last: Delete changes nothing when it fails, and the Batch's
+      // Commit cannot fail (an assume changes no node).
+      queue_->Delete(*pod);  // an assumed pod is no longer pending
+      batch.Commit();
+    }
   } catch (const std::bad_alloc&) {
     scheduler.Rewind(rng, start);
     throw;
   }
-  if (assume) {
-    queue_->Delete(*pod);  // an assumed pod is no longer pending
-    pod->node_name = r.node;
-    AssumePodVolumes(*pod, r.node, &state_);
-    state_.AssumePod(std::move(pod));
-  }
+  interned.Keep();  // the state may hold the pod (assume) and its ids
   return ApiStatus();
 }
 
@@ -355,7 +372,8 @@ ApiStatus Engine::AdvanceClock(uint64_t millis) {
   // Beyond ~292 years of nanoseconds the clock would overflow.
   constexpr uint64_t kMaxMillis = 9'000'000'000'000ULL;
   std::lock_guard<std::mutex> lock(mu_);
-  if (millis > kMaxMillis || clock_.Now().count() / 1'000'000 > static_cast<int64_t>(kMaxMillis - millis)) {
+  if (millis > kMaxMillis ||
+      clock_.Now().count() / 1'000'000 > static_cast<int64_t>(kMaxMillis - millis)) {
     return ApiStatus::InvalidCall("sched_engine_advance_clock: the clock would pass " +
                                   std::to_string(kMaxMillis) + " ms");
   }

@@ -8,8 +8,8 @@
 #define LIBSCHED_STATE_CLUSTER_STATE_H_
 
 #include <cstdint>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,6 +30,7 @@
 #include "libsched/state/node_tree.h"
 #include "libsched/state/pod_label_index.h"
 #include "libsched/state/topology_domains.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -42,17 +43,26 @@ class ClusterState {
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
-  // Defers node-list rebuilds while alive, so applying N node changes costs
-  // one rebuild instead of N. NodeList() must not be read inside a Batch.
+  // One unit of change, which is also all-or-nothing under out of memory:
+  // while it is open, every change records how to undo it (UndoLog), and
+  // node-list rebuilds are deferred, so applying N node changes costs one
+  // rebuild instead of N. Commit() rebuilds the node list (it may throw,
+  // changing nothing) and keeps the changes; destroyed without a Commit
+  // (a change threw bad_alloc), it puts the state back exactly as it was,
+  // down to the generation, without allocating. NodeList() is stale
+  // inside a Batch once a node was added or removed.
+  // REQUIRES: no other Batch open.
   class Batch {
    public:
-    explicit Batch(ClusterState& s) : s_(s) { ++s_.batch_depth_; }
+    explicit Batch(ClusterState& s);
     ~Batch();
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
+    void Commit();
 
    private:
     ClusterState& s_;
+    bool open_ = true;
   };
 
   Interner& interner() { return interner_; }
@@ -105,8 +115,7 @@ class ClusterState {
   // False if unknown.
   bool RemoveWorkload(WorkloadKind kind, std::string_view key);
   // Null if unknown.
-  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns,
-                               std::string_view name) const;
+  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns, std::string_view name) const;
   // Calls fn(const Workload&) for each workload of `kind` in namespace
   // `ns`, in name order.
   template <class Fn>
@@ -193,8 +202,17 @@ class ClusterState {
   // Counts the pod's persistentVolumeClaim volumes in pvc_ref_counts_.
   void CountPVCRefs(const Pod& pod, int delta);
   // After a node is added, removed or changes zone: rebuild now, or when
-  // the outermost Batch ends.
+  // the Batch commits.
   void NodeListChanged();
+  // ++generation_, undoably; returns the new generation.
+  uint64_t Bump();
+  // Builds the node list from the tree (aside, then swapped in).
+  void RebuildNodeList();
+  // Saves `info` whole, once per Batch, before its first change: NodeInfo's
+  // aggregates change in many places per pod, and a copy of one node's
+  // pods is small next to a cycle. Null when not in a Batch.
+  void SaveNodeInfo(NodeInfo& info);
+  UndoLog* log() { return undo_.recording() ? &undo_ : nullptr; }
 
   Interner interner_;
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
@@ -207,8 +225,7 @@ class ClusterState {
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
-  std::map<std::string, std::shared_ptr<const Workload>, std::less<>>
-      workloads_[kNumWorkloadKinds];
+  std::map<std::string, std::shared_ptr<const Workload>, std::less<>> workloads_[kNumWorkloadKinds];
   ByName<PersistentVolume> pvs_;
   ByName<PersistentVolumeClaim> pvcs_;
   ByName<StorageClass> storage_classes_;
@@ -218,8 +235,10 @@ class ClusterState {
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;
   std::vector<uint32_t> node_index_list_;
-  int batch_depth_ = 0;
+  bool in_batch_ = false;
   bool node_list_stale_ = false;
+  UndoLog undo_;          // records while a Batch is open
+  uint64_t batches_ = 0;  // Batches opened, numbering them
 };
 
 }  // namespace sched
