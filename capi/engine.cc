@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <new>
 #include <random>
 #include <set>
 #include <string>
@@ -13,8 +12,8 @@
 
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
-#include "capi/limits.h"
 #include "capi/queue_json.h"
+#include "capi/limits.h"
 #include "capi/result_json.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/plugins/volume_binding.h"
@@ -132,46 +131,42 @@ ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
   CAPI_RETURN_IF_ERROR(DecodeChanges(doc, state_.interner(), &changes));
   // Allocate the output before mutating, so a failure leaves no trace.
   if (summary != nullptr) *summary = NewCString(ApplySummaryJson(changes.summary));
-  // The state's changes first, in one ClusterState::Batch (undone if one
-  // runs out of memory), then the queue's, in the same order: the queue
-  // reads no cluster state, only the objects each event carries.
-  ClusterState::Batch batch(state_);
-  std::vector<QueueOp> queue_ops;
-  for (const Change& c : changes.changes) CommitOne(c, queue_ops);
-  batch.Commit();
+  Commit(changes);
   interned.Keep();  // the state holds what was decoded
-  for (const QueueOp& op : queue_ops) op();
   return ApiStatus();
 }
 
+// One unit: out of memory part-way undoes the state's and the queue's
+// changes (their Batches), so the call changes nothing.
+void Engine::Commit(const ChangeSet& changes) {
+  ClusterState::Batch batch(state_);
+  PriorityQueue::Batch queue_batch(*queue_);
+  for (const Change& c : changes.changes) CommitOne(c);
+  batch.Commit();  // may fail (rebuilding the node list): then both undo
+  queue_batch.Commit();
+}
+
 // The informer handlers of pkg/scheduler/eventhandlers.go with queueing
-// hints on: each cache change becomes the cluster events the queue expects
-// (appended to `q`, for after the state's changes).
-void Engine::CommitOne(const Change& c, std::vector<QueueOp>& q) {
-  PriorityQueue& queue = *queue_;
+// hints on: each cache change becomes the cluster events the queue expects.
+void Engine::CommitOne(const Change& c) {
   switch (c.op) {
     case Change::Op::kUpsertNode: {
       const NodeInfo* old = state_.FindNode(c.node->name);
       const std::shared_ptr<const Node> old_node = old ? old->shared_node() : nullptr;
       state_.UpsertNode(c.node);
       if (old_node == nullptr) {
-        q.emplace_back(
-            [&queue, &c] { queue.MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, c.node); });
+        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, c.node);
       } else {
-        q.emplace_back([&queue, &c, old_node] {
-          for (const ClusterEvent& e : NodeSchedulingPropertiesChange(*c.node, *old_node)) {
-            queue.MoveAllToActiveOrBackoffQueue(e, old_node, c.node);
-          }
-        });
+        for (const ClusterEvent& e : NodeSchedulingPropertiesChange(*c.node, *old_node)) {
+          queue_->MoveAllToActiveOrBackoffQueue(e, old_node, c.node);
+        }
       }
       break;
     }
     case Change::Op::kRemoveNode: {
       const NodeInfo* old = state_.FindNode(c.key);
       if (old != nullptr) {
-        q.emplace_back([&queue, old_node = old->shared_node()] {
-          queue.MoveAllToActiveOrBackoffQueue(events::kNodeDelete, old_node, {});
-        });
+        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeDelete, old->shared_node(), {});
       }
       state_.RemoveNode(c.key);  // an unknown node is a no-op
       break;
@@ -179,29 +174,25 @@ void Engine::CommitOne(const Change& c, std::vector<QueueOp>& q) {
     case Change::Op::kUpsertPod: {
       const std::shared_ptr<const Pod> old = state_.GetPod(PodKey(*c.pod));
       state_.UpsertPod(c.pod);
-      q.emplace_back([&queue, &c, old] {
-        queue.Delete(*c.pod);  // bound: no longer pending
-        if (old == nullptr) {
-          queue.AssignedPodAdded(c.pod);
-        } else {
-          queue.AssignedPodUpdated(old, c.pod);
-        }
-      });
+      queue_->Delete(*c.pod);  // bound: no longer pending
+      if (old == nullptr) {
+        queue_->AssignedPodAdded(c.pod);
+      } else {
+        queue_->AssignedPodUpdated(old, c.pod);
+      }
       break;
     }
     case Change::Op::kRemovePod: {
       const std::shared_ptr<const Pod> old = state_.GetPod(c.key);
       state_.RemovePod(c.key);  // an unknown pod is a no-op
-      q.emplace_back([&queue, &c, old] {
-        queue.Delete(*c.pod);
-        if (old != nullptr) queue.AssignedPodDeleted(old);
-      });
+      queue_->Delete(*c.pod);
+      if (old != nullptr) queue_->AssignedPodDeleted(old);
       break;
     }
     case Change::Op::kQueuePod:
       // Only pods of this engine's profiles; an assumed pod is not pending.
       if (schedulers_.contains(c.pod->scheduler_name) && !state_.HasPod(PodKey(*c.pod))) {
-        q.emplace_back([&queue, &c] { queue.Add(c.pod); });
+        queue_->Add(c.pod);
       }
       break;
     case Change::Op::kUpsertPdb:
@@ -223,8 +214,8 @@ void Engine::CommitOne(const Change& c, std::vector<QueueOp>& q) {
       state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
       break;
     case Change::Op::kUpsertPersistentVolume:
-      q.push_back(VolumeEvent(EventResource::kPersistentVolume,
-                              state_.FindPersistentVolume(c.key) != nullptr));
+      VolumeEvent(EventResource::kPersistentVolume,
+                  state_.FindPersistentVolume(c.key) != nullptr);
       state_.UpsertPersistentVolume(c.pv);
       break;
     case Change::Op::kRemovePersistentVolume:
@@ -232,23 +223,22 @@ void Engine::CommitOne(const Change& c, std::vector<QueueOp>& q) {
       state_.RemovePersistentVolume(c.key);
       break;
     case Change::Op::kUpsertPersistentVolumeClaim:
-      q.push_back(VolumeEvent(EventResource::kPersistentVolumeClaim,
-                              state_.FindPersistentVolumeClaim(c.pvc->ns, c.pvc->name) != nullptr));
+      VolumeEvent(EventResource::kPersistentVolumeClaim,
+                  state_.FindPersistentVolumeClaim(c.pvc->ns, c.pvc->name) != nullptr);
       state_.UpsertPersistentVolumeClaim(c.pvc);
       break;
     case Change::Op::kRemovePersistentVolumeClaim:
       state_.RemovePersistentVolumeClaim(c.key);
       break;
     case Change::Op::kUpsertStorageClass:
-      q.push_back(
-          VolumeEvent(EventResource::kStorageClass, state_.FindStorageClass(c.key) != nullptr));
+      VolumeEvent(EventResource::kStorageClass, state_.FindStorageClass(c.key) != nullptr);
       state_.UpsertStorageClass(c.storage_class);
       break;
     case Change::Op::kRemoveStorageClass:
       state_.RemoveStorageClass(c.key);
       break;
     case Change::Op::kUpsertCSINode:
-      q.push_back(VolumeEvent(EventResource::kCSINode, state_.FindCSINode(c.key) != nullptr));
+      VolumeEvent(EventResource::kCSINode, state_.FindCSINode(c.key) != nullptr);
       state_.UpsertCSINode(c.csi_node);
       break;
     case Change::Op::kRemoveCSINode:
@@ -260,11 +250,9 @@ void Engine::CommitOne(const Change& c, std::vector<QueueOp>& q) {
 // The informer handlers of a volume object kind: an add, or an update when
 // the object was known. The event carries no objects (the model's
 // EventObject holds Nodes and Pods), so hints of these events queue.
-Engine::QueueOp Engine::VolumeEvent(EventResource resource, bool known) {
-  return
-      [&queue = *queue_, e = ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}] {
-        queue.MoveAllToActiveOrBackoffQueue(e, {}, {});
-      };
+void Engine::VolumeEvent(EventResource resource, bool known) {
+  queue_->MoveAllToActiveOrBackoffQueue(
+      ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}, {}, {});
 }
 
 ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocString* result) {
@@ -299,15 +287,15 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
     *result = NewCString(ScheduleResultJson(*pod, r, state_, flags, assume));
     if (assume) {
       ClusterState::Batch batch(state_);
+      PriorityQueue::Batch queue_batch(*queue_);
+      queue_->Delete(*pod);  // an assumed pod is no longer pending
       pod->node_name = r.node;
       AssumePodVolumes(*pod, r.node, &state_);
-      state_.AssumePod(pod);
-      // Last: Delete changes nothing when it fails, and the Batch's
-      // Commit cannot fail (an assume changes no node).
-      queue_->Delete(*pod);  // an assumed pod is no longer pending
+      state_.AssumePod(std::move(pod));
       batch.Commit();
+      queue_batch.Commit();
     }
-  } catch (const std::bad_alloc&) {
+  } catch (...) {  // out of memory, or a broken invariant (SCHED_INTERNAL)
     scheduler.Rewind(rng, start);
     throw;
   }
@@ -318,12 +306,32 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
 ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result) {
   CAPI_RETURN_IF_ERROR(CheckFlags(flags, kKnownRunFlags, "sched_engine_run"));
   std::lock_guard<std::mutex> lock(mu_);
+  // One unit, as Apply's; the schedulers' random sources and start
+  // indexes go back too.
+  std::vector<std::pair<Scheduler*, std::pair<std::mt19937_64, size_t>>> rewind;
+  for (const auto& [name, s] : schedulers_) {
+    rewind.push_back({s.get(), {s->rng(), s->next_start_node_index()}});
+  }
+  try {
+    ClusterState::Batch batch(state_);
+    PriorityQueue::Batch queue_batch(*queue_);
+    *result = RunCycles(max_cycles, flags);
+    batch.Commit();
+    queue_batch.Commit();
+  } catch (...) {
+    for (auto& [s, saved] : rewind) s->Rewind(saved.first, saved.second);
+    throw;
+  }
+  return ApiStatus();
+}
+
+MallocString Engine::RunCycles(uint32_t max_cycles, uint32_t flags) {
   queue_->Flush();
   std::string out = "{\"results\":[";
   // Without a bound, stop when activeQ is empty: Pop would otherwise take
   // backoffQ's head, and a pod that keeps failing there would spin forever.
   for (uint32_t n = 0; max_cycles == 0 ? queue_->NumActive() > 0 : n < max_cycles; ++n) {
-    std::unique_ptr<QueuedPodInfo> p = queue_->Pop();
+    std::shared_ptr<QueuedPodInfo> p = queue_->Pop();
     if (p == nullptr) break;
     // Only pods of a profile are queued (CommitOne).
     const ScheduleResult r =
@@ -345,8 +353,7 @@ ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result)
     state_.AssumePod(std::move(assumed));
   }
   out += "]}";
-  *result = NewCString(out);
-  return ApiStatus();
+  return NewCString(out);
 }
 
 // The preemption executor's bookkeeping (framework/preemption/executor.go
@@ -372,13 +379,19 @@ ApiStatus Engine::AdvanceClock(uint64_t millis) {
   // Beyond ~292 years of nanoseconds the clock would overflow.
   constexpr uint64_t kMaxMillis = 9'000'000'000'000ULL;
   std::lock_guard<std::mutex> lock(mu_);
-  if (millis > kMaxMillis ||
-      clock_.Now().count() / 1'000'000 > static_cast<int64_t>(kMaxMillis - millis)) {
+  if (millis > kMaxMillis || clock_.Now().count() / 1'000'000 > static_cast<int64_t>(kMaxMillis - millis)) {
     return ApiStatus::InvalidCall("sched_engine_advance_clock: the clock would pass " +
                                   std::to_string(kMaxMillis) + " ms");
   }
   clock_.Step(std::chrono::milliseconds(millis));
-  queue_->Flush();
+  try {
+    PriorityQueue::Batch queue_batch(*queue_);
+    queue_->Flush();
+    queue_batch.Commit();
+  } catch (...) {
+    clock_.Step(-std::chrono::milliseconds(millis));  // the queue is back: the clock too
+    throw;
+  }
   return ApiStatus();
 }
 

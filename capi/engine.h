@@ -21,21 +21,19 @@
 #define CAPI_ENGINE_H_
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "capi/c_string.h"
 #include "capi/decode.h"
 #include "capi/error.h"
-#include "capi/state_digest.h"
 #include "libsched/framework/parallelize.h"
 #include "libsched/queue/clock.h"
 #include "libsched/queue/scheduling_queue.h"
+#include "capi/state_digest.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 
@@ -80,13 +78,13 @@ class Engine {
   Engine() = default;
   // Builds the profiles and the queue. Called once, by Create.
   void Configure(const EngineConfig& config);
-  // A change to the queue, run after the state's changes.
-  using QueueOp = std::function<void()>;
-  // Applies one change to the state; appends what the queue must hear of
-  // it to `q`. REQUIRES: mu_ held.
-  void CommitOne(const Change& c, std::vector<QueueOp>& q);
-  // The Add (or, when `known`, Update) event of a volume object kind.
-  QueueOp VolumeEvent(EventResource resource, bool known);
+  void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
+  // Run's cycles and their JSON. REQUIRES: mu_ held.
+  MallocString RunCycles(uint32_t max_cycles, uint32_t flags);
+  // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
+  void CommitOne(const Change& c);
+  // Raises the Add (or, when `known`, Update) event of a volume object kind.
+  void VolumeEvent(EventResource resource, bool known);
   // Records a preemption's nomination of `p` to `node`. REQUIRES: mu_ held.
   void Nominate(QueuedPodInfo& p, const std::string& node);
   uint64_t Digest(DigestScope scope);
@@ -95,7 +93,7 @@ class Engine {
   // The threads of every Scheduler's cycles (set by Configure); outlives
   // them (declared first).
   std::unique_ptr<Parallelizer> parallelizer_;
-  ClusterState state_;                                                         // guarded by mu_
+  ClusterState state_;                                             // guarded by mu_
   std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
   FakeClock clock_;                       // guarded by mu_; starts at 0
   std::unique_ptr<PriorityQueue> queue_;  // guarded by mu_; pods of every profile

@@ -152,8 +152,8 @@ class Scheduler {
   // (adaptive), max(5, 50 - num_all_nodes / 125). 100 turns it off.
   int64_t NumFeasibleNodesToFind(int64_t num_all_nodes) const;
   // Returns false (with r.absent_status set) when PreFilter rejected the pod.
-  bool RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state, ScheduleResult& r,
-                     PreFilterResult* restriction) const;
+  bool RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState& state,
+                     ScheduleResult& r, PreFilterResult* restriction) const;
   // RunPostFilterPlugins: fills r's post_filter_msg, nominated_node, victims.
   // Returns true when every plugin that ran rejected the pod (no success,
   // no error): only such an outcome may be memoized.
@@ -171,8 +171,9 @@ class Scheduler {
   void FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
                    const PodNominator* nominator, EcacheEntry* cls,
                    std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
-                   const NodeInfo* skip, int64_t to_find, std::vector<const NodeInfo*>* feasible,
-                   std::vector<size_t>* positions, ScheduleResult& r);
+                   const NodeInfo* skip, int64_t to_find,
+                   std::vector<const NodeInfo*>* feasible, std::vector<size_t>* positions,
+                   ScheduleResult& r);
   // prioritizeNodes: PreScore, then ScoreNodes. `cls` (may be null) caches
   // raw scores; positions[i] is feasible[i]'s index in the node list (only
   // read when cls is set).
@@ -223,7 +224,8 @@ class Scheduler {
   // they exclude the pod itself by name, which no class key holds) and a
   // pod without status.nominatedNodeName (evaluateNominatedNode and
   // preemption read it).
-  static bool MemoApplies(const EcacheEntry* cls, const Pod& pod, const PodNominator* nominations);
+  static bool MemoApplies(const EcacheEntry* cls, const Pod& pod,
+                          const PodNominator* nominations);
   // Fills r as the memoized cycle's outcome at this cycle's start index
   // (failures rotated; the start index stays, as after any walk where
   // every node failed) and repeats its draws through `fw`; false (r
@@ -247,13 +249,13 @@ class Scheduler {
   // index in profile_.score() (a cache row's column); kept across cycles.
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
   std::vector<size_t> score_slots_;
-  std::vector<char> score_reused_;            // with the cache: row i came from it
+  std::vector<char> score_reused_;  // with the cache: row i came from it
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   // The interner's reuse_epoch() ecache_'s keys are valid for.
   uint64_t ecache_reuse_epoch_ = 0;
-  bool ecache_hit_ = false;     // this cycle found its class's entry
+  bool ecache_hit_ = false;  // this cycle found its class's entry
   std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
-  PodSigner signer_;            // scratch, reused across cycles
+  PodSigner signer_;         // scratch, reused across cycles
 };
 
 // The FitError summary: "0/N nodes are available: <sorted histogram>." or

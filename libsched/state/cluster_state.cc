@@ -324,7 +324,7 @@ const PersistentVolume* ClusterState::FindPersistentVolume(std::string_view name
   return Find(pvs_, name);
 }
 const PersistentVolumeClaim* ClusterState::FindPersistentVolumeClaim(std::string_view ns,
-                                                                     std::string_view name) const {
+                                                                   std::string_view name) const {
   return Find(pvcs_, std::string(ns) + "/" + std::string(name));
 }
 const StorageClass* ClusterState::FindStorageClass(std::string_view name) const {
@@ -348,3 +348,4 @@ const NodeInfo* ClusterState::FindNode(std::string_view name) const {
 }
 
 }  // namespace sched
+

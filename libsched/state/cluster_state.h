@@ -8,8 +8,8 @@
 #define LIBSCHED_STATE_CLUSTER_STATE_H_
 
 #include <cstdint>
-#include <map>
 #include <memory>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -115,7 +115,8 @@ class ClusterState {
   // False if unknown.
   bool RemoveWorkload(WorkloadKind kind, std::string_view key);
   // Null if unknown.
-  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns, std::string_view name) const;
+  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns,
+                               std::string_view name) const;
   // Calls fn(const Workload&) for each workload of `kind` in namespace
   // `ns`, in name order.
   template <class Fn>
@@ -225,7 +226,8 @@ class ClusterState {
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
-  std::map<std::string, std::shared_ptr<const Workload>, std::less<>> workloads_[kNumWorkloadKinds];
+  std::map<std::string, std::shared_ptr<const Workload>, std::less<>>
+      workloads_[kNumWorkloadKinds];
   ByName<PersistentVolume> pvs_;
   ByName<PersistentVolumeClaim> pvcs_;
   ByName<StorageClass> storage_classes_;

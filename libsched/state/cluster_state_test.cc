@@ -1,10 +1,12 @@
 #include "libsched/state/cluster_state.h"
 
+#include <cstdint>
+#include <limits>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdint>
-#include <limits>
 #include <memory>
 #include <string>
 #include <vector>

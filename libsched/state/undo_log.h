@@ -33,6 +33,7 @@
 #define LIBSCHED_STATE_UNDO_LOG_H_
 
 #include <cstddef>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -178,6 +179,58 @@ void Grow(UndoLog* log, std::vector<T>& v, size_t n, const T& x) {
   if (log != nullptr) log->Reserve();
   v.resize(n, x);
   if (log != nullptr) log->Record([&v, old]() noexcept { v.resize(old); });
+}
+
+// Erases v[i], shifting the rest down.
+template <class T>
+void EraseAt(UndoLog* log, std::vector<T>& v, size_t i) {
+  if (log == nullptr || !log->recording()) {
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+    return;
+  }
+  static_assert(std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>);
+  log->Reserve();
+  T x = std::move(v[i]);
+  v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+  // Within the capacity the element left: no allocation.
+  log->Record([&v, i, x = std::move(x)]() mutable noexcept {
+    v.insert(v.begin() + static_cast<std::ptrdiff_t>(i), std::move(x));
+  });
+}
+
+// s.insert(x) into a set; a new element is erased by Rollback (found by
+// value: an ordered set's comparator sees what it saw at the insert).
+template <class S, class V>
+bool Insert(UndoLog* log, S& s, const V& x) {
+  if (log != nullptr) log->Reserve();
+  const bool inserted = s.insert(x).second;
+  if (inserted && log != nullptr) log->Record([&s, x]() noexcept { s.erase(s.find(x)); });
+  return inserted;
+}
+
+// l.push_back(x) onto a std::list.
+template <class L, class U>
+void ListPushBack(UndoLog* log, L& l, U&& x) {
+  if (log != nullptr) log->Reserve();
+  l.push_back(std::forward<U>(x));
+  if (log != nullptr) log->Record([&l]() noexcept { l.pop_back(); });
+}
+
+// l.erase(it) for a std::list: the element is spliced into the record (no
+// allocation either way) and spliced back before its successor.
+template <class L>
+void ListErase(UndoLog* log, L& l, typename L::iterator it) {
+  if (log == nullptr || !log->recording()) {
+    l.erase(it);
+    return;
+  }
+  log->Reserve();
+  L kept;
+  const auto next = std::next(it);
+  kept.splice(kept.begin(), l, it);
+  log->Record([&l, next, kept = std::move(kept)]() mutable noexcept {
+    l.splice(next, kept, kept.begin());
+  });
 }
 
 // m.try_emplace(key, args...); a new entry is erased by Rollback.
