@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <new>
-#include <random>
 #include <cstdio>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -133,14 +132,19 @@ ApiStatus Engine::Apply(std::string_view json, MallocString* summary) {
   CAPI_RETURN_IF_ERROR(DecodeChanges(doc, state_.interner(), &changes));
   // Allocate the output before mutating, so a failure leaves no trace.
   if (summary != nullptr) *summary = NewCString(ApplySummaryJson(changes.summary));
-  interned.Keep();
   Commit(changes);
+  interned.Keep();  // the state holds what was decoded
   return ApiStatus();
 }
 
+// One unit: out of memory part-way undoes the state's and the queue's
+// changes (their Batches), so the call changes nothing.
 void Engine::Commit(const ChangeSet& changes) {
   ClusterState::Batch batch(state_);
+  PriorityQueue::Batch queue_batch(*queue_);
   for (const Change& c : changes.changes) CommitOne(c);
+  batch.Commit();  // may fail (rebuilding the node list): then both undo
+  queue_batch.Commit();
 }
 
 // The informer handlers of pkg/scheduler/eventhandlers.go with queueing
@@ -274,41 +278,64 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
     AppendJsonString(msg, pod->scheduler_name);
     return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
   }
-  interned.Keep();  // the cycle may keep the pod (assume) and its ids
   Scheduler& scheduler = *it->second;
   const std::mt19937_64 rng = scheduler.rng();
   const size_t start = scheduler.next_start_node_index();
-  ScheduleResult r;
-  bool assume = false;
   try {
-    r = scheduler.Schedule(*pod, state_, queue_.get());
-    assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
-    // Render and allocate before assuming: r points into the state, and a
-    // failed allocation must leave the state unchanged.
+    const ScheduleResult r = scheduler.Schedule(*pod, state_, queue_.get());
+    const bool assume = (flags & SCHED_SCHEDULE_ASSUME) && !r.node.empty();
+    // Render and allocate before assuming: r points into the state.
     *result = NewCString(ScheduleResultJson(*pod, r, state_, flags, assume));
-  } catch (const std::bad_alloc&) {
+    if (assume) {
+      ClusterState::Batch batch(state_);
+      PriorityQueue::Batch queue_batch(*queue_);
+      queue_->Delete(*pod);  // an assumed pod is no longer pending
+      pod->node_name = r.node;
+      AssumePodVolumes(*pod, r.node, &state_);
+      state_.AssumePod(std::move(pod));
+      batch.Commit();
+      queue_batch.Commit();
+    }
+  } catch (...) {  // out of memory, or a broken invariant (SCHED_INTERNAL)
     scheduler.Rewind(rng, start);
     throw;
   }
-  state_.SnapshotTaken();  // after the cycle: a failed call changes nothing
-  if (assume) {
-    queue_->Delete(*pod);  // an assumed pod is no longer pending
-    pod->node_name = r.node;
-    AssumePodVolumes(*pod, r.node, &state_);
-    state_.AssumePod(std::move(pod));
-  }
+  // After the call can no longer fail: the cycle took its snapshot of the
+  // node list (outside a Batch, so it records nothing and cannot throw).
+  state_.SnapshotTaken();
+  interned.Keep();  // the state may hold the pod (assume) and its ids
   return ApiStatus();
 }
 
 ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result) {
   CAPI_RETURN_IF_ERROR(CheckFlags(flags, kKnownRunFlags, "sched_engine_run"));
   std::lock_guard<std::mutex> lock(mu_);
+  // One unit, as Apply's; the schedulers' random sources and start
+  // indexes go back too.
+  std::vector<std::pair<Scheduler*, std::pair<std::mt19937_64, size_t>>> rewind;
+  for (const auto& [name, s] : schedulers_) {
+    rewind.push_back({s.get(), {s->rng(), s->next_start_node_index()}});
+  }
+  try {
+    ClusterState::Batch batch(state_);
+    PriorityQueue::Batch queue_batch(*queue_);
+    *result = RunCycles(max_cycles, flags);
+    batch.Commit();
+    queue_batch.Commit();
+  } catch (...) {
+    for (auto& [s, saved] : rewind) s->Rewind(saved.first, saved.second);
+    throw;
+  }
+  return ApiStatus();
+}
+
+MallocString Engine::RunCycles(uint32_t max_cycles, uint32_t flags) {
   queue_->Flush();
   std::string out = "{\"results\":[";
   // Without a bound, stop when activeQ is empty: Pop would otherwise take
   // backoffQ's head, and a pod that keeps failing there would spin forever.
   for (uint32_t n = 0; max_cycles == 0 ? queue_->NumActive() > 0 : n < max_cycles; ++n) {
-    std::unique_ptr<QueuedPodInfo> p = queue_->Pop();
+    std::shared_ptr<QueuedPodInfo> p = queue_->Pop();
     if (p == nullptr) break;
     // Only pods of a profile are queued (CommitOne).
     const ScheduleResult r =
@@ -331,8 +358,7 @@ ApiStatus Engine::Run(uint32_t max_cycles, uint32_t flags, MallocString* result)
     state_.AssumePod(std::move(assumed));
   }
   out += "]}";
-  *result = NewCString(out);
-  return ApiStatus();
+  return NewCString(out);
 }
 
 // The preemption executor's bookkeeping (framework/preemption/executor.go
@@ -363,7 +389,14 @@ ApiStatus Engine::AdvanceClock(uint64_t millis) {
                                   std::to_string(kMaxMillis) + " ms");
   }
   clock_.Step(std::chrono::milliseconds(millis));
-  queue_->Flush();
+  try {
+    PriorityQueue::Batch queue_batch(*queue_);
+    queue_->Flush();
+    queue_batch.Commit();
+  } catch (...) {
+    clock_.Step(-std::chrono::milliseconds(millis));  // the queue is back: the clock too
+    throw;
+  }
   return ApiStatus();
 }
 

@@ -83,6 +83,8 @@ class Engine {
   // Builds the profiles and the queue. Called once, by Create.
   void Configure(const EngineConfig& config);
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
+  // Run's cycles and their JSON. REQUIRES: mu_ held.
+  MallocString RunCycles(uint32_t max_cycles, uint32_t flags);
   // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
   void CommitOne(const Change& c);
   // Raises the Add (or, when `known`, Update) event of a volume object kind.

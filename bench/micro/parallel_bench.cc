@@ -90,6 +90,7 @@ Cluster& GetCluster(Shape shape, int nodes) {
       b.Label(kZone, dense ? "zone" + std::to_string(i % 10) : "zone1");
       st.UpsertNode(b.Build());
     }
+    batch.Commit();
   }
   // scheduler_perf's init pods, bound round-robin; the dense shapes bind
   // plain pods of two colours, 20 per node.

@@ -18,12 +18,11 @@
  *     if even the error object could not be allocated.
  *  3. Atomicity. A call that fails changes nothing: the engine is exactly
  *     as it was before the call, whatever the status, an allocation failure
- *     while parsing, decoding or computing a result included. The exception:
- *     SCHED_OUT_OF_MEMORY or SCHED_INTERNAL raised while sched_engine_apply
- *     applies its decoded changes, while sched_engine_schedule assumes the
- *     pod it placed, or during sched_engine_run, may leave part of the call
- *     done: free the engine and rebuild it (docs/security.md, "What a
- *     failed call guarantees").
+ *     at any point included (parsing, decoding, computing a result, or
+ *     applying the call's changes: those made so far are undone), and the
+ *     next calls answer as if it had never been made. After
+ *     SCHED_OUT_OF_MEMORY the engine stays usable (docs/security.md, "What
+ *     a failed call guarantees").
  *  4. JSON in. Inputs are `(const char *json, size_t len)`: no terminating
  *     NUL is needed and the library keeps no pointer into them after the
  *     call returns. JSON is UTF-8, as the Kubernetes API server writes it.
@@ -193,7 +192,7 @@ SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *p
  *   {"results":[<schedule result>,...]}
  * with one sched_engine_schedule result per cycle, in order (flags:
  * SCHED_SCHEDULE_NODE_STATUSES and SCHED_SCHEDULE_SCORES; other bits are
- * rejected). On SCHED_OUT_OF_MEMORY cycles already run stay run. */
+ * rejected). A failure undoes every cycle of the call (convention 3). */
 SCHED_API sched_status sched_engine_run(sched_engine *engine, uint32_t max_cycles,
                                         uint32_t flags, char **result_json,
                                         sched_error **err);

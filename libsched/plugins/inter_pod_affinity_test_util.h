@@ -29,6 +29,7 @@ inline void AddNodes(ClusterState& cs, const std::vector<NodeSpec>& nodes) {
     for (const auto& [k, v] : n.labels) b.Label(k, v);
     cs.UpsertNode(b.Build());
   }
+  batch.Commit();
 }
 
 inline void AddNamespace(ClusterState& cs, const std::string& name, const Labels& labels) {

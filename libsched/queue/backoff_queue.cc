@@ -14,18 +14,21 @@ Time Expiry(const QueuedPodInfo& p) { return p.backoff_expiration.value_or(Time:
 }  // namespace
 
 BackoffQueue::BackoffQueue(const Clock& clock, Duration initial, Duration max,
-                           bool pop_from_backoff_q, PodHeap::LessFn active_less)
+                           bool pop_from_backoff_q, PodHeap::LessFn active_less, UndoLog* log)
     : clock_(clock),
       initial_(initial),
       max_(max),
       pop_from_backoff_q_(pop_from_backoff_q),
-      backoff_([pop_from_backoff_q, active_less](const QueuedPodInfo& a,
-                                                 const QueuedPodInfo& b) {
-        if (Expiry(a) != Expiry(b)) return Expiry(a) < Expiry(b);
-        return pop_from_backoff_q && active_less(a, b);
-      }),
+      log_(log),
+      backoff_(
+          [pop_from_backoff_q, active_less](const QueuedPodInfo& a, const QueuedPodInfo& b) {
+            if (Expiry(a) != Expiry(b)) return Expiry(a) < Expiry(b);
+            return pop_from_backoff_q && active_less(a, b);
+          },
+          log),
       error_backoff_(
-          [](const QueuedPodInfo& a, const QueuedPodInfo& b) { return Expiry(a) < Expiry(b); }) {}
+          [](const QueuedPodInfo& a, const QueuedPodInfo& b) { return Expiry(a) < Expiry(b); },
+          log) {}
 
 Time BackoffQueue::AlignToWindow(Time t) const {
   if (!pop_from_backoff_q_) return t;
@@ -60,7 +63,7 @@ bool BackoffQueue::IsPodBackingoff(QueuedPodInfo& p) const {
   return BackoffTime(p) >= AlignToWindow(clock_.Now());
 }
 
-void BackoffQueue::Add(std::unique_ptr<QueuedPodInfo> p) {
+void BackoffQueue::Add(std::shared_ptr<QueuedPodInfo> p) {
   BackoffTime(*p);  // fills the cache the order reads
   const bool errored = p->unschedulable_plugins.empty();
   (errored ? backoff_ : error_backoff_).Delete(p->key);
@@ -72,13 +75,13 @@ QueuedPodInfo* BackoffQueue::Get(std::string_view key) const {
   return p != nullptr ? p : error_backoff_.Get(key);
 }
 
-std::unique_ptr<QueuedPodInfo> BackoffQueue::Delete(std::string_view key) {
+std::shared_ptr<QueuedPodInfo> BackoffQueue::Delete(std::string_view key) {
   auto p = backoff_.Delete(key);
   return p != nullptr ? std::move(p) : error_backoff_.Delete(key);
 }
 
-std::vector<std::unique_ptr<QueuedPodInfo>> BackoffQueue::PopAllBackoffCompleted() {
-  std::vector<std::unique_ptr<QueuedPodInfo>> out;
+std::vector<std::shared_ptr<QueuedPodInfo>> BackoffQueue::PopAllBackoffCompleted() {
+  std::vector<std::shared_ptr<QueuedPodInfo>> out;
   for (PodHeap* h : {&backoff_, &error_backoff_}) {
     while (QueuedPodInfo* head = h->Peek()) {
       if (IsPodBackingoff(*head)) break;

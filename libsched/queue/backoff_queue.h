@@ -25,8 +25,9 @@ namespace sched {
 class BackoffQueue {
  public:
   // `active_less` orders activeQ (used for ties within one second).
+  // Changes are recorded in `log` (may be null), which must outlive it.
   BackoffQueue(const Clock& clock, Duration initial, Duration max, bool pop_from_backoff_q,
-               PodHeap::LessFn active_less);
+               PodHeap::LessFn active_less, UndoLog* log = nullptr);
 
   // The instant `p`'s backoff ends (cached in p.backoff_expiration);
   // Time::min() when it has no failure to back off from or max is 0.
@@ -39,15 +40,16 @@ class BackoffQueue {
   Duration BackoffDuration(int count) const;
 
   // Adds `p` to the order its last failure selects.
-  void Add(std::unique_ptr<QueuedPodInfo> p);
+  void Add(std::shared_ptr<QueuedPodInfo> p);
   QueuedPodInfo* Get(std::string_view key) const;
   bool Has(std::string_view key) const { return Get(key) != nullptr; }
-  std::unique_ptr<QueuedPodInfo> Delete(std::string_view key);
+  std::shared_ptr<QueuedPodInfo> Delete(std::string_view key);
   // Applies `change` to the pod with `key` (re-sorting it); false if absent.
   template <typename Fn>
   bool Update(std::string_view key, Fn&& change) {
     for (PodHeap* h : {&backoff_, &error_backoff_}) {
       if (auto p = h->Delete(key)) {
+        undo::Save(log_, *p);
         change(*p);
         h->AddOrUpdate(std::move(p));
         return true;
@@ -57,10 +59,10 @@ class BackoffQueue {
   }
   // popAllBackoffCompleted: removes every pod whose backoff ended, the
   // plugin-rejected ones first, each in expiry order.
-  std::vector<std::unique_ptr<QueuedPodInfo>> PopAllBackoffCompleted();
+  std::vector<std::shared_ptr<QueuedPodInfo>> PopAllBackoffCompleted();
   // popBackoff: the head of the plugin-rejected order, backing off or not
   // (null when empty); for Pop when activeQ is empty.
-  std::unique_ptr<QueuedPodInfo> PopBackoff() { return backoff_.Pop(); }
+  std::shared_ptr<QueuedPodInfo> PopBackoff() { return backoff_.Pop(); }
   // Plugin-rejected pods in order, then errored ones in order.
   std::vector<const QueuedPodInfo*> List() const;
 
@@ -71,6 +73,7 @@ class BackoffQueue {
   Duration initial_;
   Duration max_;
   bool pop_from_backoff_q_;
+  UndoLog* log_;
   PodHeap backoff_;
   PodHeap error_backoff_;
 };

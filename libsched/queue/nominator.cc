@@ -14,8 +14,9 @@ void Nominator::AddNominatedPod(std::shared_ptr<const Pod> pod,
   // Upstream asks the pod lister whether the pod is bound; the pod we hold
   // is that newest version.
   if (node.empty() || !pod->node_name.empty()) return;
-  pod_to_node_[PodKey(*pod)] = node;
-  nominated_pods_[node].push_back(std::move(pod));
+  undo::InsertOrAssign(log_, pod_to_node_, PodKey(*pod), node);
+  auto& pods = undo::TryEmplace(log_, nominated_pods_, node).first->second;
+  undo::PushBack(log_, pods, std::move(pod));
 }
 
 void Nominator::UpdateNominatedPod(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
@@ -37,11 +38,12 @@ void Nominator::DeleteNominatedPodIfExists(const Pod& pod) {
   auto node = nominated_pods_.find(it->second);
   if (node != nominated_pods_.end()) {
     auto& pods = node->second;
-    pods.erase(std::find_if(pods.begin(), pods.end(),
-                            [&](const auto& p) { return PodKey(*p) == key; }));
-    if (pods.empty()) nominated_pods_.erase(node);
+    const auto pos =
+        std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return PodKey(*p) == key; });
+    undo::EraseAt(log_, pods, static_cast<size_t>(pos - pods.begin()));
+    if (pods.empty()) undo::Erase(log_, nominated_pods_, node);
   }
-  pod_to_node_.erase(it);
+  undo::Erase(log_, pod_to_node_, it);
 }
 
 std::vector<std::shared_ptr<const Pod>> Nominator::NominatedPodsForNode(

@@ -17,11 +17,15 @@
 
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/model/pod.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
 class Nominator final : public PodNominator {
  public:
+  // Changes are recorded in `log` (may be null), which must outlive it.
+  explicit Nominator(UndoLog* log = nullptr) : log_(log) {}
+
   // Records `pod` as nominated to `node_name` (upstream's ModeOverride) or,
   // when it is nullopt, to pod->nominated_node_name (ModeNoop; nothing when
   // that is empty). A pod already bound (spec.nodeName set) is not recorded.
@@ -41,6 +45,7 @@ class Nominator final : public PodNominator {
   std::string NominatedNodeFor(const Pod& pod) const;
 
  private:
+  UndoLog* log_;
   std::map<std::string, std::vector<std::shared_ptr<const Pod>>, std::less<>> nominated_pods_;
   std::unordered_map<std::string, std::string> pod_to_node_;  // PodKey -> node
 };

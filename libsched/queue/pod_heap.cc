@@ -2,11 +2,11 @@
 
 namespace sched {
 
-void PodHeap::AddOrUpdate(std::unique_ptr<QueuedPodInfo> p) {
+void PodHeap::AddOrUpdate(std::shared_ptr<QueuedPodInfo> p) {
   Delete(p->key);
-  order_.insert(p.get());
+  undo::Insert(log_, order_, p.get());
   std::string key = p->key;
-  items_.emplace(std::move(key), std::move(p));
+  undo::TryEmplace(log_, items_, std::move(key), std::move(p));
 }
 
 QueuedPodInfo* PodHeap::Get(std::string_view key) const {
@@ -14,16 +14,16 @@ QueuedPodInfo* PodHeap::Get(std::string_view key) const {
   return it == items_.end() ? nullptr : it->second.get();
 }
 
-std::unique_ptr<QueuedPodInfo> PodHeap::Delete(std::string_view key) {
+std::shared_ptr<QueuedPodInfo> PodHeap::Delete(std::string_view key) {
   auto it = items_.find(key);
   if (it == items_.end()) return nullptr;
-  std::unique_ptr<QueuedPodInfo> p = std::move(it->second);
-  items_.erase(it);
-  order_.erase(p.get());
+  std::shared_ptr<QueuedPodInfo> p = it->second;
+  undo::Erase(log_, order_, order_.find(p.get()));
+  undo::Erase(log_, items_, it);
   return p;
 }
 
-std::unique_ptr<QueuedPodInfo> PodHeap::Pop() {
+std::shared_ptr<QueuedPodInfo> PodHeap::Pop() {
   if (order_.empty()) return nullptr;
   return Delete((*order_.begin())->key);
 }

@@ -19,13 +19,14 @@ PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints
     : clock_(clock),
       hints_(std::move(hints)),
       options_(options),
-      active_q_(ActiveLess),
+      active_q_(ActiveLess, &undo_),
       backoff_q_(clock, options.pod_initial_backoff, options.pod_max_backoff,
-                 options.pop_from_backoff_q, ActiveLess) {}
+                 options.pop_from_backoff_q, ActiveLess, &undo_),
+      nominator_(&undo_) {}
 
-std::unique_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(
+std::shared_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(
     std::shared_ptr<const Pod> pod) const {
-  auto p = std::make_unique<QueuedPodInfo>();
+  auto p = std::make_shared<QueuedPodInfo>();
   p->key = PodKey(*pod);
   p->pod = std::move(pod);
   p->timestamp = clock_.Now();
@@ -37,7 +38,8 @@ const ProfileQueueingHints* PriorityQueue::HintsFor(const Pod& pod) const {
   return it == hints_.end() ? nullptr : &it->second;
 }
 
-void PriorityQueue::RunPreEnqueuePlugins(QueuedPodInfo& p) const {
+void PriorityQueue::RunPreEnqueuePlugins(QueuedPodInfo& p) {
+  undo::Save(&undo_, p);
   const ProfileQueueingHints* h = HintsFor(*p.pod);
   if (h != nullptr) {
     // The plugin that gated the pod last time runs first: it most likely
@@ -106,12 +108,12 @@ PriorityQueue::Strategy PriorityQueue::SchedulingHintForInFlightPod(
   return Strategy::kSkip;
 }
 
-void PriorityQueue::AddToUnschedulable(std::unique_ptr<QueuedPodInfo> p) {
+void PriorityQueue::AddToUnschedulable(std::shared_ptr<QueuedPodInfo> p) {
   std::string key = p->key;
-  unschedulable_pods_[std::move(key)] = std::move(p);
+  undo::InsertOrAssign(&undo_, unschedulable_pods_, std::move(key), std::move(p));
 }
 
-std::string_view PriorityQueue::MoveToActiveQ(std::unique_ptr<QueuedPodInfo> p,
+std::string_view PriorityQueue::MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p,
                                               std::string_view event) {
   // PreEnqueue already ran when the pod entered backoffQ.
   const bool from_backoff = event == events::kBackoffComplete;
@@ -120,7 +122,7 @@ std::string_view PriorityQueue::MoveToActiveQ(std::unique_ptr<QueuedPodInfo> p,
     AddToUnschedulable(std::move(p));
     return kUnschedulableQ;
   }
-  unschedulable_pods_.erase(p->key);
+  EraseUnschedulable(p->key);
   backoff_q_.Delete(p->key);
   const bool new_or_updated = event == events::kUnscheduledPodAdd.Label() ||
                               event == events::kUnscheduledPodUpdate.Label();
@@ -129,7 +131,7 @@ std::string_view PriorityQueue::MoveToActiveQ(std::unique_ptr<QueuedPodInfo> p,
   return kActiveQ;
 }
 
-std::string_view PriorityQueue::MoveToBackoffQ(std::unique_ptr<QueuedPodInfo> p,
+std::string_view PriorityQueue::MoveToBackoffQ(std::shared_ptr<QueuedPodInfo> p,
                                                std::string_view /*event*/) {
   // With pop-from-backoffQ a pod may leave backoffQ for scheduling directly,
   // so PreEnqueue runs on the way in.
@@ -140,12 +142,12 @@ std::string_view PriorityQueue::MoveToBackoffQ(std::unique_ptr<QueuedPodInfo> p,
       return kUnschedulableQ;
     }
   }
-  unschedulable_pods_.erase(p->key);
+  EraseUnschedulable(p->key);
   backoff_q_.Add(std::move(p));
   return kBackoffQ;
 }
 
-std::string_view PriorityQueue::Requeue(std::unique_ptr<QueuedPodInfo> p, Strategy strategy,
+std::string_view PriorityQueue::Requeue(std::shared_ptr<QueuedPodInfo> p, Strategy strategy,
                                         std::string_view event) {
   if (strategy == Strategy::kSkip) {
     AddToUnschedulable(std::move(p));
@@ -153,6 +155,12 @@ std::string_view PriorityQueue::Requeue(std::unique_ptr<QueuedPodInfo> p, Strate
   }
   if (backoff_q_.IsPodBackingoff(*p)) return MoveToBackoffQ(std::move(p), event);
   return MoveToActiveQ(std::move(p), event);
+}
+
+void PriorityQueue::EraseUnschedulable(std::string_view key) {
+  if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
+    undo::Erase(&undo_, unschedulable_pods_, it);
+  }
 }
 
 void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
@@ -181,11 +189,16 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
 
   // In flight: record the update; it is replayed if the pod comes back.
   if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
-    std::get<InFlightPod>(*it->second).pod = new_pod;
-    for (const ClusterEvent& e : changes) in_flight_.push_back(InFlightEvent{e, old_obj, new_obj});
+    std::shared_ptr<const Pod>& newest = std::get<InFlightPod>(*it->second).pod;
+    undo::Save(&undo_, newest);
+    newest = new_pod;
+    for (const ClusterEvent& e : changes) {
+      undo::ListPushBack(&undo_, in_flight_, InFlightEvent{e, old_obj, new_obj});
+    }
     return;
   }
   if (auto p = active_q_.Delete(key)) {
+    undo::Save(&undo_, *p);
     p->pod = new_pod;
     active_q_.AddOrUpdate(std::move(p));
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
@@ -196,13 +209,14 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     return;
   }
   if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
+    undo::Save(&undo_, *it->second);
     it->second->pod = new_pod;
     nominator_.UpdateNominatedPod(old_pod, new_pod);
     for (const ClusterEvent& e : changes) {
       auto found = unschedulable_pods_.find(key);
       const Strategy s = IsPodWorthRequeuing(*found->second, e, old_obj, new_obj);
-      std::unique_ptr<QueuedPodInfo> p = std::move(found->second);
-      unschedulable_pods_.erase(found);
+      std::shared_ptr<QueuedPodInfo> p = found->second;
+      undo::Erase(&undo_, unschedulable_pods_, found);
       if (Requeue(std::move(p), s, e.Label()) != kUnschedulableQ) break;
     }
     return;
@@ -215,35 +229,39 @@ void PriorityQueue::Delete(const Pod& pod) {
   nominator_.DeleteNominatedPodIfExists(pod);
   active_q_.Delete(key);
   backoff_q_.Delete(key);
-  unschedulable_pods_.erase(key);
+  EraseUnschedulable(key);
   if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
-    std::get<InFlightPod>(*it->second).deleted = true;
+    bool& deleted = std::get<InFlightPod>(*it->second).deleted;
+    undo::Save(&undo_, deleted);
+    deleted = true;
   }
 }
 
-std::unique_ptr<QueuedPodInfo> PriorityQueue::Pop() {
-  std::unique_ptr<QueuedPodInfo> p = active_q_.Pop();
+std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
+  std::shared_ptr<QueuedPodInfo> p = active_q_.Pop();
   if (p == nullptr && options_.pop_from_backoff_q) p = backoff_q_.PopBackoff();
   if (p == nullptr) return nullptr;
+  undo::Save(&undo_, *p);
   ++p->attempts;
+  undo::Save(&undo_, scheduling_cycle_);
   ++scheduling_cycle_;
-  in_flight_.push_back(InFlightPod{p->key, p->pod, false});
-  in_flight_pods_[p->key] = std::prev(in_flight_.end());
+  undo::ListPushBack(&undo_, in_flight_, InFlightPod{p->key, p->pod, false});
+  undo::InsertOrAssign(&undo_, in_flight_pods_, p->key, std::prev(in_flight_.end()));
   return p;
 }
 
 void PriorityQueue::Done(const Pod& pod) {
   auto it = in_flight_pods_.find(PodKey(pod));
   if (it == in_flight_pods_.end()) return;
-  in_flight_.erase(it->second);
-  in_flight_pods_.erase(it);
+  undo::ListErase(&undo_, in_flight_, it->second);
+  undo::Erase(&undo_, in_flight_pods_, it);
   // Events older than every remaining in-flight pod concern no one now.
   while (!in_flight_.empty() && std::holds_alternative<InFlightEvent>(in_flight_.front())) {
-    in_flight_.pop_front();
+    undo::ListErase(&undo_, in_flight_, in_flight_.begin());
   }
 }
 
-Status PriorityQueue::AddUnschedulableIfNotPresent(std::unique_ptr<QueuedPodInfo> p) {
+Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo> p) {
   const std::string key = p->key;
   std::string_view present;
   if (unschedulable_pods_.contains(key)) present = "unschedulable";
@@ -261,7 +279,10 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::unique_ptr<QueuedPodInfo
       Done(*p->pod);
       return Status();
     }
-    p->pod = f.pod;  // the newest version, as upstream re-reads the informer
+  }
+  undo::Save(&undo_, *p);
+  if (marker != in_flight_pods_.end()) {
+    p->pod = std::get<InFlightPod>(*marker->second).pod;  // the newest, as upstream re-reads
   }
 
   if (p->unschedulable_plugins.empty()) {
@@ -300,11 +321,13 @@ void PriorityQueue::MovePodsToActiveOrBackoffQueue(const std::vector<std::string
     }
     const Strategy s = IsPodWorthRequeuing(p, event, old_obj, new_obj);
     if (s == Strategy::kSkip) continue;
-    std::unique_ptr<QueuedPodInfo> moved = std::move(it->second);
-    unschedulable_pods_.erase(it);
+    std::shared_ptr<QueuedPodInfo> moved = it->second;
+    undo::Erase(&undo_, unschedulable_pods_, it);
     Requeue(std::move(moved), s, label);
   }
-  if (!in_flight_pods_.empty()) in_flight_.push_back(InFlightEvent{event, old_obj, new_obj});
+  if (!in_flight_pods_.empty()) {
+    undo::ListPushBack(&undo_, in_flight_, InFlightEvent{event, old_obj, new_obj});
+  }
 }
 
 void PriorityQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,

@@ -22,6 +22,12 @@
 // the caller calls Flush() (upstream's Run goroutines) when time has moved.
 // Pop() never blocks: it returns null when there is nothing to schedule.
 //
+// Out of memory: changes made while a Batch is open are recorded in an
+// UndoLog (libsched/state/undo_log.h) and undone, without allocating, when
+// it closes without Commit(), so a call that fails half-way leaves the
+// queue as it was. QueuedPodInfos are shared so that a record can hold one
+// that a change took out while the change hands it on.
+//
 // Thread-safety: none; the engine serializes calls (its write lock).
 #ifndef LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
 #define LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
@@ -49,6 +55,7 @@
 #include "libsched/queue/pod_heap.h"
 #include "libsched/queue/queued_pod_info.h"
 #include "libsched/queue/queueing_hint_map.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -86,6 +93,28 @@ class PriorityQueue final : public PodNominator {
   // `clock` must outlive the queue; `hints` holds one entry per profile
   // (scheduler name) whose pods this queue takes.
   PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints, QueueOptions options = {});
+  PriorityQueue(const PriorityQueue&) = delete;
+  PriorityQueue& operator=(const PriorityQueue&) = delete;
+
+  // Changes while it is open are one unit: destroyed without Commit(), it
+  // puts the queue back as it was (cannot fail). REQUIRES: none open.
+  class Batch {
+   public:
+    explicit Batch(PriorityQueue& q) : q_(q) { q_.undo_.Begin(); }
+    ~Batch() {
+      if (open_) q_.undo_.Rollback();
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    void Commit() noexcept {
+      q_.undo_.Commit();
+      open_ = false;
+    }
+
+   private:
+    PriorityQueue& q_;
+    bool open_ = true;
+  };
 
   // A new pending pod: to activeQ, or to unschedulablePods if gated. A pod
   // the queue already holds is updated instead.
@@ -103,7 +132,7 @@ class PriorityQueue final : public PodNominator {
   // in flight; null when there is none. Increments the scheduling cycle and
   // the pod's attempts. The caller must hand it back through
   // AddUnschedulableIfNotPresent or call Done.
-  std::unique_ptr<QueuedPodInfo> Pop();
+  std::shared_ptr<QueuedPodInfo> Pop();
   // The pod's cycle is over (bound, or assumed): stop recording events for
   // it. No-op for a pod not in flight.
   void Done(const Pod& pod);
@@ -114,7 +143,7 @@ class PriorityQueue final : public PodNominator {
   // that a pod that failed with an error always backs off. Calls Done.
   // Error (and the pod is dropped) when the pod is already queued; a pod
   // deleted while in flight is dropped silently.
-  Status AddUnschedulableIfNotPresent(std::unique_ptr<QueuedPodInfo> p);
+  Status AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo> p);
 
   // A cluster event: moves the unschedulable pods it may help (and that
   // pass `pre_check`, when set); recorded for in-flight pods.
@@ -176,31 +205,34 @@ class PriorityQueue final : public PodNominator {
   };
   using InFlightEntry = std::variant<InFlightPod, InFlightEvent>;
 
-  std::unique_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod) const;
+  std::shared_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod) const;
   // The profile's hints for `pod`, or null for an unknown scheduler name.
   const ProfileQueueingHints* HintsFor(const Pod& pod) const;
-  void RunPreEnqueuePlugins(QueuedPodInfo& p) const;
+  void RunPreEnqueuePlugins(QueuedPodInfo& p);
+  // Removes the pod with `key` from unschedulablePods, if there.
+  void EraseUnschedulable(std::string_view key);
   bool IsEventOfInterest(const ClusterEvent& event) const;
   Strategy IsPodWorthRequeuing(const QueuedPodInfo& p, const ClusterEvent& event,
                                const EventObject& old_obj, const EventObject& new_obj) const;
   Strategy SchedulingHintForInFlightPod(const QueuedPodInfo& p,
                                         std::list<InFlightEntry>::const_iterator marker) const;
   // Each returns the queue the pod ended up in.
-  std::string_view MoveToActiveQ(std::unique_ptr<QueuedPodInfo> p, std::string_view event);
-  std::string_view MoveToBackoffQ(std::unique_ptr<QueuedPodInfo> p, std::string_view event);
-  std::string_view Requeue(std::unique_ptr<QueuedPodInfo> p, Strategy strategy,
+  std::string_view MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p, std::string_view event);
+  std::string_view MoveToBackoffQ(std::shared_ptr<QueuedPodInfo> p, std::string_view event);
+  std::string_view Requeue(std::shared_ptr<QueuedPodInfo> p, Strategy strategy,
                            std::string_view event);
-  void AddToUnschedulable(std::unique_ptr<QueuedPodInfo> p);
+  void AddToUnschedulable(std::shared_ptr<QueuedPodInfo> p);
   void MovePodsToActiveOrBackoffQueue(const std::vector<std::string>& keys,
                                       const ClusterEvent& event, const EventObject& old_obj,
                                       const EventObject& new_obj);
 
+  UndoLog undo_;  // first: the structures below record into it
   const Clock& clock_;
   QueueingHintMapPerProfile hints_;
   QueueOptions options_;
   PodHeap active_q_;
   BackoffQueue backoff_q_;
-  std::map<std::string, std::unique_ptr<QueuedPodInfo>, std::less<>> unschedulable_pods_;
+  std::map<std::string, std::shared_ptr<QueuedPodInfo>, std::less<>> unschedulable_pods_;
   std::list<InFlightEntry> in_flight_;  // pods and events, in arrival order
   std::unordered_map<std::string, std::list<InFlightEntry>::iterator> in_flight_pods_;
   Nominator nominator_;

@@ -317,6 +317,7 @@ TEST(ParallelCycleTest, NumFeasibleNodesToFindAndTheRotatingStartIndex) {
       for (int i = 0; i < c.nodes; ++i) {
         st.UpsertNode(NodeBuilder(st.interner(), "n" + std::to_string(i)).Build());
       }
+      batch.Commit();
     }
     auto pod = PodBuilder(st.interner(), "p").Build();
     for (int p : kParallelisms) {

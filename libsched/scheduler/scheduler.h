@@ -120,10 +120,14 @@ class Scheduler {
   const std::mt19937_64& rng() const { return rng_; }
   size_t next_start_node_index() const { return next_start_node_index_; }
   // Puts back the values rng() and next_start_node_index() had before a
-  // cycle that did not finish (an allocation failed), so it leaves no trace.
+  // call whose cycles must leave no trace (an allocation failed), and
+  // drops the equivalence cache's entries (not its counters): they may
+  // describe a state the failed call put back, at generations the state
+  // will reach again with other contents.
   void Rewind(const std::mt19937_64& rng, size_t next_start_node_index) {
     rng_ = rng;
     next_start_node_index_ = next_start_node_index;
+    if (ecache_) ecache_->Clear();
   }
 
   // Turns the equivalence-class cache (libsched/ecache) on or off; off

@@ -25,6 +25,7 @@
 #include "libsched/model/node.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/pod_affinity.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -56,17 +57,21 @@ class AffinityTermIndex {
   using Entries = std::unordered_map<std::string, Entry>;
 
   // `pod`'s terms now run on `node` (null: the node has no Node object).
-  void Add(const Pod& pod, const Node* node) { Apply(pod, node, 1); }
+  // Changes are recorded in `log` when given (state/undo_log.h).
+  void Add(const Pod& pod, const Node* node, UndoLog* log = nullptr) { Apply(pod, node, 1, log); }
   // `pod`'s terms left `node`. REQUIRES: the matching Add, with a node
   // carrying the same labels.
-  void Remove(const Pod& pod, const Node* node) { Apply(pod, node, -1); }
+  void Remove(const Pod& pod, const Node* node, UndoLog* log = nullptr) {
+    Apply(pod, node, -1, log);
+  }
   // The entries of one kind. References stay valid until the entry's last
   // term is removed.
   const Entries& entries(Kind kind) const { return entries_[static_cast<int>(kind)]; }
 
  private:
-  void Apply(const Pod& pod, const Node* node, int64_t delta);
-  void Update(Kind kind, const AffinityTerm& term, int32_t weight, const Node* node, int64_t delta);
+  void Apply(const Pod& pod, const Node* node, int64_t delta, UndoLog* log);
+  void Update(Kind kind, const AffinityTerm& term, int32_t weight, const Node* node, int64_t delta,
+              UndoLog* log);
 
   Entries entries_[kNumKinds];
 };

@@ -8,17 +8,24 @@ namespace sched {
 std::string PodKey(const Pod& pod) { return pod.ns + "/" + pod.name; }
 
 NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
-  auto& slot = infos_[node_name];
-  if (slot) return *slot;
-  uint32_t index = next_node_index_;
-  if (free_node_indexes_.empty()) {
-    ++next_node_index_;
+  if (auto it = infos_.find(node_name); it != infos_.end()) return *it->second;
+  const bool reuse = !free_node_indexes_.empty();
+  auto info = std::make_unique<NodeInfo>(reuse ? free_node_indexes_.back() : next_node_index_);
+  NodeInfo& ref = *info;
+  undo::TryEmplace(log(), infos_, node_name, std::move(info));
+  if (reuse) {
+    undo::PopBack(log(), free_node_indexes_);
   } else {
-    index = free_node_indexes_.back();
-    free_node_indexes_.pop_back();
+    undo::Save(log(), next_node_index_);
+    ++next_node_index_;
   }
-  slot = std::make_unique<NodeInfo>(index);
-  return *slot;
+  return ref;
+}
+
+void ClusterState::SaveNodeInfo(NodeInfo& info) {
+  if (log() == nullptr || info.batch_ == batches_) return;
+  undo::Save(log(), info);
+  info.batch_ = batches_;
 }
 
 void ClusterState::CountImages(const Node& node, int delta) {
@@ -26,8 +33,7 @@ void ClusterState::CountImages(const Node& node, int delta) {
   std::unordered_set<Atom> seen;
   for (const auto& img : node.images) {
     for (Atom name : img.names) {
-      if (!seen.insert(name).second) continue;
-      if ((image_nodes_[name] += delta) == 0) image_nodes_.erase(name);
+      if (seen.insert(name).second) undo::AddCount(log(), image_nodes_, name, delta);
     }
   }
 }
@@ -40,31 +46,46 @@ int ClusterState::ImageNumNodes(Atom image) const {
 void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   auto it = infos_.find(node_name);
   if (it != infos_.end() && !it->second->node() && it->second->pods().empty()) {
-    free_node_indexes_.push_back(it->second->index());
-    infos_.erase(it);
+    undo::PushBack(log(), free_node_indexes_, it->second->index());
+    // Kept by the log until the Batch commits: pointers to it stay valid.
+    undo::Erase(log(), infos_, it);
   }
 }
 
 void ClusterState::MoveAffinityTerms(const NodeInfo& info, const Node* old) {
   for (const Pod* pod : info.pods_with_affinity()) {
-    affinity_terms_.Remove(*pod, old);
-    affinity_terms_.Add(*pod, info.node());
+    affinity_terms_.Remove(*pod, old, log());
+    affinity_terms_.Add(*pod, info.node(), log());
   }
 }
 
 void ClusterState::SaveSnapshotOrder() {
   if (snapshot_order_saved_) return;
   // No node came or went since the snapshot, so node_list_ is its order.
-  snapshot_order_.clear();
-  for (const NodeInfo* info : node_list_) snapshot_order_.push_back(info->node()->name);
+  // Built aside, the old values saved, then swapped in: undoable.
+  std::vector<std::string> order;
+  order.reserve(node_list_.size());
+  for (const NodeInfo* info : node_list_) order.push_back(info->node()->name);
+  undo::Save(log(), snapshot_order_);
+  undo::Save(log(), snapshot_order_saved_);
+  snapshot_order_.swap(order);
   snapshot_order_saved_ = true;
 }
 
+void ClusterState::SnapshotTaken() {
+  undo::Save(log(), snapshot_order_saved_);
+  snapshot_order_saved_ = false;
+}
+
 void ClusterState::NodeListChanged() {
-  if (batch_depth_ > 0) {
+  if (in_batch_) {
     node_list_stale_ = true;
     return;
   }
+  RebuildNodeList();
+}
+
+void ClusterState::RebuildNodeList() {
   // UpdateSnapshot's updateAllLists: the tree is listed afresh (zone
   // changes since the snapshot included) only if the node set differs from
   // the snapshot's; a node added and removed again, or removed and re-added,
@@ -76,34 +97,62 @@ void ClusterState::NodeListChanged() {
   std::vector<std::string> fresh;
   if (!same_nodes) fresh = tree_.List();
   const std::vector<std::string>& listed = same_nodes ? snapshot_order_ : fresh;
-  node_list_.clear();
-  node_index_list_.clear();
+  // Built aside, then swapped in: nothing changes unless it completes.
+  std::vector<const NodeInfo*> list;
+  std::vector<uint32_t> indexes;
+  list.reserve(listed.size());
+  indexes.reserve(listed.size());
   for (const auto& name : listed) {
-    node_list_.push_back(infos_.at(name).get());
-    node_index_list_.push_back(node_list_.back()->index());
+    list.push_back(infos_.at(name).get());
+    indexes.push_back(list.back()->index());
   }
+  node_list_.swap(list);
+  node_index_list_.swap(indexes);
   node_list_stale_ = false;
 }
 
+ClusterState::Batch::Batch(ClusterState& s) : s_(s) {
+  s_.in_batch_ = true;
+  ++s_.batches_;
+  s_.undo_.Begin();
+}
+
+void ClusterState::Batch::Commit() {
+  // The last step that can fail; after it, nothing is undone.
+  if (s_.node_list_stale_) s_.RebuildNodeList();
+  s_.in_batch_ = false;
+  s_.undo_.Commit();
+  open_ = false;
+}
+
 ClusterState::Batch::~Batch() {
-  if (--s_.batch_depth_ == 0 && s_.node_list_stale_) s_.NodeListChanged();
+  if (!open_) return;
+  s_.undo_.Rollback();
+  s_.in_batch_ = false;
+  s_.node_list_stale_ = false;  // the node list was never rebuilt
 }
 
 void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   const std::string name = node->name;
   const std::string zone = ZoneKey(*node, interner_);
   NodeInfo& info = InfoFor(name);
+  SaveNodeInfo(info);
   const std::shared_ptr<const Node> old = info.shared_node();
   if (old) CountImages(*old, -1);
   CountImages(*node, +1);
   if (old == nullptr || old->labels != node->labels) {
-    if (old) topology_domains_.RemoveNode(info.index(), old->labels);
-    topology_domains_.AddNode(info.index(), node->labels);
+    if (old) topology_domains_.RemoveNode(info.index(), old->labels, log());
+    topology_domains_.AddNode(info.index(), node->labels, log());
   }
-  info.SetNode(std::move(node), ++generation_);
+  info.SetNode(std::move(node), Bump());
   if (!old || old->labels != info.node()->labels) MoveAffinityTerms(info, old.get());
 
   const std::string* old_zone = tree_.ZoneOf(name);
+  if (old_zone == nullptr || *old_zone != zone) {
+    // NodeTree is saved whole: it changes only when a node comes, goes or
+    // changes zone, which rebuilds the O(nodes) node list anyway.
+    undo::Save(log(), tree_);
+  }
   if (old_zone == nullptr) {
     SaveSnapshotOrder();
     tree_.Add(zone, name);
@@ -124,11 +173,13 @@ bool ClusterState::RemoveNode(std::string_view name) {
   if (zone == nullptr) return false;
   SaveSnapshotOrder();  // while node_list_ still names this node
   NodeInfo& info = *infos_.at(key);
+  SaveNodeInfo(info);
   CountImages(*info.node(), -1);
   const std::shared_ptr<const Node> old = info.shared_node();
-  topology_domains_.RemoveNode(info.index(), old->labels);
-  info.ClearNode(++generation_);
+  topology_domains_.RemoveNode(info.index(), old->labels, log());
+  info.ClearNode(Bump());
   MoveAffinityTerms(info, old.get());
+  undo::Save(log(), tree_);
   tree_.Remove(*zone, key);
   DropNodeInfoIfEmpty(key);
   NodeListChanged();
@@ -140,11 +191,12 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   RemovePod(key);
   if (pod->node_name.empty()) return;
   NodeInfo& info = InfoFor(pod->node_name);
-  info.AddPod(pod, ++generation_);
-  pod_labels_.Add(*pod, &info);
-  affinity_terms_.Add(*pod, info.node());
+  SaveNodeInfo(info);
+  info.AddPod(pod, Bump());
+  pod_labels_.Add(*pod, &info, log());
+  affinity_terms_.Add(*pod, info.node(), log());
   CountPVCRefs(*pod, +1);
-  pods_.emplace(std::move(key), std::move(pod));
+  undo::TryEmplace(log(), pods_, std::move(key), std::move(pod));
 }
 
 bool ClusterState::RemovePod(std::string_view key) {
@@ -152,54 +204,63 @@ bool ClusterState::RemovePod(std::string_view key) {
   if (it == pods_.end()) return false;
   const std::string node_name = it->second->node_name;
   NodeInfo* info = infos_.at(node_name).get();
-  info->RemovePod(it->second.get(), ++generation_);
-  pod_labels_.Remove(*it->second, info);
-  affinity_terms_.Remove(*it->second, info->node());
+  SaveNodeInfo(*info);
+  info->RemovePod(it->second.get(), Bump());
+  pod_labels_.Remove(*it->second, info, log());
+  affinity_terms_.Remove(*it->second, info->node(), log());
   CountPVCRefs(*it->second, -1);
-  pods_.erase(it);
+  undo::Erase(log(), pods_, it);
   DropNodeInfoIfEmpty(node_name);
   return true;
 }
 
+uint64_t ClusterState::Bump() {
+  undo::Save(log(), generation_);
+  return ++generation_;
+}
+
 void ClusterState::UpsertPdb(std::shared_ptr<const PodDisruptionBudget> pdb) {
   std::string key = pdb->ns + "/" + pdb->name;
-  pdbs_.insert_or_assign(std::move(key), std::move(pdb));
-  ++generation_;
+  undo::InsertOrAssign(log(), pdbs_, std::move(key), std::move(pdb));
+  Bump();
 }
 
 bool ClusterState::RemovePdb(std::string_view key) {
   auto it = pdbs_.find(key);
   if (it == pdbs_.end()) return false;
-  pdbs_.erase(it);
-  ++generation_;
+  undo::Erase(log(), pdbs_, it);
+  Bump();
   return true;
 }
 
 void ClusterState::UpsertNamespace(std::shared_ptr<const Namespace> ns) {
   const Atom name = ns->name_atom;
-  namespaces_[name] = std::move(ns);
-  ++generation_;
+  undo::InsertOrAssign(log(), namespaces_, name, std::move(ns));
+  Bump();
 }
 
 bool ClusterState::RemoveNamespace(std::string_view name) {
   const Atom a = interner_.Find(name);
-  if (a == kNoAtom || namespaces_.erase(a) == 0) return false;
-  ++generation_;
+  const auto it = a == kNoAtom ? namespaces_.end() : namespaces_.find(a);
+  if (it == namespaces_.end()) return false;
+  undo::Erase(log(), namespaces_, it);
+  Bump();
   return true;
 }
 
 void ClusterState::UpsertWorkload(std::shared_ptr<const Workload> w) {
   std::string key = w->ns + "/" + w->name;
-  workloads_[static_cast<int>(w->kind)].insert_or_assign(std::move(key), std::move(w));
-  ++generation_;
+  auto& m = workloads_[static_cast<int>(w->kind)];
+  undo::InsertOrAssign(log(), m, std::move(key), std::move(w));
+  Bump();
 }
 
 bool ClusterState::RemoveWorkload(WorkloadKind kind, std::string_view key) {
   auto& m = workloads_[static_cast<int>(kind)];
   auto it = m.find(key);
   if (it == m.end()) return false;
-  m.erase(it);
-  ++generation_;
+  undo::Erase(log(), m, it);
+  Bump();
   return true;
 }
 
@@ -220,7 +281,7 @@ void ClusterState::CountPVCRefs(const Pod& pod, int delta) {
   for (const PodVolume& v : pod.volumes) {
     if (v.source != PodVolume::Source::kPersistentVolumeClaim) continue;
     const std::string key = pod.ns + "/" + v.claim_name;
-    if ((pvc_ref_counts_[key] += delta) <= 0) pvc_ref_counts_.erase(key);
+    undo::AddCount(log(), pvc_ref_counts_, key, delta);
   }
 }
 
@@ -231,15 +292,15 @@ bool ClusterState::IsPVCUsedByPods(std::string_view key) const {
 namespace {
 
 template <class M, class T>
-void Upsert(M& m, std::string key, std::shared_ptr<const T> v) {
-  m.insert_or_assign(std::move(key), std::move(v));
+void Upsert(UndoLog* log, M& m, std::string key, std::shared_ptr<const T> v) {
+  undo::InsertOrAssign(log, m, std::move(key), std::move(v));
 }
 
 template <class M>
-bool Remove(M& m, std::string_view key) {
+bool Remove(UndoLog* log, M& m, std::string_view key) {
   auto it = m.find(key);
   if (it == m.end()) return false;
-  m.erase(it);
+  undo::Erase(log, m, it);
   return true;
 }
 
@@ -253,42 +314,42 @@ auto Find(const M& m, std::string_view key) -> decltype(m.begin()->second.get())
 
 void ClusterState::UpsertPersistentVolume(std::shared_ptr<const PersistentVolume> pv) {
   std::string key = pv->name;  // read before the move
-  Upsert(pvs_, std::move(key), std::move(pv));
-  ++generation_;
+  Upsert(log(), pvs_, std::move(key), std::move(pv));
+  Bump();
 }
 bool ClusterState::RemovePersistentVolume(std::string_view name) {
-  if (!Remove(pvs_, name)) return false;
-  ++generation_;
+  if (!Remove(log(), pvs_, name)) return false;
+  Bump();
   return true;
 }
 void ClusterState::UpsertPersistentVolumeClaim(std::shared_ptr<const PersistentVolumeClaim> pvc) {
   std::string key = pvc->ns + "/" + pvc->name;
-  Upsert(pvcs_, std::move(key), std::move(pvc));
-  ++generation_;
+  Upsert(log(), pvcs_, std::move(key), std::move(pvc));
+  Bump();
 }
 bool ClusterState::RemovePersistentVolumeClaim(std::string_view key) {
-  if (!Remove(pvcs_, key)) return false;
-  ++generation_;
+  if (!Remove(log(), pvcs_, key)) return false;
+  Bump();
   return true;
 }
 void ClusterState::UpsertStorageClass(std::shared_ptr<const StorageClass> sc) {
   std::string key = sc->name;
-  Upsert(storage_classes_, std::move(key), std::move(sc));
-  ++generation_;
+  Upsert(log(), storage_classes_, std::move(key), std::move(sc));
+  Bump();
 }
 bool ClusterState::RemoveStorageClass(std::string_view name) {
-  if (!Remove(storage_classes_, name)) return false;
-  ++generation_;
+  if (!Remove(log(), storage_classes_, name)) return false;
+  Bump();
   return true;
 }
 void ClusterState::UpsertCSINode(std::shared_ptr<const CSINode> csi_node) {
   std::string key = csi_node->name;
-  Upsert(csi_nodes_, std::move(key), std::move(csi_node));
-  ++generation_;
+  Upsert(log(), csi_nodes_, std::move(key), std::move(csi_node));
+  Bump();
 }
 bool ClusterState::RemoveCSINode(std::string_view name) {
-  if (!Remove(csi_nodes_, name)) return false;
-  ++generation_;
+  if (!Remove(log(), csi_nodes_, name)) return false;
+  Bump();
   return true;
 }
 

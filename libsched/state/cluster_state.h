@@ -30,6 +30,7 @@
 #include "libsched/state/node_tree.h"
 #include "libsched/state/pod_label_index.h"
 #include "libsched/state/topology_domains.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -42,17 +43,26 @@ class ClusterState {
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
-  // Defers node-list rebuilds while alive, so applying N node changes costs
-  // one rebuild instead of N. NodeList() must not be read inside a Batch.
+  // One unit of change, which is also all-or-nothing under out of memory:
+  // while it is open, every change records how to undo it (UndoLog), and
+  // node-list rebuilds are deferred, so applying N node changes costs one
+  // rebuild instead of N. Commit() rebuilds the node list (it may throw,
+  // changing nothing) and keeps the changes; destroyed without a Commit
+  // (a change threw bad_alloc), it puts the state back exactly as it was,
+  // down to the generation, without allocating. NodeList() is stale
+  // inside a Batch once a node was added or removed.
+  // REQUIRES: no other Batch open.
   class Batch {
    public:
-    explicit Batch(ClusterState& s) : s_(s) { ++s_.batch_depth_; }
+    explicit Batch(ClusterState& s);
     ~Batch();
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
+    void Commit();
 
    private:
     ClusterState& s_;
+    bool open_ = true;
   };
 
   Interner& interner() { return interner_; }
@@ -159,8 +169,9 @@ class ClusterState {
   // the tree only then: updateAllLists).
   const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
   // A scheduling cycle took its snapshot of NodeList() (upstream's
-  // UpdateSnapshot at the start of each cycle). O(1), cannot fail.
-  void SnapshotTaken() { snapshot_order_saved_ = false; }
+  // UpdateSnapshot at the start of each cycle). O(1); undone with its
+  // Batch; outside a Batch it records nothing and cannot fail.
+  void SnapshotTaken();
   // NodeInfo::index() of each NodeList() entry, in the same order: a
   // per-node walk over flat arrays that need not touch the NodeInfos.
   const std::vector<uint32_t>& NodeIndexList() const { return node_index_list_; }
@@ -203,8 +214,17 @@ class ClusterState {
   // (once per snapshot), which the walk returns to if the node set does.
   void SaveSnapshotOrder();
   // After a node is added, removed or changes zone: rebuild now, or when
-  // the outermost Batch ends.
+  // the Batch commits.
   void NodeListChanged();
+  // ++generation_, undoably; returns the new generation.
+  uint64_t Bump();
+  // Builds the node list from the tree (aside, then swapped in).
+  void RebuildNodeList();
+  // Saves `info` whole, once per Batch, before its first change: NodeInfo's
+  // aggregates change in many places per pod, and a copy of one node's
+  // pods is small next to a cycle. Null when not in a Batch.
+  void SaveNodeInfo(NodeInfo& info);
+  UndoLog* log() { return undo_.recording() ? &undo_ : nullptr; }
 
   Interner interner_;
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
@@ -228,12 +248,14 @@ class ClusterState {
   uint64_t generation_ = 0;
   std::vector<const NodeInfo*> node_list_;
   std::vector<uint32_t> node_index_list_;
-  int batch_depth_ = 0;
+  bool in_batch_ = false;
   bool node_list_stale_ = false;
   // Node names in the walk order of the last snapshot; valid while
   // snapshot_order_saved_ (a node was added or removed since it).
   std::vector<std::string> snapshot_order_;
   bool snapshot_order_saved_ = false;
+  UndoLog undo_;          // records while a Batch is open
+  uint64_t batches_ = 0;  // Batches opened, numbering them
 };
 
 }  // namespace sched

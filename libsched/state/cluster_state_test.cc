@@ -220,6 +220,7 @@ TEST(ClusterStateTest, NodeListAtTheNextCycleFollowsUpdateSnapshot) {
             break;
         }
       }
+      if (batch) batch->Commit();
     }
     EXPECT_EQ(Names(s), c.want);
   }
@@ -269,11 +270,13 @@ TEST(ClusterStateTest, BatchDefersTheNodeListUntilItEnds) {
     s.UpsertNode(testing::NodeBuilder(in, "b1").Label("topology.kubernetes.io/zone", "b").Build());
     s.UpsertNode(testing::NodeBuilder(in, "a2").Label("topology.kubernetes.io/zone", "a").Build());
     EXPECT_TRUE(s.NodeList().empty());  // not rebuilt yet
+    batch.Commit();
   }
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
   {
     ClusterState::Batch batch(s);
     s.RemoveNode("b1");
+    batch.Commit();
   }
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2"}));
 }

@@ -61,6 +61,7 @@ class NodeInfo {
   bool RemovePod(const Pod* pod, uint64_t generation);
 
  private:
+  friend class ClusterState;  // batch_ (ClusterState::SaveNodeInfo)
   __extension__ typedef __int128 Wide;
   // The exact sums behind requested_ and non_zero_requested_.
   struct ExactRequests {
@@ -86,6 +87,8 @@ class NodeInfo {
   std::vector<std::pair<Atom, int64_t>> image_sizes_;  // sorted by name id
   uint64_t generation_ = 0;
   uint32_t index_ = kNoIndex;
+  // The ClusterState::Batch that last saved this NodeInfo (0: none).
+  uint64_t batch_ = 0;
 };
 
 }  // namespace sched

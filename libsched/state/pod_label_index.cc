@@ -12,39 +12,45 @@ size_t PodLabelIndex::KeyHash::operator()(const Key& k) const {
   return std::hash<uint64_t>()(h);
 }
 
-void PodLabelIndex::Add(const Pod& pod, const NodeInfo* node) {
-  auto [it, inserted] = groups_.try_emplace(Key{pod.ns_atom, pod.labels, pod.terminating});
+void PodLabelIndex::Add(const Pod& pod, const NodeInfo* node, UndoLog* log) {
+  auto [it, inserted] =
+      undo::TryEmplace(log, groups_, Key{pod.ns_atom, pod.labels, pod.terminating});
   Group& g = it->second;
-  if (inserted) {
+  if (inserted) {  // a new entry: undone by its erase
     g.sample.ns = pod.ns;
     g.sample.ns_atom = pod.ns_atom;
     g.sample.labels = pod.labels;
     g.sample.terminating = pod.terminating;
   }
-  auto [pos, added] = g.position.try_emplace(node, g.nodes.size());
+  auto [pos, added] = undo::TryEmplace(log, g.position, node, g.nodes.size());
   if (added) {
-    g.nodes.emplace_back(node, 1);
+    undo::PushBack(log, g.nodes, std::pair<const NodeInfo*, int64_t>(node, 1));
   } else {
+    undo::SaveAt(log, g.nodes, pos->second);
     ++g.nodes[pos->second].second;
   }
 }
 
-void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node) {
+void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node, UndoLog* log) {
   auto it = groups_.find(Key{pod.ns_atom, pod.labels, pod.terminating});
   if (it == groups_.end()) return;
   Group& g = it->second;
   auto pos = g.position.find(node);
   if (pos == g.position.end()) return;
   const size_t i = pos->second;
+  undo::SaveAt(log, g.nodes, i);
   if (--g.nodes[i].second > 0) return;
   // Swap-remove the node's entry.
-  g.position.erase(pos);
+  undo::Erase(log, g.position, pos);
   if (i + 1 != g.nodes.size()) {
+    undo::SaveAt(log, g.nodes, i);
     g.nodes[i] = g.nodes.back();
-    g.position[g.nodes[i].first] = i;
+    auto moved = g.position.find(g.nodes[i].first);
+    undo::Save(log, moved->second);
+    moved->second = i;
   }
-  g.nodes.pop_back();
-  if (g.nodes.empty()) groups_.erase(it);
+  undo::PopBack(log, g.nodes);
+  if (g.nodes.empty()) undo::Erase(log, groups_, it);
 }
 
 }  // namespace sched

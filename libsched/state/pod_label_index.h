@@ -21,6 +21,7 @@
 
 #include "libsched/model/labels.h"
 #include "libsched/model/pod.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -51,10 +52,11 @@ class PodLabelIndex {
   };
   using Groups = std::unordered_map<Key, Group, KeyHash>;
 
-  // `pod` now runs on `node` (a pointer that stays valid while it holds pods).
-  void Add(const Pod& pod, const NodeInfo* node);
+  // `pod` now runs on `node` (a pointer that stays valid while it holds
+  // pods). Changes are recorded in `log` when given (state/undo_log.h).
+  void Add(const Pod& pod, const NodeInfo* node, UndoLog* log = nullptr);
   // `pod` left `node`. REQUIRES: a matching Add.
-  void Remove(const Pod& pod, const NodeInfo* node);
+  void Remove(const Pod& pod, const NodeInfo* node, UndoLog* log = nullptr);
   // The groups with at least one pod.
   const Groups& groups() const { return groups_; }
 

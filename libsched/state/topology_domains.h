@@ -19,6 +19,7 @@
 
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -48,11 +49,12 @@ class TopologyDomains {
     std::unordered_map<Atom, uint32_t> id_;  // value -> domain id
   };
 
-  // The node with index `node_index` now has `labels`.
+  // The node with index `node_index` now has `labels`. Changes are
+  // recorded in `log` when given (libsched/state/undo_log.h).
   // REQUIRES: no AddNode for this index since its last RemoveNode.
-  void AddNode(uint32_t node_index, const LabelSet& labels);
+  void AddNode(uint32_t node_index, const LabelSet& labels, UndoLog* log = nullptr);
   // The node with index `node_index` and `labels` (as given to AddNode) left.
-  void RemoveNode(uint32_t node_index, const LabelSet& labels);
+  void RemoveNode(uint32_t node_index, const LabelSet& labels, UndoLog* log = nullptr);
   // The domains of `key`, or null when no node ever had the key.
   const Key* Find(Atom key) const;
 

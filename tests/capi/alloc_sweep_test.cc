@@ -1,7 +1,8 @@
 // Out of memory changes nothing: for a representative call of each kind
-// (applies of events touching every object kind and of a List, rejected at
-// their last item after everything else was decoded; a schedule), the k-th
-// allocation of the call is made to fail, for every k until the call makes fewer than k (every
+// (applies of events touching every object kind and of a List, applied or
+// rejected at their last item after everything else was decoded; a
+// schedule with and without assume; a run), the k-th allocation of the
+// call is made to fail, for every k until the call makes fewer than k (every
 // ALLOC_SWEEP_STRIDE-th k when that is set: the sanitizer builds), each in
 // a forked child of an engine built once. The call must return
 // SCHED_OUT_OF_MEMORY with the state digest unchanged (or the clean
@@ -235,25 +236,26 @@ TEST(AllocSweepTest, NodesWithSelector) {
   Sweep(Nodes(query));
 }
 
-// Not yet atomic (issue 13, item 3): applying decoded changes, assuming a
-// pod and running cycles can stop half-way; sched.h tells callers to free
-// the engine then. Run with --gtest_also_run_disabled_tests.
-TEST(AllocSweepTest, DISABLED_ApplyEvents) {
+// Applying the decoded changes, assuming, running cycles: every change to
+// the cluster state and the queue is undone (ClusterState::Batch,
+// PriorityQueue::Batch over libsched/state/undo_log.h), and the random
+// sources and start indexes the cycles moved are put back.
+TEST(AllocSweepTest, ApplyEvents) {
   const std::string doc = Events();
   Sweep(Apply(doc));
 }
 
-TEST(AllocSweepTest, DISABLED_ApplyList) {
+TEST(AllocSweepTest, ApplyList) {
   const std::string doc = List();
   Sweep(Apply(doc));
 }
 
-TEST(AllocSweepTest, DISABLED_ScheduleWithAssume) {
+TEST(AllocSweepTest, ScheduleWithAssume) {
   const std::string pod = PodJson("s", "1", "", kRichSpec);
   Sweep(Schedule(pod, kAllFlags));
 }
 
-TEST(AllocSweepTest, DISABLED_Run) {
+TEST(AllocSweepTest, Run) {
   Sweep(RunCycles(SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES));
 }
 

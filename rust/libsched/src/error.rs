@@ -14,8 +14,8 @@ pub enum Code {
     /// `SCHED_INVALID_ARGUMENT`: the input is malformed, has a wrong type or
     /// names something invalid. The engine is exactly as before the call.
     InvalidArgument,
-    /// `SCHED_OUT_OF_MEMORY`: memory could not be allocated. Part of the
-    /// call may have taken effect: drop the engine and rebuild it.
+    /// `SCHED_OUT_OF_MEMORY`: memory could not be allocated. The engine is
+    /// exactly as before the call, and stays usable.
     OutOfMemory,
     /// `SCHED_INTERNAL`: a broken invariant inside the library (please
     /// report it), or a result document this crate could not decode.

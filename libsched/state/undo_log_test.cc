@@ -1,0 +1,120 @@
+#include "libsched/state/undo_log.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <list>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace sched {
+namespace {
+
+// Every structure kind the helpers change, with some content.
+struct Structures {
+  std::vector<int> v = {1, 2, 3, 4};
+  std::map<std::string, int> m = {{"a", 1}, {"b", 2}};
+  std::unordered_map<int, int> counts = {{1, 5}, {2, 1}};
+  std::set<int> s = {10, 20};
+  std::list<std::string> l = {"x", "y", "z"};
+  int scalar = 7;
+  bool operator==(const Structures&) const = default;
+};
+
+struct Case {
+  const char* name;
+  std::function<void(UndoLog*, Structures&)> change;
+};
+
+const std::vector<Case>& Cases() {
+  static const std::vector<Case> cases = {
+      {"Save",
+       [](UndoLog* log, Structures& x) {
+         undo::Save(log, x.scalar);
+         x.scalar = 9;
+       }},
+      {"SaveAt",
+       [](UndoLog* log, Structures& x) {
+         undo::SaveAt(log, x.v, 1);
+         x.v[1] = 0;
+       }},
+      {"PushBack then SaveAt after it moved the elements",
+       [](UndoLog* log, Structures& x) {
+         undo::SaveAt(log, x.v, 0);
+         x.v[0] = 100;
+         for (int i = 0; i < 100; ++i) undo::PushBack(log, x.v, i);
+       }},
+      {"PopBack", [](UndoLog* log, Structures& x) { undo::PopBack(log, x.v); }},
+      {"EraseAt", [](UndoLog* log, Structures& x) { undo::EraseAt(log, x.v, 1); }},
+      {"Grow", [](UndoLog* log, Structures& x) { undo::Grow(log, x.v, 10, -1); }},
+      {"TryEmplace", [](UndoLog* log, Structures& x) { undo::TryEmplace(log, x.m, "c", 3); }},
+      {"Erase then TryEmplace of the same key",
+       [](UndoLog* log, Structures& x) {
+         undo::Erase(log, x.m, x.m.find("a"));
+         undo::TryEmplace(log, x.m, "a", 42);
+       }},
+      {"InsertOrAssign",
+       [](UndoLog* log, Structures& x) {
+         undo::InsertOrAssign(log, x.m, std::string("a"), 5);
+         undo::InsertOrAssign(log, x.m, std::string("d"), 6);
+       }},
+      {"AddCount to zero, new, and many (rehashing)",
+       [](UndoLog* log, Structures& x) {
+         undo::AddCount(log, x.counts, 2, -1);
+         undo::AddCount(log, x.counts, 1, 3);
+         for (int i = 3; i < 200; ++i) undo::AddCount(log, x.counts, i, 1);
+       }},
+      {"Insert into a set", [](UndoLog* log, Structures& x) { undo::Insert(log, x.s, 15); }},
+      {"ListPushBack and ListErase",
+       [](UndoLog* log, Structures& x) {
+         undo::ListPushBack(log, x.l, std::string("w"));
+         undo::ListErase(log, x.l, std::next(x.l.begin()));
+         undo::ListErase(log, x.l, x.l.begin());
+         undo::ListErase(log, x.l, std::prev(x.l.end()));
+       }},
+  };
+  return cases;
+}
+
+// Rollback puts every structure back as it was; Commit keeps the change.
+TEST(UndoLogTest, RollbackUndoesAndCommitKeeps) {
+  for (const Case& c : Cases()) {
+    const Structures before;
+    Structures changed;
+    c.change(nullptr, changed);  // unrecorded: the change itself
+    ASSERT_NE(changed, before) << c.name;
+
+    UndoLog log;
+    Structures x;
+    log.Begin();
+    c.change(&log, x);
+    EXPECT_EQ(x, changed) << c.name;
+    log.Rollback();
+    EXPECT_EQ(x, before) << c.name;
+    EXPECT_FALSE(log.recording()) << c.name;
+
+    log.Begin();
+    c.change(&log, x);
+    log.Commit();
+    EXPECT_EQ(x, changed) << c.name;
+  }
+}
+
+// Not recording (outside Begin..Commit), the helpers only change.
+TEST(UndoLogTest, NotRecordingChangesOnly) {
+  for (const Case& c : Cases()) {
+    UndoLog log;
+    Structures x, y;
+    c.change(&log, x);
+    c.change(nullptr, y);
+    EXPECT_EQ(x, y) << c.name;
+    log.Rollback();
+    EXPECT_EQ(x, y) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace sched
