@@ -49,7 +49,7 @@ class BackoffQueue {
   bool Update(std::string_view key, Fn&& change) {
     for (PodHeap* h : {&backoff_, &error_backoff_}) {
       if (auto p = h->Delete(key)) {
-        undo::Save(log_, *p);
+        undo::SaveShared(log_, p);
         change(*p);
         h->AddOrUpdate(std::move(p));
         return true;

@@ -4,9 +4,12 @@ namespace sched {
 
 void PodHeap::AddOrUpdate(std::shared_ptr<QueuedPodInfo> p) {
   Delete(p->key);
-  undo::Insert(log_, order_, p.get());
+  QueuedPodInfo* raw = p.get();
   std::string key = p->key;
+  // items_ owns p, so it goes in first: undo (newest first) then takes p out
+  // of order_, whose comparator reads p, while items_ still keeps p alive.
   undo::TryEmplace(log_, items_, std::move(key), std::move(p));
+  undo::Insert(log_, order_, raw);
 }
 
 QueuedPodInfo* PodHeap::Get(std::string_view key) const {

@@ -38,8 +38,9 @@ const ProfileQueueingHints* PriorityQueue::HintsFor(const Pod& pod) const {
   return it == hints_.end() ? nullptr : &it->second;
 }
 
-void PriorityQueue::RunPreEnqueuePlugins(QueuedPodInfo& p) {
-  undo::Save(&undo_, p);
+void PriorityQueue::RunPreEnqueuePlugins(const std::shared_ptr<QueuedPodInfo>& shared) {
+  undo::SaveShared(&undo_, shared);
+  QueuedPodInfo& p = *shared;
   const ProfileQueueingHints* h = HintsFor(*p.pod);
   if (h != nullptr) {
     // The plugin that gated the pod last time runs first: it most likely
@@ -117,7 +118,7 @@ std::string_view PriorityQueue::MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p,
                                               std::string_view event) {
   // PreEnqueue already ran when the pod entered backoffQ.
   const bool from_backoff = event == events::kBackoffComplete;
-  if (!(options_.pop_from_backoff_q && from_backoff)) RunPreEnqueuePlugins(*p);
+  if (!(options_.pop_from_backoff_q && from_backoff)) RunPreEnqueuePlugins(p);
   if (p->Gated()) {
     AddToUnschedulable(std::move(p));
     return kUnschedulableQ;
@@ -136,7 +137,7 @@ std::string_view PriorityQueue::MoveToBackoffQ(std::shared_ptr<QueuedPodInfo> p,
   // With pop-from-backoffQ a pod may leave backoffQ for scheduling directly,
   // so PreEnqueue runs on the way in.
   if (options_.pop_from_backoff_q) {
-    RunPreEnqueuePlugins(*p);
+    RunPreEnqueuePlugins(p);
     if (p->Gated()) {
       AddToUnschedulable(std::move(p));
       return kUnschedulableQ;
@@ -198,7 +199,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     return;
   }
   if (auto p = active_q_.Delete(key)) {
-    undo::Save(&undo_, *p);
+    undo::SaveShared(&undo_, p);
     p->pod = new_pod;
     active_q_.AddOrUpdate(std::move(p));
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
@@ -209,7 +210,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     return;
   }
   if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
-    undo::Save(&undo_, *it->second);
+    undo::SaveShared(&undo_, it->second);
     it->second->pod = new_pod;
     nominator_.UpdateNominatedPod(old_pod, new_pod);
     for (const ClusterEvent& e : changes) {
@@ -241,7 +242,7 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
   std::shared_ptr<QueuedPodInfo> p = active_q_.Pop();
   if (p == nullptr && options_.pop_from_backoff_q) p = backoff_q_.PopBackoff();
   if (p == nullptr) return nullptr;
-  undo::Save(&undo_, *p);
+  undo::SaveShared(&undo_, p);
   ++p->attempts;
   undo::Save(&undo_, scheduling_cycle_);
   ++scheduling_cycle_;
@@ -280,7 +281,7 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
       return Status();
     }
   }
-  undo::Save(&undo_, *p);
+  undo::SaveShared(&undo_, p);
   if (marker != in_flight_pods_.end()) {
     p->pod = std::get<InFlightPod>(*marker->second).pod;  // the newest, as upstream re-reads
   }

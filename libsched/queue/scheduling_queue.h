@@ -208,7 +208,7 @@ class PriorityQueue final : public PodNominator {
   std::shared_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod) const;
   // The profile's hints for `pod`, or null for an unknown scheduler name.
   const ProfileQueueingHints* HintsFor(const Pod& pod) const;
-  void RunPreEnqueuePlugins(QueuedPodInfo& p);
+  void RunPreEnqueuePlugins(const std::shared_ptr<QueuedPodInfo>& p);
   // Removes the pod with `key` from unschedulablePods, if there.
   void EraseUnschedulable(std::string_view key);
   bool IsEventOfInterest(const ClusterEvent& event) const;
