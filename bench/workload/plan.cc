@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -32,6 +33,8 @@ const std::map<std::string, Source>& Sources() {
       {"TopologySpreading", {"topology_spreading", "TopologySpreading"}},
       {"Preemption", {"default_preemption", "PreemptionBasic"}},
       {"Unschedulable", {"default_preemption", "Unschedulable"}},
+      {"SchedulingOwnedPods", {"libsched", "SchedulingOwnedPods"}},
+      {"SchedulingOwnedChurn", {"libsched", "SchedulingOwnedChurn"}},
   };
   return sources;
 }
@@ -135,36 +138,41 @@ const cJSON* PickEntry(const cJSON* testcase, int nodes, double* scale) {
   return best;
 }
 
-int Count(const cJSON* op, const cJSON* params, double scale) {
-  if (cJSON* c = Get(op, "count"); cJSON_IsNumber(c)) return c->valueint;
-  std::string param = GetString(op, "countParam");
+// The value of `param` ("$name") in the entry's params, times `scale`.
+int CountParam(const std::string& param, const cJSON* params, double scale) {
   if (param.empty() || param[0] != '$') throw PlanError("op without count or countParam");
   cJSON* v = Get(params, param.c_str() + 1);
   if (!cJSON_IsNumber(v)) throw PlanError("missing param " + param);
   return static_cast<int>(std::lround(v->valuedouble * scale));
 }
 
-void AddNodes(const std::string& corpus, const cJSON* op, int count, Plan* plan) {
-  std::string path = GetString(op, "nodeTemplatePath");
-  JsonPtr tmpl = ReadTemplate(corpus, path.empty() ? "node-default.json" : path);
-  const cJSON* strategy = Get(op, "labelNodePrepareStrategy");
-  std::string key = GetString(strategy, "labelKey");
-  cJSON* values = Get(strategy, "labelValues");
-  int nvalues = cJSON_GetArraySize(values);
-  if (!key.empty()) plan->zone_key = key;
-  std::string prefix = GenerateName(tmpl.get());
-  for (int i = 0; i < count; ++i) {
+int Count(const cJSON* op, const cJSON* params, double scale) {
+  if (cJSON* c = Get(op, "count"); cJSON_IsNumber(c)) return c->valueint;
+  return CountParam(GetString(op, "countParam"), params, scale);
+}
+
+// Makes the nodes of a createNodes op, numbered on from the plan's first
+// node, and later a Rollover's replacements after them.
+struct NodeMaker {
+  JsonPtr tmpl;
+  std::string key;  // labelNodePrepareStrategy
+  const cJSON* values = nullptr;
+  std::string prefix;
+  int made = 0;
+
+  std::string Make(Plan* plan) {
     JsonPtr node(cJSON_Duplicate(tmpl.get(), true));
     SetString(node.get(), "apiVersion", "v1");
     SetString(node.get(), "kind", "Node");
     cJSON* meta = Child(node.get(), "metadata");
     cJSON_DeleteItemFromObjectCaseSensitive(meta, "generateName");
-    std::string name = Indexed(prefix, static_cast<int>(plan->nodes.size()));
+    std::string name = Indexed(prefix, made);
     SetString(meta, "name", name);
     cJSON* labels = Child(meta, "labels");
     SetString(labels, "kubernetes.io/hostname", name);
+    int nvalues = cJSON_GetArraySize(values);
     if (!key.empty() && nvalues > 0) {
-      const char* value = cJSON_GetArrayItem(values, i % nvalues)->valuestring;
+      const char* value = cJSON_GetArrayItem(values, made % nvalues)->valuestring;
       SetString(labels, key.c_str(), value);
       plan->node_zone[name] = value;
     }
@@ -172,7 +180,68 @@ void AddNodes(const std::string& corpus, const cJSON* op, int count, Plan* plan)
     if (Get(status, "allocatable") == nullptr && Get(status, "capacity") != nullptr) {
       cJSON_AddItemToObject(status, "allocatable", cJSON_Duplicate(Get(status, "capacity"), true));
     }
-    plan->nodes.push_back(Print(node.get()));
+    ++made;
+    return Print(node.get());
+  }
+};
+
+NodeMaker AddNodes(const std::string& corpus, const cJSON* op, int count, Plan* plan) {
+  std::string path = GetString(op, "nodeTemplatePath");
+  NodeMaker m;
+  m.tmpl = ReadTemplate(corpus, path.empty() ? "node-default.json" : path);
+  const cJSON* strategy = Get(op, "labelNodePrepareStrategy");
+  m.key = GetString(strategy, "labelKey");
+  m.values = Get(strategy, "labelValues");
+  if (!m.key.empty()) plan->zone_key = m.key;
+  m.prefix = GenerateName(m.tmpl.get());
+  m.made = static_cast<int>(plan->nodes.size());
+  for (int i = 0; i < count; ++i) plan->nodes.push_back(m.Make(plan));
+  return m;
+}
+
+// Deployment `k` of `replicas` pods of `tmpl` in `ns`: its Service,
+// ReplicaSet and pods (plan.h).
+PodBatch MakeDeployment(const cJSON* tmpl, const std::string& ns, int k, int replicas) {
+  std::string d = Indexed("deploy-", k), hash = Indexed("h", k), rs = d + "-" + hash;
+  std::string meta = R"("namespace":")" + ns + R"(","labels":{"app":")" + d +
+                     R"(","pod-template-hash":")" + hash + "\"}";
+  PodBatch b;
+  b.objects.push_back(R"({"apiVersion":"v1","kind":"Service","metadata":{"name":")" + d +
+                      R"(","namespace":")" + ns + R"(","uid":")" + ns + ".svc." + d +
+                      R"("},"spec":{"selector":{"app":")" + d + R"("},"ports":[{"port":80}]}})");
+  b.objects.push_back(R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":")" + rs +
+                      R"(","uid":")" + ns + "." + rs + "\"," + meta + R"(},"spec":{"replicas":)" +
+                      std::to_string(replicas) + R"(,"selector":{"matchLabels":{"app":")" + d +
+                      R"(","pod-template-hash":")" + hash + "\"}}}}");
+  JsonPtr pod(cJSON_Duplicate(tmpl, true));
+  cJSON* pod_meta = Child(pod.get(), "metadata");
+  cJSON* labels = Child(pod_meta, "labels");
+  SetString(labels, "app", d);
+  SetString(labels, "pod-template-hash", hash);
+  cJSON_DeleteItemFromObjectCaseSensitive(pod_meta, "ownerReferences");
+  cJSON* owners = cJSON_AddArrayToObject(pod_meta, "ownerReferences");
+  cJSON* owner = cJSON_CreateObject();
+  cJSON_AddStringToObject(owner, "apiVersion", "apps/v1");
+  cJSON_AddStringToObject(owner, "kind", "ReplicaSet");
+  cJSON_AddStringToObject(owner, "name", rs.c_str());
+  cJSON_AddStringToObject(owner, "uid", (ns + "." + rs).c_str());
+  cJSON_AddBoolToObject(owner, "controller", true);
+  cJSON_AddBoolToObject(owner, "blockOwnerDeletion", true);
+  cJSON_AddItemToArray(owners, owner);
+  for (int i = 0; i < replicas; ++i) {
+    std::string name = rs + Indexed("-", i);
+    b.pods.push_back(MakePod(pod.get(), ns, name));
+    b.names.push_back(ns + "/" + name);
+  }
+  return b;
+}
+
+// Moves `from`'s objects, pods and names to the end of `to`'s.
+void Append(PodBatch&& from, PodBatch* to) {
+  for (auto v : {&PodBatch::objects, &PodBatch::pods, &PodBatch::names}) {
+    auto& src = from.*v;
+    (to->*v).insert((to->*v).end(), std::make_move_iterator(src.begin()),
+                    std::make_move_iterator(src.end()));
   }
 }
 
@@ -188,6 +257,8 @@ const std::vector<std::string>& KnownWorkloads() {
       "TopologySpreading",
       "Preemption",
       "Unschedulable",
+      "SchedulingOwnedPods",
+      "SchedulingOwnedChurn",
   };
   return names;
 }
@@ -210,12 +281,14 @@ Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes)
   const cJSON* params = Get(entry, "params");
   std::string default_pod = GetString(testcase, "defaultPodTemplatePath");
 
+  std::optional<NodeMaker> node_maker;
+  int deployments = 0;
   int op_index = 0;
   const cJSON* op;
   cJSON_ArrayForEach(op, Get(testcase, "workloadTemplate")) {
     std::string opcode = GetString(op, "opcode");
     if (opcode == "createNodes") {
-      AddNodes(corpus, op, nodes, &plan);
+      node_maker = AddNodes(corpus, op, nodes, &plan);
     } else if (opcode == "createNamespaces") {
       for (int i = 0; i < Count(op, params, 1); ++i) {
         std::string name = GetString(op, "prefix") + "-" + std::to_string(i);
@@ -239,6 +312,35 @@ Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes)
         plan.measured = std::move(batch);
       } else {
         plan.init.push_back(std::move(batch));
+      }
+    } else if (opcode == "createDeployments") {
+      std::string path = GetString(op, "podTemplatePath");
+      JsonPtr tmpl = ReadTemplate(corpus, path.empty() ? "pod-default.json" : path);
+      std::string ns = GetString(op, "namespace");
+      if (ns.empty()) ns = "namespace-" + std::to_string(op_index);
+      int count = Count(op, params, plan.scale);
+      int replicas = CountParam(GetString(op, "replicasParam"), params, 1);
+      bool measured = cJSON_IsTrue(Get(op, "collectMetrics"));
+      if (measured && Get(op, "replaceNodesParam") != nullptr) {
+        if (!node_maker)
+          throw PlanError("createDeployments with replaceNodesParam before createNodes");
+        Rollover& r = plan.rollover.emplace();
+        r.replace_nodes = CountParam(GetString(op, "replaceNodesParam"), params, plan.scale);
+        for (int i = 0; i < count * r.replace_nodes; ++i) {
+          r.spare_nodes.push_back(node_maker->Make(&plan));
+        }
+      }
+      for (int i = 0; i < count; ++i) {
+        PodBatch b = MakeDeployment(tmpl.get(), ns, deployments++, replicas);
+        if (!measured) {
+          plan.init.push_back(std::move(b));
+        } else if (plan.rollover) {
+          PodBatch copy = b;
+          Append(std::move(copy), &plan.measured);
+          plan.rollover->rounds.push_back(std::move(b));
+        } else {
+          Append(std::move(b), &plan.measured);
+        }
       }
     } else if (opcode == "churn") {
       if (GetString(op, "mode") != "create") throw PlanError("churn mode other than create");

@@ -12,6 +12,17 @@
 // (status.allocatable from capacity, spec.schedulerName, metadata.uid) is
 // filled in here, because neither the engine nor a fake clientset does it.
 //
+// Project workloads (corpus/workloads/libsched.performance-config.json)
+// add the op createDeployments: countParam Deployments of replicasParam
+// pods of podTemplatePath (pod-default) in `namespace`, each a Service
+// (selector app=<deployment>) and a ReplicaSet (selector app and
+// pod-template-hash) whose pods carry those labels and a controller
+// ownerReference to it, as the Deployment controller makes them; so
+// PodTopologySpread's system default constraints select the siblings.
+// With replaceNodesParam it is a Rollover. Deployment k is "deploy-<k>"
+// over the whole plan; its ReplicaSet "deploy-<k>-h<k>", pods
+// "<ReplicaSet>-<i>".
+//
 // Size selection: the first workload entry without a feature-gate variant
 // suffix ('_' in its name) whose initNodes equals the size; when there is
 // none, the largest such entry with every count scaled by size/initNodes
@@ -33,8 +44,10 @@ class PlanError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Pods of one createPods op, as compact JSON objects (pending: no nodeName).
+// Pods of one createPods op, or of one or more Deployments, as compact JSON
+// objects (pending: no nodeName).
 struct PodBatch {
+  std::vector<std::string> objects;  // the Deployments' Services and ReplicaSets, applied first
   std::vector<std::string> pods;
   std::vector<std::string> names;  // "namespace/name", same order as pods
 };
@@ -46,6 +59,18 @@ struct Churn {
   int interval_ms = 0;
 };
 
+// The measured op of a rollover workload (project workloads, not
+// scheduler_perf's): each round creates one Deployment and waits for its
+// pods, then deletes the oldest Deployment still there (pods, ReplicaSet,
+// Service) and drains and replaces `replace_nodes` nodes, oldest first
+// (their pods deleted, as the pod garbage collector would, then the node;
+// a new node with a new name takes its place).
+struct Rollover {
+  std::vector<PodBatch> rounds;          // one Deployment each
+  int replace_nodes = 0;                 // per round
+  std::vector<std::string> spare_nodes;  // the replacements, in order of use
+};
+
 struct Plan {
   std::string workload;                 // e.g. "SchedulingBasic"
   std::string entry;                    // upstream workload entry used, e.g. "500Nodes"
@@ -53,8 +78,9 @@ struct Plan {
   std::vector<std::string> nodes;       // Node JSON objects
   std::vector<std::string> namespaces;  // Namespace JSON objects
   std::vector<PodBatch> init;           // createPods ops before the measured one
-  PodBatch measured;                    // the op with collectMetrics
+  PodBatch measured;                    // the op with collectMetrics (all rounds' pods)
   std::optional<Churn> churn;
+  std::optional<Rollover> rollover;
   std::string zone_key;                          // label of labelNodePrepareStrategy, "" if none
   std::map<std::string, std::string> node_zone;  // node name -> its zone_key value
 };

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <set>
@@ -69,12 +70,13 @@ class Driver {
   }
 
   // Submits `batch` and runs cycles until every pod of it is placed or the
-  // queue has nothing left to try. `measured` times it and creates churn.
-  void RunBatch(const PodBatch& batch, const std::optional<Churn>& churn, bool measured) {
-    Clock::time_point start = Clock::now();
-    double cpu_start = CpuSeconds();
-    Clock::time_point next_churn = start;
-    ApplyList(batch.pods);
+  // queue has nothing left to try; returns how many are left. `measured`
+  // counts its attempts and creates churn.
+  int RunBatch(const PodBatch& batch, const std::optional<Churn>& churn, bool measured) {
+    Clock::time_point next_churn = Clock::now();
+    std::vector<std::string> objects = batch.objects;
+    objects.insert(objects.end(), batch.pods.begin(), batch.pods.end());
+    ApplyList(objects);
     std::set<std::string> pending(batch.names.begin(), batch.names.end());
     int idle_rounds = 0;
     while (!pending.empty()) {
@@ -111,15 +113,59 @@ class Driver {
         }
       }
     }
-    if (measured) {
-      out_->seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      out_->cpu_seconds = CpuSeconds() - cpu_start;
-      out_->scheduled = static_cast<int>(batch.names.size() - pending.size());
-      out_->unscheduled = static_cast<int>(pending.size());
+    return static_cast<int>(pending.size());
+  }
+
+  // The rounds of plan.rollover (plan.h); returns the pods left unplaced.
+  int RunRollover(const Plan& plan) {
+    const Rollover& r = *plan.rollover;
+    std::deque<const PodBatch*> live;
+    for (const PodBatch& b : plan.init) live.push_back(&b);
+    std::deque<std::string> nodes(plan.nodes.begin(), plan.nodes.end());
+    size_t spare = 0;
+    int left = 0;
+    for (const PodBatch& round : r.rounds) {
+      left += RunBatch(round, std::nullopt, true);
+      live.push_back(&round);
+      std::string events = "[";
+      for (const std::string& name : live.front()->names) AddPodDeletion(name, &events);
+      for (const std::string& obj : live.front()->objects) AddDeletion(obj, &events);
+      live.pop_front();
+      for (int i = 0; i < r.replace_nodes && spare < r.spare_nodes.size(); ++i) {
+        JsonPtr node(cJSON_Parse(nodes.front().c_str()));
+        std::string name =
+            StringMember(cJSON_GetObjectItemCaseSensitive(node.get(), "metadata"), "name");
+        for (const auto& [pod, on] : out_->placements) {
+          if (on == name) AddPodDeletion(pod, &events);
+        }
+        AddDeletion(nodes.front(), &events);
+        nodes.pop_front();
+        nodes.push_back(r.spare_nodes[spare++]);
+        events += R"(,{"type":"ADDED","object":)" + nodes.back() + "}";
+      }
+      Apply(events + "]");
+      for (const std::string& e : deleted_) out_->placements.erase(e);
+      deleted_.clear();
     }
+    return left;
   }
 
  private:
+  // Appends a DELETED event of the pod "ns/name" (uid as plan.cc makes it).
+  void AddPodDeletion(const std::string& pod, std::string* events) {
+    size_t slash = pod.find('/');
+    std::string ns = pod.substr(0, slash), name = pod.substr(slash + 1);
+    AddDeletion(R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":")" + ns +
+                    R"(","name":")" + name + R"(","uid":")" + ns + "." + name + "\"}}",
+                events);
+    deleted_.push_back(pod);
+  }
+
+  static void AddDeletion(const std::string& object, std::string* events) {
+    if (events->size() > 1) *events += ',';
+    *events += R"({"type":"DELETED","object":)" + object + "}";
+  }
+
   JsonPtr RunOne() {
     char* json = nullptr;
     sched_error* err = nullptr;
@@ -156,6 +202,7 @@ class Driver {
 
   Outcome* out_;
   sched_engine* engine_ = nullptr;
+  std::vector<std::string> deleted_;  // pods deleted by the events being built
 };
 
 }  // namespace
@@ -166,7 +213,14 @@ Outcome RunPlan(const Plan& plan) {
   driver.ApplyList(plan.nodes);
   if (!plan.namespaces.empty()) driver.ApplyList(plan.namespaces);
   for (const PodBatch& batch : plan.init) driver.RunBatch(batch, std::nullopt, false);
-  driver.RunBatch(plan.measured, plan.churn, true);
+  Clock::time_point start = Clock::now();
+  double cpu_start = CpuSeconds();
+  int left =
+      plan.rollover ? driver.RunRollover(plan) : driver.RunBatch(plan.measured, plan.churn, true);
+  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  out.cpu_seconds = CpuSeconds() - cpu_start;
+  out.scheduled = static_cast<int>(plan.measured.names.size()) - left;
+  out.unscheduled = left;
   return out;
 }
 

@@ -5,7 +5,8 @@
 // (sched_engine_run, one cycle per call), init ops unmeasured, then the
 // measured op timed from its submission to its last placement. Preemption
 // victims are deleted as the preemption executor would (DELETED events);
-// churn pods are created on the wall clock while the measured op runs.
+// churn pods are created on the wall clock while the measured op runs; a
+// Rollover's rounds delete Deployments and replace nodes (plan.h).
 #ifndef BENCH_WORKLOAD_RUN_H_
 #define BENCH_WORKLOAD_RUN_H_
 

@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/libsched/libsched/go/sched"
 )
@@ -51,16 +56,104 @@ func runLibschedGo(ctx context.Context, p *plan) (*outcome, error) {
 		}
 	}
 	start, cpu := time.Now(), cpuTime()
-	if err := scheduleBatch(ctx, e, p.measured, p.churn, o, true); err != nil {
+	if p.rollover != nil {
+		err = rollOverGo(ctx, e, p, o)
+	} else {
+		err = scheduleBatch(ctx, e, p.measured, p.churn, o, true)
+	}
+	if err != nil {
 		return nil, err
 	}
 	o.elapsed, o.cpu = time.Since(start), cpuTime()-cpu
 	return o, nil
 }
 
-func scheduleBatch(ctx context.Context, e *sched.Engine, pods []*v1.Pod, c *churn, o *outcome, measured bool) error {
+// typed returns obj as a JSON object with apiVersion and kind, which typed
+// objects marshal without and the engine reads.
+func typed(obj runtime.Object) (map[string]any, error) {
+	gvks, _, err := scheme.Scheme.ObjectKinds(obj)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	m["apiVersion"], m["kind"] = gvks[0].GroupVersion().String(), gvks[0].Kind
+	return m, nil
+}
+
+// applyEvents applies watch events of type typ for objs.
+func applyEvents(e *sched.Engine, typ string, objs ...runtime.Object) error {
+	events := make([]map[string]any, 0, len(objs))
+	for _, obj := range objs {
+		m, err := typed(obj)
+		if err != nil {
+			return err
+		}
+		events = append(events, map[string]any{"type": typ, "object": m})
+	}
+	b, err := json.Marshal(events)
+	if err != nil {
+		return err
+	}
+	_, err = e.Apply(b)
+	return err
+}
+
+// rollOverGo runs the rounds of p.rollover (bench/workload/plan.h) with
+// watch events for the deletions and the new nodes.
+func rollOverGo(ctx context.Context, e *sched.Engine, p *plan, o *outcome) error {
+	live := append([]batch(nil), p.init...)
+	nodes := append([]*v1.Node(nil), p.nodes...)
+	spare := p.rollover.spareNodes
+	for _, round := range p.rollover.rounds {
+		if err := scheduleBatch(ctx, e, round, nil, o, true); err != nil {
+			return err
+		}
+		live = append(live, round)
+		var gone []runtime.Object
+		for _, pod := range live[0].pods {
+			gone = append(gone, pod)
+			delete(o.placements, pod.Namespace+"/"+pod.Name)
+		}
+		gone = append(gone, live[0].objects...)
+		live = live[1:]
+		var added []runtime.Object
+		for i := 0; i < p.rollover.replaceNodes && len(spare) > 0; i++ {
+			for k, n := range o.placements {
+				if n == nodes[0].Name {
+					ns, name, _ := strings.Cut(k, "/")
+					gone = append(gone, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID(ns + "." + name)}})
+					delete(o.placements, k)
+				}
+			}
+			gone = append(gone, nodes[0])
+			added = append(added, spare[0])
+			nodes, spare = append(nodes[1:], spare[0]), spare[1:]
+		}
+		if err := applyEvents(e, "DELETED", gone...); err != nil {
+			return err
+		}
+		if err := applyEvents(e, "ADDED", added...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func scheduleBatch(ctx context.Context, e *sched.Engine, b batch, c *churn, o *outcome, measured bool) error {
+	if len(b.objects) > 0 {
+		if err := applyEvents(e, "ADDED", b.objects...); err != nil {
+			return err
+		}
+	}
 	nextChurn := time.Now()
-	for _, pod := range pods {
+	for _, pod := range b.pods {
 		if measured && c != nil && !time.Now().Before(nextChurn) {
 			cp := makePod(c.template, c.namespace, o.churnPods)
 			o.churnPods++

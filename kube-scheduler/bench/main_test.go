@@ -37,11 +37,11 @@ func TestSmoke(t *testing.T) {
 					t.Fatalf("%s: %v", impl.name, err)
 				}
 				got[i] = makeReport(impl.name, p, o)
-				if got[i].Scheduled != len(p.measured) {
+				if got[i].Scheduled != len(p.measured.pods) {
 					if impl.name == "upstream" && w == "Preemption" {
 						t.Skipf("upstream left %d preemptors waiting", got[i].Unscheduled)
 					}
-					t.Errorf("%s placed %d of %d measured pods", impl.name, got[i].Scheduled, len(p.measured))
+					t.Errorf("%s placed %d of %d measured pods", impl.name, got[i].Scheduled, len(p.measured.pods))
 				}
 			}
 			if w == "Preemption" {

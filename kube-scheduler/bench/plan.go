@@ -3,15 +3,19 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 )
 
 // A plan is one scheduler_perf workload at one cluster size, generated from
@@ -23,13 +27,30 @@ type plan struct {
 	scale    float64 // factor applied to the entry's counts
 	nodes    []*v1.Node
 	ns       []*v1.Namespace
-	init     [][]*v1.Pod // createPods ops before the measured one
-	measured []*v1.Pod
+	init     []batch // createPods and createDeployments ops before the measured one
+	measured batch   // the op with collectMetrics (every round's pods for a rollover)
 	churn    *churn
+	rollover *rollover
 	nodeZone map[string]string // node -> value of the labelNodePrepareStrategy label
 	// featureGates of the upstream workload entry, which scheduler_perf
 	// sets for the run (the upstream harness does too).
 	featureGates map[string]bool
+}
+
+// batch is the pods of a createPods op, or of Deployments with their
+// Services and ReplicaSets (objects, created before the pods).
+type batch struct {
+	objects []runtime.Object
+	pods    []*v1.Pod
+}
+
+// rollover is the measured op of a project churn workload
+// (bench/workload/plan.h, Rollover): each round one Deployment, then the
+// oldest Deployment deleted and replaceNodes nodes drained and replaced.
+type rollover struct {
+	rounds       []batch
+	replaceNodes int
+	spareNodes   []*v1.Node
 }
 
 // churn is a scheduler_perf churn op in "create" mode.
@@ -49,13 +70,15 @@ var workloadSources = map[string][2]string{
 	"TopologySpreading":              {"topology_spreading", "TopologySpreading"},
 	"Preemption":                     {"default_preemption", "PreemptionBasic"},
 	"Unschedulable":                  {"default_preemption", "Unschedulable"},
+	"SchedulingOwnedPods":            {"libsched", "SchedulingOwnedPods"},
+	"SchedulingOwnedChurn":           {"libsched", "SchedulingOwnedChurn"},
 }
 
 // knownWorkloads is the report order.
 var knownWorkloads = []string{
 	"SchedulingBasic", "SchedulingNodeAffinity", "SchedulingPodAntiAffinity",
 	"SchedulingPodAffinity", "SchedulingPreferredPodAffinity", "TopologySpreading",
-	"Preemption", "Unschedulable",
+	"Preemption", "Unschedulable", "SchedulingOwnedPods", "SchedulingOwnedChurn",
 }
 
 type testCase struct {
@@ -64,6 +87,8 @@ type testCase struct {
 	WorkloadTemplate       []struct {
 		Opcode                   string   `json:"opcode"`
 		CountParam               string   `json:"countParam"`
+		ReplicasParam            string   `json:"replicasParam"`
+		ReplaceNodesParam        string   `json:"replaceNodesParam"`
 		Count                    *int     `json:"count"`
 		Prefix                   string   `json:"prefix"`
 		Namespace                string   `json:"namespace"`
@@ -124,6 +149,36 @@ func makePod(tmpl *v1.Pod, ns string, i int) *v1.Pod {
 	return p
 }
 
+// makeDeployment is Deployment k of `replicas` pods of tmpl in ns: its
+// Service, ReplicaSet and pods, as bench/workload/plan.cc makes them.
+func makeDeployment(tmpl *v1.Pod, ns string, k, replicas int) batch {
+	d, hash := indexed("deploy-", k), indexed("h", k)
+	rs := d + "-" + hash
+	labels := map[string]string{"app": d, "pod-template-hash": hash}
+	svc := &v1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: d, Namespace: ns, UID: types.UID(ns + ".svc." + d)},
+		Spec:       v1.ServiceSpec{Selector: map[string]string{"app": d}, Ports: []v1.ServicePort{{Port: 80}}},
+	}
+	set := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: rs, Namespace: ns, UID: types.UID(ns + "." + rs), Labels: labels},
+		Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To(int32(replicas)),
+			Selector: &metav1.LabelSelector{MatchLabels: labels}},
+	}
+	pod := tmpl.DeepCopy()
+	pod.GenerateName = rs + "-"
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	maps.Copy(pod.Labels, labels)
+	pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet",
+		Name: rs, UID: set.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}}
+	b := batch{objects: []runtime.Object{svc, set}, pods: make([]*v1.Pod, replicas)}
+	for i := range b.pods {
+		b.pods[i] = makePod(pod, ns, i)
+	}
+	return b
+}
+
 func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 	src, ok := workloadSources[workload]
 	if !ok {
@@ -176,6 +231,8 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 		}
 		return int(math.Round(v * scale)), nil
 	}
+	var makeNode func() *v1.Node
+	deployments := 0
 	for opIndex, op := range tc.WorkloadTemplate {
 		switch op.Opcode {
 		case "createNodes":
@@ -187,23 +244,29 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 			if err := readJSON(templatePath(corpus, path), &tmpl); err != nil {
 				return nil, err
 			}
-			for i := 0; i < nodes; i++ {
+			s := op.LabelNodePrepareStrategy
+			made := 0
+			makeNode = func() *v1.Node {
 				n := tmpl.DeepCopy()
-				n.Name = indexed(tmpl.GenerateName, len(p.nodes))
+				n.Name = indexed(tmpl.GenerateName, made)
 				n.GenerateName = ""
 				if n.Labels == nil {
 					n.Labels = map[string]string{}
 				}
 				n.Labels[v1.LabelHostname] = n.Name
-				if s := op.LabelNodePrepareStrategy; s != nil && len(s.LabelValues) > 0 {
-					v := s.LabelValues[i%len(s.LabelValues)]
+				if s != nil && len(s.LabelValues) > 0 {
+					v := s.LabelValues[made%len(s.LabelValues)]
 					n.Labels[s.LabelKey] = v
 					p.nodeZone[n.Name] = v
 				}
 				if n.Status.Allocatable == nil {
 					n.Status.Allocatable = n.Status.Capacity.DeepCopy()
 				}
-				p.nodes = append(p.nodes, n)
+				made++
+				return n
+			}
+			for i := 0; i < nodes; i++ {
+				p.nodes = append(p.nodes, makeNode())
 			}
 		case "createNamespaces":
 			c, err := count(op.CountParam, op.Count, 1)
@@ -233,14 +296,61 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			batch := make([]*v1.Pod, c)
-			for i := range batch {
-				batch[i] = makePod(&tmpl, ns, i)
+			b := batch{pods: make([]*v1.Pod, c)}
+			for i := range b.pods {
+				b.pods[i] = makePod(&tmpl, ns, i)
 			}
 			if op.CollectMetrics {
-				p.measured = batch
+				p.measured = b
 			} else {
-				p.init = append(p.init, batch)
+				p.init = append(p.init, b)
+			}
+		case "createDeployments":
+			path := op.PodTemplatePath
+			if path == "" {
+				path = "pod-default.json"
+			}
+			var tmpl v1.Pod
+			if err := readJSON(templatePath(corpus, path), &tmpl); err != nil {
+				return nil, err
+			}
+			ns := op.Namespace
+			if ns == "" {
+				ns = fmt.Sprintf("namespace-%d", opIndex)
+			}
+			c, err := count(op.CountParam, op.Count, p.scale)
+			if err != nil {
+				return nil, err
+			}
+			replicas, err := count(op.ReplicasParam, nil, 1)
+			if err != nil {
+				return nil, err
+			}
+			if op.CollectMetrics && op.ReplaceNodesParam != "" {
+				if makeNode == nil {
+					return nil, fmt.Errorf("createDeployments with replaceNodesParam before createNodes")
+				}
+				p.rollover = &rollover{}
+				if p.rollover.replaceNodes, err = count(op.ReplaceNodesParam, nil, p.scale); err != nil {
+					return nil, err
+				}
+				for i := 0; i < c*p.rollover.replaceNodes; i++ {
+					p.rollover.spareNodes = append(p.rollover.spareNodes, makeNode())
+				}
+			}
+			for i := 0; i < c; i++ {
+				b := makeDeployment(&tmpl, ns, deployments, replicas)
+				deployments++
+				switch {
+				case !op.CollectMetrics:
+					p.init = append(p.init, b)
+				case p.rollover != nil:
+					p.rollover.rounds = append(p.rollover.rounds, b)
+					fallthrough
+				default:
+					p.measured.objects = append(p.measured.objects, b.objects...)
+					p.measured.pods = append(p.measured.pods, b.pods...)
+				}
 			}
 		case "churn":
 			if op.Mode != "create" || len(op.TemplatePaths) == 0 {
@@ -256,7 +366,7 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 			return nil, fmt.Errorf("unsupported opcode %q", op.Opcode)
 		}
 	}
-	if len(p.measured) == 0 {
+	if len(p.measured.pods) == 0 {
 		return nil, fmt.Errorf("%s: no createPods op with collectMetrics", workload)
 	}
 	return p, nil

@@ -82,13 +82,13 @@ func peakRssMiB() float64 {
 func makeReport(impl string, p *plan, o *outcome) report {
 	r := report{
 		Impl: impl, Workload: p.workload, Nodes: len(p.nodes), Entry: p.entry, Scale: p.scale,
-		MeasurePods: len(p.measured), Scheduled: o.scheduled, Unscheduled: o.unscheduled,
+		MeasurePods: len(p.measured.pods), Scheduled: o.scheduled, Unscheduled: o.unscheduled,
 		Attempts: o.attempts, Preemptions: o.preemptions, ChurnPods: o.churnPods,
 		Seconds: round3(o.elapsed.Seconds()), PeakRssMiB: round3(peakRssMiB()),
 		PodsPerNode: map[string]int{}, PodsPerZone: map[string]int{},
 	}
 	for _, b := range p.init {
-		r.InitPods += len(b)
+		r.InitPods += len(b.pods)
 	}
 	if s := o.elapsed.Seconds(); s > 0 {
 		r.PodsPerSecond = round3(float64(o.scheduled) / s)

@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -97,16 +101,21 @@ func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
 			return nil, err
 		}
 	}
-	w.measure(p.measured)
+	w.measure(p.measured.pods)
 	start, cpu := time.Now(), cpuTime()
-	left, err := createAndWait(ctx, client, w, p.measured, p.churn, o)
+	var left int
+	if p.rollover != nil {
+		left, err = rollOver(ctx, client, w, p, o)
+	} else {
+		left, err = createAndWait(ctx, client, w, p.measured, p.churn, o)
+	}
 	if err != nil {
 		return nil, err
 	}
 	// CPU to the end of the wait, which ends within a millisecond of the
 	// last binding unless pods were left (then stallTimeout of polling).
 	o.elapsed, o.cpu = w.lastBound().Sub(start), cpuTime()-cpu
-	o.scheduled, o.unscheduled = len(p.measured)-left, left
+	o.scheduled, o.unscheduled = len(p.measured.pods)-left, left
 	cancel()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -145,10 +154,100 @@ func startLoop(ctx context.Context, s *scheduler.Scheduler, w *watcher) {
 	}()
 }
 
-// createAndWait creates pods (and churn pods on the wall clock) and waits
-// until all of them are bound or progress stalls; it returns how many are
+// rollOver runs the rounds of p.rollover (bench/workload/plan.h): each
+// Deployment created and waited for, then the oldest one deleted and nodes
+// drained and replaced through the client; it returns the measured pods
 // left unbound.
-func createAndWait(ctx context.Context, client *fake.Clientset, w *watcher, pods []*v1.Pod, c *churn, o *outcome) (int, error) {
+func rollOver(ctx context.Context, client *fake.Clientset, w *watcher, p *plan, o *outcome) (int, error) {
+	live := append([]batch(nil), p.init...)
+	nodes := append([]*v1.Node(nil), p.nodes...)
+	spare := p.rollover.spareNodes
+	left := 0
+	for _, round := range p.rollover.rounds {
+		l, err := createAndWait(ctx, client, w, round, nil, o)
+		if err != nil {
+			return 0, err
+		}
+		left += l
+		live = append(live, round)
+		old := live[0]
+		live = live[1:]
+		var gone []string
+		for _, pod := range old.pods {
+			if err := deletePod(ctx, client, pod.Namespace, pod.Name); err != nil {
+				return 0, err
+			}
+			gone = append(gone, key(pod))
+		}
+		for _, obj := range old.objects {
+			var err error
+			switch obj := obj.(type) {
+			case *v1.Service:
+				err = client.CoreV1().Services(obj.Namespace).Delete(ctx, obj.Name, metav1.DeleteOptions{})
+			case *appsv1.ReplicaSet:
+				err = client.AppsV1().ReplicaSets(obj.Namespace).Delete(ctx, obj.Name, metav1.DeleteOptions{})
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
+		for i := 0; i < p.rollover.replaceNodes && len(spare) > 0; i++ {
+			for _, k := range w.podsOn(nodes[0].Name) {
+				ns, name, _ := strings.Cut(k, "/")
+				if err := deletePod(ctx, client, ns, name); err != nil {
+					return 0, err
+				}
+				gone = append(gone, k)
+			}
+			if err := client.CoreV1().Nodes().Delete(ctx, nodes[0].Name, metav1.DeleteOptions{}); err != nil {
+				return 0, err
+			}
+			if _, err := client.CoreV1().Nodes().Create(ctx, spare[0], metav1.CreateOptions{}); err != nil {
+				return 0, err
+			}
+			nodes, spare = append(nodes[1:], spare[0]), spare[1:]
+		}
+		// The next round starts once the informer has delivered the
+		// deletions, as the engine drivers' next round does.
+		for w.anyBound(gone) {
+			select {
+			case <-ctx.Done():
+				return 0, fmt.Errorf("interrupted: %w", ctx.Err())
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
+	return left, nil
+}
+
+// deletePod deletes a pod; one already gone (drained with its node) is fine.
+func deletePod(ctx context.Context, client *fake.Clientset, ns, name string) error {
+	err := client.CoreV1().Pods(ns).Delete(ctx, name, metav1.DeleteOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// createAndWait creates a batch's objects and pods (and churn pods on the
+// wall clock) and waits until all its pods are bound or progress stalls;
+// it returns how many are left unbound.
+func createAndWait(ctx context.Context, client *fake.Clientset, w *watcher, b batch, c *churn, o *outcome) (int, error) {
+	for _, obj := range b.objects {
+		var err error
+		switch obj := obj.(type) {
+		case *v1.Service:
+			_, err = client.CoreV1().Services(obj.Namespace).Create(ctx, obj, metav1.CreateOptions{})
+		case *appsv1.ReplicaSet:
+			_, err = client.AppsV1().ReplicaSets(obj.Namespace).Create(ctx, obj, metav1.CreateOptions{})
+		default:
+			err = fmt.Errorf("unexpected object %T", obj)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	pods := b.pods
 	for _, pod := range pods {
 		if _, err := client.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
 			return 0, err
@@ -226,6 +325,32 @@ func (w *watcher) unbound(pods []*v1.Pod) int {
 		}
 	}
 	return n
+}
+
+// anyBound reports whether one of the pods ("ns/name") is still bound.
+func (w *watcher) anyBound(pods []string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, k := range pods {
+		if _, ok := w.placements[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// podsOn lists the pods bound to node, "ns/name".
+func (w *watcher) podsOn(node string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var pods []string
+	for k, n := range w.placements {
+		if n == node {
+			pods = append(pods, k)
+		}
+	}
+	sort.Strings(pods)
+	return pods
 }
 
 func (w *watcher) lastBound() time.Time {
