@@ -28,6 +28,12 @@ void ClusterState::SaveNodeInfo(NodeInfo& info) {
   info.batch_ = batches_;
 }
 
+void ClusterState::SaveTree() {
+  if (log() == nullptr || tree_batch_ == batches_) return;
+  undo::Save(log(), tree_);
+  tree_batch_ = batches_;
+}
+
 void ClusterState::CountImages(const Node& node, int delta) {
   // A node counts once per image name, however often it lists the name.
   std::unordered_set<Atom> seen;
@@ -148,11 +154,7 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   if (!old || old->labels != info.node()->labels) MoveAffinityTerms(info, old.get());
 
   const std::string* old_zone = tree_.ZoneOf(name);
-  if (old_zone == nullptr || *old_zone != zone) {
-    // NodeTree is saved whole: it changes only when a node comes, goes or
-    // changes zone, which rebuilds the O(nodes) node list anyway.
-    undo::Save(log(), tree_);
-  }
+  if (old_zone == nullptr || *old_zone != zone) SaveTree();
   if (old_zone == nullptr) {
     SaveSnapshotOrder();
     tree_.Add(zone, name);
@@ -179,7 +181,7 @@ bool ClusterState::RemoveNode(std::string_view name) {
   topology_domains_.RemoveNode(info.index(), old->labels, log());
   info.ClearNode(Bump());
   MoveAffinityTerms(info, old.get());
-  undo::Save(log(), tree_);
+  SaveTree();
   tree_.Remove(*zone, key);
   DropNodeInfoIfEmpty(key);
   NodeListChanged();

@@ -224,6 +224,11 @@ class ClusterState {
   // aggregates change in many places per pod, and a copy of one node's
   // pods is small next to a cycle. Null when not in a Batch.
   void SaveNodeInfo(NodeInfo& info);
+  // Saves the NodeTree whole, once per Batch, before its first change: it
+  // changes only when a node comes, goes or changes zone, which rebuilds
+  // the O(nodes) node list anyway; once per node, a List of n nodes cost
+  // O(n^2) time and memory.
+  void SaveTree();
   UndoLog* log() { return undo_.recording() ? &undo_ : nullptr; }
 
   Interner interner_;
@@ -256,6 +261,7 @@ class ClusterState {
   bool snapshot_order_saved_ = false;
   UndoLog undo_;          // records while a Batch is open
   uint64_t batches_ = 0;  // Batches opened, numbering them
+  uint64_t tree_batch_ = 0;  // the Batch that saved tree_ (SaveTree)
 };
 
 }  // namespace sched

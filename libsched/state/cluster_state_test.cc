@@ -281,6 +281,39 @@ TEST(ClusterStateTest, BatchDefersTheNodeListUntilItEnds) {
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2"}));
 }
 
+// The node tree is saved once per Batch (SaveTree): a Batch of many node
+// changes that is not committed restores the tree and the walk as they
+// were, and so does the next one (each Batch saves it again).
+TEST(ClusterStateTest, UncommittedBatchesRestoreTheNodeTree) {
+  ClusterState s;
+  Interner& in = s.interner();
+  auto node = [&](const std::string& name, const std::string& zone) {
+    return testing::NodeBuilder(in, name).Label("topology.kubernetes.io/zone", zone).Build();
+  };
+  {
+    ClusterState::Batch batch(s);
+    s.UpsertNode(node("a1", "a"));
+    s.UpsertNode(node("b1", "b"));
+    batch.Commit();
+  }
+  for (int round = 0; round < 2; ++round) {
+    {
+      ClusterState::Batch batch(s);
+      s.UpsertNode(node("a2", "a"));
+      s.RemoveNode("b1");
+      s.UpsertNode(node("a1", "c"));  // a zone change
+      for (int i = 0; i < 50; ++i) s.UpsertNode(node("x" + std::to_string(i), "x"));
+    }  // not committed
+    EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1"})) << "round " << round;
+  }
+  {
+    ClusterState::Batch batch(s);
+    s.UpsertNode(node("a2", "a"));
+    batch.Commit();
+  }
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
+}
+
 // NodeInfo.PodsWithAffinity / PodsWithRequiredAntiAffinity follow the pods
 // (framework/types.go podWithAffinity, podWithRequiredAntiAffinity).
 TEST(ClusterStateTest, PodsWithAffinityFollowPods) {
