@@ -40,7 +40,7 @@ struct EcacheStats {
   uint64_t hits = 0;            // cycles that found their class's entry
   uint64_t misses = 0;          // cycles that created it
   uint64_t bypasses = 0;        // cycles that could not use the cache
-  uint64_t score_bypasses = 0;  // cycles whose scores could not be cached
+  uint64_t score_bypasses = 0;  // cycles with a Score plugin scored afresh on every node
   uint64_t repairs = 0;         // node evaluations (filter or score) in hit cycles
   uint64_t reused = 0;          // node verdicts and score rows taken from the cache
   uint64_t parked = 0;          // hit cycles answered by the failure memo, no node walked

@@ -81,16 +81,23 @@ const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, c
 EcacheEntry* Scheduler::CacheEntryForScore(const CycleState& cs, EcacheEntry* cls) {
   if (cls == nullptr) return nullptr;
   signer_.Clear();
-  for (const auto& [plugin, weight] : profile_.score()) {
+  score_live_.assign(profile_.score().size(), 0);
+  bool any_live = false;
+  for (size_t k = 0; k < profile_.score().size(); ++k) {
+    const ScorePlugin* plugin = profile_.score()[k].plugin;
     const bool skip = cs.skip_score(plugin->slot());
     signer_.Add(static_cast<int64_t>(skip));
     if (skip) continue;
     signer_.Section(plugin->Name());
-    if (!plugin->ScoreCacheKey(cs, signer_)) {
-      ++ecache_->stats().score_bypasses;
-      return nullptr;
-    }
+    // A plugin whose raw score is not cacheable is scored afresh on every
+    // node (its column of a row is never read); which ones are is part of
+    // the key, so a column cached under another set is not read either.
+    const bool live = !plugin->ScoreCacheKey(cs, signer_);
+    signer_.Add(static_cast<int64_t>(live));
+    score_live_[k] = live;
+    any_live = any_live || live;
   }
+  if (any_live) ++ecache_->stats().score_bypasses;
   cls->BeginScore(signer_.Finish(), profile_.score().size());
   return cls;
 }
@@ -466,11 +473,17 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod,
   const size_t n = r.scored_nodes.size();
   const size_t np = score_plugins_.size();
   score_reused_.assign(n, 0);
+  std::vector<size_t> live;  // indexes into score_plugins_
+  for (size_t p = 0; p < np; ++p) {
+    if (score_live_[score_slots_[p]]) live.push_back(p);
+  }
+  bool any_reused = false;
   for (size_t i = 0; i < n; ++i) {
     const NodeInfo& ni = *r.scored_nodes[i];
     if (const int64_t* row = score_cache.RawScores(positions[i], ni)) {
       for (size_t p = 0; p < np; ++p) r.plugin_scores[p * n + i] = row[score_slots_[p]];
       score_reused_[i] = 1;
+      any_reused = true;
       continue;
     }
     int64_t* row = score_cache.MutableRawScores(positions[i]);
@@ -483,6 +496,24 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod,
       }
     }
   }
+  if (live.empty() || !any_reused) return;
+  // The live plugins on the reused rows, as the uncached path scores them
+  // (in parallel; a failure keeps the lowest node per plugin).
+  parallelizer_->Until(n, kNanosPerPluginCall * static_cast<int64_t>(live.size()),
+                       [&](size_t begin, size_t end) {
+    for (size_t p : live) {
+      int64_t* column = &r.plugin_scores[p * n];
+      for (size_t i = begin; i < end; ++i) {
+        if (!score_reused_[i]) continue;
+        const NodeInfo& ni = *r.scored_nodes[i];
+        if (score_plugins_[p].first->Score(cs, pod, ni, &column[i]).IsSuccess()) continue;
+        size_t seen = score_failed[p].load(std::memory_order_relaxed);
+        while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
+        }
+      }
+    }
+    return true;
+  });
 }
 
 const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {

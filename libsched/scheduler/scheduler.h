@@ -211,11 +211,15 @@ class Scheduler {
                            const NodeInfo& ni, Status* fresh) const;
   // ScoreNodes' raw scores with the cache (score_plugins_ set): reused
   // rows copied, the others scored and stored; score_reused_[i] says which.
+  // The live plugins (score_live_) are scored afresh on reused rows too.
   void ScoreNodesCached(const CycleState& cs, const Pod& pod, const std::vector<size_t>& positions,
                         EcacheEntry& score_cache, std::span<std::atomic<size_t>> score_failed,
                         ScheduleResult& r);
-  // Equivalence cache: `cls` ready for this cycle's raw scores, or null when
-  // some enabled Score plugin's raw score is not cacheable (after PreScore).
+  // Equivalence cache: `cls` ready for this cycle's raw scores (null when
+  // `cls` is). An enabled Score plugin whose raw score is not cacheable
+  // (ScoreCacheKey false after PreScore: PodTopologySpread,
+  // InterPodAffinity) is live: score_live_ marks it, and it is scored on
+  // every node every cycle while the other plugins' cached cells are reused.
   EcacheEntry* CacheEntryForScore(const CycleState& cs, EcacheEntry* cls);
   const NodeInfo* SelectHost(const ScheduleResult& r);
   // Failure memo (EcacheEntry::Memo). It serves a cycle with a cache entry
@@ -250,6 +254,7 @@ class Scheduler {
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
   std::vector<size_t> score_slots_;
   std::vector<char> score_reused_;  // with the cache: row i came from it
+  std::vector<char> score_live_;    // by profile_.score() index (CacheEntryForScore)
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   // The interner's reuse_epoch() ecache_'s keys are valid for.
   uint64_t ecache_reuse_epoch_ = 0;
