@@ -245,6 +245,34 @@ void Append(PodBatch&& from, PodBatch* to) {
   }
 }
 
+// The `count` Deployments of a createDeployments op (plan.h), numbered on
+// from *deployments: init batches, the measured batch, or a Rollover's
+// rounds (with their spare nodes from `nodes`).
+void AddDeployments(const cJSON* op, const cJSON* params, const cJSON* tmpl, const std::string& ns,
+                    int count, bool measured, NodeMaker* nodes, int* deployments, Plan* plan) {
+  int replicas = CountParam(GetString(op, "replicasParam"), params, 1);
+  if (measured && Get(op, "replaceNodesParam") != nullptr) {
+    if (nodes == nullptr) {
+      throw PlanError("createDeployments with replaceNodesParam before createNodes");
+    }
+    Rollover& r = plan->rollover.emplace();
+    r.replace_nodes = CountParam(GetString(op, "replaceNodesParam"), params, plan->scale);
+    for (int i = 0; i < count * r.replace_nodes; ++i) r.spare_nodes.push_back(nodes->Make(plan));
+  }
+  for (int i = 0; i < count; ++i) {
+    PodBatch b = MakeDeployment(tmpl, ns, (*deployments)++, replicas);
+    if (!measured) {
+      plan->init.push_back(std::move(b));
+    } else if (plan->rollover) {
+      PodBatch copy = b;
+      Append(std::move(copy), &plan->measured);
+      plan->rollover->rounds.push_back(std::move(b));
+    } else {
+      Append(std::move(b), &plan->measured);
+    }
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& KnownWorkloads() {
@@ -295,51 +323,29 @@ Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes)
         plan.namespaces.push_back(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" +
                                   name + "\"}}");
       }
-    } else if (opcode == "createPods") {
+    } else if (opcode == "createPods" || opcode == "createDeployments") {
       std::string path = GetString(op, "podTemplatePath");
       if (path.empty()) path = default_pod.empty() ? "pod-default.json" : default_pod;
       JsonPtr tmpl = ReadTemplate(corpus, path);
       std::string ns = GetString(op, "namespace");
       if (ns.empty()) ns = "namespace-" + std::to_string(op_index);
-      std::string prefix = GenerateName(tmpl.get());
-      PodBatch batch;
-      for (int i = 0, n = Count(op, params, plan.scale); i < n; ++i) {
-        std::string name = Indexed(prefix, i);
-        batch.pods.push_back(MakePod(tmpl.get(), ns, name));
-        batch.names.push_back(ns + "/" + name);
-      }
-      if (cJSON_IsTrue(Get(op, "collectMetrics"))) {
-        plan.measured = std::move(batch);
+      const int count = Count(op, params, plan.scale);
+      const bool measured = cJSON_IsTrue(Get(op, "collectMetrics"));
+      if (opcode == "createDeployments") {
+        AddDeployments(op, params, tmpl.get(), ns, count, measured,
+                       node_maker ? &*node_maker : nullptr, &deployments, &plan);
       } else {
-        plan.init.push_back(std::move(batch));
-      }
-    } else if (opcode == "createDeployments") {
-      std::string path = GetString(op, "podTemplatePath");
-      JsonPtr tmpl = ReadTemplate(corpus, path.empty() ? "pod-default.json" : path);
-      std::string ns = GetString(op, "namespace");
-      if (ns.empty()) ns = "namespace-" + std::to_string(op_index);
-      int count = Count(op, params, plan.scale);
-      int replicas = CountParam(GetString(op, "replicasParam"), params, 1);
-      bool measured = cJSON_IsTrue(Get(op, "collectMetrics"));
-      if (measured && Get(op, "replaceNodesParam") != nullptr) {
-        if (!node_maker)
-          throw PlanError("createDeployments with replaceNodesParam before createNodes");
-        Rollover& r = plan.rollover.emplace();
-        r.replace_nodes = CountParam(GetString(op, "replaceNodesParam"), params, plan.scale);
-        for (int i = 0; i < count * r.replace_nodes; ++i) {
-          r.spare_nodes.push_back(node_maker->Make(&plan));
+        std::string prefix = GenerateName(tmpl.get());
+        PodBatch batch;
+        for (int i = 0; i < count; ++i) {
+          std::string name = Indexed(prefix, i);
+          batch.pods.push_back(MakePod(tmpl.get(), ns, name));
+          batch.names.push_back(ns + "/" + name);
         }
-      }
-      for (int i = 0; i < count; ++i) {
-        PodBatch b = MakeDeployment(tmpl.get(), ns, deployments++, replicas);
-        if (!measured) {
-          plan.init.push_back(std::move(b));
-        } else if (plan.rollover) {
-          PodBatch copy = b;
-          Append(std::move(copy), &plan.measured);
-          plan.rollover->rounds.push_back(std::move(b));
+        if (measured) {
+          plan.measured = std::move(batch);
         } else {
-          Append(std::move(b), &plan.measured);
+          plan.init.push_back(std::move(batch));
         }
       }
     } else if (opcode == "churn") {

@@ -276,7 +276,7 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 			for i := 0; i < c; i++ {
 				p.ns = append(p.ns, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", op.Prefix, i)}})
 			}
-		case "createPods":
+		case "createPods", "createDeployments":
 			path := op.PodTemplatePath
 			if path == "" {
 				path = tc.DefaultPodTemplatePath
@@ -296,31 +296,17 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			b := batch{pods: make([]*v1.Pod, c)}
-			for i := range b.pods {
-				b.pods[i] = makePod(&tmpl, ns, i)
-			}
-			if op.CollectMetrics {
-				p.measured = b
-			} else {
-				p.init = append(p.init, b)
-			}
-		case "createDeployments":
-			path := op.PodTemplatePath
-			if path == "" {
-				path = "pod-default.json"
-			}
-			var tmpl v1.Pod
-			if err := readJSON(templatePath(corpus, path), &tmpl); err != nil {
-				return nil, err
-			}
-			ns := op.Namespace
-			if ns == "" {
-				ns = fmt.Sprintf("namespace-%d", opIndex)
-			}
-			c, err := count(op.CountParam, op.Count, p.scale)
-			if err != nil {
-				return nil, err
+			if op.Opcode == "createPods" {
+				b := batch{pods: make([]*v1.Pod, c)}
+				for i := range b.pods {
+					b.pods[i] = makePod(&tmpl, ns, i)
+				}
+				if op.CollectMetrics {
+					p.measured = b
+				} else {
+					p.init = append(p.init, b)
+				}
+				break
 			}
 			replicas, err := count(op.ReplicasParam, nil, 1)
 			if err != nil {
