@@ -142,7 +142,7 @@ type EquivalenceCacheStats struct {
 	Hits          int64 `json:"hits"`          // cycles that found their class's entry
 	Misses        int64 `json:"misses"`        // cycles that created it
 	Bypasses      int64 `json:"bypasses"`      // cycles that could not use the cache
-	ScoreBypasses int64 `json:"scoreBypasses"` // cached cycles whose scores were computed in full
+	ScoreBypasses int64 `json:"scoreBypasses"` // cached cycles where a Score plugin scored every node afresh
 	Repairs       int64 `json:"repairs"`       // node evaluations in hit cycles
 	Reused        int64 `json:"reused"`        // node verdicts and score rows taken from the cache
 	Parked        int64 `json:"parked"`        // hit cycles answered by the failure memo
