@@ -37,12 +37,13 @@ ApiStatus CheckFlags(uint32_t flags, uint32_t known, const char* function) {
   return ApiStatus();
 }
 
-// Diagnosis.UnschedulablePlugins: the plugins whose rejections the cycle
-// recorded. Empty for an error, and when only a PreFilterResult excluded
-// nodes (ScheduleResult does not name the restricting plugins).
+// Diagnosis.UnschedulablePlugins: the plugins whose PreFilterResult left
+// nodes out and those whose rejections the cycle recorded. Empty for an
+// error.
 std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
   std::set<std::string, std::less<>> out;
   if (r.error) return out;
+  out.insert(r.restricting_plugins.begin(), r.restricting_plugins.end());
   for (const NodeFailure& f : r.failures) {
     if (f.status.IsRejected() && !f.status.plugin().empty()) out.emplace(f.status.plugin());
   }
@@ -114,7 +115,7 @@ void Engine::Configure(const EngineConfig& config) {
     auto s = std::make_unique<Scheduler>(std::move(profile), config.seed, parallelizer_.get());
     s->set_equivalence_cache(config.equivalence_cache);
     // The scheduler owns the profile, so hint functions may point into it.
-    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));
+    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_));
     schedulers_.emplace(p.scheduler_name, std::move(s));
   }
   QueueOptions options;

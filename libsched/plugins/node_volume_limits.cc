@@ -96,7 +96,7 @@ bool HasAttachableVolume(const Pod& pod) {
 }  // namespace
 
 std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   auto pod_deleted = [](const Pod& /*pod*/, const EventObject& old_obj, const EventObject&) {
     const Pod* deleted = AsPod(old_obj);
     if (deleted == nullptr) return QueueingHint::kQueue;

@@ -34,7 +34,7 @@ class NodeVolumeLimits final : public PreFilterPlugin,
   // CSINode Add / Update, Pod Delete (hint: the deleted pod was bound or
   // nominated and had a claim or a migratable inline volume),
   // PersistentVolumeClaim Add.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip unless the pod has a claim, an ephemeral volume or an inline GCE
   // PD / AWS EBS volume.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,

@@ -241,7 +241,8 @@ Status ComputePreFilterState(const ClusterState& s, const Pod& pod, PreFilterSta
 
 }  // namespace
 
-std::vector<ClusterEventWithHint> VolumeBinding::EventsToRegister(const Interner& /*in*/) const {
+std::vector<ClusterEventWithHint> VolumeBinding::EventsToRegister(
+    const ClusterState& /*cluster*/) const {
   const ActionType add_update = action::kAdd | action::kUpdate;
   return {
       {{EventResource::kStorageClass, add_update, {}}, nullptr},

@@ -53,7 +53,7 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   // StorageClass, PersistentVolumeClaim, PersistentVolume, CSINode Add /
   // Update; Node Add / UpdateNodeLabel; CSIDriver Update;
   // CSIStorageCapacity Add / Update.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip when the pod has no claim; UnschedulableAndUnresolvable with
   // upstream's message when a claim is missing, lost, being deleted or not
   // the pod's, and kReasonUnboundImmediate; Error when a class has no

@@ -501,6 +501,50 @@ TEST_F(EngineQueueTest, NodeUpdatesMoveByKind) {
   EXPECT_EQ(Where("ns/p"), "Backoff");
 }
 
+// InterPodAffinity's hints: a pod kept out by an existing pod's label moves
+// when that pod goes, not on unrelated pods or Services (it used to move on
+// every event).
+TEST_F(EngineQueueTest, InterPodAffinityHintsMoveOnlyOnRelevantPods) {
+  auto labeled = [](const std::string& name, const std::string& app) {
+    return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
+           R"(","namespace":"ns","labels":{"app":")" + app +
+           R"("}},"spec":{"nodeName":"n1","containers":[{"name":"c"}]}})";
+  };
+  const std::string anti =
+      R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
+      R"({"labelSelector":{"matchLabels":{"app":"db"}},"topologyKey":"kubernetes.io/hostname"}]}},)";
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4", R"("kubernetes.io/hostname":"n1")")) + "," +
+        EventJson("ADDED", labeled("db", "db")) + "," +
+        EventJson("ADDED", PodJson("p", "1", "", anti)) + "]");
+  EXPECT_NE(Run().find("didn't match pod anti-affinity rules"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", labeled("web", "web")));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", R"({"kind":"Service","apiVersion":"v1","metadata":{"name":"s",)"
+                           R"("namespace":"ns"},"spec":{"selector":{"app":"web"}}})"));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("DELETED", labeled("db", "db")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+}
+
+// A pod that only NodeAffinity's PreFilterResult kept out (pinned to a node
+// that does not exist, as a DaemonSet pod can be) waits for NodeAffinity's
+// events: upstream records the restricting plugin.
+TEST_F(EngineQueueTest, PreFilterResultRestrictionRecordsThePlugin) {
+  const std::string pin =
+      R"("affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":)"
+      R"({"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In",)"
+      R"("values":["n2"]}]}]}}},)";
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," +
+        EventJson("ADDED", PodJson("p", "1", "", pin)) + "]");
+  EXPECT_NE(Run().find("didn't satisfy plugin(s) [NodeAffinity]"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", NodeJson("n3", "4")));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", NodeJson("n2", "4")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+}
+
 TEST_F(EngineQueueTest, GatedPodWaitsForItsGatesAndAssumedPodsLeaveTheQueue) {
   Apply(EventJson("ADDED", NodeJson("n1", "4")));
   Apply(EventJson("ADDED", PodJson("g", "1", "", R"("schedulingGates":[{"name":"x"}],)")));
