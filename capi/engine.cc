@@ -246,6 +246,30 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kRemoveCSINode:
       state_.RemoveCSINode(c.key);
       break;
+    case Change::Op::kUpsertCSIDriver:
+      VolumeEvent(EventResource::kCSIDriver, state_.FindCSIDriver(c.key) != nullptr);
+      state_.UpsertCSIDriver(c.csi_driver);
+      break;
+    case Change::Op::kRemoveCSIDriver:
+      state_.RemoveCSIDriver(c.key);
+      break;
+    case Change::Op::kUpsertCSIStorageCapacity:
+      VolumeEvent(EventResource::kCSIStorageCapacity,
+                  state_.csi_storage_capacities().contains(c.key));
+      state_.UpsertCSIStorageCapacity(c.csi_storage_capacity);
+      break;
+    case Change::Op::kRemoveCSIStorageCapacity:
+      state_.RemoveCSIStorageCapacity(c.key);
+      break;
+    case Change::Op::kUpsertVolumeAttachment:
+      state_.UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
+      break;
+    case Change::Op::kRemoveVolumeAttachment:
+      if (state_.RemoveVolumeAttachment(c.key)) {
+        queue_->MoveAllToActiveOrBackoffQueue(
+            ClusterEvent{EventResource::kVolumeAttachment, action::kDelete, {}}, {}, {});
+      }
+      break;
   }
 }
 

@@ -10,9 +10,9 @@ std::vector<ClusterEventWithHint> AllEvents() {
   std::vector<ClusterEventWithHint> out;
   for (EventResource r :
        {EventResource::kPod, EventResource::kNode, EventResource::kPersistentVolume,
-        EventResource::kPersistentVolumeClaim, EventResource::kCSINode,
-        EventResource::kCSIDriver, EventResource::kCSIStorageCapacity,
-        EventResource::kStorageClass, EventResource::kResourceClaim,
+        EventResource::kPersistentVolumeClaim, EventResource::kCSINode, EventResource::kCSIDriver,
+        EventResource::kCSIStorageCapacity, EventResource::kStorageClass,
+        EventResource::kVolumeAttachment, EventResource::kResourceClaim,
         EventResource::kDeviceClass}) {
     out.push_back({{r, action::kAll, {}}, nullptr});
   }
