@@ -23,7 +23,9 @@
 #include "capi/apply_document.h"
 #include "capi/error.h"
 #include "capi/json_path.h"
+#include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
+#include "libsched/model/csi_storage_capacity.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/namespace.h"
@@ -34,6 +36,7 @@
 #include "libsched/model/pod.h"
 #include "libsched/model/resource.h"
 #include "libsched/model/storage_class.h"
+#include "libsched/model/volume_attachment.h"
 #include "libsched/model/workload.h"
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/plugins/registry.h"
@@ -108,6 +111,18 @@ ApiStatus DecodeStorageClass(const cJSON* obj, const JsonPath& path, Interner& i
 // migrated-plugins annotation.
 ApiStatus DecodeCSINode(const cJSON* obj, const JsonPath& path, Interner& in,
                         std::shared_ptr<const CSINode>* out);
+// A storage.k8s.io/v1 CSIDriver: spec.storageCapacity
+// (decode_csi_objects.cc).
+ApiStatus DecodeCSIDriver(const cJSON* obj, const JsonPath& path,
+                          std::shared_ptr<const CSIDriver>* out);
+// A storage.k8s.io/v1 CSIStorageCapacity: storageClassName (required),
+// nodeTopology, capacity, maximumVolumeSize (decode_csi_objects.cc).
+ApiStatus DecodeCSIStorageCapacity(const cJSON* obj, const JsonPath& path, Interner& in,
+                                   std::shared_ptr<const CSIStorageCapacity>* out);
+// A storage.k8s.io/v1 VolumeAttachment: spec.attacher, spec.nodeName
+// (required), spec.source.persistentVolumeName (decode_csi_objects.cc).
+ApiStatus DecodeVolumeAttachment(const cJSON* obj, const JsonPath& path,
+                                 std::shared_ptr<const VolumeAttachment>* out);
 // One element of a Pod's spec.volumes, appended to *out when its source is
 // one the volume plugins read (see PodVolume). `pod_name` names a generic
 // ephemeral volume's claim.
@@ -138,7 +153,13 @@ struct Change {
     kUpsertStorageClass,
     kRemoveStorageClass,
     kUpsertCSINode,
-    kRemoveCSINode
+    kRemoveCSINode,
+    kUpsertCSIDriver,
+    kRemoveCSIDriver,
+    kUpsertCSIStorageCapacity,
+    kRemoveCSIStorageCapacity,
+    kUpsertVolumeAttachment,
+    kRemoveVolumeAttachment
   };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
@@ -151,17 +172,22 @@ struct Change {
   std::shared_ptr<const Workload> workload = nullptr;        // kUpsertWorkload
   WorkloadKind workload_kind = WorkloadKind::kService;       // kRemoveWorkload
   // kUpsertPersistentVolume etc.; the kRemove* of these kinds carry the key
-  // (PVC: "ns/name"; others: name).
+  // (PVC, CSIStorageCapacity: "ns/name"; VolumeAttachment: "nodeName/name";
+  // others: name).
   std::shared_ptr<const PersistentVolume> pv = nullptr;
   std::shared_ptr<const PersistentVolumeClaim> pvc = nullptr;
   std::shared_ptr<const StorageClass> storage_class = nullptr;
   std::shared_ptr<const CSINode> csi_node = nullptr;
+  std::shared_ptr<const CSIDriver> csi_driver = nullptr;
+  std::shared_ptr<const CSIStorageCapacity> csi_storage_capacity = nullptr;
+  std::shared_ptr<const VolumeAttachment> volume_attachment = nullptr;
 };
 
 // What sched_engine_apply reports back.
 struct ApplySummary {
   // Node, Pod, PDB, Namespace, workload and volume (PV, PVC, StorageClass,
-  // CSINode) items changing state
+  // CSINode, CSIDriver, CSIStorageCapacity, VolumeAttachment) items
+  // changing state
   int64_t applied = 0;
   std::map<std::string, int64_t> ignored;  // other kinds, by kind
   int64_t pending_pods = 0;                // pods without spec.nodeName

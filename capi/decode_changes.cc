@@ -5,8 +5,9 @@
 // are filtered out (deleted); PodDisruptionBudgets are kept for preemption
 // (its PDB lister); Services, ReplicationControllers, ReplicaSets and
 // StatefulSets for the default topology spread selector (PodTopologySpread's
-// listers); PersistentVolumes, PersistentVolumeClaims, StorageClasses and
-// CSINodes for the volume plugins' listers.
+// listers); PersistentVolumes, PersistentVolumeClaims, StorageClasses,
+// CSINodes, CSIDrivers, CSIStorageCapacities and VolumeAttachments for the
+// volume plugins' listers.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +23,8 @@ namespace {
 
 enum class EventType { kUpsert, kDelete };
 
-// A PersistentVolume, PersistentVolumeClaim, StorageClass or CSINode.
+// A PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode,
+// CSIDriver, CSIStorageCapacity or VolumeAttachment.
 ApiStatus DecodeVolumeObject(const cJSON* obj, const JsonPath& path, std::string_view kind,
                              bool remove, Interner& in, ChangeSet* out) {
   Change& c = out->changes.emplace_back();
@@ -39,6 +41,18 @@ ApiStatus DecodeVolumeObject(const cJSON* obj, const JsonPath& path, std::string
     CAPI_RETURN_IF_ERROR(DecodeStorageClass(obj, path, in, &c.storage_class));
     c.op = remove ? Change::Op::kRemoveStorageClass : Change::Op::kUpsertStorageClass;
     c.key = c.storage_class->name;
+  } else if (kind == "CSIDriver") {
+    CAPI_RETURN_IF_ERROR(DecodeCSIDriver(obj, path, &c.csi_driver));
+    c.op = remove ? Change::Op::kRemoveCSIDriver : Change::Op::kUpsertCSIDriver;
+    c.key = c.csi_driver->name;
+  } else if (kind == "CSIStorageCapacity") {
+    CAPI_RETURN_IF_ERROR(DecodeCSIStorageCapacity(obj, path, in, &c.csi_storage_capacity));
+    c.op = remove ? Change::Op::kRemoveCSIStorageCapacity : Change::Op::kUpsertCSIStorageCapacity;
+    c.key = c.csi_storage_capacity->ns + "/" + c.csi_storage_capacity->name;
+  } else if (kind == "VolumeAttachment") {
+    CAPI_RETURN_IF_ERROR(DecodeVolumeAttachment(obj, path, &c.volume_attachment));
+    c.op = remove ? Change::Op::kRemoveVolumeAttachment : Change::Op::kUpsertVolumeAttachment;
+    c.key = c.volume_attachment->node_name + "/" + c.volume_attachment->name;
   } else {
     CAPI_RETURN_IF_ERROR(DecodeCSINode(obj, path, in, &c.csi_node));
     c.op = remove ? Change::Op::kRemoveCSINode : Change::Op::kUpsertCSINode;
@@ -143,7 +157,8 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
   }
   const bool storage = api_version == "storage.k8s.io/v1" || api_version.empty();
   if ((core && (kind == "PersistentVolume" || kind == "PersistentVolumeClaim")) ||
-      (storage && (kind == "StorageClass" || kind == "CSINode"))) {
+      (storage && (kind == "StorageClass" || kind == "CSINode" || kind == "CSIDriver" ||
+                   kind == "CSIStorageCapacity" || kind == "VolumeAttachment"))) {
     CAPI_RETURN_IF_ERROR(DecodeVolumeObject(obj, path, kind, type == EventType::kDelete, in, out));
     ++out->summary.applied;
     return ApiStatus();

@@ -160,6 +160,7 @@ ApiStatus DecodePodAffinity(const cJSON* spec, const JsonPath& path, Interner& i
   std::vector<std::string> errors, preferred_errors;
   CAPI_RETURN_IF_ERROR(DecodeOneKind(affinity, false, ap, in, pod, &errors, &preferred_errors));
   CAPI_RETURN_IF_ERROR(DecodeOneKind(affinity, true, ap, in, pod, &errors, &preferred_errors));
+  pod->pod_affinity.required_parse_failed = !errors.empty();
   errors.insert(errors.end(), preferred_errors.begin(), preferred_errors.end());
   // utilerrors.Aggregate: one error reads as itself, several as "[a, b]".
   std::string& msg = pod->pod_affinity.parse_error;

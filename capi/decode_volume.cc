@@ -287,6 +287,7 @@ ApiStatus DecodePersistentVolumeClaim(const cJSON* obj, const JsonPath& path, In
       CAPI_RETURN_IF_ERROR(Member(requests, "storage", rp.Child("requests"), &storage));
       CAPI_RETURN_IF_ERROR(DecodeQuantity(storage, rp.Child("requests").Child("storage"), false,
                                           &pvc->storage_request));
+      pvc->has_storage_request = storage != nullptr;
     }
   }
   const cJSON* selector;

@@ -37,12 +37,13 @@ ApiStatus CheckFlags(uint32_t flags, uint32_t known, const char* function) {
   return ApiStatus();
 }
 
-// Diagnosis.UnschedulablePlugins: the plugins whose rejections the cycle
-// recorded. Empty for an error, and when only a PreFilterResult excluded
-// nodes (ScheduleResult does not name the restricting plugins).
+// Diagnosis.UnschedulablePlugins: the plugins whose PreFilterResult left
+// nodes out and those whose rejections the cycle recorded. Empty for an
+// error.
 std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
   std::set<std::string, std::less<>> out;
   if (r.error) return out;
+  out.insert(r.restricting_plugins.begin(), r.restricting_plugins.end());
   for (const NodeFailure& f : r.failures) {
     if (f.status.IsRejected() && !f.status.plugin().empty()) out.emplace(f.status.plugin());
   }
@@ -114,7 +115,7 @@ void Engine::Configure(const EngineConfig& config) {
     auto s = std::make_unique<Scheduler>(std::move(profile), config.seed, parallelizer_.get());
     s->set_equivalence_cache(config.equivalence_cache);
     // The scheduler owns the profile, so hint functions may point into it.
-    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));
+    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_));
     schedulers_.emplace(p.scheduler_name, std::move(s));
   }
   QueueOptions options;
@@ -244,6 +245,30 @@ void Engine::CommitOne(const Change& c) {
       break;
     case Change::Op::kRemoveCSINode:
       state_.RemoveCSINode(c.key);
+      break;
+    case Change::Op::kUpsertCSIDriver:
+      VolumeEvent(EventResource::kCSIDriver, state_.FindCSIDriver(c.key) != nullptr);
+      state_.UpsertCSIDriver(c.csi_driver);
+      break;
+    case Change::Op::kRemoveCSIDriver:
+      state_.RemoveCSIDriver(c.key);
+      break;
+    case Change::Op::kUpsertCSIStorageCapacity:
+      VolumeEvent(EventResource::kCSIStorageCapacity,
+                  state_.csi_storage_capacities().contains(c.key));
+      state_.UpsertCSIStorageCapacity(c.csi_storage_capacity);
+      break;
+    case Change::Op::kRemoveCSIStorageCapacity:
+      state_.RemoveCSIStorageCapacity(c.key);
+      break;
+    case Change::Op::kUpsertVolumeAttachment:
+      state_.UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
+      break;
+    case Change::Op::kRemoveVolumeAttachment:
+      if (state_.RemoveVolumeAttachment(c.key)) {
+        queue_->MoveAllToActiveOrBackoffQueue(
+            ClusterEvent{EventResource::kVolumeAttachment, action::kDelete, {}}, {}, {});
+      }
       break;
   }
 }

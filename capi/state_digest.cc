@@ -218,6 +218,7 @@ class Encoder {
     Str(c.storage_class);
     U64(c.access_modes);
     I64(c.storage_request);
+    U64(c.has_storage_request);
     U64(c.block_mode);
     Str(c.volume_attributes_class);
     Selector(c.selector);
@@ -245,6 +246,33 @@ class Encoder {
       I64(d.allocatable_count.value_or(0));
     });
     List(n.migrated_plugins, [&](const std::string& p) { Str(p); });
+  }
+
+  void CSIDriverFields(const CSIDriver& d) {
+    Str(d.name);
+    U64(d.storage_capacity);
+  }
+
+  void OptionalI64(const std::optional<int64_t>& v) {
+    U64(v.has_value());
+    I64(v.value_or(0));
+  }
+
+  void CSIStorageCapacityFields(const CSIStorageCapacity& c) {
+    Str(c.ns);
+    Str(c.name);
+    Str(c.storage_class_name);
+    Selector(c.node_topology);
+    OptionalI64(c.capacity);
+    OptionalI64(c.maximum_volume_size);
+  }
+
+  void VolumeAttachmentFields(const VolumeAttachment& va) {
+    Str(va.name);
+    Str(va.attacher);
+    Str(va.node_name);
+    U64(va.persistent_volume_name.has_value());
+    Str(va.persistent_volume_name.value_or(""));
   }
 
   // The pods of a NodeInfo's derived list, by key: which of its pods are in
@@ -376,6 +404,12 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
   for (const auto& [key, sc] : state.storage_classes()) e.StorageClassFields(*sc);
   e.U64(state.csi_nodes().size());
   for (const auto& [key, n] : state.csi_nodes()) e.CSINodeFields(*n);
+  e.U64(state.csi_drivers().size());
+  for (const auto& [key, d] : state.csi_drivers()) e.CSIDriverFields(*d);
+  e.U64(state.csi_storage_capacities().size());
+  for (const auto& [key, c] : state.csi_storage_capacities()) e.CSIStorageCapacityFields(*c);
+  e.U64(state.volume_attachments().size());
+  for (const auto& [key, va] : state.volume_attachments()) e.VolumeAttachmentFields(*va);
   if (scope == DigestScope::kAll) {
     e.List(state.NodeList(), [&](const NodeInfo* n) { e.Str(n->node()->name); });
     e.U64(schedulers.size());

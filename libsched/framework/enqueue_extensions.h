@@ -16,9 +16,9 @@
 
 #include "libsched/framework/cluster_event.h"
 #include "libsched/framework/plugin.h"
-#include "libsched/model/interner.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pod.h"
+#include "libsched/state/cluster_state.h"
 
 namespace sched {
 
@@ -47,9 +47,8 @@ inline const Pod* AsPod(const EventObject& o) {
 // QueueingHintFn: `pod` was rejected by the registering plugin; `old_obj` /
 // `new_obj` are the event's objects. A hint that cannot read the objects it
 // expects returns kQueue (upstream treats a hint error as Queue).
-using QueueingHintFn =
-    std::function<QueueingHint(const Pod& pod, const EventObject& old_obj,
-                               const EventObject& new_obj)>;
+using QueueingHintFn = std::function<QueueingHint(const Pod& pod, const EventObject& old_obj,
+                                                  const EventObject& new_obj)>;
 
 struct ClusterEventWithHint {
   ClusterEvent event;
@@ -59,9 +58,9 @@ struct ClusterEventWithHint {
 class EnqueueExtensions : public virtual Plugin {
  public:
   // The events that may make a pod this plugin rejected schedulable. Hint
-  // functions may keep a pointer to `interner`, which must outlive them.
-  virtual std::vector<ClusterEventWithHint> EventsToRegister(
-      const Interner& interner) const = 0;
+  // functions may keep a pointer to `cluster` (the live state, as upstream's
+  // hints read informer listers), which must outlive them.
+  virtual std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const = 0;
 };
 
 class PreEnqueuePlugin : public virtual Plugin {

@@ -24,6 +24,9 @@ struct PersistentVolumeClaim {
   AccessModes access_modes = 0;  // spec.accessModes
   // spec.resources.requests.storage in bytes (rounded up); 0 when unset.
   int64_t storage_request = 0;
+  // spec.resources.requests.storage is set (without it no storage capacity
+  // is checked).
+  bool has_storage_request = false;
   bool block_mode = false;                // spec.volumeMode is Block
   std::string volume_attributes_class;    // spec.volumeAttributesClassName
   std::optional<LabelSelector> selector;  // spec.selector; nullopt when nil

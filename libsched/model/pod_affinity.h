@@ -68,6 +68,9 @@ struct PodAffinityTerms {
   // rejects), as PodInfo.Update's aggregated error; empty when all parsed.
   // The failing list is left empty, as upstream leaves it nil.
   std::string parse_error;
+  // A required list failed to parse (GetAffinityTerms of the queueing
+  // hints fails on it; the preferred lists they do not read).
+  bool required_parse_failed = false;
 };
 
 }  // namespace sched

@@ -3,7 +3,7 @@
 namespace sched {
 
 std::vector<ClusterEventWithHint> DynamicResources::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   return {};
 }
 

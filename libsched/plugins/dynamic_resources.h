@@ -29,7 +29,7 @@ class DynamicResources final : public PreFilterPlugin, public EnqueueExtensions 
   std::string_view Name() const override { return kName; }
   // None: no event the engine receives can make such a pod schedulable; it
   // waits for the queue's periodic flush.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;
   void SignPod(const Pod& pod, PodSigner& sig) const override;

@@ -40,8 +40,8 @@ TEST(DynamicResourcesTest, PreFilter) {
 
 // Nothing the engine receives makes such a pod schedulable.
 TEST(DynamicResourcesTest, RegistersNoEvents) {
-  Interner in;
-  EXPECT_TRUE(DynamicResources().EventsToRegister(in).empty());
+  ClusterState cluster;
+  EXPECT_TRUE(DynamicResources().EventsToRegister(cluster).empty());
 }
 
 }  // namespace

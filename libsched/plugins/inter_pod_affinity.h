@@ -40,7 +40,9 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
@@ -57,7 +59,8 @@ struct InterPodAffinityArgs {
 class InterPodAffinity final : public PreFilterPlugin,
                                public FilterPlugin,
                                public PreScorePlugin,
-                               public ScorePlugin {
+                               public ScorePlugin,
+                               public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "InterPodAffinity";
   // ErrReasonAffinityRulesNotMatch (UnschedulableAndUnresolvable).
@@ -104,10 +107,16 @@ class InterPodAffinity final : public PreFilterPlugin,
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         std::span<int64_t> scores) const override;
 
+  // Pod Add | UpdatePodLabel | Delete and Node Add | UpdateNodeLabel with
+  // upstream's isSchedulableAfterPodChange / isSchedulableAfterNodeChange
+  // (queueing hints on): terms as GetAffinityTerms builds them, namespace
+  // selectors matched against no labels. In inter_pod_affinity_hints.cc.
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
+
  private:
   // preFilterState.updateWithPod for AddPod (+1) / RemovePod (-1).
-  Status UpdateWithPod(CycleState& state, const Pod& pod, const Pod& other,
-                       const NodeInfo& node, int64_t multiplier) const;
+  Status UpdateWithPod(CycleState& state, const Pod& pod, const Pod& other, const NodeInfo& node,
+                       int64_t multiplier) const;
 
   InterPodAffinityArgs args_;
 };

@@ -59,8 +59,8 @@ std::optional<std::vector<Atom>> RequiredNodeNames(const Pod& pod) {
 }  // namespace
 
 std::vector<ClusterEventWithHint> NodeAffinity::EventsToRegister(
-    const Interner& interner) const {
-  const Interner* in = &interner;
+    const ClusterState& cluster) const {
+  const Interner* in = &cluster.interner();
   // The hints live in the profile that owns this plugin.
   const std::optional<NodeSelector>* added = &args_.added_required;
   auto node_changed = [in, added](const Pod& pod, const EventObject& old_obj,

@@ -62,7 +62,7 @@ class NodeAffinity final : public PreFilterPlugin,
   // Node Add|UpdateNodeLabel: Queue when the node now matches addedAffinity,
   // the pod's nodeSelector and required affinity and did not before (or is
   // new).
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
 
   // Skip when the pod has neither a nodeSelector nor required node affinity
   // and the args add no required affinity.

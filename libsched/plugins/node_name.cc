@@ -3,7 +3,7 @@
 namespace sched {
 
 std::vector<ClusterEventWithHint> NodeName::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   return {{{EventResource::kNode, action::kAdd, {}}, nullptr}};
 }
 

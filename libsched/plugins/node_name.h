@@ -21,7 +21,7 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
 
   std::string_view Name() const override { return kName; }
   // Node Add, without a hint (any new node may carry the name).
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // REQUIRES: node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;

@@ -35,7 +35,7 @@ bool NodePorts::FitsPorts(std::span<const HostPort> want, std::span<const HostPo
 }
 
 std::vector<ClusterEventWithHint> NodePorts::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   auto pod_deleted = [](const Pod& pod, const EventObject& old_obj,
                         const EventObject& /*new_obj*/) {
     const Pod* deleted = AsPod(old_obj);

@@ -28,7 +28,7 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
   std::string_view Name() const override { return kName; }
   // Pod Delete: Queue when the deleted pod was bound or nominated and held
   // a host port that conflicts with the pod's; Node Add without a hint.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip when the pod requests no host port.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;

@@ -217,7 +217,7 @@ bool ScaleDownHelps(const Pod& pod, const Pod& original, const Pod& modified) {
 }  // namespace
 
 std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   auto pod_event = [](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
     const Pod* original = AsPod(old_obj);
     const Pod* modified = AsPod(new_obj);

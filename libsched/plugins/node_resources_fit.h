@@ -99,7 +99,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
   // request the pod makes. Node Add|UpdateNodeAllocatable: Queue when the
   // pod fits the empty node and (for an update) some allocatable it requests,
   // or the pod count, went up.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
 
   // Never skips. Records the pod's scalar requests to check (non-zero, not
   // ignored) with their reason strings.

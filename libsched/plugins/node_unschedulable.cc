@@ -25,8 +25,8 @@ Status NodeUnschedulable::PreFilter(CycleState& /*state*/, const Pod& pod,
 }
 
 std::vector<ClusterEventWithHint> NodeUnschedulable::EventsToRegister(
-    const Interner& interner) const {
-  const Interner* in = &interner;
+    const ClusterState& cluster) const {
+  const Interner* in = &cluster.interner();
   auto node_changed = [](const Pod& /*pod*/, const EventObject& old_obj,
                          const EventObject& new_obj) {
     const Node* old_node = AsNode(old_obj);

@@ -33,7 +33,7 @@ class NodeUnschedulable final : public PreFilterPlugin,
   // Node Add|UpdateNodeTaint: Queue when the node is (now) schedulable;
   // Pod UpdatePodToleration: Queue when the pod itself now tolerates the
   // unschedulable taint.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip when the pod tolerates {node.kubernetes.io/unschedulable, NoSchedule}.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;

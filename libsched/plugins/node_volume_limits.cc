@@ -96,7 +96,7 @@ bool HasAttachableVolume(const Pod& pod) {
 }  // namespace
 
 std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   auto pod_deleted = [](const Pod& /*pod*/, const EventObject& old_obj, const EventObject&) {
     const Pod* deleted = AsPod(old_obj);
     if (deleted == nullptr) return QueueingHint::kQueue;
@@ -110,6 +110,9 @@ std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
       {{EventResource::kCSINode, action::kUpdate, {}}, nullptr},
       {{EventResource::kPod, action::kDelete, {}}, pod_deleted},
       {{EventResource::kPersistentVolumeClaim, action::kAdd, {}}, nullptr},
+      // isSchedulableAfterVolumeAttachmentDeleted reads the deleted object,
+      // which the engine's events do not carry: Queue.
+      {{EventResource::kVolumeAttachment, action::kDelete, {}}, nullptr},
   };
 }
 
@@ -150,6 +153,19 @@ Status NodeVolumeLimits::Filter(const CycleState& state, const Pod& pod,
   for (const auto& [unique, driver] : attached) {
     new_volumes.erase(unique);
     ++attached_count[driver];
+  }
+  // getNodeVolumeAttachmentInfo: CSI volumes attached to the node that no
+  // pod there uses count too (a new volume they hold is still counted new).
+  VolumeSet attachments;
+  s.VolumeAttachmentsOn(node.node()->name, [&](const VolumeAttachment& va) {
+    if (va.attacher.empty() || !va.persistent_volume_name) return;
+    const PersistentVolume* pv = s.FindPersistentVolume(*va.persistent_volume_name);
+    // pv.Spec.CSI == nil: not a CSI volume (translated in-tree ones neither).
+    if (pv == nullptr || pv->csi_driver.empty() || !pv->in_tree_plugin.empty()) return;
+    attachments.insert_or_assign(va.attacher + "/" + pv->csi_handle, va.attacher);
+  });
+  for (const auto& [unique, driver] : attachments) {
+    if (!attached.contains(unique)) ++attached_count[driver];
   }
   for (const auto& [unique, driver] : new_volumes) ++new_count[driver];
   for (const auto& [driver, count] : new_count) {

@@ -5,9 +5,10 @@
 // a migrated in-tree source); an unbound PVC through its StorageClass's
 // provisioner; generic ephemeral volumes through their PVC; inline GCE PD
 // and AWS EBS volumes as their CSI drivers when the node has a CSINode.
-// Mirrors pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (v1.36:
-// VolumeLimitScaling off, so no CSIDriver check; VolumeAttachments are not
-// modelled, so only pods' volumes count).
+// VolumeAttachments on the node whose PV has spec.csi count too, once per
+// unique attacher/handle that no pod there already counts. Mirrors
+// pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (v1.36:
+// VolumeLimitScaling off, so no CSIDriver check).
 //
 // Thread-safety: stateless; const methods may be called concurrently.
 #ifndef LIBSCHED_PLUGINS_NODE_VOLUME_LIMITS_H_
@@ -34,7 +35,7 @@ class NodeVolumeLimits final : public PreFilterPlugin,
   // CSINode Add / Update, Pod Delete (hint: the deleted pod was bound or
   // nominated and had a claim or a migratable inline volume),
   // PersistentVolumeClaim Add.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip unless the pod has a claim, an ephemeral volume or an inline GCE
   // PD / AWS EBS volume.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,

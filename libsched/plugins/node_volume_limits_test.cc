@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +67,21 @@ std::vector<PodVolume> Claims(const std::vector<std::string>& names) {
   return out;
 }
 
+// Binds a pod using `existing` to node-1, then runs PreFilter and (when it
+// succeeds) Filter of `pod` on node-1.
+Status FilterOnNode1(ClusterState& s, const std::vector<PodVolume>& existing, const Pod& pod) {
+  PodBuilder e(s.interner(), "existing");
+  e.NodeName("node-1");
+  for (const PodVolume& v : existing) e.Volume(v);
+  s.UpsertPod(e.Build());
+  NodeVolumeLimits pl;
+  pl.set_slot(0);
+  CycleState cs(1);
+  PreFilterResult pfr;
+  if (Status pre = pl.PreFilter(cs, pod, s, &pfr); !pre.IsSuccess()) return pre;
+  return pl.Filter(cs, pod, *s.FindNode("node-1"));
+}
+
 TEST(NodeVolumeLimitsTest, Filter) {
   const PodVolume inline_ebs =
       DiskVolume(PodVolume::Source::kAWSElasticBlockStore, "aws://us-east-1a/vol-inline");
@@ -114,24 +131,79 @@ TEST(NodeVolumeLimitsTest, Filter) {
     AddObjects(s);
     s.UpsertNode(NodeBuilder(in, "node-1").Build());
     if (c.csi_node) s.UpsertCSINode(MakeCSINode("node-1", {{kEBS, c.ebs_limit}, {kGCE, 1}}));
-    PodBuilder existing(in, "existing");
-    existing.NodeName("node-1");
-    for (const PodVolume& v : c.existing) existing.Volume(v);
-    s.UpsertPod(existing.Build());
     PodBuilder pb(in, "pod");
     for (const PodVolume& v : c.pod) pb.Volume(v);
-    const auto pod = pb.Build();
-
-    NodeVolumeLimits pl;
-    pl.set_slot(0);
-    CycleState cs(1);
-    PreFilterResult pfr;
-    ASSERT_TRUE(pl.PreFilter(cs, *pod, s, &pfr).IsSuccess());
-    const Status st = pl.Filter(cs, *pod, *s.FindNode("node-1"));
+    const Status st = FilterOnNode1(s, c.existing, *pb.Build());
     EXPECT_EQ(st.code(), c.want) << st.Message();
     if (c.want == Code::kUnschedulable) {
       EXPECT_EQ(st.Message(), NodeVolumeLimits::kReasonMaxVolumeCountExceeded);
     }
+  }
+}
+
+// TestCSILimits' VolumeAttachment cases ("should count VolumeAttachments
+// towards volume limit when no pods exist", "should schedule pod when
+// VolumeAttachments count does not exceed limit") and the rules of
+// getNodeVolumeAttachmentInfo: only the node's, with an attacher and a PV
+// that has spec.csi; a volume a pod there uses counts once.
+TEST(NodeVolumeLimitsTest, VolumeAttachments) {
+  struct VA {
+    std::string node = "node-1";
+    std::string attacher = kEBS;
+    std::optional<std::string> pv;
+  };
+  struct Case {
+    std::string name;
+    std::vector<VA> attachments;
+    std::vector<PodVolume> existing;
+    Code want;
+  };
+  const std::vector<Case> cases = {
+      {"should count VolumeAttachments towards volume limit when no pods exist",
+       {{.pv = "csi-ebs-2"}, {.pv = "csi-ebs-3"}},
+       {},
+       Code::kUnschedulable},
+      {"should schedule pod when VolumeAttachments count does not exceed limit",
+       {{.pv = "csi-ebs-2"}},
+       {},
+       Code::kSuccess},
+      {"a volume a pod on the node uses counts once",
+       {{.pv = "csi-ebs-2"}},
+       Claims({"csi-ebs-2"}),
+       Code::kSuccess},
+      {"another node's attachment",
+       {{.node = "node-2", .pv = "csi-ebs-2"}, {.pv = "csi-ebs-3"}},
+       {},
+       Code::kSuccess},
+      {"no attacher",
+       {{.attacher = "", .pv = "csi-ebs-2"}, {.pv = "csi-ebs-3"}},
+       {},
+       Code::kSuccess},
+      {"no PV name", {{.pv = std::nullopt}, {.pv = "csi-ebs-3"}}, {}, Code::kSuccess},
+      {"unknown PV", {{.pv = "no-such-pv"}, {.pv = "csi-ebs-3"}}, {}, Code::kSuccess},
+      {"in-tree PV (no spec.csi)",
+       {{.pv = "in-tree-ebs"}, {.pv = "csi-ebs-3"}},
+       {},
+       Code::kSuccess},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState s;
+    Interner& in = s.interner();
+    AddObjects(s);
+    s.UpsertNode(NodeBuilder(in, "node-1").Build());
+    s.UpsertCSINode(MakeCSINode("node-1", {{kEBS, 2}}));
+    int i = 0;
+    for (const VA& a : c.attachments) {
+      auto va = std::make_shared<VolumeAttachment>();
+      va->name = "va-" + std::to_string(i++);
+      va->node_name = a.node;
+      va->attacher = a.attacher;
+      va->persistent_volume_name = a.pv;
+      s.UpsertVolumeAttachment(va);
+    }
+    const auto pod = PodBuilder(in, "pod").Volume(ClaimVolume("csi-ebs-0")).Build();
+    EXPECT_EQ(FilterOnNode1(s, c.existing, *pod).code(), c.want);
   }
 }
 

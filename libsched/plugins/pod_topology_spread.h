@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/plugin.h"
 
 namespace sched {
@@ -49,7 +50,8 @@ struct PodTopologySpreadArgs {
 class PodTopologySpread final : public PreFilterPlugin,
                                 public FilterPlugin,
                                 public PreScorePlugin,
-                                public ScorePlugin {
+                                public ScorePlugin,
+                                public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "PodTopologySpread";
   // ErrReasonConstraintsNotMatch (Unschedulable).
@@ -99,6 +101,14 @@ class PodTopologySpread final : public PreFilterPlugin,
   // key get 0. REQUIRES: PreScore ran in this cycle (else Error).
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         std::span<int64_t> scores) const override;
+
+  // Pod Add | UpdatePodLabel | UpdatePodToleration | Delete and Node Add |
+  // Delete | UpdateNodeLabel | UpdateNodeTaint with upstream's
+  // isSchedulableAfterPodChange / isSchedulableAfterNodeChange (queueing
+  // hints on). The hints read the pod's DoNotSchedule constraints, default
+  // ones with their selector from `cluster`'s Services and controllers at
+  // the time of the event. In pod_topology_spread_hints.cc.
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
 
  private:
   PodTopologySpreadArgs args_;

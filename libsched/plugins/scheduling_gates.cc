@@ -16,7 +16,7 @@ Status SchedulingGates::PreEnqueue(const Pod& pod) const {
 }
 
 std::vector<ClusterEventWithHint> SchedulingGates::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   auto gates_eliminated = [](const Pod& pod, const EventObject& /*old_obj*/,
                              const EventObject& new_obj) {
     const Pod* modified = AsPod(new_obj);

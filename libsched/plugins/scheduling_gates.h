@@ -22,7 +22,7 @@ class SchedulingGates final : public PreEnqueuePlugin, public EnqueueExtensions 
   // the pod has gates (names in spec order, as Go prints a []string).
   Status PreEnqueue(const Pod& pod) const override;
   // Pod UpdatePodSchedulingGatesEliminated: Queue for the pod's own update.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
 };
 
 }  // namespace sched

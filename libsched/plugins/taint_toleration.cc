@@ -31,7 +31,7 @@ Status TaintToleration::Filter(const CycleState& /*state*/, const Pod& pod,
 }
 
 std::vector<ClusterEventWithHint> TaintToleration::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   auto node_changed = [](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
     const Node* old_node = AsNode(old_obj);
     const Node* new_node = AsNode(new_obj);

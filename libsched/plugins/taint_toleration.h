@@ -34,7 +34,7 @@ class TaintToleration final : public FilterPlugin,
   // Node Add|UpdateNodeTaint: Queue when the node had an untolerated
   // NoSchedule/NoExecute taint (or is new) and now has none; Pod
   // UpdatePodToleration: Queue for the pod's own update.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // REQUIRES: node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;

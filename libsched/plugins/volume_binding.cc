@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -80,10 +81,30 @@ Status FindMatchingVolume(const ClusterState& s, const PersistentVolumeClaim& cl
   return Status();
 }
 
-// checkVolumeProvisions: whether every claim can be provisioned for the node.
+// hasEnoughCapacity: the claim's driver does not track capacity, or some
+// CSIStorageCapacity of the class accessible from the node has room for it.
+bool HasEnoughCapacity(const ClusterState& s, const StorageClass& sc,
+                       const PersistentVolumeClaim& claim, const LabelSet& node_labels) {
+  if (!claim.has_storage_request) return true;
+  const CSIDriver* driver = s.FindCSIDriver(sc.provisioner);
+  if (driver == nullptr || !driver->storage_capacity) return true;
+  for (const auto& [key, c] : s.csi_storage_capacities()) {
+    const std::optional<int64_t> limit = c->VolumeLimit();
+    if (c->storage_class_name == sc.name && limit && *limit >= claim.storage_request &&
+        c->node_topology && c->node_topology->valid &&
+        c->node_topology->Matches(node_labels, s.interner())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// checkVolumeProvisions: whether every claim can be provisioned for the
+// node (*satisfied) and has the storage for it (*sufficient_storage).
 Status CheckVolumeProvisions(const ClusterState& s,
                              const std::vector<const PersistentVolumeClaim*>& claims,
-                             const LabelSet& node_labels, bool* satisfied) {
+                             const LabelSet& node_labels, bool* satisfied,
+                             bool* sufficient_storage) {
   *satisfied = true;
   for (const PersistentVolumeClaim* claim : claims) {
     if (claim->storage_class.empty()) {
@@ -105,7 +126,10 @@ Status CheckVolumeProvisions(const ClusterState& s,
       *satisfied = false;
       return Status();
     }
-    // CSIStorageCapacity is not modelled: capacity always suffices.
+    if (!HasEnoughCapacity(s, *sc, *claim, node_labels)) {
+      *sufficient_storage = false;
+      return Status();
+    }
   }
   return Status();
 }
@@ -113,7 +137,8 @@ Status CheckVolumeProvisions(const ClusterState& s,
 // FindPodVolumes for one node.
 Status FindPodVolumes(const PreFilterState& st, const Node& node, PodVolumes* out) {
   const ClusterState& s = *st.snapshot;
-  bool bound_satisfied = true, unbound_satisfied = true, bound_pvs_found = true;
+  bool bound_satisfied = true, unbound_satisfied = true, sufficient_storage = true,
+       bound_pvs_found = true;
   for (const PersistentVolumeClaim* claim : st.bound) {
     const PersistentVolume* pv = s.FindPersistentVolume(claim->volume_name);
     if (pv == nullptr) {
@@ -155,15 +180,19 @@ Status FindPodVolumes(const PreFilterState& st, const Node& node, PodVolumes* ou
       out->static_bindings.emplace_back(claim, pv);
     }
     if (!to_provision.empty()) {
-      if (Status r = CheckVolumeProvisions(s, to_provision, node.labels, &unbound_satisfied);
+      if (Status r = CheckVolumeProvisions(s, to_provision, node.labels, &unbound_satisfied,
+                                           &sufficient_storage);
           !r.IsSuccess()) {
         return r;
       }
-      if (unbound_satisfied) out->dynamic_provisions = std::move(to_provision);
+      if (unbound_satisfied && sufficient_storage) {
+        out->dynamic_provisions = std::move(to_provision);
+      }
     }
   }
   if (!bound_satisfied) out->reasons.push_back(VolumeBinding::kReasonNodeConflict);
   if (!unbound_satisfied) out->reasons.push_back(VolumeBinding::kReasonBindConflict);
+  if (!sufficient_storage) out->reasons.push_back(VolumeBinding::kReasonNotEnoughSpace);
   if (!bound_pvs_found) out->reasons.push_back(VolumeBinding::kReasonPVNotExist);
   return Status();
 }
@@ -241,7 +270,8 @@ Status ComputePreFilterState(const ClusterState& s, const Pod& pod, PreFilterSta
 
 }  // namespace
 
-std::vector<ClusterEventWithHint> VolumeBinding::EventsToRegister(const Interner& /*in*/) const {
+std::vector<ClusterEventWithHint> VolumeBinding::EventsToRegister(
+    const ClusterState& /*cluster*/) const {
   const ActionType add_update = action::kAdd | action::kUpdate;
   return {
       {{EventResource::kStorageClass, add_update, {}}, nullptr},

@@ -10,10 +10,12 @@
 //    node; unbound WaitForFirstConsumer claims must each find an available
 //    PV (class, capacity, access modes, volume mode, selector, node
 //    affinity; the smallest fitting, each PV used once) or be provisionable
-//    (a provisioner, allowedTopologies matching the node).
+//    (a provisioner, allowedTopologies matching the node, and, when the
+//    class's CSIDriver sets storageCapacity, a CSIStorageCapacity of the
+//    class whose nodeTopology selects the node with room for the request).
 // Score is not implemented: StorageCapacityScoring is off in v1.36, so
 // upstream's PreScore always skips. The in-tree-to-CSI translation of bound
-// PVs (for node affinity) and CSIStorageCapacity checks are not modelled.
+// PVs (for node affinity) is not modelled.
 //
 // Thread-safety: stateless; const methods may be called concurrently.
 // AssumePodVolumes mutates the state it is given.
@@ -41,8 +43,7 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   // ErrReasonBindConflict.
   static constexpr std::string_view kReasonBindConflict =
       "node(s) didn't find available persistent volumes to bind";
-  // ErrReasonNotEnoughSpace (CSIStorageCapacity is not modelled, so never
-  // returned today).
+  // ErrReasonNotEnoughSpace.
   static constexpr std::string_view kReasonNotEnoughSpace =
       "node(s) did not have enough free storage";
   // ErrReasonPVNotExist.
@@ -53,7 +54,7 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   // StorageClass, PersistentVolumeClaim, PersistentVolume, CSINode Add /
   // Update; Node Add / UpdateNodeLabel; CSIDriver Update;
   // CSIStorageCapacity Add / Update.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip when the pod has no claim; UnschedulableAndUnresolvable with
   // upstream's message when a claim is missing, lost, being deleted or not
   // the pod's, and kReasonUnboundImmediate; Error when a class has no

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libsched/testing/builders.h"
@@ -211,6 +214,16 @@ TEST(VolumeBindingTest, PreFilterAndFilter) {
   for (const Case& c : cases) RunCase(c);
 }
 
+// PreFilter and (when it succeeds) Filter of `pod` on `node`.
+Status FilterOn(const ClusterState& s, const Pod& pod, const std::string& node) {
+  VolumeBinding pl;
+  pl.set_slot(0);
+  CycleState cs(1);
+  PreFilterResult pfr;
+  if (Status pre = pl.PreFilter(cs, pod, s, &pfr); !pre.IsSuccess()) return pre;
+  return pl.Filter(cs, pod, *s.FindNode(node));
+}
+
 // checkVolumeProvisions: a class's allowedTopologies must match the node.
 TEST(VolumeBindingTest, AllowedTopologies) {
   ClusterState s;
@@ -222,14 +235,111 @@ TEST(VolumeBindingTest, AllowedTopologies) {
   s.UpsertNode(NodeBuilder(in, "in-z1").Label("zone", "z1").Build());
   s.UpsertNode(NodeBuilder(in, "in-z2").Label("zone", "z2").Build());
   const auto pod = PodBuilder(in, "p").Volume(ClaimVolume("pvc")).Build();
-  VolumeBinding pl;
-  pl.set_slot(0);
-  CycleState cs(1);
-  PreFilterResult pfr;
-  ASSERT_TRUE(pl.PreFilter(cs, *pod, s, &pfr).IsSuccess());
-  EXPECT_TRUE(pl.Filter(cs, *pod, *s.FindNode("in-z1")).IsSuccess());
-  EXPECT_EQ(pl.Filter(cs, *pod, *s.FindNode("in-z2")).Message(),
-            VolumeBinding::kReasonBindConflict);
+  EXPECT_TRUE(FilterOn(s, *pod, "in-z1").IsSuccess());
+  EXPECT_EQ(FilterOn(s, *pod, "in-z2").Message(), VolumeBinding::kReasonBindConflict);
+}
+
+// binder_test.go TestCapacity: a class whose CSIDriver opts into storage
+// capacity provisions only where a CSIStorageCapacity of the class, whose
+// nodeTopology selects the node, has room (maximumVolumeSize before
+// capacity); without the opt-in capacity is not checked.
+TEST(VolumeBindingTest, Capacity) {
+  constexpr int64_t kMi = int64_t{1} << 20;
+  struct Cap {
+    std::string storage_class;
+    std::string node;  // nodeTopology matchLabels nodeKey=<node>; "" selects every node
+    std::optional<int64_t> capacity, maximum_volume_size;
+  };
+  const std::string wait = "waitClassWithProvisioner";
+  const Cap network{wait, "", kGi, std::nullopt};
+  const Cap node1{wait, "node1", kGi, std::nullopt};
+  const Cap node2{wait, "node2", kGi, std::nullopt};
+  struct Case {
+    std::string name;
+    std::vector<Cap> capacities;
+    bool fits;
+  };
+  const std::vector<Case> cases = {
+      {"network-attached", {network}, true},
+      {"local-storage", {node1}, true},
+      {"multiple", {network, node2, node1}, true},
+      {"no-storage", {}, false},
+      {"wrong-node", {{wait, "node2", kGi, std::nullopt}}, false},
+      {"wrong-storage-class", {{"waitClass", "node1", kGi, std::nullopt}}, false},
+      {"insufficient-storage", {{wait, "node1", kMi, std::nullopt}}, false},
+      {"insufficient-volume-size", {{wait, "node1", kGi, kMi}}, false},
+      {"zero-storage", {{wait, "node1", 0, std::nullopt}}, false},
+      {"zero-volume-size", {{wait, "node1", std::nullopt, 0}}, false},
+      {"nil-storage", {{wait, "node1", std::nullopt, std::nullopt}}, false},
+  };
+  for (const bool opt_in : {true, false}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(c.name + (opt_in ? " (CSIDriver.StorageCapacity=true)" : " (=false)"));
+      ClusterState s;
+      Interner& in = s.interner();
+      s.UpsertStorageClass(
+          MakeClass(wait, VolumeBindingMode::kWaitForFirstConsumer, "test-provisioner"));
+      auto driver = std::make_shared<CSIDriver>();
+      driver->name = "test-provisioner";
+      driver->storage_capacity = opt_in;
+      s.UpsertCSIDriver(driver);
+      int i = 0;
+      for (const Cap& cap : c.capacities) {
+        auto sc = std::make_shared<CSIStorageCapacity>();
+        sc->ns = "default";
+        sc->name = "net" + std::to_string(i++);
+        sc->storage_class_name = cap.storage_class;
+        sc->node_topology.emplace();
+        if (!cap.node.empty()) {
+          sc->node_topology->requirements.push_back(
+              Req(in, "nodeKey", SelectorOp::kIn, {cap.node}));
+        }
+        sc->capacity = cap.capacity;
+        sc->maximum_volume_size = cap.maximum_volume_size;
+        s.UpsertCSIStorageCapacity(sc);
+      }
+      auto pvc = MakePVC("provisioned-pvc", "", wait);
+      pvc->storage_request = kGi;
+      pvc->has_storage_request = true;
+      s.UpsertPersistentVolumeClaim(pvc);
+      s.UpsertNode(NodeBuilder(in, "node1").Label("nodeKey", "node1").Build());
+      const auto pod = PodBuilder(in, "p").Volume(ClaimVolume("provisioned-pvc")).Build();
+      const Status st = FilterOn(s, *pod, "node1");
+      if (c.fits || !opt_in) {
+        EXPECT_TRUE(st.IsSuccess()) << st.Message();
+      } else {
+        EXPECT_EQ(st.code(), kReject);
+        EXPECT_EQ(st.Message(), VolumeBinding::kReasonNotEnoughSpace);
+      }
+    }
+  }
+}
+
+// A claim without a storage request is not checked (hasEnoughCapacity's
+// first return); a nil nodeTopology gives no node access.
+TEST(VolumeBindingTest, CapacityEdges) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertStorageClass(MakeClass("sc", VolumeBindingMode::kWaitForFirstConsumer, "d"));
+  auto driver = std::make_shared<CSIDriver>();
+  driver->name = "d";
+  driver->storage_capacity = true;
+  s.UpsertCSIDriver(driver);
+  auto cap = std::make_shared<CSIStorageCapacity>();
+  cap->name = "c";
+  cap->storage_class_name = "sc";
+  cap->capacity = kGi;  // node_topology nil
+  s.UpsertCSIStorageCapacity(cap);
+  s.UpsertPersistentVolumeClaim(MakePVC("no-request", "", "sc"));
+  auto sized = MakePVC("sized", "", "sc");
+  sized->has_storage_request = true;
+  s.UpsertPersistentVolumeClaim(sized);
+  s.UpsertNode(NodeBuilder(in, "n").Build());
+  auto pod = [&](const std::string& claim) {
+    return PodBuilder(in, "p").Volume(ClaimVolume(claim)).Build();
+  };
+  EXPECT_TRUE(FilterOn(s, *pod("no-request"), "n").IsSuccess());
+  EXPECT_EQ(FilterOn(s, *pod("sized"), "n").Message(), VolumeBinding::kReasonNotEnoughSpace);
 }
 
 // AssumePodVolumes: the chosen PV is bound to the claim, so a second pod

@@ -78,7 +78,7 @@ bool VolumeRestrictions::SatisfiesVolumeConflicts(
 }
 
 std::vector<ClusterEventWithHint> VolumeRestrictions::EventsToRegister(
-    const Interner& /*interner*/) const {
+    const ClusterState& /*cluster*/) const {
   auto pod_deleted = [](const Pod& pod, const EventObject& old_obj, const EventObject&) {
     const Pod* deleted = AsPod(old_obj);
     if (deleted == nullptr) return QueueingHint::kQueue;

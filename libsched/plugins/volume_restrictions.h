@@ -31,7 +31,7 @@ class VolumeRestrictions final : public PreFilterPlugin,
   std::string_view Name() const override { return kName; }
   // Pod Delete (hint: the deleted pod had a conflicting disk or shared a
   // claim), Node Add, PersistentVolumeClaim Add.
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Finds the pod's ReadWriteOncePod claims and whether scheduled pods use
   // them. UnschedulableAndUnresolvable with `persistentvolumeclaim "<name>"
   // not found` when a claim is unknown; Skip when the pod has neither a

@@ -69,7 +69,8 @@ Status NotFound(std::string_view resource, std::string_view name) {
 
 }  // namespace
 
-std::vector<ClusterEventWithHint> VolumeZone::EventsToRegister(const Interner& /*in*/) const {
+std::vector<ClusterEventWithHint> VolumeZone::EventsToRegister(
+    const ClusterState& /*cluster*/) const {
   return {
       {{EventResource::kStorageClass, action::kAdd, {}}, nullptr},
       {{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel, {}}, nullptr},

@@ -27,7 +27,7 @@ class VolumeZone final : public PreFilterPlugin, public FilterPlugin, public Enq
   std::string_view Name() const override { return kName; }
   // StorageClass Add, Node Add / UpdateNodeLabel, PersistentVolumeClaim and
   // PersistentVolume Add / Update (no hints: the events carry no objects).
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner& interner) const override;
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Collects the topology labels of the PVs bound to the pod's claims.
   // UnschedulableAndUnresolvable, with upstream's messages, for a missing
   // claim, PV or class, a claim with neither volume nor class, a class

@@ -10,9 +10,9 @@ std::vector<ClusterEventWithHint> AllEvents() {
   std::vector<ClusterEventWithHint> out;
   for (EventResource r :
        {EventResource::kPod, EventResource::kNode, EventResource::kPersistentVolume,
-        EventResource::kPersistentVolumeClaim, EventResource::kCSINode,
-        EventResource::kCSIDriver, EventResource::kCSIStorageCapacity,
-        EventResource::kStorageClass, EventResource::kResourceClaim,
+        EventResource::kPersistentVolumeClaim, EventResource::kCSINode, EventResource::kCSIDriver,
+        EventResource::kCSIStorageCapacity, EventResource::kStorageClass,
+        EventResource::kVolumeAttachment, EventResource::kResourceClaim,
         EventResource::kDeviceClass}) {
     out.push_back({{r, action::kAll, {}}, nullptr});
   }
@@ -21,13 +21,14 @@ std::vector<ClusterEventWithHint> AllEvents() {
 
 }  // namespace
 
-ProfileQueueingHints BuildProfileQueueingHints(const Profile& profile, const Interner& interner) {
+ProfileQueueingHints BuildProfileQueueingHints(const Profile& profile,
+                                               const ClusterState& cluster) {
   ProfileQueueingHints out;
   out.pre_enqueue = profile.pre_enqueue();
   for (const Plugin* p : profile.rejecting_plugins()) {
     const auto* ext = dynamic_cast<const EnqueueExtensions*>(p);
     std::vector<ClusterEventWithHint> events =
-        ext != nullptr ? ext->EventsToRegister(interner) : AllEvents();
+        ext != nullptr ? ext->EventsToRegister(cluster) : AllEvents();
     const std::string name(p->Name());
     bool node_added = false;
     bool node_taint = false;
@@ -51,4 +52,3 @@ ProfileQueueingHints BuildProfileQueueingHints(const Profile& profile, const Int
 }
 
 }  // namespace sched
-

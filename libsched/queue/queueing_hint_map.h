@@ -14,7 +14,7 @@
 
 #include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/profile.h"
-#include "libsched/model/interner.h"
+#include "libsched/state/cluster_state.h"
 
 namespace sched {
 
@@ -37,8 +37,8 @@ using QueueingHintMapPerProfile = std::map<std::string, ProfileQueueingHints, st
 
 // Builds the hints of `profile`. A plugin registering Node/Add but not
 // Node/UpdateNodeTaint also gets Node/UpdateNodeTaint with no hint, as
-// upstream. REQUIRES: `profile` and `interner` outlive the result.
-ProfileQueueingHints BuildProfileQueueingHints(const Profile& profile, const Interner& interner);
+// upstream. REQUIRES: `profile` and `cluster` outlive the result.
+ProfileQueueingHints BuildProfileQueueingHints(const Profile& profile, const ClusterState& cluster);
 
 }  // namespace sched
 

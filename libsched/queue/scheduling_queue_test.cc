@@ -34,7 +34,7 @@ class FakePlugin final : public FilterPlugin, public EnqueueExtensions {
   Status Filter(const CycleState&, const Pod&, const NodeInfo&) const override {
     return Status();
   }
-  std::vector<ClusterEventWithHint> EventsToRegister(const Interner&) const override {
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState&) const override {
     return events_;
   }
 
@@ -70,7 +70,7 @@ class QueueTest : public ::testing::Test {
 
   void Build(QueueOptions o = {}) {
     QueueingHintMapPerProfile m;
-    m.emplace("default-scheduler", BuildProfileQueueingHints(profile_, in_));
+    m.emplace("default-scheduler", BuildProfileQueueingHints(profile_, cluster_));
     q_ = std::make_unique<PriorityQueue>(clock_, std::move(m), o);
   }
 
@@ -105,7 +105,8 @@ class QueueTest : public ::testing::Test {
   }
 
   FakeClock clock_{seconds(1000)};
-  Interner in_;
+  ClusterState cluster_;
+  Interner& in_ = cluster_.interner();
   Profile profile_;
   std::unique_ptr<PriorityQueue> q_;
 };
@@ -400,10 +401,11 @@ TEST_F(QueueTest, UpdateAndDeleteInActiveAndBackoff) {
 // that removes its last gate arrives.
 TEST(SchedulingQueueGates, GatedUntilTheLastGateIsRemoved) {
   FakeClock clock;
-  Interner in;
+  ClusterState cluster;
+  Interner& in = cluster.interner();
   Profile profile = NewDefaultProfile();
   QueueingHintMapPerProfile m;
-  m.emplace("default-scheduler", BuildProfileQueueingHints(profile, in));
+  m.emplace("default-scheduler", BuildProfileQueueingHints(profile, cluster));
   PriorityQueue q(clock, std::move(m));
 
   Pod gated = *PodBuilder(in, "p").Build();

@@ -135,6 +135,7 @@ bool Scheduler::RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState
         r.message = "running PreFilter plugin \"" + std::string(p->Name()) + "\": " + s.Message();
       }
       rejected = std::move(s);
+      restricting.clear();  // upstream returns no plugin set here
       break;
     }
     if (pr.all_nodes) continue;
@@ -155,6 +156,7 @@ bool Scheduler::RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState
       break;
     }
   }
+  r.restricting_plugins = restricting;
   if (!rejected) {
     if (!restriction->all_nodes) {
       std::string list;

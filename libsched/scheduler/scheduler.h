@@ -75,6 +75,12 @@ struct ScheduleResult {
   // or when a PreFilterResult left nodes out. Only meaningful when no node
   // was chosen.
   std::optional<Status> absent_status;
+  // The PreFilter plugins whose PreFilterResult left nodes out
+  // (RunPreFilterPlugins' pluginsWithNodes), which Diagnosis
+  // .UnschedulablePlugins starts with; empty when a plugin's
+  // UnschedulableAndUnresolvable or error stopped PreFilter. Names owned by
+  // the profile.
+  std::vector<std::string_view> restricting_plugins;
   // PreFilter's rejection message; when set it replaces the histogram in
   // the FitError text.
   std::string pre_filter_msg;

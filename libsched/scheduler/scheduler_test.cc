@@ -196,6 +196,46 @@ TEST_F(SchedulerTest, DisjointPreFilterResultsRejectThePod) {
             "0/3 nodes are available: node(s) didn't satisfy plugin(s) [A B] simultaneously.");
 }
 
+// RunPreFilterPlugins' pluginsWithNodes, which schedule_one.go makes the
+// start of Diagnosis.UnschedulablePlugins: the plugins whose result left
+// nodes out, unless a plugin's UnschedulableAndUnresolvable stopped PreFilter.
+TEST_F(SchedulerTest, RestrictingPluginsFollowRunPreFilterPlugins) {
+  using Names = std::vector<std::string>;
+  struct Plugin {
+    std::string name;
+    Status status;
+    std::optional<Names> nodes;
+  };
+  struct Case {
+    const char* name;
+    std::vector<Plugin> plugins;
+    std::vector<std::string_view> want;
+  };
+  const Case cases[] = {
+      {"no restriction", {{"A", Status(), std::nullopt}}, {}},
+      {"a restriction that lets nodes through", {{"A", Status(), Names{"n1"}}}, {"A"}},
+      {"disjoint restrictions",
+       {{"B", Status(), Names{"n1"}}, {"A", Status(), Names{"n2"}}},
+       {"A", "B"}},
+      {"then Unschedulable: the set is kept",
+       {{"A", Status(), Names{"n1"}}, {"U", Status(Code::kUnschedulable, "u"), std::nullopt}},
+       {"A"}},
+      {"then UnschedulableAndUnresolvable: no set",
+       {{"A", Status(), Names{"n1"}},
+        {"R", Status(Code::kUnschedulableAndUnresolvable, "r"), std::nullopt}},
+       {}},
+  };
+  AddNodes(3);
+  for (const Case& c : cases) {
+    Profile p("x");
+    for (const Plugin& pl : c.plugins) {
+      p.Add(std::make_unique<FakePreFilter>(pl.name, pl.status, pl.nodes));
+    }
+    Scheduler s(std::move(p), 1);
+    EXPECT_EQ(s.Schedule(*APod(), state_).restricting_plugins, c.want) << c.name;
+  }
+}
+
 TEST_F(SchedulerTest, NoNodesIsAnError) {
   Scheduler s(Profile("x"), 1);
   ScheduleResult r = s.Schedule(*APod(), state_);

@@ -354,13 +354,42 @@ bool ClusterState::RemoveCSINode(std::string_view name) {
   Bump();
   return true;
 }
+void ClusterState::UpsertCSIDriver(std::shared_ptr<const CSIDriver> driver) {
+  std::string key = driver->name;
+  Upsert(log(), csi_drivers_, std::move(key), std::move(driver));
+  Bump();
+}
+bool ClusterState::RemoveCSIDriver(std::string_view name) {
+  if (!Remove(log(), csi_drivers_, name)) return false;
+  Bump();
+  return true;
+}
+void ClusterState::UpsertCSIStorageCapacity(std::shared_ptr<const CSIStorageCapacity> capacity) {
+  std::string key = capacity->ns + "/" + capacity->name;
+  Upsert(log(), csi_storage_capacities_, std::move(key), std::move(capacity));
+  Bump();
+}
+bool ClusterState::RemoveCSIStorageCapacity(std::string_view key) {
+  if (!Remove(log(), csi_storage_capacities_, key)) return false;
+  Bump();
+  return true;
+}
+void ClusterState::UpsertVolumeAttachment(std::shared_ptr<const VolumeAttachment> va) {
+  std::string key = va->node_name + "/" + va->name;
+  Upsert(log(), volume_attachments_, std::move(key), std::move(va));
+  Bump();
+}
+bool ClusterState::RemoveVolumeAttachment(std::string_view key) {
+  if (!Remove(log(), volume_attachments_, key)) return false;
+  Bump();
+  return true;
+}
 
 const PersistentVolume* ClusterState::FindPersistentVolume(std::string_view name) const {
   return Find(pvs_, name);
 }
 const PersistentVolumeClaim* ClusterState::FindPersistentVolumeClaim(std::string_view ns,
-                                                                   std::string_view name) const {
-
+                                                                     std::string_view name) const {
   return Find(pvcs_, std::string(ns) + "/" + std::string(name));
 }
 const StorageClass* ClusterState::FindStorageClass(std::string_view name) const {
@@ -368,6 +397,9 @@ const StorageClass* ClusterState::FindStorageClass(std::string_view name) const 
 }
 const CSINode* ClusterState::FindCSINode(std::string_view name) const {
   return Find(csi_nodes_, name);
+}
+const CSIDriver* ClusterState::FindCSIDriver(std::string_view name) const {
+  return Find(csi_drivers_, name);
 }
 
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }

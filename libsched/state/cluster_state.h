@@ -8,14 +8,16 @@
 #define LIBSCHED_STATE_CLUSTER_STATE_H_
 
 #include <cstdint>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
+#include "libsched/model/csi_storage_capacity.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
@@ -24,6 +26,7 @@
 #include "libsched/model/persistent_volume_claim.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/storage_class.h"
+#include "libsched/model/volume_attachment.h"
 #include "libsched/model/workload.h"
 #include "libsched/state/affinity_term_index.h"
 #include "libsched/state/node_info.h"
@@ -134,9 +137,12 @@ class ClusterState {
     return workloads_[static_cast<int>(kind)];
   }
 
-  // Volume objects (the PV, PVC, StorageClass and CSINode listers the
-  // volume plugins read). PVs, StorageClasses and CSINodes are keyed by
-  // name, PVCs by "namespace/name". Remove* return false when unknown.
+  // Volume objects (the PV, PVC, StorageClass, CSINode, CSIDriver,
+  // CSIStorageCapacity and VolumeAttachment listers the volume plugins
+  // read). PVs, StorageClasses, CSINodes and CSIDrivers are keyed by name,
+  // PVCs and CSIStorageCapacities by "namespace/name", VolumeAttachments by
+  // "nodeName/name" (VolumeAttachmentsOn reads one node's, as upstream's
+  // index by spec.nodeName). Remove* return false when unknown.
   void UpsertPersistentVolume(std::shared_ptr<const PersistentVolume> pv);
   bool RemovePersistentVolume(std::string_view name);
   void UpsertPersistentVolumeClaim(std::shared_ptr<const PersistentVolumeClaim> pvc);
@@ -145,12 +151,19 @@ class ClusterState {
   bool RemoveStorageClass(std::string_view name);
   void UpsertCSINode(std::shared_ptr<const CSINode> csi_node);
   bool RemoveCSINode(std::string_view name);
+  void UpsertCSIDriver(std::shared_ptr<const CSIDriver> driver);
+  bool RemoveCSIDriver(std::string_view name);
+  void UpsertCSIStorageCapacity(std::shared_ptr<const CSIStorageCapacity> capacity);
+  bool RemoveCSIStorageCapacity(std::string_view key);
+  void UpsertVolumeAttachment(std::shared_ptr<const VolumeAttachment> va);
+  bool RemoveVolumeAttachment(std::string_view key);
   // Lookups; null when unknown.
   const PersistentVolume* FindPersistentVolume(std::string_view name) const;
   const PersistentVolumeClaim* FindPersistentVolumeClaim(std::string_view ns,
                                                          std::string_view name) const;
   const StorageClass* FindStorageClass(std::string_view name) const;
   const CSINode* FindCSINode(std::string_view name) const;
+  const CSIDriver* FindCSIDriver(std::string_view name) const;
   // Every object of a kind, in key order (also what state digests read).
   template <class T>
   using ByName = std::map<std::string, std::shared_ptr<const T>, std::less<>>;
@@ -158,6 +171,21 @@ class ClusterState {
   const ByName<PersistentVolumeClaim>& persistent_volume_claims() const { return pvcs_; }
   const ByName<StorageClass>& storage_classes() const { return storage_classes_; }
   const ByName<CSINode>& csi_nodes() const { return csi_nodes_; }
+  const ByName<CSIDriver>& csi_drivers() const { return csi_drivers_; }
+  const ByName<VolumeAttachment>& volume_attachments() const { return volume_attachments_; }
+  // Calls fn(const VolumeAttachment&) for each VolumeAttachment whose
+  // spec.nodeName is `node`, in name order.
+  template <class Fn>
+  void VolumeAttachmentsOn(std::string_view node, Fn&& fn) const {
+    const std::string prefix = std::string(node) + "/";
+    for (auto it = volume_attachments_.lower_bound(prefix);
+         it != volume_attachments_.end() && it->first.starts_with(prefix); ++it) {
+      fn(*it->second);
+    }
+  }
+  const ByName<CSIStorageCapacity>& csi_storage_capacities() const {
+    return csi_storage_capacities_;
+  }
   // Whether a bound or assumed pod uses the claim "namespace/name" through
   // a persistentVolumeClaim volume (StorageInfoLister.IsPVCUsedByPods).
   bool IsPVCUsedByPods(std::string_view key) const;
@@ -248,6 +276,9 @@ class ClusterState {
   ByName<PersistentVolumeClaim> pvcs_;
   ByName<StorageClass> storage_classes_;
   ByName<CSINode> csi_nodes_;
+  ByName<CSIDriver> csi_drivers_;
+  ByName<CSIStorageCapacity> csi_storage_capacities_;
+  ByName<VolumeAttachment> volume_attachments_;
   std::unordered_map<std::string, int> pvc_ref_counts_;  // "ns/claim" -> pods
   NodeTree tree_;
   uint64_t generation_ = 0;

@@ -55,6 +55,20 @@ inline std::string StorageClassJson(const std::string& name, const std::string& 
   return R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":")" + name +
          R"("},"provisioner":"ebs.csi.aws.com","volumeBindingMode":")" + mode + "\"}";
 }
+inline std::string CSIDriverJson(const std::string& name, bool capacity) {
+  return R"({"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":")" + name +
+         R"("},"spec":{"storageCapacity":)" + (capacity ? "true" : "false") + "}}";
+}
+inline std::string CapacityJson(const std::string& name, const std::string& size) {
+  return R"({"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":")" +
+         name + R"(","namespace":"ns"},"storageClassName":"fast",)" +
+         R"("nodeTopology":{"matchLabels":{"zone":"z0"}},"capacity":")" + size + R"("})";
+}
+inline std::string AttachmentJson(const std::string& name, const std::string& node) {
+  return R"({"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment","metadata":{"name":")" +
+         name + R"("},"spec":{"attacher":"csi.example.com","nodeName":")" + node +
+         R"(","source":{"persistentVolumeName":"pv"}}})";
+}
 inline std::string CSINodeJson(const std::string& name, const std::string& count) {
   return R"({"apiVersion":"storage.k8s.io/v1","kind":"CSINode","metadata":{"name":")" + name +
          R"("},"spec":{"drivers":[{"name":"ebs.csi.aws.com","allocatable":{"count":)" + count +
@@ -101,6 +115,9 @@ inline EnginePtr BaseEngine(const std::string& config = R"({"seed":7})") {
   events += "," + EventJson("ADDED", PvcJson("data", "pv"));
   events += "," + EventJson("ADDED", StorageClassJson("fast", "WaitForFirstConsumer"));
   events += "," + EventJson("ADDED", CSINodeJson("n0", "2"));
+  events += "," + EventJson("ADDED", CSIDriverJson("csi.example.com", true));
+  events += "," + EventJson("ADDED", CapacityJson("cap", "10Gi"));
+  events += "," + EventJson("ADDED", AttachmentJson("va", "n0"));
   events += "," + EventJson("ADDED", PodJson("too-big", "100"));
   events += "]";
   EXPECT_EQ(CallApply(e, events).status, SCHED_OK);
@@ -138,6 +155,11 @@ inline std::string BatchWithFifth(const std::string& bad) {
       EventJson("ADDED", PvcJson("data2", "")),
       EventJson("DELETED", StorageClassJson("fast", "Immediate")),
       EventJson("MODIFIED", CSINodeJson("n0", "3")),
+      EventJson("MODIFIED", CSIDriverJson("csi.example.com", false)),
+      EventJson("MODIFIED", CapacityJson("cap", "1Gi")),
+      EventJson("ADDED", CapacityJson("cap2", "5Gi")),
+      EventJson("DELETED", AttachmentJson("va", "n0")),
+      EventJson("ADDED", AttachmentJson("va2", "n1")),
   };
   std::string doc = "[";
   for (size_t i = 0; i < events.size(); ++i) doc += (i ? "," : "") + events[i];

@@ -1,5 +1,6 @@
 // DecodePersistentVolume, DecodePersistentVolumeClaim, DecodeStorageClass,
-// DecodeCSINode, pod spec.volumes, and volume kinds in DecodeChanges. The
+// DecodeCSINode, DecodeCSIDriver, DecodeCSIStorageCapacity,
+// DecodeVolumeAttachment, pod spec.volumes, and volume kinds in DecodeChanges. The
 // PV and PVC inputs start from scheduler_perf's templates
 // (/work/shared/corpus/scheduler_perf/templates: pv-csi.json,
 // config__pv-aws.json, config__pvc.json) with a name added.
@@ -146,6 +147,66 @@ TEST(DecodeVolumeTest, StorageClassAndCSINode) {
             (std::vector<std::string>{"kubernetes.io/aws-ebs", "kubernetes.io/gce-pd"}));
 }
 
+TEST(DecodeVolumeTest, CSIDriverAndCSIStorageCapacity) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"({"kind":"List","items":[
+      {"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"csi.example.com"},
+       "spec":{"attachRequired":true,"storageCapacity":true}},
+      {"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"plain"},"spec":{}},
+      {"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity",
+       "metadata":{"name":"c1","namespace":"kube-system"},"storageClassName":"fast",
+       "nodeTopology":{"matchLabels":{"zone":"z1"}},"capacity":"10Gi","maximumVolumeSize":"1Gi"},
+      {"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"c2"},
+       "storageClassName":"fast"},
+      {"apiVersion":"storage.k8s.io/v1beta1","kind":"CSIStorageCapacity","metadata":{"name":"old"}}]})",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 4u);
+  EXPECT_EQ(cs.summary.ignored["CSIStorageCapacity"], 1);
+  EXPECT_EQ(cs.changes[0].op, Change::Op::kUpsertCSIDriver);
+  EXPECT_EQ(cs.changes[0].key, "csi.example.com");
+  EXPECT_TRUE(cs.changes[0].csi_driver->storage_capacity);
+  EXPECT_FALSE(cs.changes[1].csi_driver->storage_capacity);
+  EXPECT_EQ(cs.changes[2].op, Change::Op::kUpsertCSIStorageCapacity);
+  EXPECT_EQ(cs.changes[2].key, "kube-system/c1");
+  const CSIStorageCapacity& c1 = *cs.changes[2].csi_storage_capacity;
+  EXPECT_EQ(c1.storage_class_name, "fast");
+  ASSERT_TRUE(c1.node_topology.has_value());
+  EXPECT_EQ(c1.node_topology->requirements.size(), 1u);
+  EXPECT_EQ(c1.capacity, 10 * kGi);
+  EXPECT_EQ(c1.maximum_volume_size, kGi);
+  EXPECT_EQ(c1.VolumeLimit(), kGi);
+  const CSIStorageCapacity& c2 = *cs.changes[3].csi_storage_capacity;
+  EXPECT_EQ(cs.changes[3].key, "default/c2");
+  EXPECT_FALSE(c2.node_topology.has_value());  // nil: no node has access
+  EXPECT_FALSE(c2.VolumeLimit().has_value());
+}
+
+TEST(DecodeVolumeTest, VolumeAttachment) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"([
+      {"type":"ADDED","object":{"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment",
+        "metadata":{"name":"csi-123"},"spec":{"attacher":"ebs.csi.aws.com","nodeName":"n1",
+        "source":{"persistentVolumeName":"pv-1"}},"status":{"attached":true}}},
+      {"type":"DELETED","object":{"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment",
+        "metadata":{"name":"csi-456"},"spec":{"attacher":"d","nodeName":"n2",
+        "source":{"inlineVolumeSpec":{}}}}}])",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 2u);
+  EXPECT_EQ(cs.changes[0].op, Change::Op::kUpsertVolumeAttachment);
+  EXPECT_EQ(cs.changes[0].key, "n1/csi-123");
+  const VolumeAttachment& va = *cs.changes[0].volume_attachment;
+  EXPECT_EQ(va.attacher, "ebs.csi.aws.com");
+  EXPECT_EQ(va.node_name, "n1");
+  EXPECT_EQ(va.persistent_volume_name, "pv-1");
+  EXPECT_EQ(cs.changes[1].op, Change::Op::kRemoveVolumeAttachment);
+  EXPECT_EQ(cs.changes[1].key, "n2/csi-456");
+  EXPECT_FALSE(cs.changes[1].volume_attachment->persistent_volume_name.has_value());
+}
+
 TEST(DecodeVolumeTest, DeletedObjectsByKey) {
   Interner in;
   ChangeSet cs;
@@ -238,6 +299,23 @@ INSTANTIATE_TEST_SUITE_P(
             "spec.drivers[0].allocatable.count: must be between 0 and 2147483647, got -1"},
         ErrorCase{"MissingName", R"({"kind":"PersistentVolume","metadata":{}})", "metadata.name",
                   "metadata.name: Required value"},
+        ErrorCase{
+            "CapacityWithoutClass",
+            R"({"kind":"CSIStorageCapacity","apiVersion":"storage.k8s.io/v1","metadata":{"name":"c"}})",
+            "storageClassName", "storageClassName: Required value"},
+        ErrorCase{
+            "NegativeCapacityObject",
+            R"({"kind":"CSIStorageCapacity","apiVersion":"storage.k8s.io/v1","metadata":{"name":"c"},"storageClassName":"s","maximumVolumeSize":"-1"})",
+            "maximumVolumeSize",
+            "maximumVolumeSize: Invalid value: \"-1\": must be greater than or equal to 0"},
+        ErrorCase{
+            "AttachmentWithoutNode",
+            R"({"kind":"VolumeAttachment","apiVersion":"storage.k8s.io/v1","metadata":{"name":"a"},"spec":{"attacher":"d"}})",
+            "spec.nodeName", "spec.nodeName: Required value"},
+        ErrorCase{
+            "StorageCapacityNotBool",
+            R"({"kind":"CSIDriver","apiVersion":"storage.k8s.io/v1","metadata":{"name":"d"},"spec":{"storageCapacity":"yes"}})",
+            "spec.storageCapacity", "spec.storageCapacity: expected a boolean, got a string"},
         ErrorCase{
             "BadAnnotation",
             R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c","annotations":{"volume.kubernetes.io/selected-node":1}}})",

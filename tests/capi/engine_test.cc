@@ -488,6 +488,73 @@ TEST_F(EngineQueueTest, VolumeEventsMovePodsTheirPluginsRejected) {
       << r.output;
 }
 
+// VolumeBinding's storage capacity check through apply: a claim of a class
+// whose CSIDriver tracks capacity fits only where a CSIStorageCapacity has
+// room; a capacity added later moves the pod (CSIStorageCapacity/Add).
+TEST_F(EngineQueueTest, StorageCapacityGatesProvisioning) {
+  const std::string claim =
+      R"("volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"data"}}],)";
+  auto capacity = [](const std::string& name, const std::string& zone, const std::string& size) {
+    return R"({"kind":"CSIStorageCapacity","apiVersion":"storage.k8s.io/v1","metadata":{"name":")" +
+           name + R"(","namespace":"kube-system"},"storageClassName":"fast",)" +
+           R"("nodeTopology":{"matchLabels":{"zone":")" + zone + R"("}},"capacity":")" + size +
+           R"("})";
+  };
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4", R"("zone":"z1")")) + "," +
+        EventJson("ADDED", NodeJson("n2", "4", R"("zone":"z2")")) + "," +
+        EventJson("ADDED", R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1",)"
+                           R"("metadata":{"name":"fast"},"provisioner":"csi.example.com",)"
+                           R"("volumeBindingMode":"WaitForFirstConsumer"})") +
+        "," +
+        EventJson("ADDED", R"({"kind":"CSIDriver","apiVersion":"storage.k8s.io/v1",)"
+                           R"("metadata":{"name":"csi.example.com"},"spec":{"storageCapacity":true}})") +
+        "," + EventJson("ADDED", capacity("small", "z1", "1Gi")) + "," +
+        EventJson("ADDED", R"({"kind":"PersistentVolumeClaim","apiVersion":"v1","metadata":)"
+                           R"({"name":"data","namespace":"ns"},"spec":{"storageClassName":"fast",)"
+                           R"("resources":{"requests":{"storage":"5Gi"}}}})") +
+        "," + EventJson("ADDED", PodJson("p", "1", "", claim)) + "]");
+  EXPECT_NE(Run().find("2 node(s) did not have enough free storage"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", capacity("big", "z2", "10Gi")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+  ASSERT_EQ(testing::CallAdvanceClock(engine_, 20000).status, SCHED_OK);
+  EXPECT_NE(Run().find(R"("node":"n2")"), std::string::npos);
+}
+
+// NodeVolumeLimits counts VolumeAttachments; deleting one moves the pods it
+// rejected (VolumeAttachment/Delete).
+TEST_F(EngineQueueTest, VolumeAttachmentsCountTowardAttachLimits) {
+  auto pv = [](const std::string& name) {
+    return R"({"kind":"PersistentVolume","apiVersion":"v1","metadata":{"name":")" + name +
+           R"("},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],)"
+           R"("csi":{"driver":"ebs.csi.aws.com","volumeHandle":")" + name +
+           R"("},"claimRef":{"namespace":"ns","name":")" + name + R"("}},"status":{"phase":"Bound"}})";
+  };
+  auto pvc = [](const std::string& name) {
+    return R"({"kind":"PersistentVolumeClaim","apiVersion":"v1","metadata":{"name":")" + name +
+           R"(","namespace":"ns","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},)"
+           R"("spec":{"volumeName":")" + name + R"(","accessModes":["ReadWriteOnce"]}})";
+  };
+  const std::string va =
+      R"({"kind":"VolumeAttachment","apiVersion":"storage.k8s.io/v1","metadata":{"name":"va-1"},)"
+      R"("spec":{"attacher":"ebs.csi.aws.com","nodeName":"n1","source":{"persistentVolumeName":"pv-1"}}})";
+  const std::string claim =
+      R"("volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"pv-2"}}],)";
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," +
+        EventJson("ADDED", R"({"kind":"CSINode","apiVersion":"storage.k8s.io/v1","metadata":)"
+                           R"({"name":"n1"},"spec":{"drivers":[{"name":"ebs.csi.aws.com",)"
+                           R"("nodeID":"i-1","allocatable":{"count":1}}]}})") +
+        "," + EventJson("ADDED", pv("pv-1")) + "," + EventJson("ADDED", pv("pv-2")) + "," +
+        EventJson("ADDED", pvc("pv-2")) + "," + EventJson("ADDED", va) + "," +
+        EventJson("ADDED", PodJson("p", "1", "", claim)) + "]");
+  EXPECT_NE(Run().find("node(s) exceed max volume count"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("DELETED", va));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+  ASSERT_EQ(testing::CallAdvanceClock(engine_, 20000).status, SCHED_OK);
+  EXPECT_NE(Run().find(R"("node":"n1")"), std::string::npos);
+}
+
 TEST_F(EngineQueueTest, NodeUpdatesMoveByKind) {
   Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," + EventJson("ADDED", PodJson("p", "2")) + "]");
   Run();
@@ -498,6 +565,50 @@ TEST_F(EngineQueueTest, NodeUpdatesMoveByKind) {
   EXPECT_EQ(Where("ns/p"), "Unschedulable");
   // More cpu is.
   Apply(EventJson("MODIFIED", NodeJson("n1", "2")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+}
+
+// InterPodAffinity's hints: a pod kept out by an existing pod's label moves
+// when that pod goes, not on unrelated pods or Services (it used to move on
+// every event).
+TEST_F(EngineQueueTest, InterPodAffinityHintsMoveOnlyOnRelevantPods) {
+  auto labeled = [](const std::string& name, const std::string& app) {
+    return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
+           R"(","namespace":"ns","labels":{"app":")" + app +
+           R"("}},"spec":{"nodeName":"n1","containers":[{"name":"c"}]}})";
+  };
+  const std::string anti =
+      R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
+      R"({"labelSelector":{"matchLabels":{"app":"db"}},"topologyKey":"kubernetes.io/hostname"}]}},)";
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4", R"("kubernetes.io/hostname":"n1")")) + "," +
+        EventJson("ADDED", labeled("db", "db")) + "," +
+        EventJson("ADDED", PodJson("p", "1", "", anti)) + "]");
+  EXPECT_NE(Run().find("didn't match pod anti-affinity rules"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", labeled("web", "web")));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", R"({"kind":"Service","apiVersion":"v1","metadata":{"name":"s",)"
+                           R"("namespace":"ns"},"spec":{"selector":{"app":"web"}}})"));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("DELETED", labeled("db", "db")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+}
+
+// A pod that only NodeAffinity's PreFilterResult kept out (pinned to a node
+// that does not exist, as a DaemonSet pod can be) waits for NodeAffinity's
+// events: upstream records the restricting plugin.
+TEST_F(EngineQueueTest, PreFilterResultRestrictionRecordsThePlugin) {
+  const std::string pin =
+      R"("affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":)"
+      R"({"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In",)"
+      R"("values":["n2"]}]}]}}},)";
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," +
+        EventJson("ADDED", PodJson("p", "1", "", pin)) + "]");
+  EXPECT_NE(Run().find("didn't satisfy plugin(s) [NodeAffinity]"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", NodeJson("n3", "4")));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", NodeJson("n2", "4")));
   EXPECT_EQ(Where("ns/p"), "Backoff");
 }
 

@@ -276,6 +276,15 @@ HAND_APPLY = [
     '"spec":{"selector":{"app":"web"}}}},{"type":"ADDED","object":{"apiVersion":"apps/v1","kind":"ReplicaSet",'
     '"metadata":{"name":"web-1"},"spec":{"selector":{"matchExpressions":[{"key":"app","operator":"In","values":["web"]}]}}}},'
     '{"type":"DELETED","object":{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"}}}]',
+    # VolumeBinding's storage capacity objects (capi/decode_storage_capacity.cc).
+    '[{"type":"ADDED","object":{"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"csi.example.com"},'
+    '"spec":{"storageCapacity":true}}},{"type":"ADDED","object":{"apiVersion":"storage.k8s.io/v1",'
+    '"kind":"CSIStorageCapacity","metadata":{"name":"c1","namespace":"kube-system"},"storageClassName":"fast",'
+    '"nodeTopology":{"matchLabels":{"topology.kubernetes.io/zone":"z1"}},"capacity":"10Gi","maximumVolumeSize":"2Gi"}}}]',
+    '{"type":"DELETED","object":{"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity",'
+    '"metadata":{"name":"c1","namespace":"kube-system"},"storageClassName":"fast"}}',
+    '{"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"c2"},"storageClassName":"fast",'
+    '"nodeTopology":{"matchExpressions":[{"key":"zone","operator":"Bad"}]},"capacity":"-1"}',
     "[]",
     "{}",
     '{"type":"ADDED"}',

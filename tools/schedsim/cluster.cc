@@ -64,7 +64,8 @@ class Builder {
         // Volume objects from templates may carry only generateName; the
         // engine needs a name.
         if (obj.kind == "PersistentVolume" || obj.kind == "PersistentVolumeClaim" ||
-            obj.kind == "StorageClass" || obj.kind == "CSINode") {
+            obj.kind == "StorageClass" || obj.kind == "CSINode" || obj.kind == "CSIDriver" ||
+            obj.kind == "CSIStorageCapacity" || obj.kind == "VolumeAttachment") {
           ReadMeta(obj);
         }
         if (obj.kind == "StorageClass") DefaultBindingMode(obj);
