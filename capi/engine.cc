@@ -132,4 +132,21 @@ ApiStatus EngineNodes(Engine& e, std::string_view query, MallocString* result) {
   return ApiStatus();
 }
 
+ApiStatus EngineBegin(Engine& e) {
+  e.Lock().Begin();
+  return ApiStatus();
+}
+
+ApiStatus EngineCommit(Engine& e) {
+  if (!e.Lock().Commit())
+    return ApiStatus::InvalidCall("sched_engine_commit: no transaction is open");
+  return ApiStatus();
+}
+
+ApiStatus EngineRevert(Engine& e) {
+  if (!e.Lock().Revert())
+    return ApiStatus::InvalidCall("sched_engine_revert: no transaction is open");
+  return ApiStatus();
+}
+
 }  // namespace sched::capi

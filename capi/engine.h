@@ -43,6 +43,10 @@ ApiStatus EngineStatistics(Engine& e, MallocString* result);
 // sched_engine_nodes: the nodes `query` selects (empty: all). Changes
 // nothing, the interner included.
 ApiStatus EngineNodes(Engine& e, std::string_view query, MallocString* result);
+// sched_engine_begin / _commit / _revert: transactions (Engine::Session::Begin).
+ApiStatus EngineBegin(Engine& e);
+ApiStatus EngineCommit(Engine& e);
+ApiStatus EngineRevert(Engine& e);
 
 }  // namespace sched::capi
 

@@ -161,4 +161,25 @@ sched_status sched_engine_nodes(sched_engine* engine, const char* query, size_t 
   });
 }
 
+sched_status sched_engine_begin(sched_engine* engine, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    return sched::capi::EngineBegin(*engine->rep);
+  });
+}
+
+sched_status sched_engine_commit(sched_engine* engine, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    return sched::capi::EngineCommit(*engine->rep);
+  });
+}
+
+sched_status sched_engine_revert(sched_engine* engine, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    return sched::capi::EngineRevert(*engine->rep);
+  });
+}
+
 }  // extern "C"

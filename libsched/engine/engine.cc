@@ -4,6 +4,7 @@
 #include <chrono>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -56,6 +57,12 @@ void Engine::Configure(const EngineConfig& config) {
   queue_ = std::make_unique<PriorityQueue>(clock_, std::move(hints), options);
 }
 
+Engine::~Engine() {
+  Session s(*this);
+  while (s.Revert()) {
+  }
+}
+
 Engine::Session::Session(Engine& e) : e_(e), lock_(e.mu_) {}
 
 Interner& Engine::Session::interner() {
@@ -74,8 +81,66 @@ Engine::Session::~Session() {
     in.Rollback(*intern_mark_);
   } else {
     in.Accept(*intern_mark_);
-    in.Collect();
+    // Not while a transaction's checkpoint is open: Revert may still
+    // forget its strings.
+    if (e_.transactions_.empty()) in.Collect();
   }
+}
+
+std::vector<Engine::SchedulerMark> Engine::MarkSchedulers() const {
+  std::vector<SchedulerMark> marks;
+  for (const auto& [name, s] : schedulers_) {
+    marks.push_back({s.get(), s->rng(), s->next_start_node_index()});
+  }
+  return marks;
+}
+
+void Engine::Rewind(const std::vector<SchedulerMark>& marks) {
+  for (const SchedulerMark& m : marks) m.scheduler->Rewind(m.rng, m.next_start_node_index);
+}
+
+void Engine::Session::Begin() {
+  if (intern_mark_) throw std::logic_error("Engine::Session::Begin after interner()");
+  Engine& e = e_;
+  Transaction t;
+  t.schedulers = e.MarkSchedulers();
+  t.clock = e.clock_.Now();
+  e.transactions_.reserve(e.transactions_.size() + 1);  // push_back below cannot throw
+  t.state = std::make_unique<ClusterState::Batch>(e.state_);
+  t.queue = std::make_unique<PriorityQueue::Batch>(*e.queue_);
+  t.intern_mark = e.state_.interner().Checkpoint();
+  e.transactions_.push_back(std::move(t));
+}
+
+bool Engine::Session::Commit() {
+  if (intern_mark_) throw std::logic_error("Engine::Session::Commit after interner()");
+  Engine& e = e_;
+  if (e.transactions_.empty()) return false;
+  Transaction& t = e.transactions_.back();
+  // Every call inside rebuilt the node list when it committed, so this
+  // cannot fail.
+  t.state->Commit();
+  t.queue->Commit();
+  Interner& in = e.state_.interner();
+  in.Accept(t.intern_mark);
+  e.transactions_.pop_back();
+  if (e.transactions_.empty()) in.Collect();
+  return true;
+}
+
+bool Engine::Session::Revert() {
+  if (intern_mark_) throw std::logic_error("Engine::Session::Revert after interner()");
+  Engine& e = e_;
+  if (e.transactions_.empty()) return false;
+  Transaction& t = e.transactions_.back();
+  t.queue.reset();  // rolls back, newest first
+  t.state.reset();
+  Rewind(t.schedulers);
+  e.clock_.Step(t.clock - e.clock_.Now());
+  // Nothing in the engine holds the transaction's strings any more.
+  e.state_.interner().Rollback(t.intern_mark);
+  e.transactions_.pop_back();
+  return true;
 }
 
 // One unit: out of memory part-way undoes the state's and the queue's
@@ -210,23 +275,23 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
     // Before assuming: r points into the state.
     result = MakePodResult(*pod, r, e.state_, options, assume);
     if (before_commit) before_commit(std::span<const PodResult>(&result, 1));
+    ClusterState::Batch batch(e.state_);
+    PriorityQueue::Batch queue_batch(*e.queue_);
     if (assume) {
-      ClusterState::Batch batch(e.state_);
-      PriorityQueue::Batch queue_batch(*e.queue_);
       e.queue_->Delete(*pod);  // an assumed pod is no longer pending
       pod->node_name = r.node;
       AssumePodVolumes(*pod, r.node, &e.state_);
       e.state_.AssumePod(std::move(pod));
-      batch.Commit();
-      queue_batch.Commit();
     }
+    // The cycle took its snapshot of the node list (undoable: inside a
+    // transaction a later Revert puts it back).
+    e.state_.SnapshotTaken();
+    batch.Commit();
+    queue_batch.Commit();
   } catch (...) {  // out of memory, or a broken invariant (SCHED_INTERNAL)
     scheduler.Rewind(rng, start);
     throw;
   }
-  // After the call can no longer fail: the cycle took its snapshot of the
-  // node list (outside a Batch, so it records nothing and cannot throw).
-  e.state_.SnapshotTaken();
   keep_interned_ = true;  // the state may hold the pod (assume) and its ids
   return result;
 }
@@ -236,10 +301,7 @@ std::vector<PodResult> Engine::Session::Run(uint32_t max_cycles, const ScheduleO
   Engine& e = e_;
   // One unit, as Apply's; the schedulers' random sources and start
   // indexes go back too.
-  std::vector<std::pair<Scheduler*, std::pair<std::mt19937_64, size_t>>> rewind;
-  for (const auto& [name, s] : e.schedulers_) {
-    rewind.push_back({s.get(), {s->rng(), s->next_start_node_index()}});
-  }
+  const std::vector<SchedulerMark> rewind = e.MarkSchedulers();
   std::vector<PodResult> results;
   try {
     ClusterState::Batch batch(e.state_);
@@ -249,7 +311,7 @@ std::vector<PodResult> Engine::Session::Run(uint32_t max_cycles, const ScheduleO
     batch.Commit();
     queue_batch.Commit();
   } catch (...) {
-    for (auto& [s, saved] : rewind) s->Rewind(saved.first, saved.second);
+    Rewind(rewind);
     throw;
   }
   return results;

@@ -23,6 +23,16 @@
 // (libsched/state/undo_log.h), and the schedulers' random sources and start
 // indexes are put back.
 //
+// Transactions (the shape of cluster-autoscaler's ClusterSnapshot
+// Fork/Revert/Commit, without a copy): Begin() opens one; every call after
+// it changes the engine as usual, whoever makes it; Revert() puts back
+// everything since Begin() (state, queue, clock, random sources, start
+// indexes and interned strings; the equivalence cache is emptied), Commit()
+// keeps it. They nest: Commit() of an inner transaction hands its changes
+// to the one around it, which may still revert them. An open transaction
+// keeps its undo records (libsched/state/undo_log.h, O(changes made)) until
+// it ends; an engine freed with transactions open reverts them.
+//
 // Thread-safety: Lock() may be called from any thread; sessions serialize.
 // A Session is used by the thread that holds it.
 #ifndef LIBSCHED_ENGINE_ENGINE_H_
@@ -34,6 +44,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,6 +70,8 @@ class Engine {
   // the engine's own interner: construct, decode the config with
   // config_interner(), then Configure() once before anything else.
   Engine() = default;
+  // Reverts the open transactions, innermost first.
+  ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -114,6 +127,16 @@ class Engine {
     std::vector<NodeReport> Nodes(const NodeQuery& q) const;
     uint64_t Digest(DigestScope scope) const;
 
+    // Transactions. Begin may throw bad_alloc (nothing opened); Commit and
+    // Revert return false when none is open. REQUIRES (all three):
+    // interner() not called in this session, and for Revert, that nothing
+    // outside the engine still holds objects made inside the transaction.
+    void Begin();
+    bool Commit();
+    bool Revert();
+    // How many transactions are open (0: none).
+    size_t transactions() const { return e_.transactions_.size(); }
+
    private:
     friend class Engine;
     explicit Session(Engine& e);
@@ -144,6 +167,23 @@ class Engine {
   // Records a preemption's nomination of `p` to `node`. REQUIRES: mu_ held.
   void Nominate(QueuedPodInfo& p, const std::string& node);
 
+  // What a call or transaction that is undone puts back in the schedulers.
+  struct SchedulerMark {
+    Scheduler* scheduler;
+    std::mt19937_64 rng;
+    size_t next_start_node_index;
+  };
+  std::vector<SchedulerMark> MarkSchedulers() const;
+  static void Rewind(const std::vector<SchedulerMark>& marks);
+
+  struct Transaction {
+    std::unique_ptr<ClusterState::Batch> state;
+    std::unique_ptr<PriorityQueue::Batch> queue;
+    std::vector<SchedulerMark> schedulers;
+    Time clock{};
+    size_t intern_mark = 0;
+  };
+
   std::mutex mu_;
   // The threads of every Scheduler's cycles (set by Configure); outlives
   // them (declared first).
@@ -152,6 +192,9 @@ class Engine {
   std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
   FakeClock clock_;                       // guarded by mu_; starts at 0
   std::unique_ptr<PriorityQueue> queue_;  // guarded by mu_; pods of every profile
+  // Open transactions, innermost last; declared last, so an engine freed
+  // with some open reverts them before the state and queue go.
+  std::vector<Transaction> transactions_;  // guarded by mu_
 };
 
 }  // namespace sched

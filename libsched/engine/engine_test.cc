@@ -185,5 +185,89 @@ TEST(EngineTest, SameHistorySameDigest) {
   EXPECT_EQ(a->StateDigest(), b->StateDigest());
 }
 
+// Revert puts back everything since Begin, the interner and the random
+// source included; Commit keeps; an inner Commit joins the outer one.
+TEST(EngineTest, TransactionRevertLeavesTheDigestEqual) {
+  auto e = NewEngine();
+  ApplyNodes(*e);
+  const uint64_t before = e->StateDigest();
+  e->Lock().Begin();
+  {
+    Engine::Session s = e->Lock();
+    Interner& in = s.interner();
+    const std::vector<Change> changes = {NodeChange(in, "new-node", 8000),
+                                         QueueChange(in, "queued", 6000)};
+    s.Apply(changes);
+  }
+  {
+    Engine::Session s = e->Lock();
+    ScheduleOptions assume;
+    assume.assume = true;
+    EXPECT_TRUE(s.Schedule(PendingPod(s.interner(), "p", 500), assume).assumed);
+  }
+  EXPECT_EQ(e->Lock().Run(0, {}).size(), 1u);
+  EXPECT_TRUE(e->Lock().AdvanceClock(90'000));
+  EXPECT_NE(e->StateDigest(), before);
+  EXPECT_TRUE(e->Lock().Revert());
+  EXPECT_EQ(e->StateDigest(), before);
+  EXPECT_FALSE(e->Lock().Revert());  // none open
+  EXPECT_FALSE(e->Lock().Commit());
+
+  {
+    Engine::Session s = e->Lock();
+    s.Begin();
+    s.Begin();
+  }
+  {
+    Engine::Session s = e->Lock();
+    ScheduleOptions assume;
+    assume.assume = true;
+    s.Schedule(PendingPod(s.interner(), "inner", 500), assume);
+  }
+  EXPECT_TRUE(e->Lock().Commit());
+  const uint64_t with_inner = e->StateDigest();
+  EXPECT_NE(with_inner, before);
+  EXPECT_TRUE(e->Lock().Revert());
+  EXPECT_EQ(e->StateDigest(), before);
+
+  e->Lock().Begin();
+  {
+    Engine::Session s = e->Lock();
+    ScheduleOptions assume;
+    assume.assume = true;
+    s.Schedule(PendingPod(s.interner(), "kept", 500), assume);
+  }
+  const uint64_t kept = e->StateDigest();
+  EXPECT_TRUE(e->Lock().Commit());
+  EXPECT_EQ(e->StateDigest(), kept);
+  EXPECT_EQ(e->Lock().transactions(), 0u);
+}
+
+// A cycle after Revert decides as on an engine that never saw the
+// transaction (random source, start index, emptied equivalence cache).
+TEST(EngineTest, CycleAfterRevertMatchesAnEngineWithoutTheTransaction) {
+  auto a = NewEngine(5), b = NewEngine(5);
+  ApplyNodes(*a);
+  ApplyNodes(*b);
+  a->Lock().Begin();
+  for (int i = 0; i < 3; ++i) {
+    Engine::Session s = a->Lock();
+    ScheduleOptions assume;
+    assume.assume = true;
+    s.Schedule(PendingPod(s.interner(), "t" + std::to_string(i), 100), assume);
+  }
+  EXPECT_TRUE(a->Lock().Revert());
+  ScheduleOptions scores;
+  scores.scores = true;
+  for (int i = 0; i < 3; ++i) {
+    Engine::Session sa = a->Lock();
+    const PodResult ra = sa.Schedule(PendingPod(sa.interner(), "x", 100), scores);
+    Engine::Session sb = b->Lock();
+    const PodResult rb = sb.Schedule(PendingPod(sb.interner(), "x", 100), scores);
+    EXPECT_EQ(ra.node, rb.node);
+  }
+  EXPECT_EQ(a->StateDigest(), b->StateDigest());
+}
+
 }  // namespace
 }  // namespace sched
