@@ -362,7 +362,10 @@ impl Engine {
     /// Calls an entry point of shape `(engine, sched_error **err)`.
     fn transact(
         &self,
-        f: unsafe extern "C" fn(*mut sys::sched_engine, *mut *mut sys::sched_error) -> sys::sched_status,
+        f: unsafe extern "C" fn(
+            *mut sys::sched_engine,
+            *mut *mut sys::sched_error,
+        ) -> sys::sched_status,
     ) -> Result<()> {
         let mut err = ptr::null_mut();
         // SAFETY: the handle is live; err is an out-param.
