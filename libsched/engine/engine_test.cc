@@ -36,7 +36,8 @@ std::unique_ptr<Engine> NewEngine(uint64_t seed = 1) {
 }
 
 Change NodeChange(Interner& in, const std::string& name, int64_t milli_cpu) {
-  Change c{Change::Op::kUpsertNode};
+  Change c{};
+  c.op = Change::Op::kUpsertNode;
   c.node = NodeBuilder(in, name).Capacity(milli_cpu, 8 * kGi).Build();
   return c;
 }
@@ -48,7 +49,8 @@ std::shared_ptr<Pod> PendingPod(Interner& in, const std::string& name, int64_t m
 }
 
 Change QueueChange(Interner& in, const std::string& name, int64_t milli_cpu) {
-  Change c{Change::Op::kQueuePod};
+  Change c{};
+  c.op = Change::Op::kQueuePod;
   c.pod = PendingPod(in, name, milli_cpu);
   return c;
 }
