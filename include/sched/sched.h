@@ -249,6 +249,29 @@ SCHED_API sched_status sched_engine_stats(sched_engine *engine, char **stats_jso
 SCHED_API sched_status sched_engine_nodes(sched_engine *engine, const char *query, size_t len,
                                           char **nodes_json, sched_error **err);
 
+/* ---- Transactions ------------------------------------------------------ */
+/* Try changes and take them back without copying the engine (the shape of
+ * cluster-autoscaler's ClusterSnapshot Fork/Revert/Commit; docs/api.md,
+ * "Transactions"). sched_engine_begin opens a transaction: every call after
+ * it (apply, schedule with ASSUME, run, advance_clock), from any thread, is
+ * part of it. sched_engine_revert puts back everything since the matching
+ * begin: objects, assumed pods, the queue and its clock, nominations, the
+ * random source and start index of each profile, and the strings interned
+ * since (the equivalence cache is emptied, which changes no result).
+ * sched_engine_commit keeps the changes. Transactions nest: commit of an
+ * inner one hands its changes to the enclosing one, which may still revert
+ * them; revert undoes only the innermost. Commit or revert with none open
+ * is SCHED_INVALID_ARGUMENT and changes nothing. Memory: an open transaction
+ * keeps an undo record per change (a saved copy of each node's aggregates
+ * the first time a call changes it) until it ends, so commit or revert
+ * each one. Cost: begin and commit O(1); revert O(changes since begin).
+ * sched_engine_free reverts open transactions. Thread-safe as every call
+ * (convention 6), but the transaction is the engine's, not the thread's.
+ * Not in upstream's scheduler, which never undoes its cache. */
+SCHED_API sched_status sched_engine_begin(sched_engine *engine, sched_error **err);
+SCHED_API sched_status sched_engine_commit(sched_engine *engine, sched_error **err);
+SCHED_API sched_status sched_engine_revert(sched_engine *engine, sched_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

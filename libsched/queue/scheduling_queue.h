@@ -97,7 +97,8 @@ class PriorityQueue final : public PodNominator {
   PriorityQueue& operator=(const PriorityQueue&) = delete;
 
   // Changes while it is open are one unit: destroyed without Commit(), it
-  // puts the queue back as it was (cannot fail). REQUIRES: none open.
+  // puts the queue back as it was (cannot fail). Batches nest, as
+  // ClusterState's.
   class Batch {
    public:
     explicit Batch(PriorityQueue& q) : q_(q) { q_.undo_.Begin(); }

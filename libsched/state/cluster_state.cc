@@ -91,7 +91,7 @@ void ClusterState::NodeListChanged() {
   RebuildNodeList();
 }
 
-void ClusterState::RebuildNodeList() {
+void ClusterState::RebuildNodeList(bool undoable) {
   // UpdateSnapshot's updateAllLists: the tree is listed afresh (zone
   // changes since the snapshot included) only if the node set differs from
   // the snapshot's; a node added and removed again, or removed and re-added,
@@ -112,21 +112,26 @@ void ClusterState::RebuildNodeList() {
     list.push_back(infos_.at(name).get());
     indexes.push_back(list.back()->index());
   }
+  if (undoable) {
+    undo::Save(log(), node_list_);
+    undo::Save(log(), node_index_list_);
+  }
   node_list_.swap(list);
   node_index_list_.swap(indexes);
   node_list_stale_ = false;
 }
 
-ClusterState::Batch::Batch(ClusterState& s) : s_(s) {
+ClusterState::Batch::Batch(ClusterState& s) : s_(s), nested_(s.in_batch_) {
+  s_.undo_.Begin();  // may throw: nothing changed yet
   s_.in_batch_ = true;
   ++s_.batches_;
-  s_.undo_.Begin();
 }
 
 void ClusterState::Batch::Commit() {
-  // The last step that can fail; after it, nothing is undone.
-  if (s_.node_list_stale_) s_.RebuildNodeList();
-  s_.in_batch_ = false;
+  // The last step that can fail; after it, nothing is undone (but by the
+  // Batch around a nested one).
+  if (s_.node_list_stale_) s_.RebuildNodeList(nested_);
+  s_.in_batch_ = nested_;
   s_.undo_.Commit();
   open_ = false;
 }
@@ -134,8 +139,10 @@ void ClusterState::Batch::Commit() {
 ClusterState::Batch::~Batch() {
   if (!open_) return;
   s_.undo_.Rollback();
-  s_.in_batch_ = false;
-  s_.node_list_stale_ = false;  // the node list was never rebuilt
+  s_.in_batch_ = nested_;
+  // The node list was never rebuilt; one around it was current (its
+  // nested Batches rebuild at Commit).
+  s_.node_list_stale_ = false;
 }
 
 void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {

@@ -53,8 +53,10 @@ class ClusterState {
   // changing nothing) and keeps the changes; destroyed without a Commit
   // (a change threw bad_alloc), it puts the state back exactly as it was,
   // down to the generation, without allocating. NodeList() is stale
-  // inside a Batch once a node was added or removed.
-  // REQUIRES: no other Batch open.
+  // inside a Batch once a node was added or removed. Batches nest (an
+  // engine transaction): a nested Batch's Commit() rebuilds the node list
+  // undoably and hands its changes to the Batch around it, which may still
+  // undo them.
   class Batch {
    public:
     explicit Batch(ClusterState& s);
@@ -65,6 +67,7 @@ class ClusterState {
 
    private:
     ClusterState& s_;
+    const bool nested_;  // opened inside another Batch
     bool open_ = true;
   };
 
@@ -246,8 +249,9 @@ class ClusterState {
   void NodeListChanged();
   // ++generation_, undoably; returns the new generation.
   uint64_t Bump();
-  // Builds the node list from the tree (aside, then swapped in).
-  void RebuildNodeList();
+  // Builds the node list from the tree (aside, then swapped in); when
+  // `undoable`, the old list is saved in the open Batch first.
+  void RebuildNodeList(bool undoable = false);
   // Saves `info` whole, once per Batch, before its first change: NodeInfo's
   // aggregates change in many places per pod, and a copy of one node's
   // pods is small next to a cycle. Null when not in a Batch.

@@ -25,7 +25,11 @@
 // where the log costs O(changes) and one reused vector.
 //
 // Outside Begin()..Commit()/Rollback() nothing is recorded: the helpers
-// just change the structure (a null log does the same).
+// just change the structure (a null log does the same). Units nest (an
+// engine transaction holds one open across calls, each call opens its
+// own inside it): Commit() of a nested unit hands its records to the one
+// around it, which may still roll them back; Rollback() undoes only the
+// innermost.
 //
 // Thread-safety: none; owned by the structure it protects, which is
 // mutated under the engine's lock.
@@ -48,28 +52,35 @@ class UndoLog {
   UndoLog(const UndoLog&) = delete;
   UndoLog& operator=(const UndoLog&) = delete;
 
-  bool recording() const { return recording_; }
-  // Starts recording. REQUIRES: not recording.
-  void Begin() { recording_ = true; }
-  // Keeps the changes: drops the records (and what they kept alive).
+  bool recording() const { return !marks_.empty(); }
+  // Starts recording, or a unit nested in the open one. May throw
+  // (bad_alloc) before anything changes.
+  void Begin() { marks_.push_back(steps_.size()); }
+  // Keeps the changes since the matching Begin(): the outermost unit drops
+  // the records (and what they kept alive), a nested one leaves them to the
+  // unit around it.
   void Commit() noexcept {
-    steps_.clear();
-    recording_ = false;
+    if (marks_.empty()) return;
+    marks_.pop_back();
+    if (marks_.empty()) steps_.clear();
   }
-  // Undoes every change since Begin(), newest first; cannot fail.
+  // Undoes every change since the matching Begin(), newest first; cannot
+  // fail.
   void Rollback() noexcept {
-    while (!steps_.empty()) {
+    if (marks_.empty()) return;
+    const size_t mark = marks_.back();
+    while (steps_.size() > mark) {
       steps_.back().Run();
       steps_.pop_back();
     }
-    recording_ = false;
+    marks_.pop_back();
   }
 
   // Room for one more record. Call before the change it records, so that
   // Record() cannot fail. Grows geometrically; the room is kept across
   // calls, so a warm log allocates nothing.
   void Reserve() {
-    if (recording_ && steps_.size() == steps_.capacity()) {
+    if (recording() && steps_.size() == steps_.capacity()) {
       steps_.reserve(steps_.empty() ? 64 : 2 * steps_.capacity());
     }
   }
@@ -77,7 +88,7 @@ class UndoLog {
   // throwing). REQUIRES: Reserve() since the last Record().
   template <class F>
   void Record(F&& undo) noexcept {
-    if (recording_) steps_.emplace_back(std::forward<F>(undo));
+    if (recording()) steps_.emplace_back(std::forward<F>(undo));
   }
 
  private:
@@ -122,7 +133,7 @@ class UndoLog {
   };
 
   std::vector<Step> steps_;
-  bool recording_ = false;
+  std::vector<size_t> marks_;  // where each open unit's records begin
 };
 
 // The changes, recorded. `log` may be null (nothing recorded).

@@ -103,6 +103,34 @@ TEST(UndoLogTest, RollbackUndoesAndCommitKeeps) {
   }
 }
 
+// Units nest: an inner Commit hands its records to the outer unit, an
+// inner Rollback undoes only its own changes, the outer Rollback all.
+TEST(UndoLogTest, NestedUnits) {
+  UndoLog log;
+  int a = 0, b = 0, c = 0;
+  const auto set = [&](int& slot, int v) {
+    undo::Save(&log, slot);
+    slot = v;
+  };
+  log.Begin();
+  set(a, 1);
+  log.Begin();
+  set(b, 2);
+  log.Commit();
+  log.Begin();
+  set(c, 3);
+  set(a, 4);
+  log.Rollback();
+  EXPECT_EQ(a, 1);
+  EXPECT_EQ(b, 2);
+  EXPECT_EQ(c, 0);
+  EXPECT_TRUE(log.recording());
+  log.Rollback();
+  EXPECT_EQ(a, 0);
+  EXPECT_EQ(b, 0);
+  EXPECT_FALSE(log.recording());
+}
+
 // Not recording (outside Begin..Commit), the helpers only change.
 TEST(UndoLogTest, NotRecordingChangesOnly) {
   for (const Case& c : Cases()) {

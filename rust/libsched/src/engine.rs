@@ -317,6 +317,61 @@ impl Engine {
         Ok(doc.nodes)
     }
 
+    /// Opens a transaction (`sched_engine_begin`): every later call on the
+    /// engine, from any thread, is part of it until [`commit`](Self::commit)
+    /// keeps or [`revert`](Self::revert) takes back its changes (state,
+    /// assumed pods, the queue and its clock, the random source).
+    /// Transactions nest. The shape of cluster-autoscaler's
+    /// `ClusterSnapshot` Fork/Revert/Commit, without a copy.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}"#)?;
+    /// engine.begin()?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n2"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}"#)?;
+    /// engine.revert()?;
+    /// assert_eq!(engine.nodes(&libsched::NodeQuery::default())?.len(), 1);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn begin(&self) -> Result<()> {
+        self.transact(sys::sched_engine_begin)
+    }
+
+    /// Keeps the changes of the innermost open transaction
+    /// (`sched_engine_commit`); nested, they join the enclosing one.
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) when no
+    /// transaction is open.
+    pub fn commit(&self) -> Result<()> {
+        self.transact(sys::sched_engine_commit)
+    }
+
+    /// Puts back everything the innermost open transaction changed
+    /// (`sched_engine_revert`).
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) when no
+    /// transaction is open.
+    pub fn revert(&self) -> Result<()> {
+        self.transact(sys::sched_engine_revert)
+    }
+
+    /// Calls an entry point of shape `(engine, sched_error **err)`.
+    fn transact(
+        &self,
+        f: unsafe extern "C" fn(
+            *mut sys::sched_engine,
+            *mut *mut sys::sched_error,
+        ) -> sys::sched_status,
+    ) -> Result<()> {
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live; err is an out-param.
+        unsafe { check(f(self.raw.as_ptr(), &mut err), err) }
+    }
+
     /// Calls an entry point of shape `(engine, char **out, sched_error **err)`.
     fn read<T: DeserializeOwned>(
         &self,
