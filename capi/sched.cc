@@ -3,6 +3,7 @@
 #include "sched/sched.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string_view>
 
@@ -54,7 +55,13 @@ const char* sched_error_path(const sched_error* err) {
 void sched_error_free(sched_error* err) { delete err; }
 
 const char* sched_status_name(sched_status status) {
-  switch (status) {
+  // A C caller may pass any int. In C++ loading an enum outside its
+  // enumerators' range is undefined (UBSan's -fsanitize=enum), so the switch
+  // reads the bytes as an int.
+  static_assert(sizeof(sched_status) == sizeof(int));
+  int code;
+  std::memcpy(&code, &status, sizeof code);
+  switch (code) {
     case SCHED_OK: return "OK";
     case SCHED_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
     case SCHED_OUT_OF_MEMORY: return "OUT_OF_MEMORY";

@@ -2,16 +2,22 @@
 # Builds and runs the libFuzzer targets in tests/fuzz/ (clang, with
 # AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer).
 #
-# Usage: scripts/fuzz.sh [--seconds N] [--build-only] [--no-replay] [TARGET...]
+# Usage: scripts/fuzz.sh [--seconds N] [--build-only] [--setup-only] [--no-build] [--no-replay] [TARGET...]
 #   TARGET   config | apply | schedule | quantity | stateful | nodes (or fuzz_<name>); default: all
 #   --seconds N       fuzz each target N seconds (default: $FUZZ_SECONDS, else 60)
 #   --build-only      build targets and seeds, replay regressions, do not fuzz
+#   --setup-only      only configure build-fuzz (scripts/test.sh then builds it
+#                     whole and runs the test suite in it)
 #   --no-replay       skip the regression replay
-# Environment: FUZZ_SECONDS, FUZZ_JOBS (parallel compile jobs, default nproc),
-#   FUZZ_ARGS (extra libFuzzer flags), CXX (default clang++).
+#   --no-build        use build-fuzz and its seeds as they are (built by an
+#                     earlier run): lets runs of single targets go side by side
+# Environment: FUZZ_SECONDS, FUZZ_JOBS (parallel compile jobs, default ninja's),
+#   FUZZ_ARGS (extra libFuzzer flags), CC/CXX (default clang/clang++; read
+#   when build-fuzz is first configured).
 #
 # Layout (build-fuzz/ is ignored by git, as every build*/ directory):
-#   build-fuzz/fuzz_<t>        the fuzzer binaries
+#   build-fuzz/                a meson build dir (-Dfuzzing=true, clang, ASan + UBSan)
+#   build-fuzz/tests/fuzz/fuzz_<t>   the fuzzer binaries
 #   build-fuzz/seeds/<t>/      seeds from tests/fuzz/make_seeds.py (refreshed each run)
 #   build-fuzz/corpus/<t>/     the growing corpus, kept between runs
 #   build-fuzz/crashes/<t>/    crash-*, leak-*, timeout-*, oom-* artifacts
@@ -28,6 +34,8 @@ cd "$(dirname "$0")/.."
 ALL_TARGETS=(config apply schedule quantity stateful nodes)
 seconds=${FUZZ_SECONDS:-60}
 build_only=0
+setup_only=0
+no_build=0
 replay=1
 targets=()
 while (($#)); do
@@ -35,8 +43,10 @@ while (($#)); do
     --seconds) seconds=$2; shift 2 ;;
     --seconds=*) seconds=${1#*=}; shift ;;
     --build-only) build_only=1; shift ;;
+    --setup-only) setup_only=1; shift ;;
+    --no-build) no_build=1; shift ;;
     --no-replay) replay=0; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) t=${1#fuzz_}
        [[ " ${ALL_TARGETS[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target $1 (have: ${ALL_TARGETS[*]})" >&2; exit 2; }
@@ -47,79 +57,34 @@ done
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "fuzz.sh: --seconds wants a number, got $seconds" >&2; exit 2; }
 
 # ---- Toolchain: Debian's clang with its libFuzzer runtime ----------------------
-apt_install() {
-  local SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  echo "fuzz.sh: installing $*" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq "$@" >/dev/null
-}
+# scripts/install-deps.sh installs clang and libclang-rt-dev with the rest of
+# the build's dependencies (meson, gtest: the fuzzing build is a whole build dir).
+bash scripts/install-deps.sh
 CXX=${CXX:-clang++}
-missing=()
-for p in pkg-config libcjson-dev libxxhash-dev python3; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-command -v "$CXX" >/dev/null || missing+=(clang)
-((${#missing[@]})) && apt_install "${missing[@]}"
-# The libFuzzer runtime ships separately (libclang-rt-<major>-dev on bookworm).
-fuzzer_lib=$("$CXX" -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
-if [ ! -f "$fuzzer_lib" ] && ! ls "$("$CXX" -print-resource-dir)"/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1; then
-  major=$("$CXX" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
-  apt_install "libclang-rt-${major}-dev"
-fi
 
-# ---- Build --------------------------------------------------------------------
-out=build-fuzz
-mkdir -p "$out/obj" "$out/logs"
+# ---- Build and seeds ------------------------------------------------------------
+# One meson build dir, configured for fuzzing: every target instrumented for
+# libFuzzer's coverage, the fuzz_<t> harnesses linked against it. The same
+# dir runs the test suite under ASan + UBSan in scripts/test.sh.
 # -fno-sanitize-recover: every UBSan report is a crash libFuzzer keeps.
 # _GLIBCXX_ASSERTIONS: bounds-checked operator[] and friends in libstdc++.
-san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-cxxflags=(-std=c++20 -O1 -g "${san[@]}" -D_GLIBCXX_ASSERTIONS -DSCHED_BUILDING_LIBRARY
-          -I. -Iinclude $(pkg-config --cflags libcjson libxxhash))
-libs=($(pkg-config --libs libcjson libxxhash) -lpthread)
-flags_stamp="$out/obj/flags"
-echo "$CXX ${cxxflags[*]}" | cmp -s - "$flags_stamp" 2>/dev/null || { rm -f "$out"/obj/*.o; echo "$CXX ${cxxflags[*]}" > "$flags_stamp"; }
-
-mapfile -t lib_sources < <(ls capi/*.cc; find libsched -name '*.cc' ! -name '*_test.cc' ! -name '*_test_util.cc' ! -path 'libsched/testing/*' | sort)
-# Objects are rebuilt when their source or any header is newer.
-newest_header=$(find capi libsched include tests/fuzz -name '*.h' -printf '%T@\n' | sort -n | tail -1)
-compile() {  # source, object, extra flags...
-  local src=$1 obj=$2
-  shift 2
-  if [ -f "$obj" ]; then
-    local t_obj t_src
-    t_obj=$(stat -c %Y "$obj"); t_src=$(stat -c %Y "$src")
-    if ((t_obj >= t_src)) && ((t_obj >= ${newest_header%.*})); then return 0; fi
-  fi
-  echo "  CXX $src" >&2
-  "$CXX" "${cxxflags[@]}" "$@" -c "$src" -o "$obj"
-}
-objs=()
-jobs=${FUZZ_JOBS:-$(nproc)}
-pids=()
-for src in "${lib_sources[@]}"; do
-  obj="$out/obj/$(echo "${src%.cc}" | tr / _).o"
-  objs+=("$obj")
-  # Library code is instrumented for coverage but has no main.
-  compile "$src" "$obj" -fsanitize=fuzzer-no-link &
-  pids+=($!)
-  if ((${#pids[@]} >= jobs)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
-done
-for p in "${pids[@]}"; do wait "$p"; done
-for t in "${targets[@]}"; do
-  compile "tests/fuzz/fuzz_$t.cc" "$out/obj/fuzz_$t.o" -fsanitize=fuzzer-no-link
-  echo "  LINK $out/fuzz_$t" >&2
-  # Link beside and rename, so a concurrent run of the old binary is unharmed.
-  "$CXX" "${cxxflags[@]}" -fsanitize=fuzzer "$out/obj/fuzz_$t.o" "${objs[@]}" "${libs[@]}" \
-    -o "$out/fuzz_$t.tmp$$"
-  mv -f "$out/fuzz_$t.tmp$$" "$out/fuzz_$t"
-done
-
-# ---- Seeds --------------------------------------------------------------------
-# Content-named files: rewriting them is idempotent and safe beside a running
-# fuzzer. Delete build-fuzz/seeds by hand after changing make_seeds.py.
-python3 tests/fuzz/make_seeds.py "$out/seeds" --max-len 65536 >&2
+# No --werror: the gcc builds hold the warning bar; clang's own warnings
+# would otherwise turn the sanitizer suite off.
+out=build-fuzz
+if [ ! -f "$out/build.ninja" ]; then
+  CC=${CC:-clang} CXX=$CXX meson setup "$out" -Dfuzzing=true -Dbenchmarks=false \
+    -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 -Ddebug=true \
+    -Dcpp_args='-fno-sanitize-recover=all -fno-omit-frame-pointer -D_GLIBCXX_ASSERTIONS' \
+    -Dc_args='-fno-sanitize-recover=all -fno-omit-frame-pointer' >/dev/null
+fi
+((setup_only)) && exit 0
+mkdir -p "$out/logs"
+if ((!no_build)); then
+  ninja -C "$out" ${FUZZ_JOBS:+-j "$FUZZ_JOBS"} "${targets[@]/#/tests/fuzz/fuzz_}" >&2
+  # Content-named files: rewriting them is idempotent. Delete build-fuzz/seeds
+  # by hand after changing make_seeds.py.
+  python3 tests/fuzz/make_seeds.py "$out/seeds" --max-len 65536 >&2
+fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -128,7 +93,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 summary=()
 for t in "${targets[@]}"; do
-  bin="$out/fuzz_$t"
+  bin="$out/tests/fuzz/fuzz_$t"
   if ((replay)) && [ -d "tests/fuzz/regressions/$t" ]; then
     : >"$out/logs/$t.replay.log"
     mapfile -t inputs < <(find "tests/fuzz/regressions/$t" -type f ! -name '*.md' ! -name '.*' | sort)

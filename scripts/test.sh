@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs every test, in stages:
+# Sets up, builds, and runs every test, in stages. After `build`, two lanes
+# run side by side: install, build-fuzz, build-tsan, fuzz; and rust, debian,
+# go, kube-scheduler, kube-e2e (its output printed when it ends).
 #   build       the normal build, every meson test
-#   build-asan  every meson test under AddressSanitizer (with LeakSanitizer)
-#               + UndefinedBehaviorSanitizer
+#   build-fuzz  every meson test under AddressSanitizer (with LeakSanitizer)
+#               + UndefinedBehaviorSanitizer, built by clang for fuzzing
+#               (scripts/fuzz.sh --setup-only configures it)
 #   build-tsan  the tests that start threads, under ThreadSanitizer
 #   install     meson install into a staging directory; the C example built
 #               through pkg-config (dynamic and static), readelf checks, the
@@ -19,9 +22,9 @@
 #               go test -race; the first run compiles k8s.io/kubernetes)
 #   kube-e2e    the fork's binary against etcd + kube-apiserver built from
 #               Go modules (scripts/test-kube-e2e.sh)
-#   fuzz        each libFuzzer target for FUZZ_SECONDS (default 30) after
-#               replaying its regressions (scripts/fuzz.sh; longer runs:
-#               scripts/fuzz.sh --seconds 900)
+#   fuzz        each libFuzzer target for FUZZ_SECONDS (default 30), two at
+#               a time, after replaying its regressions (scripts/fuzz.sh;
+#               longer runs: scripts/fuzz.sh --seconds 900)
 # Prints the time of each stage, and ends with one line "N passed, M failed":
 # the meson tests of the three builds, one per Go script and one per fuzz
 # target.
@@ -77,26 +80,63 @@ run_script() {  # a test script that passes or fails as a whole
 }
 
 run_fuzz() {  # one scripts/fuzz.sh run per target, so each counts on its own
-  local t
+  # build-fuzz was built whole by the build-fuzz stage; the seeds once here.
+  # Then two targets at a time: libFuzzer uses one core, the machine has two.
+  bash scripts/fuzz.sh --build-only --no-replay >/dev/null
+  local pair=() t
   for t in config apply schedule quantity stateful nodes; do
-    if bash scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-30}" "$t"; then
+    pair+=("$t")
+    ((${#pair[@]} == 2)) || continue
+    fuzz_pair "${pair[@]}"
+    pair=()
+  done
+  ((${#pair[@]} == 0)) || fuzz_pair "${pair[@]}"
+}
+
+fuzz_pair() {  # targets fuzzed side by side; their output in turn
+  local t pids=()
+  for t in "$@"; do
+    bash scripts/fuzz.sh --no-build --seconds "${FUZZ_SECONDS:-30}" "$t" >"build-fuzz/logs/$t.fuzz.out" 2>&1 &
+    pids+=($!)
+  done
+  local i=0
+  for t in "$@"; do
+    if wait "${pids[i]}"; then
       passed=$((passed + 1))
     else
       echo "fuzz target $t failed (build-fuzz/logs/$t.log, build-fuzz/crashes/$t/)" >&2
       failed=$((failed + 1))
     fi
+    cat "build-fuzz/logs/$t.fuzz.out"
+    i=$((i + 1))
   done
 }
 
+# Two lanes after the normal build, side by side (each stage alone leaves a
+# core idle for much of its time: links, test runs, lintian, the API server's
+# waits): the C++ sanitizer lane here, the package and Go lane in the
+# background, its output printed after it ends.
 timed build run_suite build
+lane_dir=$(mktemp -d)
+trap 'rm -rf "$lane_dir"' EXIT
+(
+  passed=0 failed=0 timings=()
+  timed rust run_script scripts/test-rust.sh build
+  timed debian run_script scripts/test-debian.sh
+  timed go run_script scripts/test-go.sh
+  timed kube-sched run_script scripts/test-kube-scheduler.sh
+  timed kube-e2e run_script scripts/test-kube-e2e.sh
+  echo "$passed $failed" >"$lane_dir/counts"
+  printf '%s\n' "${timings[@]}" >"$lane_dir/timings"
+) >"$lane_dir/log" 2>&1 &
+lane=$!
+
 timed install run_script scripts/test-install.sh build
-timed rust run_script scripts/test-rust.sh build
-timed debian run_script scripts/test-debian.sh
-timed go run_script scripts/test-go.sh
-timed kube-sched run_script scripts/test-kube-scheduler.sh
-timed kube-e2e run_script scripts/test-kube-e2e.sh
+# The sanitizer suite runs in the fuzzing build dir (clang, ASan + UBSan,
+# libFuzzer's coverage): one compile serves the tests and the fuzz stage.
+bash scripts/fuzz.sh --setup-only || failed=$((failed + 1))
 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  timeout_multiplier=5 timed build-asan run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Dbenchmarks=false
+  timeout_multiplier=5 timed build-fuzz run_suite build-fuzz
 # The tests that start threads: unit_threads (the parallelizer, the parallel
 # cycle), the C-API suites (parallel engines, concurrent calls on one
 # engine). Left out: the rest of the unit suite (single-threaded; building
@@ -109,7 +149,20 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 tests="unit_threads capi ca
   timed build-tsan run_suite build-tsan -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized -Dbenchmarks=false
 timed fuzz run_fuzz
 
-printf 'stage times:\n'
+wait "$lane"
+echo "== the package and Go lane (rust, debian, go, kube-sched, kube-e2e)"
+cat "$lane_dir/log"
+if [ -s "$lane_dir/counts" ]; then
+  read -r lane_passed lane_failed <"$lane_dir/counts"
+  passed=$((passed + lane_passed))
+  failed=$((failed + lane_failed))
+  mapfile -t -O "${#timings[@]}" timings <"$lane_dir/timings"
+else
+  echo "the package and Go lane ended without its counts" >&2
+  failed=$((failed + 1))
+fi
+
+printf 'stage times (the two lanes overlap):\n'
 printf '  %s\n' "${timings[@]}"
 echo "${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ]

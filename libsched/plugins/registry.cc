@@ -39,9 +39,7 @@ constexpr ExtensionPoints kFilter = Bit(EP::kFilter);
 constexpr ExtensionPoints kPostFilter = Bit(EP::kPostFilter);
 constexpr ExtensionPoints kPreScore = Bit(EP::kPreScore);
 constexpr ExtensionPoints kScore = Bit(EP::kScore);
-constexpr ExtensionPoints kReserve = Bit(EP::kReserve);
 constexpr ExtensionPoints kPermit = Bit(EP::kPermit);
-constexpr ExtensionPoints kPreBind = Bit(EP::kPreBind);
 constexpr ExtensionPoints kBind = Bit(EP::kBind);
 
 template <class T>
