@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "capi/explain_json.h"
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
 #include "capi/queue_json.h"
@@ -256,29 +257,47 @@ void Engine::VolumeEvent(EventResource resource, bool known) {
       ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}, {}, {});
 }
 
+namespace {
+
+// Parses a document whose "kind", if any, must be "Pod".
+ApiStatus ParsePodJson(std::string_view pod_json, JsonDoc* doc) {
+  CAPI_RETURN_IF_ERROR(ParseJson(pod_json, doc));
+  const JsonPath root;
+  if (cJSON_IsObject(doc->get())) {
+    std::string_view kind;
+    CAPI_RETURN_IF_ERROR(GetString(doc->get(), "kind", root, &kind));
+    if (!kind.empty() && kind != "Pod") return Unsupported(root.Child("kind"), kind, {"Pod"});
+  }
+  return ApiStatus();
+}
+
+}  // namespace
+
+ApiStatus Engine::DecodePodFor(const JsonDoc& doc, DecodedPod* decoded, Scheduler** scheduler) {
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(DecodePod(doc.get(), root, state_.interner(), decoded));
+  const auto it = schedulers_.find(decoded->pod->scheduler_name);
+  if (it == schedulers_.end()) {
+    std::string msg = "no profile for schedulerName ";
+    AppendJsonString(msg, decoded->pod->scheduler_name);
+    return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
+  }
+  *scheduler = it->second.get();
+  return ApiStatus();
+}
+
 ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocString* result) {
   CAPI_RETURN_IF_ERROR(CheckFlags(flags, kKnownScheduleFlags, "sched_engine_schedule"));
   JsonDoc doc;
-  CAPI_RETURN_IF_ERROR(ParseJson(pod_json, &doc));
-  const JsonPath root;
-  if (cJSON_IsObject(doc.get())) {
-    std::string_view kind;
-    CAPI_RETURN_IF_ERROR(GetString(doc.get(), "kind", root, &kind));
-    if (!kind.empty() && kind != "Pod") return Unsupported(root.Child("kind"), kind, {"Pod"});
-  }
+  CAPI_RETURN_IF_ERROR(ParsePodJson(pod_json, &doc));
 
   std::lock_guard<std::mutex> lock(mu_);
   InternScope interned(state_.interner());
   DecodedPod decoded;
-  CAPI_RETURN_IF_ERROR(DecodePod(doc.get(), root, state_.interner(), &decoded));
+  Scheduler* found = nullptr;
+  CAPI_RETURN_IF_ERROR(DecodePodFor(doc, &decoded, &found));
   std::shared_ptr<Pod>& pod = decoded.pod;
-  const auto it = schedulers_.find(pod->scheduler_name);
-  if (it == schedulers_.end()) {
-    std::string msg = "no profile for schedulerName ";
-    AppendJsonString(msg, pod->scheduler_name);
-    return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
-  }
-  Scheduler& scheduler = *it->second;
+  Scheduler& scheduler = *found;
   const std::mt19937_64 rng = scheduler.rng();
   const size_t start = scheduler.next_start_node_index();
   try {
@@ -304,6 +323,20 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
   // node list (outside a Batch, so it records nothing and cannot throw).
   state_.SnapshotTaken();
   interned.Keep();  // the state may hold the pod (assume) and its ids
+  return ApiStatus();
+}
+
+ApiStatus Engine::Explain(std::string_view pod_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParsePodJson(pod_json, &doc));
+  std::lock_guard<std::mutex> lock(mu_);
+  // Never kept: the pod's strings go when the call ends (after `decoded`).
+  InternScope interned(state_.interner());
+  DecodedPod decoded;
+  Scheduler* scheduler = nullptr;
+  CAPI_RETURN_IF_ERROR(DecodePodFor(doc, &decoded, &scheduler));
+  const Explanation e = scheduler->Explain(*decoded.pod, state_, queue_.get());
+  *result = NewCString(ExplainJson(*decoded.pod, e));
   return ApiStatus();
 }
 

@@ -54,6 +54,10 @@ class Engine {
   // whose spec.schedulerName names no profile.
   ApiStatus Schedule(std::string_view pod_json, uint32_t flags, MallocString* result);
 
+  // sched_engine_explain: the pod against every node (Scheduler::Explain).
+  // Changes nothing, the interner included.
+  ApiStatus Explain(std::string_view pod_json, MallocString* result);
+
   // sched_engine_run: flushes the queue at the current time, then runs up
   // to `max_cycles` cycles (0: until activeQ is empty), assuming each pod
   // that fits and handing the others back to the queue. Unknown flag bits
@@ -82,6 +86,10 @@ class Engine {
   Engine() = default;
   // Builds the profiles and the queue. Called once, by Create.
   void Configure(const EngineConfig& config);
+  // Decodes a pending pod and finds its profile's Scheduler; a
+  // schedulerName no profile has is an error at spec.schedulerName.
+  // REQUIRES: mu_ held.
+  ApiStatus DecodePodFor(const JsonDoc& doc, DecodedPod* decoded, Scheduler** scheduler);
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
   // Run's cycles and their JSON. REQUIRES: mu_ held.
   MallocString RunCycles(uint32_t max_cycles, uint32_t flags);
