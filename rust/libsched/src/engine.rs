@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::explain::Explanation;
 use crate::types::{
     ApplySummary, NodeQuery, NodeState, QueueState, RunResult, ScheduleResult, Stats,
 };
@@ -204,6 +205,31 @@ impl Engine {
         flags: ScheduleFlags,
     ) -> Result<ScheduleResult> {
         self.schedule(encode(pod)?, flags)
+    }
+
+    /// Explains where a pending `v1/Pod` (JSON) would fit and why not
+    /// elsewhere, against every node (`sched_engine_explain`): each node's
+    /// verdict and each Filter plugin's, the raw, normalized and weighted
+    /// scores, the reasons with node counts, the nearest misses and a
+    /// summary of at most 1,024 bytes. Changes nothing in the engine.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"1","pods":"10"}}}"#)?;
+    /// let pod = r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"d"},
+    ///     "spec":{"containers":[{"name":"c","image":"i",
+    ///     "resources":{"requests":{"cpu":"1300m"}}}]}}"#;
+    /// let x = engine.explain(pod)?;
+    /// assert_eq!(x.nearest_misses[0].text, "needs 300m more cpu on 1 node");
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn explain(&self, pod: impl AsRef<[u8]>) -> Result<Explanation> {
+        let pod = pod.as_ref();
+        // SAFETY: pod is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_explain(e, pod.as_ptr().cast(), pod.len(), out, err)
+        })
     }
 
     /// Runs scheduling cycles from the scheduling queue at the current

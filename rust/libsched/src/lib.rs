@@ -33,11 +33,16 @@
 
 mod engine;
 mod error;
+mod explain;
 mod flags;
 mod types;
 
 pub use engine::Engine;
 pub use error::{Code, Error, Result};
+pub use explain::{
+    Explanation, NearMiss, NodeExplanation, PluginScore, ReasonCount, ScoreWeight, Shortfall,
+    Verdict,
+};
 pub use flags::ScheduleFlags;
 pub use types::{
     ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,
