@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "capi/capacity_json.h"
 #include "capi/explain_json.h"
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
@@ -19,6 +20,7 @@
 #include "capi/result_json.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/plugins/volume_binding.h"
+#include "libsched/whatif/capacity.h"
 #include "sched/sched.h"
 
 namespace sched::capi {
@@ -259,28 +261,32 @@ void Engine::VolumeEvent(EventResource resource, bool known) {
 
 namespace {
 
-// Parses a document whose "kind", if any, must be "Pod".
-ApiStatus ParsePodJson(std::string_view pod_json, JsonDoc* doc) {
-  CAPI_RETURN_IF_ERROR(ParseJson(pod_json, doc));
-  const JsonPath root;
-  if (cJSON_IsObject(doc->get())) {
+// A pod object's "kind", if any, must be "Pod".
+ApiStatus CheckPodKind(const cJSON* v, const JsonPath& at) {
+  if (cJSON_IsObject(v)) {
     std::string_view kind;
-    CAPI_RETURN_IF_ERROR(GetString(doc->get(), "kind", root, &kind));
-    if (!kind.empty() && kind != "Pod") return Unsupported(root.Child("kind"), kind, {"Pod"});
+    CAPI_RETURN_IF_ERROR(GetString(v, "kind", at, &kind));
+    if (!kind.empty() && kind != "Pod") return Unsupported(at.Child("kind"), kind, {"Pod"});
   }
   return ApiStatus();
 }
 
+// Parses a document that is a pod.
+ApiStatus ParsePodJson(std::string_view pod_json, JsonDoc* doc) {
+  CAPI_RETURN_IF_ERROR(ParseJson(pod_json, doc));
+  return CheckPodKind(doc->get(), JsonPath());
+}
+
 }  // namespace
 
-ApiStatus Engine::DecodePodFor(const JsonDoc& doc, DecodedPod* decoded, Scheduler** scheduler) {
-  const JsonPath root;
-  CAPI_RETURN_IF_ERROR(DecodePod(doc.get(), root, state_.interner(), decoded));
+ApiStatus Engine::DecodePodFor(const cJSON* v, const JsonPath& at, DecodedPod* decoded,
+                               Scheduler** scheduler) {
+  CAPI_RETURN_IF_ERROR(DecodePod(v, at, state_.interner(), decoded));
   const auto it = schedulers_.find(decoded->pod->scheduler_name);
   if (it == schedulers_.end()) {
     std::string msg = "no profile for schedulerName ";
     AppendJsonString(msg, decoded->pod->scheduler_name);
-    return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
+    return ApiStatus::Invalid(at.Child("spec").Child("schedulerName"), msg);
   }
   *scheduler = it->second.get();
   return ApiStatus();
@@ -295,7 +301,7 @@ ApiStatus Engine::Schedule(std::string_view pod_json, uint32_t flags, MallocStri
   InternScope interned(state_.interner());
   DecodedPod decoded;
   Scheduler* found = nullptr;
-  CAPI_RETURN_IF_ERROR(DecodePodFor(doc, &decoded, &found));
+  CAPI_RETURN_IF_ERROR(DecodePodFor(doc.get(), JsonPath(), &decoded, &found));
   std::shared_ptr<Pod>& pod = decoded.pod;
   Scheduler& scheduler = *found;
   const std::mt19937_64 rng = scheduler.rng();
@@ -334,9 +340,39 @@ ApiStatus Engine::Explain(std::string_view pod_json, MallocString* result) {
   InternScope interned(state_.interner());
   DecodedPod decoded;
   Scheduler* scheduler = nullptr;
-  CAPI_RETURN_IF_ERROR(DecodePodFor(doc, &decoded, &scheduler));
+  CAPI_RETURN_IF_ERROR(DecodePodFor(doc.get(), JsonPath(), &decoded, &scheduler));
   const Explanation e = scheduler->Explain(*decoded.pod, state_, queue_.get());
   *result = NewCString(ExplainJson(*decoded.pod, e));
+  return ApiStatus();
+}
+
+ApiStatus Engine::Capacity(std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(request_json, &doc));
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"pod", "maxReplicas"}));
+  const cJSON* pod_json = nullptr;
+  CAPI_RETURN_IF_ERROR(Member(doc.get(), "pod", root, &pod_json));
+  if (pod_json == nullptr) return Required(root.Child("pod"));
+  CAPI_RETURN_IF_ERROR(CheckPodKind(pod_json, root.Child("pod")));
+  int64_t max_replicas = kMaxCapacityReplicas;
+  if (const cJSON* m = cJSON_GetObjectItemCaseSensitive(doc.get(), "maxReplicas");
+      m != nullptr && !cJSON_IsNull(m)) {
+    CAPI_RETURN_IF_ERROR(AsInt(m, root.Child("maxReplicas"), 1, kMaxCapacityReplicas,
+                               &max_replicas));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  InternScope interned(state_.interner());  // never kept
+  DecodedPod decoded;
+  Scheduler* scheduler = nullptr;
+  CAPI_RETURN_IF_ERROR(DecodePodFor(pod_json, root.Child("pod"), &decoded, &scheduler));
+  if (!decoded.pod->node_name.empty()) {
+    return ApiStatus::Invalid(root.Child("pod").Child("spec").Child("nodeName"),
+                              "must be empty: a template of pending replicas");
+  }
+  const CapacityResult r =
+      sched::Capacity(*scheduler, state_, queue_.get(), *decoded.pod, max_replicas);
+  *result = NewCString(CapacityJson(*decoded.pod, r));
   return ApiStatus();
 }
 

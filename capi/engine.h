@@ -58,6 +58,11 @@ class Engine {
   // Changes nothing, the interner included.
   ApiStatus Explain(std::string_view pod_json, MallocString* result);
 
+  // sched_engine_capacity: replicas of a template scheduled and assumed
+  // one by one, then undone (libsched/whatif/capacity.h). Changes nothing
+  // but the equivalence cache's entries.
+  ApiStatus Capacity(std::string_view request_json, MallocString* result);
+
   // sched_engine_run: flushes the queue at the current time, then runs up
   // to `max_cycles` cycles (0: until activeQ is empty), assuming each pod
   // that fits and handing the others back to the queue. Unknown flag bits
@@ -89,7 +94,8 @@ class Engine {
   // Decodes a pending pod and finds its profile's Scheduler; a
   // schedulerName no profile has is an error at spec.schedulerName.
   // REQUIRES: mu_ held.
-  ApiStatus DecodePodFor(const JsonDoc& doc, DecodedPod* decoded, Scheduler** scheduler);
+  ApiStatus DecodePodFor(const cJSON* v, const JsonPath& at, DecodedPod* decoded,
+                         Scheduler** scheduler);
   void Commit(const ChangeSet& changes);  // REQUIRES: mu_ held
   // Run's cycles and their JSON. REQUIRES: mu_ held.
   MallocString RunCycles(uint32_t max_cycles, uint32_t flags);

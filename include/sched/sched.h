@@ -208,6 +208,32 @@ SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *p
 SCHED_API sched_status sched_engine_explain(sched_engine *engine, const char *pod, size_t len,
                                             char **explain_json, sched_error **err);
 
+/* How many more replicas of a pod template fit, and where: copies of the
+ * pod named "<name>-capacity-<i>" (i from 0) are scheduled one after
+ * another with full cycles (as sched_engine_schedule), each assumed on its
+ * node before the next, as kube-scheduler places a ReplicaSet's pending
+ * pods, until one fits nowhere or maxReplicas fit; then everything is
+ * undone. request:
+ *   {"pod":<core/v1 Pod, spec.nodeName empty>,"maxReplicas":N}
+ * maxReplicas 1..100000, default 100000. *capacity_json receives
+ * (docs/api.md, "Capacity"):
+ *   {"pod":"ns/name","replicas":N,"capped":B,"message":"0/3 nodes are
+ *    available: ...","nodes":[{"node":"n1","replicas":N},...],
+ *    "placements":["n1","n2",...]}
+ * "placements" in scheduling order, "nodes" by name; "capped" when
+ * maxReplicas fit; "message" is the first replica's that fit nowhere
+ * (empty when capped). A replica that could fit only by preemption ends
+ * the count (nothing is evicted). A bad pod is SCHED_INVALID_ARGUMENT
+ * with its path under "pod"; an unknown field, a missing pod, a
+ * maxReplicas out of range or a pod with spec.nodeName too. Free
+ * *capacity_json with sched_free. Changes nothing (state, queue, random
+ * source, interned strings) except that the equivalence cache drops its
+ * entries (never a decision, only the next cycle's reuse). Thread-safe as
+ * every call (convention 6). */
+SCHED_API sched_status sched_engine_capacity(sched_engine *engine, const char *request,
+                                             size_t len, char **capacity_json,
+                                             sched_error **err);
+
 /* ---- Scheduling queue -------------------------------------------------- */
 /* Pending pods enter the queue through sched_engine_apply. The queue's clock
  * starts at 0 when the engine is created and moves only with
