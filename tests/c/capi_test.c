@@ -632,6 +632,37 @@ static void TestExplain(void) {
   sched_engine_free(engine);
 }
 
+/* sched_engine_capacity: n1 (2 CPUs) holds two 900m replicas, n2 one
+ * (1 CPU); the engine unchanged afterwards; a bound template is refused. */
+static void TestCapacity(void) {
+  char pod[512];
+  char request[640];
+  char *out = NULL;
+  sched_error *err = NULL;
+  sched_engine *engine = NewEngine();
+  free(Apply(engine, kNode1));
+  free(Apply(engine, kNode2));
+  PodJson(pod, sizeof pod, "web", "900m");
+  snprintf(request, sizeof request, "{\"maxReplicas\":10,\"pod\":%s}", pod);
+  CHECK(sched_engine_capacity(engine, request, strlen(request), &out, &err) == SCHED_OK);
+  CHECK(err == NULL);
+  CHECK_CONTAINS(out, "\"replicas\":3,\"capped\":false");
+  CHECK_CONTAINS(out, "\"nodes\":[{\"node\":\"n1\",\"replicas\":2},{\"node\":\"n2\",\"replicas\":1}]");
+  sched_free(out);
+  out = NULL;
+  CHECK(sched_engine_capacity(engine, request, strlen(request), &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "\"replicas\":3,");
+  sched_free(out);
+  out = NULL;
+  CHECK(sched_engine_capacity(engine, "{\"maxReplicas\":0}", 17, &out, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(out == NULL);
+  CHECK(sched_engine_capacity(engine, request, strlen(request), NULL, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  sched_error_free(err);
+  sched_engine_free(engine);
+}
+
 int main(void) {
   TestVersions();
   TestStatusNames();
@@ -646,6 +677,7 @@ int main(void) {
   TestStats();
   TestNodes();
   TestExplain();
+  TestCapacity();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }
