@@ -1,12 +1,12 @@
 // The sched_engine_capacity document (docs/api.md, "Capacity"): a
-// CapacityResult (libsched/whatif/capacity.h) in JSON.
+// CapacityResult (libsched/engine/capacity.h) in JSON.
 #ifndef CAPI_CAPACITY_JSON_H_
 #define CAPI_CAPACITY_JSON_H_
 
 #include <string>
 
 #include "libsched/model/pod.h"
-#include "libsched/whatif/capacity.h"
+#include "libsched/engine/capacity.h"
 
 namespace sched::capi {
 

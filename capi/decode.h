@@ -23,6 +23,8 @@
 #include "capi/apply_document.h"
 #include "capi/error.h"
 #include "capi/json_path.h"
+#include "libsched/engine/change.h"
+#include "libsched/engine/engine_config.h"
 #include "libsched/model/csi_node.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
@@ -116,48 +118,6 @@ ApiStatus DecodePodVolume(const cJSON* v, const JsonPath& path, std::string_view
 
 // ---- Cluster changes (decode_changes.cc) ---------------------------------
 
-struct Change {
-  // kQueuePod: a pending pod (no spec.nodeName) added or updated; it goes
-  // to the scheduling queue.
-  enum class Op {
-    kUpsertNode,
-    kRemoveNode,
-    kUpsertPod,
-    kRemovePod,
-    kQueuePod,
-    kUpsertPdb,
-    kRemovePdb,
-    kUpsertNamespace,
-    kRemoveNamespace,
-    kUpsertWorkload,
-    kRemoveWorkload,
-    kUpsertPersistentVolume,
-    kRemovePersistentVolume,
-    kUpsertPersistentVolumeClaim,
-    kRemovePersistentVolumeClaim,
-    kUpsertStorageClass,
-    kRemoveStorageClass,
-    kUpsertCSINode,
-    kRemoveCSINode
-  };
-  Op op;
-  std::shared_ptr<const Node> node;  // kUpsertNode
-  std::shared_ptr<const Pod> pod;    // kUpsertPod, kQueuePod; kRemovePod: the deleted pod
-  // kRemoveNode, kRemoveNamespace: name; kRemovePod, kRemovePdb,
-  // kRemoveWorkload: "ns/name"
-  std::string key;
-  std::shared_ptr<const PodDisruptionBudget> pdb = nullptr;  // kUpsertPdb
-  std::shared_ptr<const Namespace> ns = nullptr;             // kUpsertNamespace
-  std::shared_ptr<const Workload> workload = nullptr;        // kUpsertWorkload
-  WorkloadKind workload_kind = WorkloadKind::kService;       // kRemoveWorkload
-  // kUpsertPersistentVolume etc.; the kRemove* of these kinds carry the key
-  // (PVC: "ns/name"; others: name).
-  std::shared_ptr<const PersistentVolume> pv = nullptr;
-  std::shared_ptr<const PersistentVolumeClaim> pvc = nullptr;
-  std::shared_ptr<const StorageClass> storage_class = nullptr;
-  std::shared_ptr<const CSINode> csi_node = nullptr;
-};
-
 // What sched_engine_apply reports back.
 struct ApplySummary {
   // Node, Pod, PDB, Namespace, workload and volume (PV, PVC, StorageClass,
@@ -182,31 +142,6 @@ ApiStatus DecodeChanges(const ApplyDocument& doc, Interner& in, ChangeSet* out);
 ApiStatus DecodeChanges(const cJSON* root, Interner& in, ChangeSet* out);
 
 // ---- Engine configuration (decode_config.cc) ------------------------------
-
-struct ProfileConfig {
-  std::string scheduler_name;
-  int32_t percentage_of_nodes_to_score = 0;  // 0 = adaptive
-  PluginArgs plugin_args;                    // from pluginConfig
-  // The plugins per extension point: the defaults merged with `plugins`
-  // and expanded (ExpandPlugins), validated against the registry.
-  ExpandedPlugins plugins;
-  // Policy's alwaysCheckAllPredicates (Profile::run_all_filters).
-  bool run_all_filters = false;
-};
-
-struct EngineConfig {
-  std::vector<ProfileConfig> profiles;  // at least one, names unique
-  uint64_t seed = 0;                    // seeds selectHost's random source
-  // Threads a cycle's Filter and Score run on (the calling one included);
-  // 0: std::thread::hardware_concurrency().
-  int32_t parallelism = 0;
-  // The scheduling queue's backoff, in seconds: 1 <= initial <= max.
-  int64_t pod_initial_backoff_seconds = 1;
-  int64_t pod_max_backoff_seconds = 10;
-  // "equivalenceCache": reuse per-node results across pods of one class
-  // (libsched/ecache). Never changes a result.
-  bool equivalence_cache = true;
-};
 
 // A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) subset plus
 // "seed", or a legacy Policy (kind "Policy": DecodePolicy). Strict, as

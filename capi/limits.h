@@ -41,11 +41,6 @@ inline constexpr size_t kMaxItems = 10000;
 // plugins, and real configs have a handful.
 inline constexpr size_t kMaxProfiles = 100;
 
-// Threads an engine starts for `parallelism`: a larger value is accepted
-// (upstream validates only > 0) and runs on this many, since every thread
-// is started up front and results do not depend on the count.
-inline constexpr int kMaxParallelismThreads = 256;
-
 // Any string value or map key the decoder reads, in bytes. The longest
 // strings Kubernetes allows in the fields we read are image references
 // (255-byte name, 128-byte tag, digest) and qualified names (317 bytes).

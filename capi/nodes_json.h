@@ -1,13 +1,12 @@
 // The sched_engine_nodes document: per-node allocatable and requested
-// resources, read from the engine's NodeInfos (libsched/state/node_query.h).
+// resources (Engine::Session::Nodes).
 #ifndef CAPI_NODES_JSON_H_
 #define CAPI_NODES_JSON_H_
 
 #include <string>
 #include <vector>
 
-#include "libsched/model/interner.h"
-#include "libsched/state/node_info.h"
+#include "libsched/engine/reports.h"
 
 namespace sched::capi {
 
@@ -16,8 +15,8 @@ namespace sched::capi {
 //  "podCount":N},...]}, nodes in the given order, labels and scalar
 // resources sorted by name; <resource> is {"milliCPU":N,"memory":N,
 // "ephemeralStorage":N,"allowedPodNumber":N,"scalarResources":{"name":N}}
-// (framework.Resource's fields). REQUIRES: every NodeInfo has a node.
-std::string NodesJson(const std::vector<const NodeInfo*>& nodes, const Interner& interner);
+// (framework.Resource's fields).
+std::string NodesJson(const std::vector<NodeReport>& nodes);
 
 }  // namespace sched::capi
 

@@ -3,7 +3,6 @@
 #include <chrono>
 
 #include "capi/json_writer.h"
-#include "libsched/state/cluster_state.h"
 
 namespace sched::capi {
 namespace {
@@ -12,13 +11,13 @@ int64_t Millis(Time t) { return std::chrono::duration_cast<std::chrono::millisec
 
 }  // namespace
 
-std::string QueueJson(const PriorityQueue& queue, Time now) {
+std::string QueueJson(const QueueReport& queue) {
   JsonWriter w;
   w.BeginObject();
-  w.Key("nowMillis").Int(Millis(now));
-  w.Key("schedulingCycle").Int(queue.SchedulingCycle());
+  w.Key("nowMillis").Int(Millis(queue.now));
+  w.Key("schedulingCycle").Int(queue.scheduling_cycle);
   w.Key("pods").BeginArray();
-  for (const QueuedPodView& v : queue.Snapshot()) {
+  for (const QueuedPodView& v : queue.pods) {
     w.BeginObject();
     w.Key("pod").String(PodKey(*v.pod));
     w.Key("queue").String(v.queue);

@@ -4,8 +4,7 @@
 
 #include <string>
 
-#include "libsched/queue/clock.h"
-#include "libsched/queue/scheduling_queue.h"
+#include "libsched/engine/reports.h"
 
 namespace sched::capi {
 
@@ -14,7 +13,7 @@ namespace sched::capi {
 //  "unschedulablePlugins":[...],"gatingPlugin"?:"...","queuedAtMillis"?:N,
 //  "backoffExpiresAtMillis"?:N},...]}; pods in PriorityQueue::Snapshot
 // order. Times are milliseconds on the engine's clock.
-std::string QueueJson(const PriorityQueue& queue, Time now);
+std::string QueueJson(const QueueReport& queue);
 
 }  // namespace sched::capi
 

@@ -1,59 +1,55 @@
 #include "capi/result_json.h"
 
-#include <unordered_set>
-
 #include "capi/json_writer.h"
 #include "sched/sched.h"
 
 namespace sched::capi {
 namespace {
 
-void WriteNodeStatus(JsonWriter& w, const NodeInfo& node, const Status& s) {
-  w.BeginObject();
-  w.Key("node").String(node.node()->name);
-  w.Key("code").String(CodeName(s.code()));
-  w.Key("plugin").String(s.plugin());
-  w.Key("reasons").BeginArray();
-  for (std::string_view reason : s.reasons()) w.String(reason);
-  w.EndArray();
-  w.EndObject();
-}
-
-// Every rejected node: Filter failures in evaluation order, then, when no
-// node was chosen, each remaining node with the status PreFilter gave them
-// all (NodeToStatus.AbsentNodesStatus).
-void WriteNodeStatuses(JsonWriter& w, const ScheduleResult& r, const ClusterState& state) {
+void WriteNodeStatuses(JsonWriter& w, const PodResult& r) {
   w.Key("nodeStatuses").BeginArray();
-  std::unordered_set<const NodeInfo*> listed;
-  for (const NodeFailure& f : r.failures) {
-    WriteNodeStatus(w, *f.node, f.status);
-    listed.insert(f.node);
-  }
-  if (r.node.empty() && r.absent_status) {
-    for (const NodeInfo* node : state.NodeList()) {
-      if (!listed.count(node)) WriteNodeStatus(w, *node, *r.absent_status);
-    }
+  for (const NodeVerdict& v : r.node_statuses) {
+    w.BeginObject();
+    w.Key("node").String(v.node);
+    w.Key("code").String(CodeName(v.code));
+    w.Key("plugin").String(v.plugin);
+    w.Key("reasons").BeginArray();
+    for (const std::string& reason : v.reasons) w.String(reason);
+    w.EndArray();
+    w.EndObject();
   }
   w.EndArray();
 }
 
-void WriteScores(JsonWriter& w, const ScheduleResult& r) {
+void WriteScores(JsonWriter& w, const PodResult& r) {
   w.Key("scores").BeginObject();
   w.Key("plugins").BeginArray();
-  for (std::string_view plugin : r.score_plugins) w.String(plugin);
+  for (const std::string& plugin : r.score_plugins) w.String(plugin);
   w.EndArray();
   w.Key("nodes").BeginArray();
-  for (size_t i = 0; i < r.scored_nodes.size(); ++i) {
+  for (const NodeScores& n : r.scores) {
     w.BeginObject();
-    w.Key("node").String(r.scored_nodes[i]->node()->name);
-    w.Key("totalScore").Int(r.total_scores[i]);
+    w.Key("node").String(n.node);
+    w.Key("totalScore").Int(n.total);
     w.Key("scores").BeginArray();
-    for (size_t p = 0; p < r.score_plugins.size(); ++p) w.Int(r.PluginScore(p, i));
+    for (int64_t s : n.scores) w.Int(s);
     w.EndArray();
     w.EndObject();
   }
   w.EndArray();
   w.EndObject();
+}
+
+std::string_view ReasonName(Outcome o) {
+  switch (o) {
+    case Outcome::kScheduled:
+      return "Scheduled";
+    case Outcome::kError:
+      return "SchedulerError";
+    case Outcome::kUnschedulable:
+      break;
+  }
+  return "Unschedulable";
 }
 
 }  // namespace
@@ -70,27 +66,23 @@ std::string ApplySummaryJson(const ApplySummary& summary) {
   return w.str();
 }
 
-std::string ScheduleResultJson(const Pod& pod, const ScheduleResult& r,
-                               const ClusterState& state, uint32_t flags, bool assumed) {
-  const bool scheduled = !r.node.empty();
-  // schedulingCycle reports ErrNoNodesAvailable as UnschedulableAndUnresolvable,
-  // not as an error.
-  const bool error = r.error && r.num_all_nodes > 0;
+std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
+  const bool scheduled = r.outcome == Outcome::kScheduled;
   JsonWriter w;
   w.BeginObject();
-  w.Key("pod").String(PodKey(pod));
+  w.Key("pod").String(r.pod);
   w.Key("node");
   if (scheduled) {
     w.String(r.node);
   } else {
     w.Null();
   }
-  w.Key("reason").String(scheduled ? "Scheduled" : error ? "SchedulerError" : "Unschedulable");
+  w.Key("reason").String(ReasonName(r.outcome));
   if (!scheduled) w.Key("message").String(r.message);
   w.Key("numAllNodes").Int(r.num_all_nodes);
   w.Key("evaluatedNodes").Int(r.evaluated_nodes);
   w.Key("feasibleNodes").Int(r.feasible_nodes);
-  w.Key("assumed").Bool(assumed);
+  w.Key("assumed").Bool(r.assumed);
   if (!r.nominated_node.empty()) {
     // Preemption: the caller deletes the victims and records the node in
     // the pod's status.nominatedNodeName; the engine changes neither.
@@ -105,10 +97,20 @@ std::string ScheduleResultJson(const Pod& pod, const ScheduleResult& r,
     }
     w.EndArray();
   }
-  if (flags & SCHED_SCHEDULE_NODE_STATUSES) WriteNodeStatuses(w, r, state);
+  if (flags & SCHED_SCHEDULE_NODE_STATUSES) WriteNodeStatuses(w, r);
   if (flags & SCHED_SCHEDULE_SCORES) WriteScores(w, r);
   w.EndObject();
   return w.str();
+}
+
+std::string RunResultJson(std::span<const PodResult> results, uint32_t flags) {
+  std::string out = "{\"results\":[";
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (i > 0) out += ',';
+    out += ScheduleResultJson(results[i], flags);
+  }
+  out += "]}";
+  return out;
 }
 
 }  // namespace sched::capi

@@ -1,15 +1,15 @@
-// The JSON documents the library returns: the sched_engine_apply summary
-// and the sched_engine_schedule result, in the shapes sched.h documents.
+// The JSON documents of the scheduling calls: the sched_engine_apply
+// summary, the sched_engine_schedule result and the sched_engine_run
+// results, in the shapes sched.h documents.
 #ifndef CAPI_RESULT_JSON_H_
 #define CAPI_RESULT_JSON_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "capi/decode.h"
-#include "libsched/model/pod.h"
-#include "libsched/scheduler/scheduler.h"
-#include "libsched/state/cluster_state.h"
+#include "libsched/engine/reports.h"
 
 namespace sched::capi {
 
@@ -17,12 +17,12 @@ namespace sched::capi {
 std::string ApplySummaryJson(const ApplySummary& summary);
 
 // {"pod","node","reason","message"?,"numAllNodes","evaluatedNodes",
-//  "feasibleNodes","assumed","nodeStatuses"?,"scores"?}; the optional
-// sections follow SCHED_SCHEDULE_NODE_STATUSES / SCHED_SCHEDULE_SCORES in
-// `flags`. REQUIRES: `state` is unchanged since `r` was computed (r points
-// into its NodeInfos).
-std::string ScheduleResultJson(const Pod& pod, const ScheduleResult& r,
-                               const ClusterState& state, uint32_t flags, bool assumed);
+//  "feasibleNodes","assumed","nominatedNodeName"?,"victims"?,
+//  "nodeStatuses"?,"scores"?}; the optional sections follow
+// SCHED_SCHEDULE_NODE_STATUSES / SCHED_SCHEDULE_SCORES in `flags`.
+std::string ScheduleResultJson(const PodResult& r, uint32_t flags);
+// {"results":[<ScheduleResultJson>,...]}
+std::string RunResultJson(std::span<const PodResult> results, uint32_t flags);
 
 }  // namespace sched::capi
 

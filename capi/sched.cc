@@ -10,8 +10,8 @@
 #include "capi/engine.h"
 #include "capi/error.h"
 
+using sched::Engine;
 using sched::capi::ApiStatus;
-using sched::capi::Engine;
 using sched::capi::Guard;
 using sched::capi::MallocString;
 
@@ -71,7 +71,7 @@ sched_status sched_engine_new(const char* config, size_t len, sched_engine** out
     CAPI_RETURN_IF_ERROR(CheckInput(config, len, "config"));
     if (out == nullptr) return ApiStatus::InvalidCall("out is NULL");
     std::unique_ptr<Engine> engine;
-    CAPI_RETURN_IF_ERROR(Engine::Create(View(config, len), &engine));
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineNew(View(config, len), &engine));
     *out = new sched_engine{std::move(engine)};
     return ApiStatus();
   });
@@ -85,8 +85,8 @@ sched_status sched_engine_apply(sched_engine* engine, const char* json, size_t l
     if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
     CAPI_RETURN_IF_ERROR(CheckInput(json, len, "json"));
     MallocString summary;
-    CAPI_RETURN_IF_ERROR(
-        engine->rep->Apply(View(json, len), summary_json != nullptr ? &summary : nullptr));
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineApply(*engine->rep, View(json, len),
+                                                  summary_json != nullptr ? &summary : nullptr));
     if (summary_json != nullptr) *summary_json = summary.release();
     return ApiStatus();
   });
@@ -99,7 +99,8 @@ sched_status sched_engine_schedule(sched_engine* engine, const char* pod, size_t
     if (result_json == nullptr) return ApiStatus::InvalidCall("result_json is NULL");
     CAPI_RETURN_IF_ERROR(CheckInput(pod, len, "pod"));
     MallocString result;
-    CAPI_RETURN_IF_ERROR(engine->rep->Schedule(View(pod, len), flags, &result));
+    CAPI_RETURN_IF_ERROR(
+        sched::capi::EngineSchedule(*engine->rep, View(pod, len), flags, &result));
     *result_json = result.release();
     return ApiStatus();
   });
@@ -112,7 +113,7 @@ sched_status sched_engine_explain(sched_engine* engine, const char* pod, size_t 
     if (explain_json == nullptr) return ApiStatus::InvalidCall("explain_json is NULL");
     CAPI_RETURN_IF_ERROR(CheckInput(pod, len, "pod"));
     MallocString result;
-    CAPI_RETURN_IF_ERROR(engine->rep->Explain(View(pod, len), &result));
+    CAPI_RETURN_IF_ERROR(EngineExplain(*engine->rep, View(pod, len), &result));
     *explain_json = result.release();
     return ApiStatus();
   });
@@ -125,7 +126,7 @@ sched_status sched_engine_capacity(sched_engine* engine, const char* request, si
     if (capacity_json == nullptr) return ApiStatus::InvalidCall("capacity_json is NULL");
     CAPI_RETURN_IF_ERROR(CheckInput(request, len, "request"));
     MallocString result;
-    CAPI_RETURN_IF_ERROR(engine->rep->Capacity(View(request, len), &result));
+    CAPI_RETURN_IF_ERROR(EngineCapacity(*engine->rep, View(request, len), &result));
     *capacity_json = result.release();
     return ApiStatus();
   });
@@ -137,7 +138,7 @@ sched_status sched_engine_run(sched_engine* engine, uint32_t max_cycles, uint32_
     if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
     if (result_json == nullptr) return ApiStatus::InvalidCall("result_json is NULL");
     MallocString result;
-    CAPI_RETURN_IF_ERROR(engine->rep->Run(max_cycles, flags, &result));
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineRun(*engine->rep, max_cycles, flags, &result));
     *result_json = result.release();
     return ApiStatus();
   });
@@ -147,7 +148,7 @@ sched_status sched_engine_advance_clock(sched_engine* engine, uint64_t millis,
                                         sched_error** err) {
   return Guard(err, [&] {
     if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
-    return engine->rep->AdvanceClock(millis);
+    return sched::capi::EngineAdvanceClock(*engine->rep, millis);
   });
 }
 
@@ -156,7 +157,7 @@ sched_status sched_engine_queue(sched_engine* engine, char** queue_json, sched_e
     if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
     if (queue_json == nullptr) return ApiStatus::InvalidCall("queue_json is NULL");
     MallocString result;
-    CAPI_RETURN_IF_ERROR(engine->rep->QueueJson(&result));
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineQueue(*engine->rep, &result));
     *queue_json = result.release();
     return ApiStatus();
   });
@@ -167,7 +168,7 @@ sched_status sched_engine_stats(sched_engine* engine, char** stats_json, sched_e
     if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
     if (stats_json == nullptr) return ApiStatus::InvalidCall("stats_json is NULL");
     MallocString result;
-    CAPI_RETURN_IF_ERROR(engine->rep->StatsJson(&result));
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineStatistics(*engine->rep, &result));
     *stats_json = result.release();
     return ApiStatus();
   });
@@ -180,7 +181,7 @@ sched_status sched_engine_nodes(sched_engine* engine, const char* query, size_t 
     if (nodes_json == nullptr) return ApiStatus::InvalidCall("nodes_json is NULL");
     CAPI_RETURN_IF_ERROR(CheckInput(query, len, "query"));
     MallocString result;
-    CAPI_RETURN_IF_ERROR(engine->rep->NodesJson(View(query, len), &result));
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineNodes(*engine->rep, View(query, len), &result));
     *nodes_json = result.release();
     return ApiStatus();
   });

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "libsched/ecache/pod_signer.h"
+#include "libsched/model/pod_signer.h"
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"

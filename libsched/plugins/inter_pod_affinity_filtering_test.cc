@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "libsched/plugins/inter_pod_affinity.h"
-#include "libsched/plugins/inter_pod_affinity_test_util.h"
+#include "libsched/testing/inter_pod_affinity_test_util.h"
 #include "libsched/plugins/internal/inter_pod_affinity_state.h"
 
 namespace sched {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "libsched/plugins/pod_topology_spread.h"
-#include "libsched/plugins/pod_topology_spread_test_util.h"
+#include "libsched/testing/pod_topology_spread_test_util.h"
 #include "libsched/testing/builders.h"
 
 namespace sched {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "libsched/plugins/pod_topology_spread_test_util.h"
+#include "libsched/testing/pod_topology_spread_test_util.h"
 #include "libsched/testing/builders.h"
 #include "libsched/testing/run_score.h"
 

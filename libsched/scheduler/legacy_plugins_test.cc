@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "libsched/plugins/node_prefer_avoid_pods.h"
-#include "libsched/plugins/pod_topology_spread_test_util.h"
+#include "libsched/testing/pod_topology_spread_test_util.h"
 #include "libsched/plugins/selector_spread.h"
 #include "libsched/plugins/service_affinity.h"
 #include "libsched/scheduler/scheduler.h"

@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "libsched/ecache/equivalence_cache.h"
-#include "libsched/ecache/pod_signer.h"
+#include "libsched/model/pod_signer.h"
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/framework.h"
 #include "libsched/framework/node_to_status.h"

@@ -2,7 +2,7 @@
 
 #include <span>
 
-#include "libsched/ecache/pod_signer.h"
+#include "libsched/model/pod_signer.h"
 
 namespace sched {
 namespace {

@@ -1,4 +1,4 @@
-#include "libsched/whatif/capacity.h"
+#include "libsched/engine/capacity.h"
 
 #include <map>
 #include <memory>

@@ -1,7 +1,7 @@
 // Test fixture for PodTopologySpread: clusters written as short specs,
 // after upstream's st.MakeNode / st.MakePod wrappers. Test-only.
-#ifndef LIBSCHED_PLUGINS_POD_TOPOLOGY_SPREAD_TEST_UTIL_H_
-#define LIBSCHED_PLUGINS_POD_TOPOLOGY_SPREAD_TEST_UTIL_H_
+#ifndef LIBSCHED_TESTING_POD_TOPOLOGY_SPREAD_TEST_UTIL_H_
+#define LIBSCHED_TESTING_POD_TOPOLOGY_SPREAD_TEST_UTIL_H_
 
 #include <functional>
 #include <memory>
@@ -61,4 +61,4 @@ void AddService(ClusterState& cs, const std::string& name, const std::string& la
 
 }  // namespace sched::pts_test
 
-#endif  // LIBSCHED_PLUGINS_POD_TOPOLOGY_SPREAD_TEST_UTIL_H_
+#endif  // LIBSCHED_TESTING_POD_TOPOLOGY_SPREAD_TEST_UTIL_H_

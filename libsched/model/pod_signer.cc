@@ -1,4 +1,4 @@
-#include "libsched/ecache/pod_signer.h"
+#include "libsched/model/pod_signer.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -1,7 +1,7 @@
 // Test fixture for InterPodAffinity: a ClusterState built from node specs,
 // pods and namespaces, and short term builders. Test-only.
-#ifndef LIBSCHED_PLUGINS_INTER_POD_AFFINITY_TEST_UTIL_H_
-#define LIBSCHED_PLUGINS_INTER_POD_AFFINITY_TEST_UTIL_H_
+#ifndef LIBSCHED_TESTING_INTER_POD_AFFINITY_TEST_UTIL_H_
+#define LIBSCHED_TESTING_INTER_POD_AFFINITY_TEST_UTIL_H_
 
 #include <memory>
 #include <string>
@@ -67,4 +67,4 @@ inline Requirement DoesNotExist(Interner& in, const std::string& k) {
 
 }  // namespace sched::ipa_testing
 
-#endif  // LIBSCHED_PLUGINS_INTER_POD_AFFINITY_TEST_UTIL_H_
+#endif  // LIBSCHED_TESTING_INTER_POD_AFFINITY_TEST_UTIL_H_

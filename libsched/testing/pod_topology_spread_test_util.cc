@@ -1,4 +1,4 @@
-#include "libsched/plugins/pod_topology_spread_test_util.h"
+#include "libsched/testing/pod_topology_spread_test_util.h"
 
 #include <sstream>
 

@@ -10,8 +10,8 @@
 // changes meaning while a class that used it is cached.
 //
 // Thread-safety: none; one signer per scheduling thread.
-#ifndef LIBSCHED_ECACHE_POD_SIGNER_H_
-#define LIBSCHED_ECACHE_POD_SIGNER_H_
+#ifndef LIBSCHED_MODEL_POD_SIGNER_H_
+#define LIBSCHED_MODEL_POD_SIGNER_H_
 
 #include <cstdint>
 #include <optional>
@@ -60,4 +60,4 @@ class PodSigner {
 
 }  // namespace sched
 
-#endif  // LIBSCHED_ECACHE_POD_SIGNER_H_
+#endif  // LIBSCHED_MODEL_POD_SIGNER_H_

@@ -1,4 +1,4 @@
-#include "capi/state_digest.h"
+#include "libsched/engine/state_digest.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace sched::capi {
+namespace sched {
 namespace {
 
 // Appends fixed-width integers and length-prefixed strings, so that no two
@@ -403,4 +403,4 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
   return XXH3_64bits(e.bytes().data(), e.bytes().size());
 }
 
-}  // namespace sched::capi
+}  // namespace sched

@@ -13,8 +13,8 @@
 //
 // Thread-safety: pure functions over const state; callers hold whatever
 // lock guards that state.
-#ifndef CAPI_STATE_DIGEST_H_
-#define CAPI_STATE_DIGEST_H_
+#ifndef LIBSCHED_ENGINE_STATE_DIGEST_H_
+#define LIBSCHED_ENGINE_STATE_DIGEST_H_
 
 #include <cstdint>
 #include <span>
@@ -24,7 +24,7 @@
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 
-namespace sched::capi {
+namespace sched {
 
 enum class DigestScope {
   // Nodes, pods, per-node aggregates (requested, non-zero requested, used
@@ -50,6 +50,6 @@ enum class DigestScope {
 uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const> schedulers,
                      const PriorityQueue* queue, Time now, DigestScope scope);
 
-}  // namespace sched::capi
+}  // namespace sched
 
-#endif  // CAPI_STATE_DIGEST_H_
+#endif  // LIBSCHED_ENGINE_STATE_DIGEST_H_

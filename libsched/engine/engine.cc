@@ -1,0 +1,373 @@
+#include "libsched/engine/engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <set>
+#include <thread>
+#include <utility>
+
+#include "libsched/plugins/registry.h"
+#include "libsched/plugins/volume_binding.h"
+
+namespace sched {
+namespace {
+
+// config.parallelism, defaulted and capped.
+int Threads(int32_t parallelism) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  const int wanted = parallelism > 0 ? parallelism : std::max(hardware, 1);
+  return std::min(wanted, kMaxParallelismThreads);
+}
+
+// Diagnosis.UnschedulablePlugins: the plugins whose rejections the cycle
+// recorded. Empty for an error, and when only a PreFilterResult excluded
+// nodes (ScheduleResult does not name the restricting plugins).
+std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
+  std::set<std::string, std::less<>> out;
+  if (r.error) return out;
+  for (const NodeFailure& f : r.failures) {
+    if (f.status.IsRejected() && !f.status.plugin().empty()) out.emplace(f.status.plugin());
+  }
+  if (r.absent_status && r.absent_status->IsRejected() && !r.absent_status->plugin().empty()) {
+    out.emplace(r.absent_status->plugin());
+  }
+  return out;
+}
+
+}  // namespace
+
+void Engine::Configure(const EngineConfig& config) {
+  parallelizer_ = std::make_unique<Parallelizer>(Threads(config.parallelism));
+  QueueingHintMapPerProfile hints;
+  for (const ProfileConfig& p : config.profiles) {
+    Profile profile = BuildProfile(p.scheduler_name, p.plugins, p.plugin_args);
+    profile.set_percentage_of_nodes_to_score(p.percentage_of_nodes_to_score);
+    profile.set_run_all_filters(p.run_all_filters);
+    auto s = std::make_unique<Scheduler>(std::move(profile), config.seed, parallelizer_.get());
+    s->set_equivalence_cache(config.equivalence_cache);
+    // The scheduler owns the profile, so hint functions may point into it.
+    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_.interner()));
+    schedulers_.emplace(p.scheduler_name, std::move(s));
+  }
+  QueueOptions options;
+  options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
+  options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
+  queue_ = std::make_unique<PriorityQueue>(clock_, std::move(hints), options);
+}
+
+Engine::Session::Session(Engine& e) : e_(e), lock_(e.mu_) {}
+
+Interner& Engine::Session::interner() {
+  Interner& in = e_.state_.interner();
+  if (!intern_mark_) intern_mark_ = in.Checkpoint();
+  return in;
+}
+
+// A session whose calls failed drops what it decoded, so nothing holds
+// their ids; one that kept objects frees on its way out the strings
+// nothing holds any more.
+Engine::Session::~Session() {
+  if (!intern_mark_) return;
+  Interner& in = e_.state_.interner();
+  if (!keep_interned_) {
+    in.Rollback(*intern_mark_);
+  } else {
+    in.Accept(*intern_mark_);
+    in.Collect();
+  }
+}
+
+// One unit: out of memory part-way undoes the state's and the queue's
+// changes (their Batches), so the call changes nothing.
+void Engine::Session::Apply(std::span<const Change> changes) {
+  ClusterState::Batch batch(e_.state_);
+  PriorityQueue::Batch queue_batch(*e_.queue_);
+  for (const Change& c : changes) e_.CommitOne(c);
+  batch.Commit();  // may fail (rebuilding the node list): then both undo
+  queue_batch.Commit();
+  keep_interned_ = true;  // the state holds what was decoded
+}
+
+// The informer handlers of pkg/scheduler/eventhandlers.go with queueing
+// hints on: each cache change becomes the cluster events the queue expects.
+void Engine::CommitOne(const Change& c) {
+  switch (c.op) {
+    case Change::Op::kUpsertNode: {
+      const NodeInfo* old = state_.FindNode(c.node->name);
+      const std::shared_ptr<const Node> old_node = old ? old->shared_node() : nullptr;
+      state_.UpsertNode(c.node);
+      if (old_node == nullptr) {
+        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, c.node);
+      } else {
+        for (const ClusterEvent& e : NodeSchedulingPropertiesChange(*c.node, *old_node)) {
+          queue_->MoveAllToActiveOrBackoffQueue(e, old_node, c.node);
+        }
+      }
+      break;
+    }
+    case Change::Op::kRemoveNode: {
+      const NodeInfo* old = state_.FindNode(c.key);
+      if (old != nullptr) {
+        queue_->MoveAllToActiveOrBackoffQueue(events::kNodeDelete, old->shared_node(), {});
+      }
+      state_.RemoveNode(c.key);  // an unknown node is a no-op
+      break;
+    }
+    case Change::Op::kUpsertPod: {
+      const std::shared_ptr<const Pod> old = state_.GetPod(PodKey(*c.pod));
+      state_.UpsertPod(c.pod);
+      queue_->Delete(*c.pod);  // bound: no longer pending
+      if (old == nullptr) {
+        queue_->AssignedPodAdded(c.pod);
+      } else {
+        queue_->AssignedPodUpdated(old, c.pod);
+      }
+      break;
+    }
+    case Change::Op::kRemovePod: {
+      const std::shared_ptr<const Pod> old = state_.GetPod(c.key);
+      state_.RemovePod(c.key);  // an unknown pod is a no-op
+      queue_->Delete(*c.pod);
+      if (old != nullptr) queue_->AssignedPodDeleted(old);
+      break;
+    }
+    case Change::Op::kQueuePod:
+      // Only pods of this engine's profiles; an assumed pod is not pending.
+      if (schedulers_.contains(c.pod->scheduler_name) && !state_.HasPod(PodKey(*c.pod))) {
+        queue_->Add(c.pod);
+      }
+      break;
+    case Change::Op::kUpsertPdb:
+      state_.UpsertPdb(c.pdb);
+      break;
+    case Change::Op::kRemovePdb:
+      state_.RemovePdb(c.key);  // an unknown PDB is a no-op
+      break;
+    case Change::Op::kUpsertNamespace:
+      state_.UpsertNamespace(c.ns);
+      break;
+    case Change::Op::kRemoveNamespace:
+      state_.RemoveNamespace(c.key);  // an unknown namespace is a no-op
+      break;
+    case Change::Op::kUpsertWorkload:
+      state_.UpsertWorkload(c.workload);
+      break;
+    case Change::Op::kRemoveWorkload:
+      state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
+      break;
+    case Change::Op::kUpsertPersistentVolume:
+      VolumeEvent(EventResource::kPersistentVolume, state_.FindPersistentVolume(c.key) != nullptr);
+      state_.UpsertPersistentVolume(c.pv);
+      break;
+    case Change::Op::kRemovePersistentVolume:
+      // No plugin registers for deletions of volume objects.
+      state_.RemovePersistentVolume(c.key);
+      break;
+    case Change::Op::kUpsertPersistentVolumeClaim:
+      VolumeEvent(EventResource::kPersistentVolumeClaim,
+                  state_.FindPersistentVolumeClaim(c.pvc->ns, c.pvc->name) != nullptr);
+      state_.UpsertPersistentVolumeClaim(c.pvc);
+      break;
+    case Change::Op::kRemovePersistentVolumeClaim:
+      state_.RemovePersistentVolumeClaim(c.key);
+      break;
+    case Change::Op::kUpsertStorageClass:
+      VolumeEvent(EventResource::kStorageClass, state_.FindStorageClass(c.key) != nullptr);
+      state_.UpsertStorageClass(c.storage_class);
+      break;
+    case Change::Op::kRemoveStorageClass:
+      state_.RemoveStorageClass(c.key);
+      break;
+    case Change::Op::kUpsertCSINode:
+      VolumeEvent(EventResource::kCSINode, state_.FindCSINode(c.key) != nullptr);
+      state_.UpsertCSINode(c.csi_node);
+      break;
+    case Change::Op::kRemoveCSINode:
+      state_.RemoveCSINode(c.key);
+      break;
+  }
+}
+
+// The informer handlers of a volume object kind: an add, or an update when
+// the object was known. The event carries no objects (the model's
+// EventObject holds Nodes and Pods), so hints of these events queue.
+void Engine::VolumeEvent(EventResource resource, bool known) {
+  queue_->MoveAllToActiveOrBackoffQueue(
+      ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}, {}, {});
+}
+
+PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOptions& options,
+                                    const ResultsHook& before_commit) {
+  Engine& e = e_;
+  Scheduler& scheduler = *e.schedulers_.at(pod->scheduler_name);
+  const std::mt19937_64 rng = scheduler.rng();
+  const size_t start = scheduler.next_start_node_index();
+  PodResult result;
+  try {
+    const ScheduleResult r = scheduler.Schedule(*pod, e.state_, e.queue_.get());
+    const bool assume = options.assume && !r.node.empty();
+    // Before assuming: r points into the state.
+    result = MakePodResult(*pod, r, e.state_, options, assume);
+    if (before_commit) before_commit(std::span<const PodResult>(&result, 1));
+    if (assume) {
+      ClusterState::Batch batch(e.state_);
+      PriorityQueue::Batch queue_batch(*e.queue_);
+      e.queue_->Delete(*pod);  // an assumed pod is no longer pending
+      pod->node_name = r.node;
+      AssumePodVolumes(*pod, r.node, &e.state_);
+      e.state_.AssumePod(std::move(pod));
+      batch.Commit();
+      queue_batch.Commit();
+    }
+  } catch (...) {  // out of memory, or a broken invariant (SCHED_INTERNAL)
+    scheduler.Rewind(rng, start);
+    throw;
+  }
+  // After the call can no longer fail: the cycle took its snapshot of the
+  // node list (outside a Batch, so it records nothing and cannot throw).
+  e.state_.SnapshotTaken();
+  keep_interned_ = true;  // the state may hold the pod (assume) and its ids
+  return result;
+}
+
+std::vector<PodResult> Engine::Session::Run(uint32_t max_cycles, const ScheduleOptions& options,
+                                            const ResultsHook& before_commit) {
+  Engine& e = e_;
+  // One unit, as Apply's; the schedulers' random sources and start
+  // indexes go back too.
+  std::vector<std::pair<Scheduler*, std::pair<std::mt19937_64, size_t>>> rewind;
+  for (const auto& [name, s] : e.schedulers_) {
+    rewind.push_back({s.get(), {s->rng(), s->next_start_node_index()}});
+  }
+  std::vector<PodResult> results;
+  try {
+    ClusterState::Batch batch(e.state_);
+    PriorityQueue::Batch queue_batch(*e.queue_);
+    results = e.RunCycles(max_cycles, options);
+    if (before_commit) before_commit(results);
+    batch.Commit();
+    queue_batch.Commit();
+  } catch (...) {
+    for (auto& [s, saved] : rewind) s->Rewind(saved.first, saved.second);
+    throw;
+  }
+  return results;
+}
+
+std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOptions& options) {
+  queue_->Flush();
+  std::vector<PodResult> results;
+  // Without a bound, stop when activeQ is empty: Pop would otherwise take
+  // backoffQ's head, and a pod that keeps failing there would spin forever.
+  for (uint32_t n = 0; max_cycles == 0 ? queue_->NumActive() > 0 : n < max_cycles; ++n) {
+    std::shared_ptr<QueuedPodInfo> p = queue_->Pop();
+    if (p == nullptr) break;
+    // Only pods of a profile are queued (CommitOne).
+    const ScheduleResult r =
+        schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, state_, queue_.get());
+    state_.SnapshotTaken();
+    results.push_back(MakePodResult(*p->pod, r, state_, options, !r.node.empty()));
+    if (r.node.empty()) {
+      if (!r.nominated_node.empty()) Nominate(*p, r.nominated_node);
+      p->unschedulable_plugins = RejectingPlugins(r);
+      // The pod was in flight, so it is in no queue: this cannot fail.
+      (void)queue_->AddUnschedulableIfNotPresent(std::move(p));
+      continue;
+    }
+    auto assumed = std::make_shared<Pod>(*p->pod);
+    assumed->node_name = r.node;
+    queue_->DeleteNominatedPodIfExists(*p->pod);
+    queue_->Done(*p->pod);
+    AssumePodVolumes(*assumed, r.node, &state_);
+    state_.AssumePod(std::move(assumed));
+  }
+  return results;
+}
+
+// The preemption executor's bookkeeping (framework/preemption/executor.go
+// and preemption.go prepareCandidate), minus the API calls: the pod is
+// nominated to the node, and lower-priority pods nominated there lose their
+// nomination. Victims stay until the caller deletes them (Apply), whose
+// pod-delete events then move the pod.
+void Engine::Nominate(QueuedPodInfo& p, const std::string& node) {
+  for (const std::shared_ptr<const Pod>& other : queue_->NominatedPodsForNode(node)) {
+    if (other->priority >= p.pod->priority) continue;
+    auto cleared = std::make_shared<Pod>(*other);
+    cleared->nominated_node_name.clear();
+    queue_->DeleteNominatedPodIfExists(*other);
+    queue_->Update(*other, std::move(cleared));
+  }
+  auto nominated = std::make_shared<Pod>(*p.pod);
+  nominated->nominated_node_name = node;
+  queue_->AddNominatedPod(nominated, node);
+  p.pod = std::move(nominated);
+}
+
+bool Engine::Session::AdvanceClock(uint64_t millis) {
+  Engine& e = e_;
+  if (millis > kMaxClockMillis ||
+      e.clock_.Now().count() / 1'000'000 > static_cast<int64_t>(kMaxClockMillis - millis)) {
+    return false;
+  }
+  e.clock_.Step(std::chrono::milliseconds(millis));
+  try {
+    PriorityQueue::Batch queue_batch(*e.queue_);
+    e.queue_->Flush();
+    queue_batch.Commit();
+  } catch (...) {
+    e.clock_.Step(-std::chrono::milliseconds(millis));  // the queue is back: the clock too
+    throw;
+  }
+  return true;
+}
+
+Explanation Engine::Session::Explain(const Pod& pod) const {
+  return e_.schedulers_.at(pod.scheduler_name)->Explain(pod, e_.state_, e_.queue_.get());
+}
+
+CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) {
+  return sched::Capacity(*e_.schedulers_.at(tmpl.scheduler_name), e_.state_, e_.queue_.get(), tmpl,
+                         max_replicas);
+}
+
+QueueReport Engine::Session::Queue() const {
+  return {e_.clock_.Now(), e_.queue_->SchedulingCycle(), e_.queue_->Snapshot()};
+}
+
+EngineStats Engine::Session::Stats() const {
+  EngineStats out;
+  for (const auto& [name, s] : e_.schedulers_) {
+    const EcacheStats* st = s->equivalence_cache_stats();
+    if (st == nullptr) continue;
+    out.ecache_enabled = true;
+    out.ecache.hits += st->hits;
+    out.ecache.misses += st->misses;
+    out.ecache.bypasses += st->bypasses;
+    out.ecache.score_bypasses += st->score_bypasses;
+    out.ecache.repairs += st->repairs;
+    out.ecache.reused += st->reused;
+    out.ecache.parked += st->parked;
+  }
+  const Interner& in = e_.state_.interner();
+  out.interner_strings = static_cast<int64_t>(in.held());
+  out.interner_bytes = static_cast<int64_t>(in.held_bytes());
+  out.interner_released = static_cast<int64_t>(in.size() - in.held());
+  return out;
+}
+
+std::vector<NodeReport> Engine::Session::Nodes(const NodeQuery& q) const {
+  std::vector<NodeReport> out;
+  for (const NodeInfo* ni : QueryNodes(e_.state_, q)) {
+    out.push_back(MakeNodeReport(*ni, e_.state_.interner()));
+  }
+  return out;
+}
+
+uint64_t Engine::Session::Digest(DigestScope scope) const {
+  std::vector<const Scheduler*> schedulers;
+  for (const auto& [name, s] : e_.schedulers_) schedulers.push_back(s.get());
+  return sched::StateDigest(e_.state_, schedulers, e_.queue_.get(), e_.clock_.Now(), scope);
+}
+
+}  // namespace sched

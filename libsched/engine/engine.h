@@ -1,0 +1,170 @@
+// Engine: the scheduler a caller drives. It holds the resident cluster
+// state, one Scheduler per profile (sharing one Parallelizer sized by
+// `parallelism`), the scheduling queue of pending pods with its clock, and
+// the lock that serializes every call on it. Everything is in model types:
+// capi decodes JSON into them and renders the reports; C++ callers (and
+// tests) drive the engine directly.
+//
+// No snapshot is copied per cycle: Schedulers read state_ directly, which
+// is safe because every call holds mu_, so nothing mutates the state while
+// a cycle (and the Filter/Score threads it fans out to) reads it. That is
+// what upstream's per-cycle snapshot (UpdateSnapshot, which copies only
+// NodeInfos whose generation changed) buys it against its concurrent
+// informers; here it would only cost a copy.
+//
+// Calls go through a Session (Lock()), which holds the lock for its life:
+// a caller decodes objects with session.interner() and then applies or
+// schedules them in the same session. Strings interned in a session are
+// dropped when it ends unless a call that keeps objects (Apply, Schedule)
+// succeeded, so rejected input cannot grow the interner; objects decoded in
+// a session that keeps nothing must be gone before it ends. A call that
+// throws (out of memory; SCHED_INTERNAL for a broken invariant) leaves the
+// engine as it was: changes run inside the state's and the queue's Batches
+// (libsched/state/undo_log.h), and the schedulers' random sources and start
+// indexes are put back.
+//
+// Thread-safety: Lock() may be called from any thread; sessions serialize.
+// A Session is used by the thread that holds it.
+#ifndef LIBSCHED_ENGINE_ENGINE_H_
+#define LIBSCHED_ENGINE_ENGINE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libsched/engine/change.h"
+#include "libsched/engine/engine_config.h"
+#include "libsched/engine/reports.h"
+#include "libsched/engine/state_digest.h"
+#include "libsched/framework/parallelize.h"
+#include "libsched/model/interner.h"
+#include "libsched/queue/clock.h"
+#include "libsched/queue/scheduling_queue.h"
+#include "libsched/scheduler/scheduler.h"
+#include "libsched/state/cluster_state.h"
+#include "libsched/state/node_query.h"
+#include "libsched/engine/capacity.h"
+
+namespace sched {
+
+class Engine {
+ public:
+  // Building takes two steps because a config's plugin args hold ids of
+  // the engine's own interner: construct, decode the config with
+  // config_interner(), then Configure() once before anything else.
+  Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // REQUIRES: Configure() not called yet.
+  Interner& config_interner() { return state_.interner(); }
+  // Builds the profiles and the queue. REQUIRES: called once.
+  void Configure(const EngineConfig& config);
+
+  // Beyond this the queue's clock (nanoseconds) could overflow.
+  static constexpr uint64_t kMaxClockMillis = 9'000'000'000'000ULL;
+
+  // Called with a call's results before it commits: an exception thrown
+  // there undoes the call, so a caller can render (allocate) the results
+  // and still change nothing if that fails.
+  using ResultsHook = std::function<void(std::span<const PodResult>)>;
+
+  class Session {
+   public:
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // The engine's interner, for decoding objects to apply or schedule.
+    // The first call opens the session's checkpoint (Interner::Checkpoint).
+    Interner& interner();
+    // Whether a profile has this schedulerName.
+    bool HasProfile(std::string_view scheduler_name) const {
+      return e_.schedulers_.contains(scheduler_name);
+    }
+
+    // Applies the changes in order, as the scheduler's informer handlers
+    // (pkg/scheduler/eventhandlers.go) would: state first, then the
+    // cluster events the queue expects. All or nothing.
+    void Apply(std::span<const Change> changes);
+    // One scheduling cycle for `pod` (its profile by spec.schedulerName),
+    // assuming it on the chosen node when options.assume. REQUIRES:
+    // HasProfile(pod->scheduler_name).
+    PodResult Schedule(std::shared_ptr<Pod> pod, const ScheduleOptions& options,
+                       const ResultsHook& before_commit = {});
+    // Flushes the queue at the current time, then runs up to `max_cycles`
+    // cycles (0: until activeQ is empty), assuming each pod that fits and
+    // handing the others back to the queue (nominated when preemption
+    // made room). options.assume is ignored (always on). All or nothing.
+    std::vector<PodResult> Run(uint32_t max_cycles, const ScheduleOptions& options,
+                               const ResultsHook& before_commit = {});
+    // Moves the queue's clock and flushes. False (nothing changed) when
+    // the clock would pass kMaxClockMillis.
+    bool AdvanceClock(uint64_t millis);
+
+    // Scheduler::Explain of `pod` with its profile, nominated pods
+    // counted. Changes nothing. REQUIRES: HasProfile(pod.scheduler_name).
+    Explanation Explain(const Pod& pod) const;
+    // Capacity (libsched/engine/capacity.h) of `tmpl` with its profile:
+    // replicas assumed one by one, then all undone. Changes nothing but
+    // the equivalence cache's entries. REQUIRES:
+    // HasProfile(tmpl.scheduler_name), tmpl.node_name empty,
+    // 1 <= max_replicas <= kMaxCapacityReplicas.
+    CapacityResult Capacity(const Pod& tmpl, int64_t max_replicas);
+
+    QueueReport Queue() const;
+    EngineStats Stats() const;
+    // The nodes `q` selects, sorted by name (QueryNodes).
+    std::vector<NodeReport> Nodes(const NodeQuery& q) const;
+    uint64_t Digest(DigestScope scope) const;
+
+   private:
+    friend class Engine;
+    explicit Session(Engine& e);
+    Engine& e_;
+    std::unique_lock<std::mutex> lock_;
+    std::optional<size_t> intern_mark_;  // set once interner() was called
+    bool keep_interned_ = false;
+  };
+
+  // Holds the engine's lock until the Session ends.
+  Session Lock() { return Session(*this); }
+
+  // For tests: XXH3-64 digests of the state (state_digest.h). ClusterDigest
+  // covers nodes, pods, aggregates, PDBs, Namespaces and workloads;
+  // StateDigest adds the node order, each scheduler's random source and
+  // start index, the queue and its clock. Equal before and after a call
+  // that failed.
+  uint64_t ClusterDigest() { return Lock().Digest(DigestScope::kCluster); }
+  uint64_t StateDigest() { return Lock().Digest(DigestScope::kAll); }
+
+ private:
+  // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
+  void CommitOne(const Change& c);
+  // Raises the Add (or, when `known`, Update) event of a volume object kind.
+  void VolumeEvent(EventResource resource, bool known);
+  // Run's cycles. REQUIRES: mu_ held.
+  std::vector<PodResult> RunCycles(uint32_t max_cycles, const ScheduleOptions& options);
+  // Records a preemption's nomination of `p` to `node`. REQUIRES: mu_ held.
+  void Nominate(QueuedPodInfo& p, const std::string& node);
+
+  std::mutex mu_;
+  // The threads of every Scheduler's cycles (set by Configure); outlives
+  // them (declared first).
+  std::unique_ptr<Parallelizer> parallelizer_;
+  ClusterState state_;                                                         // guarded by mu_
+  std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
+  FakeClock clock_;                       // guarded by mu_; starts at 0
+  std::unique_ptr<PriorityQueue> queue_;  // guarded by mu_; pods of every profile
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_ENGINE_ENGINE_H_
