@@ -31,12 +31,14 @@
 //! `libsched.a`. See docs/rust.md in the repository.
 #![warn(missing_docs)]
 
+mod capacity;
 mod engine;
 mod error;
 mod explain;
 mod flags;
 mod types;
 
+pub use capacity::{Capacity, NodeReplicas};
 pub use engine::Engine;
 pub use error::{Code, Error, Result};
 pub use explain::{

@@ -205,6 +205,31 @@ fn explain_reports_nearest_misses_and_changes_nothing() {
     assert_eq!((err.code(), err.path()), (Code::InvalidArgument, "kind"));
 }
 
+#[test]
+fn capacity_matches_scheduling_replicas_one_by_one() {
+    let engine = two_nodes();
+    let c = engine.capacity(&pod("web", "600m"), None).unwrap();
+    // n1 (2 CPUs) holds three, n2 (1 CPU) one.
+    assert_eq!((c.replicas, c.capped), (4, false));
+    let slow = two_nodes();
+    for (i, want) in c.placements.iter().enumerate() {
+        let r = slow
+            .schedule_object(
+                &pod(&format!("web-capacity-{i}"), "600m"),
+                ScheduleFlags::ASSUME,
+            )
+            .unwrap();
+        assert_eq!(r.node.as_deref(), Some(want.as_str()));
+    }
+    let capped = engine.capacity(&pod("web", "600m"), Some(2)).unwrap();
+    assert_eq!((capped.replicas, capped.capped), (2, true));
+    let err = engine.capacity(&pod("web", "600m"), Some(0)).unwrap_err();
+    assert_eq!(
+        (err.code(), err.path()),
+        (Code::InvalidArgument, "maxReplicas")
+    );
+}
+
 fn encode_pod(name: &str, cpu: &str) -> String {
     pod(name, cpu).to_string()
 }
