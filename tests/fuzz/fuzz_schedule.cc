@@ -12,7 +12,8 @@
 // the same contract, a document of the documented shape (a summary of at
 // most 1,024 bytes, one entry per node), success exactly when scheduling
 // succeeds, and nothing observable changed (nodes, queue, statistics with
-// the interner's size).
+// the interner's size). sched_engine_capacity of at most 3 replicas: the
+// contract, counts that agree, nodes and queue unchanged.
 #include <cJSON.h>
 
 #include <cstddef>
@@ -72,6 +73,47 @@ sched_status Explain(sched_engine* e, std::string_view pod) {
   return st;
 }
 
+// sched_engine_capacity of the pod, at most 3 replicas, with every check:
+// the error contract, a result whose counts agree, and nodes and queue
+// unchanged (the statistics may move: the replicas' cycles are counted).
+void Capacity(sched_engine* e, std::string_view pod) {
+  const std::string request = R"({"maxReplicas":3,"pod":)" + std::string(pod) + "}";
+  char* nodes_before = nullptr;
+  char* queue_before = nullptr;
+  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes_before, nullptr) == SCHED_OK &&
+                 sched_engine_queue(e, &queue_before, nullptr) == SCHED_OK,
+             "a read-only call failed");
+  char* out = fuzz::Untouched();
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_capacity(e, request.data(), request.size(), &out, &err);
+  fuzz::CheckStatus("sched_engine_capacity", st, err);
+  if (st != SCHED_OK) {
+    FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_capacity failed but wrote its output");
+  } else {
+    cJSON* doc = fuzz::ParseOutput("sched_engine_capacity", out);
+    const cJSON* replicas = cJSON_GetObjectItemCaseSensitive(doc, "replicas");
+    const cJSON* placements = cJSON_GetObjectItemCaseSensitive(doc, "placements");
+    FUZZ_CHECK(cJSON_IsNumber(replicas) && cJSON_IsArray(placements) &&
+                   replicas->valuedouble == cJSON_GetArraySize(placements) &&
+                   replicas->valuedouble <= 3,
+               "replicas and placements disagree: %s", out);
+    cJSON_Delete(doc);
+    sched_free(out);
+  }
+  char* nodes_after = nullptr;
+  char* queue_after = nullptr;
+  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes_after, nullptr) == SCHED_OK &&
+                 sched_engine_queue(e, &queue_after, nullptr) == SCHED_OK,
+             "a read-only call failed");
+  FUZZ_CHECK(std::string_view(nodes_before) == nodes_after &&
+                 std::string_view(queue_before) == queue_after,
+             "sched_engine_capacity changed the engine");
+  sched_free(nodes_before);
+  sched_free(queue_before);
+  sched_free(nodes_after);
+  sched_free(queue_after);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -83,6 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(fuzz::Apply(e, fuzz::kCluster) == SCHED_OK, "preload rejected");
 
   const sched_status explained = Explain(e, pod);
+  Capacity(e, pod);
 
   // An undefined flag bit is rejected whatever the pod.
   sched_status bad_flags;
