@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`schedsim explain NS/NAME`: the pod is left out of the simulation and
+"""`schedsim capacity NS/NAME`: the replicas that fit after the run, as
+sched_engine_capacity places them. `schedsim explain NS/NAME`: the pod is left out of the simulation and
 explained against the cluster the run leaves (sched_engine_explain); the
 JSON output is the explanation document, the table shows its reasons,
 nearest misses, verdicts and scores; bad uses exit 2.
@@ -77,6 +78,29 @@ class Explain(unittest.TestCase):
         self.assertIn("2/2 nodes are feasible.", p.stdout)
         self.assertIn("scores: weighted (raw/normalized)", p.stdout)
         self.assertIn("NodeResourcesFitx1", p.stdout)
+
+    def test_capacity(self):
+        path = self.path + ".3"
+        with open(path, "w") as f:
+            json.dump({"apiVersion": "v1", "kind": "List",
+                       "items": [node("a", "2"), node("b", "1"), pod("filler", "1"),
+                                 pod("web", "500m")]}, f)
+        p = simlib.run("capacity", "web", "--output", "json", path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        doc = json.loads(p.stdout)
+        # filler takes 1 CPU of a; 2 more CPUs hold four 500m replicas.
+        self.assertEqual(doc["replicas"], 4)
+        self.assertFalse(doc["capped"])
+        self.assertEqual(sum(n["replicas"] for n in doc["nodes"]), 4)
+        self.assertIn("0/2 nodes are available", doc["message"])
+        p = simlib.run("capacity", "web", "--max-replicas", "2", path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("capacity default/web: 2 more replicas fit (capped)", p.stdout)
+        p = simlib.run("capacity", "web", "--max-replicas", "0", path)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--max-replicas: want 1..100000", p.stderr)
+        p = simlib.run("explain", "web", "--max-replicas", "2", path)
+        self.assertEqual(p.returncode, 2)
 
     def test_bad_uses(self):
         for args, message in ((["explain"], "explain: want the pod"),

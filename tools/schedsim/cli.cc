@@ -24,6 +24,8 @@ std::string Usage() {
                 [--progress] [--batch-bytes N] [--version] [FILE...]
        schedsim explain NS/NAME [--config FILE] [--seed N]
                 [--output table|json] [--strict] [FILE...]
+       schedsim capacity NS/NAME [--max-replicas N] [--config FILE]
+                [--seed N] [--output table|json] [--strict] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -55,6 +57,13 @@ then explains the pod against the cluster the run leaves
 and every node's verdict with each Filter plugin's and the raw,
 normalized and weighted scores. --output json prints the explanation
 document (docs/api.md, "Explain"). A bare NAME means namespace "default".
+
+schedsim capacity NS/NAME simulates the input without that pending pod,
+then says how many more replicas of it fit and where
+(sched_engine_capacity: copies scheduled one by one, each assumed before
+the next, as kube-scheduler places a ReplicaSet's pods), up to
+--max-replicas N (default and at most 100000). --output json prints the
+capacity document (docs/api.md, "Capacity").
 
 Options:
   --config FILE        the scheduler's configuration, JSON or YAML: a
@@ -124,12 +133,12 @@ Options ParseArgs(int argc, char** argv) {
   Options o;
   bool only_files = false;
   int first = 1;
-  if (argc > 1 && std::string(argv[1]) == "explain") {
+  if (argc > 1 && (std::string(argv[1]) == "explain" || std::string(argv[1]) == "capacity")) {
+    o.command = argv[1];
     if (argc < 3 || std::string(argv[2]).starts_with("-")) {
-      throw InputError("explain: want the pod, NAMESPACE/NAME (see --help)");
+      throw InputError(o.command + ": want the pod, NAMESPACE/NAME (see --help)");
     }
-    o.command = "explain";
-    o.explain_pod = PodKeyArg("explain", argv[2]);
+    o.explain_pod = PodKeyArg(o.command, argv[2]);
     first = 3;
   }
   for (int i = first; i < argc; ++i) {
@@ -159,14 +168,20 @@ Options ParseArgs(int argc, char** argv) {
       inline_value = true;
     }
     if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config" &&
-        flag != "--batch-bytes" && flag != "--pool-label") {
+        flag != "--batch-bytes" && flag != "--pool-label" &&
+        (flag != "--max-replicas" || o.command != "capacity")) {
       throw InputError("unknown flag " + flag + " (see --help)");
     }
     if (!inline_value) {
       if (i + 1 >= argc) throw InputError(flag + ": missing value");
       value = argv[++i];
     }
-    if (flag == "--seed") {
+    if (flag == "--max-replicas") {
+      o.max_replicas = ParseUint(flag, value);
+      if (*o.max_replicas == 0 || *o.max_replicas > 100000) {
+        throw InputError("--max-replicas: want 1..100000");
+      }
+    } else if (flag == "--seed") {
       o.seed = ParseUint(flag, value);
     } else if (flag == "--batch-bytes") {
       o.batch_bytes = ParseUint(flag, value);
@@ -187,7 +202,8 @@ Options ParseArgs(int argc, char** argv) {
     }
   }
   if (!o.command.empty() && (!o.explain.empty() || o.batch_bytes || !o.pool_label.empty())) {
-    throw InputError("explain: --explain, --batch-bytes and --pool-label are for the simulation");
+    throw InputError(o.command +
+                     ": --explain, --batch-bytes and --pool-label are for the simulation");
   }
   return o;
 }

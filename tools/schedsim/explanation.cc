@@ -94,4 +94,18 @@ void PrintExplanation(std::ostream& out, const cJSON* doc) {
   WriteColumns(out, rows);
 }
 
+void PrintCapacity(std::ostream& out, const cJSON* doc) {
+  out << "capacity " << Text(Member(doc, "pod")) << ": " << Text(Member(doc, "replicas"))
+      << " more replicas fit" << (cJSON_IsTrue(Member(doc, "capped")) ? " (capped)" : "") << "\n";
+  if (!Text(Member(doc, "message")).empty())
+    out << "next: " << Text(Member(doc, "message")) << "\n";
+  if (cJSON_GetArraySize(Member(doc, "nodes")) == 0) return;
+  std::vector<Row> rows{{"NODE", "REPLICAS"}};
+  for (const cJSON* n = First(Member(doc, "nodes")); n != nullptr; n = n->next) {
+    rows.push_back({Text(Member(n, "node")), Text(Member(n, "replicas"))});
+  }
+  out << "\n";
+  WriteColumns(out, rows);
+}
+
 }  // namespace schedsim

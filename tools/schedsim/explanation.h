@@ -13,6 +13,10 @@ namespace schedsim {
 // each cell "weighted (raw/normalized)".
 void PrintExplanation(std::ostream& out, const cJSON* doc);
 
+// `schedsim capacity` for people: the count, the replicas per node, and
+// why the next replica fits nowhere.
+void PrintCapacity(std::ostream& out, const cJSON* doc);
+
 }  // namespace schedsim
 
 #endif  // TOOLS_SCHEDSIM_EXPLANATION_H_

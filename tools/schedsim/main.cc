@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
     so.progress = o.progress;
     so.pool_label = o.pool_label;
     so.explain_after = o.explain_pod;
+    so.capacity = o.command == "capacity";
+    if (o.max_replicas) so.max_replicas = *o.max_replicas;
     std::signal(SIGINT, OnInterrupt);
     SimResult r = Simulate(cluster, so, &g_stop);
     if (o.progress || isatty(STDERR_FILENO) == 1) {
@@ -81,11 +83,13 @@ int main(int argc, char** argv) {
     }
     if (!o.command.empty()) {
       if (r.explanation == nullptr) {
-        std::cerr << "schedsim: interrupted before the explanation\n";
+        std::cerr << "schedsim: interrupted before the " << o.command << "\n";
         return 130;
       }
       if (o.output == OutputFormat::kJson) {
         std::cout << Print(r.explanation.get()) << "\n";
+      } else if (so.capacity) {
+        PrintCapacity(std::cout, r.explanation.get());
       } else {
         PrintExplanation(std::cout, r.explanation.get());
       }

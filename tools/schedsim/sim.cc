@@ -131,7 +131,10 @@ class Simulation {
       Loop();
     }
     Finish(held);
-    if (held != nullptr && !Stopped()) r_.explanation = engine_.Explain(Print(held->json));
+    if (held != nullptr && !Stopped()) {
+      r_.explanation = o_.capacity ? engine_.Capacity(Print(held->json), o_.max_replicas)
+                                   : engine_.Explain(Print(held->json));
+    }
     r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     JsonPtr after = engine_.Nodes();
     const std::string label = ChoosePoolLabel(before.get(), o_.pool_label);
@@ -341,7 +344,9 @@ SimResult Simulate(const Cluster& c, const SimOptions& o, const volatile std::si
   for (const std::string& key : keys) {
     auto explained = [&](const PendingPod& p) { return p.key == key; };
     if (std::none_of(c.pending.begin(), c.pending.end(), explained)) {
-      throw InputError((key == o.explain_after ? "explain" : "--explain") +
+      throw InputError((key != o.explain_after ? "--explain"
+                        : o.capacity           ? "capacity"
+                                               : "explain") +
                        std::string(": no pending pod ") + key + " in the input");
     }
   }
