@@ -4,7 +4,9 @@
 #include <string>
 #include <utility>
 
+#include "capi/capacity_json.h"
 #include "capi/decode.h"
+#include "capi/explain_json.h"
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
 #include "capi/nodes_json.h"
@@ -36,6 +38,29 @@ ScheduleOptions Options(uint32_t flags) {
   o.node_statuses = (flags & SCHED_SCHEDULE_NODE_STATUSES) != 0;
   o.scores = (flags & SCHED_SCHEDULE_SCORES) != 0;
   return o;
+}
+
+// A pod object's "kind", if any, must be "Pod".
+ApiStatus CheckPodKind(const cJSON* v, const JsonPath& at) {
+  if (cJSON_IsObject(v)) {
+    std::string_view kind;
+    CAPI_RETURN_IF_ERROR(GetString(v, "kind", at, &kind));
+    if (!kind.empty() && kind != "Pod") return Unsupported(at.Child("kind"), kind, {"Pod"});
+  }
+  return ApiStatus();
+}
+
+// Decodes the pending pod at `at` with the session's interner; its
+// spec.schedulerName must name a profile.
+ApiStatus DecodeProfilePod(Engine::Session& s, const cJSON* v, const JsonPath& at,
+                           DecodedPod* decoded) {
+  CAPI_RETURN_IF_ERROR(DecodePod(v, at, s.interner(), decoded));
+  if (!s.HasProfile(decoded->pod->scheduler_name)) {
+    std::string msg = "no profile for schedulerName ";
+    AppendJsonString(msg, decoded->pod->scheduler_name);
+    return ApiStatus::Invalid(at.Child("spec").Child("schedulerName"), msg);
+  }
+  return ApiStatus();
 }
 
 }  // namespace
@@ -70,24 +95,51 @@ ApiStatus EngineSchedule(Engine& e, std::string_view pod_json, uint32_t flags,
   CAPI_RETURN_IF_ERROR(CheckFlags(flags, kKnownScheduleFlags, "sched_engine_schedule"));
   JsonDoc doc;
   CAPI_RETURN_IF_ERROR(ParseJson(pod_json, &doc));
-  const JsonPath root;
-  if (cJSON_IsObject(doc.get())) {
-    std::string_view kind;
-    CAPI_RETURN_IF_ERROR(GetString(doc.get(), "kind", root, &kind));
-    if (!kind.empty() && kind != "Pod") return Unsupported(root.Child("kind"), kind, {"Pod"});
-  }
+  CAPI_RETURN_IF_ERROR(CheckPodKind(doc.get(), JsonPath()));
   Engine::Session s = e.Lock();
   DecodedPod decoded;
-  CAPI_RETURN_IF_ERROR(DecodePod(doc.get(), root, s.interner(), &decoded));
-  if (!s.HasProfile(decoded.pod->scheduler_name)) {
-    std::string msg = "no profile for schedulerName ";
-    AppendJsonString(msg, decoded.pod->scheduler_name);
-    return ApiStatus::Invalid(root.Child("spec").Child("schedulerName"), msg);
-  }
+  CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, doc.get(), JsonPath(), &decoded));
   // Rendered before the engine commits, so a failure leaves no trace.
   s.Schedule(std::move(decoded.pod), Options(flags), [&](std::span<const PodResult> r) {
     *result = NewCString(ScheduleResultJson(r[0], flags));
   });
+  return ApiStatus();
+}
+
+ApiStatus EngineExplain(Engine& e, std::string_view pod_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(pod_json, &doc));
+  CAPI_RETURN_IF_ERROR(CheckPodKind(doc.get(), JsonPath()));
+  Engine::Session s = e.Lock();  // keeps nothing: the pod's strings go with it
+  DecodedPod decoded;
+  CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, doc.get(), JsonPath(), &decoded));
+  *result = NewCString(ExplainJson(*decoded.pod, s.Explain(*decoded.pod)));
+  return ApiStatus();
+}
+
+ApiStatus EngineCapacity(Engine& e, std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(request_json, &doc));
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"pod", "maxReplicas"}));
+  const cJSON* pod_json = nullptr;
+  CAPI_RETURN_IF_ERROR(Member(doc.get(), "pod", root, &pod_json));
+  if (pod_json == nullptr) return Required(root.Child("pod"));
+  CAPI_RETURN_IF_ERROR(CheckPodKind(pod_json, root.Child("pod")));
+  int64_t max_replicas = kMaxCapacityReplicas;
+  if (const cJSON* m = cJSON_GetObjectItemCaseSensitive(doc.get(), "maxReplicas");
+      m != nullptr && !cJSON_IsNull(m)) {
+    CAPI_RETURN_IF_ERROR(
+        AsInt(m, root.Child("maxReplicas"), 1, kMaxCapacityReplicas, &max_replicas));
+  }
+  Engine::Session s = e.Lock();  // keeps nothing
+  DecodedPod decoded;
+  CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, pod_json, root.Child("pod"), &decoded));
+  if (!decoded.pod->node_name.empty()) {
+    return ApiStatus::Invalid(root.Child("pod").Child("spec").Child("nodeName"),
+                              "must be empty: a template of pending replicas");
+  }
+  *result = NewCString(CapacityJson(*decoded.pod, s.Capacity(*decoded.pod, max_replicas)));
   return ApiStatus();
 }
 

@@ -32,6 +32,11 @@ ApiStatus EngineApply(Engine& e, std::string_view json, MallocString* summary);
 // whose spec.schedulerName names no profile.
 ApiStatus EngineSchedule(Engine& e, std::string_view pod_json, uint32_t flags,
                          MallocString* result);
+// sched_engine_explain: the pod against every node (Session::Explain).
+// Changes nothing, the interner included.
+ApiStatus EngineExplain(Engine& e, std::string_view pod_json, MallocString* result);
+// sched_engine_capacity: {"pod","maxReplicas"} (Session::Capacity).
+ApiStatus EngineCapacity(Engine& e, std::string_view request_json, MallocString* result);
 // sched_engine_run. Unknown flag bits (anything but NODE_STATUSES and
 // SCORES) are rejected.
 ApiStatus EngineRun(Engine& e, uint32_t max_cycles, uint32_t flags, MallocString* result);

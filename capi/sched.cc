@@ -113,6 +113,32 @@ sched_status sched_engine_schedule(sched_engine* engine, const char* pod, size_t
   });
 }
 
+sched_status sched_engine_explain(sched_engine* engine, const char* pod, size_t len,
+                                  char** explain_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (explain_json == nullptr) return ApiStatus::InvalidCall("explain_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(pod, len, "pod"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(EngineExplain(*engine->rep, View(pod, len), &result));
+    *explain_json = result.release();
+    return ApiStatus();
+  });
+}
+
+sched_status sched_engine_capacity(sched_engine* engine, const char* request, size_t len,
+                                   char** capacity_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (capacity_json == nullptr) return ApiStatus::InvalidCall("capacity_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(request, len, "request"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(EngineCapacity(*engine->rep, View(request, len), &result));
+    *capacity_json = result.release();
+    return ApiStatus();
+  });
+}
+
 sched_status sched_engine_run(sched_engine* engine, uint32_t max_cycles, uint32_t flags,
                               char** result_json, sched_error** err) {
   return Guard(err, [&] {

@@ -174,6 +174,66 @@ SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *p
                                              size_t len, uint32_t flags,
                                              char **result_json, sched_error **err);
 
+/* Explains where a pending core/v1 Pod (JSON object, as for
+ * sched_engine_schedule) would fit and why not elsewhere, against every
+ * node, and writes to *explain_json (docs/api.md, "Explain"):
+ *   {"pod":"ns/name","error":B,"message":"0/3 nodes are available: ...",
+ *    "summary":"...","numAllNodes":N,"feasibleNodes":N,
+ *    "preFilter"?:{"plugin","code","reasons"},
+ *    "reasons":[{"reason":"Insufficient cpu","nodes":N},...],
+ *    "nearestMisses":[{"plugin","reasons":[...],"taint"?:"k=v:NoSchedule",
+ *      "shortfalls"?:[{"resource":"cpu","amount":300,"quantity":"300m"}],
+ *      "nodes":N,"exampleNode":"n1","text":"needs 300m more cpu on 12 nodes"}],
+ *    "scorePlugins":[{"name","weight"}],
+ *    "nodes":[{"node","feasible":B,"plugin","code","reasons":[...],
+ *      "filters":[{"plugin","code","reasons"}],
+ *      "scores":[{"raw":N,"normalized":N,"weighted":N}],"totalScore":N}]}
+ * Per node: the scheduling cycle's verdict (nominated pods counted, first
+ * failing plugin as upstream's RunFilterPlugins) and each Filter plugin's
+ * own verdict; per feasible node, per Score plugin ("scorePlugins" order)
+ * Score's value, after NormalizeScore, and times the weight. "reasons" is
+ * the FitError histogram (node counts, most first); "nearestMisses" groups
+ * the nodes one plugin alone rejects, with the smallest shortfall per
+ * resource (units as sched_engine_nodes: milli-CPU, bytes, counts);
+ * "summary" is "message" and the nearest misses in at most 1,024 bytes
+ * (an Event's message). Unlike a cycle it walks every node
+ * (percentageOfNodesToScore ignored) and runs no PostFilter. "error" true
+ * (with "message") when no node exists or a plugin failed. A bad pod or an
+ * unknown schedulerName is SCHED_INVALID_ARGUMENT, as for
+ * sched_engine_schedule. Free *explain_json with sched_free. Changes
+ * nothing (state, queue, random source, cache, interned strings); costs
+ * nothing on the scheduling path. Thread-safe as every call (convention 6).
+ * Mirrors framework.Diagnosis and FitError (pkg/scheduler/framework/types.go),
+ * RunFilterPlugins and RunScorePlugins (framework/runtime/framework.go). */
+SCHED_API sched_status sched_engine_explain(sched_engine *engine, const char *pod, size_t len,
+                                            char **explain_json, sched_error **err);
+
+/* How many more replicas of a pod template fit, and where: copies of the
+ * pod named "<name>-capacity-<i>" (i from 0) are scheduled one after
+ * another with full cycles (as sched_engine_schedule), each assumed on its
+ * node before the next, as kube-scheduler places a ReplicaSet's pending
+ * pods, until one fits nowhere or maxReplicas fit; then everything is
+ * undone. request:
+ *   {"pod":<core/v1 Pod, spec.nodeName empty>,"maxReplicas":N}
+ * maxReplicas 1..100000, default 100000. *capacity_json receives
+ * (docs/api.md, "Capacity"):
+ *   {"pod":"ns/name","replicas":N,"capped":B,"message":"0/3 nodes are
+ *    available: ...","nodes":[{"node":"n1","replicas":N},...],
+ *    "placements":["n1","n2",...]}
+ * "placements" in scheduling order, "nodes" by name; "capped" when
+ * maxReplicas fit; "message" is the first replica's that fit nowhere
+ * (empty when capped). A replica that could fit only by preemption ends
+ * the count (nothing is evicted). A bad pod is SCHED_INVALID_ARGUMENT
+ * with its path under "pod"; an unknown field, a missing pod, a
+ * maxReplicas out of range or a pod with spec.nodeName too. Free
+ * *capacity_json with sched_free. Changes nothing (state, queue, random
+ * source, interned strings) except that the equivalence cache drops its
+ * entries (never a decision, only the next cycle's reuse). Thread-safe as
+ * every call (convention 6). */
+SCHED_API sched_status sched_engine_capacity(sched_engine *engine, const char *request,
+                                             size_t len, char **capacity_json,
+                                             sched_error **err);
+
 /* ---- Scheduling queue -------------------------------------------------- */
 /* Pending pods enter the queue through sched_engine_apply. The queue's clock
  * starts at 0 when the engine is created and moves only with

@@ -409,6 +409,15 @@ bool Engine::Session::AdvanceClock(uint64_t millis) {
   return true;
 }
 
+Explanation Engine::Session::Explain(const Pod& pod) const {
+  return e_.schedulers_.at(pod.scheduler_name)->Explain(pod, e_.state_, e_.queue_.get());
+}
+
+CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) {
+  return sched::Capacity(*e_.schedulers_.at(tmpl.scheduler_name), e_.state_, e_.queue_.get(), tmpl,
+                         max_replicas);
+}
+
 QueueReport Engine::Session::Queue() const {
   return {e_.clock_.Now(), e_.queue_->SchedulingCycle(), e_.queue_->Snapshot()};
 }

@@ -61,6 +61,7 @@
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_query.h"
+#include "libsched/engine/capacity.h"
 
 namespace sched {
 
@@ -120,6 +121,16 @@ class Engine {
     // Moves the queue's clock and flushes. False (nothing changed) when
     // the clock would pass kMaxClockMillis.
     bool AdvanceClock(uint64_t millis);
+
+    // Scheduler::Explain of `pod` with its profile, nominated pods
+    // counted. Changes nothing. REQUIRES: HasProfile(pod.scheduler_name).
+    Explanation Explain(const Pod& pod) const;
+    // Capacity (libsched/engine/capacity.h) of `tmpl` with its profile:
+    // replicas assumed one by one, then all undone. Changes nothing but
+    // the equivalence cache's entries. REQUIRES:
+    // HasProfile(tmpl.scheduler_name), tmpl.node_name empty,
+    // 1 <= max_replicas <= kMaxCapacityReplicas.
+    CapacityResult Capacity(const Pod& tmpl, int64_t max_replicas);
 
     QueueReport Queue() const;
     EngineStats Stats() const;

@@ -50,6 +50,7 @@
 #include "libsched/framework/profile.h"
 #include "libsched/framework/status.h"
 #include "libsched/model/pod.h"
+#include "libsched/scheduler/explain.h"
 #include "libsched/state/cluster_state.h"
 
 namespace sched {
@@ -150,6 +151,16 @@ class Scheduler {
   // the pod's count as present when the pod is filtered.
   ScheduleResult Schedule(const Pod& pod, const ClusterState& state,
                           const PodNominator* nominator = nullptr);
+
+  // Explains `pod` against every node (explain.h): the cycle's verdict and
+  // each Filter plugin's on every node, the raw, normalized and weighted
+  // scores of every feasible node, the reasons with node counts and the
+  // nearest misses. Unlike Schedule it walks all nodes (no
+  // percentageOfNodesToScore), scores even a single feasible node, runs no
+  // PostFilter, and changes nothing: not the random source, the start
+  // index nor the equivalence cache (explain.cc).
+  Explanation Explain(const Pod& pod, const ClusterState& state,
+                      const PodNominator* nominator = nullptr) const;
 
  private:
   // numFeasibleNodesToFind (schedule_one.go): every node below 100 nodes;

@@ -599,6 +599,70 @@ static void TestNodes(void) {
   sched_engine_free(engine);
 }
 
+/* sched_engine_explain: every node with its verdict, the nearest miss with
+ * its shortfall, the summary; the engine unchanged (the same pod still
+ * assumes where it would have); a bad pod is SCHED_INVALID_ARGUMENT. */
+static void TestExplain(void) {
+  char pod[512];
+  char *out = NULL;
+  sched_error *err = NULL;
+  sched_engine *engine = NewEngine();
+  free(Apply(engine, kNode1));
+  free(Apply(engine, kNode2));
+  PodJson(pod, sizeof pod, "a", "1500m");
+  CHECK(sched_engine_explain(engine, pod, strlen(pod), &out, &err) == SCHED_OK);
+  CHECK(err == NULL);
+  CHECK_CONTAINS(out, "\"message\":\"1/2 nodes are feasible.\"");
+  CHECK_CONTAINS(out, "\"text\":\"needs 500m more cpu on 1 node\"");
+  CHECK_CONTAINS(out, "\"node\":\"n1\",\"feasible\":true");
+  CHECK_CONTAINS(out, "\"node\":\"n2\",\"feasible\":false,\"plugin\":\"NodeResourcesFit\"");
+  sched_free(out);
+  out = NULL;
+  CHECK(sched_engine_explain(engine, "{\"kind\":\"Node\"}", 15, &out, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(out == NULL);
+  CHECK_STREQ(sched_error_path(err), "kind");
+  CHECK(sched_engine_explain(engine, pod, strlen(pod), NULL, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_explain(NULL, pod, strlen(pod), &out, &err) == SCHED_INVALID_ARGUMENT);
+  CHECK(sched_engine_schedule(engine, pod, strlen(pod), SCHED_SCHEDULE_ASSUME, &out, NULL) ==
+        SCHED_OK);
+  CHECK_CONTAINS(out, "\"node\":\"n1\"");
+  sched_free(out);
+  sched_error_free(err);
+  sched_engine_free(engine);
+}
+
+/* sched_engine_capacity: n1 (2 CPUs) holds two 900m replicas, n2 one
+ * (1 CPU); the engine unchanged afterwards; a bound template is refused. */
+static void TestCapacity(void) {
+  char pod[512];
+  char request[640];
+  char *out = NULL;
+  sched_error *err = NULL;
+  sched_engine *engine = NewEngine();
+  free(Apply(engine, kNode1));
+  free(Apply(engine, kNode2));
+  PodJson(pod, sizeof pod, "web", "900m");
+  snprintf(request, sizeof request, "{\"maxReplicas\":10,\"pod\":%s}", pod);
+  CHECK(sched_engine_capacity(engine, request, strlen(request), &out, &err) == SCHED_OK);
+  CHECK(err == NULL);
+  CHECK_CONTAINS(out, "\"replicas\":3,\"capped\":false");
+  CHECK_CONTAINS(out, "\"nodes\":[{\"node\":\"n1\",\"replicas\":2},{\"node\":\"n2\",\"replicas\":1}]");
+  sched_free(out);
+  out = NULL;
+  CHECK(sched_engine_capacity(engine, request, strlen(request), &out, &err) == SCHED_OK);
+  CHECK_CONTAINS(out, "\"replicas\":3,");
+  sched_free(out);
+  out = NULL;
+  CHECK(sched_engine_capacity(engine, "{\"maxReplicas\":0}", 17, &out, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  CHECK(out == NULL);
+  CHECK(sched_engine_capacity(engine, request, strlen(request), NULL, &err) ==
+        SCHED_INVALID_ARGUMENT);
+  sched_error_free(err);
+  sched_engine_free(engine);
+}
+
 int main(void) {
   TestVersions();
   TestStatusNames();
@@ -612,6 +676,8 @@ int main(void) {
   TestQueue();
   TestStats();
   TestNodes();
+  TestExplain();
+  TestCapacity();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -1,4 +1,5 @@
-// libFuzzer target: sched_engine_schedule on arbitrary bytes.
+// libFuzzer target: sched_engine_schedule and sched_engine_explain on
+// arbitrary bytes.
 //
 // Input: one flags byte (masked to the defined SCHED_SCHEDULE_* bits), then
 // the pod JSON. A fresh engine with two profiles is preloaded with a small
@@ -7,7 +8,14 @@
 // result of the documented shape ("assumed" iff ASSUME and a node chosen);
 // unknown flag bits rejected; and, when the pod was assumed, that the engine
 // still schedules it and the probe pod, and that deleting it through an
-// event keeps the contract.
+// event keeps the contract. sched_engine_explain on the same pod first:
+// the same contract, a document of the documented shape (a summary of at
+// most 1,024 bytes, one entry per node), success exactly when scheduling
+// succeeds, and nothing observable changed (nodes, queue, statistics with
+// the interner's size). sched_engine_capacity of at most 3 replicas: the
+// contract, counts that agree, nodes and queue unchanged.
+#include <cJSON.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,6 +30,90 @@ constexpr std::string_view kConfig =
     R"({"seed":7,"profiles":[{"schedulerName":"default-scheduler"},)"
     R"({"schedulerName":"fuzz-scheduler","percentageOfNodesToScore":50}]})";
 
+// What a call that changes nothing must leave as it was.
+std::string Observable(sched_engine* e) {
+  std::string out;
+  for (auto read :
+       {+[](sched_engine*e, char**o) { return sched_engine_nodes(e, nullptr, 0, o, nullptr); },
+        +[](sched_engine*e, char**o) { return sched_engine_queue(e, o, nullptr); },
+        +[](sched_engine*e, char**o) { return sched_engine_stats(e, o, nullptr); }}) {
+    char* json = nullptr;
+    FUZZ_CHECK(read(e, &json) == SCHED_OK, "a read-only call failed");
+    out += json;
+    sched_free(json);
+  }
+  return out;
+}
+
+// sched_engine_explain with every check; returns its status.
+sched_status Explain(sched_engine* e, std::string_view pod) {
+  const std::string before = Observable(e);
+  char* out = fuzz::Untouched();
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_explain(e, pod.data(), pod.size(), &out, &err);
+  fuzz::CheckStatus("sched_engine_explain", st, err);
+  if (st != SCHED_OK) {
+    FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_explain failed but wrote *explain_json");
+  } else {
+    cJSON* doc = fuzz::ParseOutput("sched_engine_explain", out);
+    const cJSON* summary = cJSON_GetObjectItemCaseSensitive(doc, "summary");
+    const cJSON* all = cJSON_GetObjectItemCaseSensitive(doc, "numAllNodes");
+    const cJSON* nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
+    const cJSON* error = cJSON_GetObjectItemCaseSensitive(doc, "error");
+    FUZZ_CHECK(cJSON_IsString(summary) && std::string_view(summary->valuestring).size() <= 1024,
+               "bad \"summary\": %s", out);
+    FUZZ_CHECK(cJSON_IsBool(error) && cJSON_IsNumber(all) && cJSON_IsArray(nodes),
+               "explanation lacks error/numAllNodes/nodes: %s", out);
+    FUZZ_CHECK(cJSON_IsTrue(error) || cJSON_GetArraySize(nodes) == all->valuedouble,
+               "not one entry per node: %s", out);
+    cJSON_Delete(doc);
+    sched_free(out);
+  }
+  FUZZ_CHECK(Observable(e) == before, "sched_engine_explain changed the engine");
+  return st;
+}
+
+// sched_engine_capacity of the pod, at most 3 replicas, with every check:
+// the error contract, a result whose counts agree, and nodes and queue
+// unchanged (the statistics may move: the replicas' cycles are counted).
+void Capacity(sched_engine* e, std::string_view pod) {
+  const std::string request = R"({"maxReplicas":3,"pod":)" + std::string(pod) + "}";
+  char* nodes_before = nullptr;
+  char* queue_before = nullptr;
+  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes_before, nullptr) == SCHED_OK &&
+                 sched_engine_queue(e, &queue_before, nullptr) == SCHED_OK,
+             "a read-only call failed");
+  char* out = fuzz::Untouched();
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_capacity(e, request.data(), request.size(), &out, &err);
+  fuzz::CheckStatus("sched_engine_capacity", st, err);
+  if (st != SCHED_OK) {
+    FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_capacity failed but wrote its output");
+  } else {
+    cJSON* doc = fuzz::ParseOutput("sched_engine_capacity", out);
+    const cJSON* replicas = cJSON_GetObjectItemCaseSensitive(doc, "replicas");
+    const cJSON* placements = cJSON_GetObjectItemCaseSensitive(doc, "placements");
+    FUZZ_CHECK(cJSON_IsNumber(replicas) && cJSON_IsArray(placements) &&
+                   replicas->valuedouble == cJSON_GetArraySize(placements) &&
+                   replicas->valuedouble <= 3,
+               "replicas and placements disagree: %s", out);
+    cJSON_Delete(doc);
+    sched_free(out);
+  }
+  char* nodes_after = nullptr;
+  char* queue_after = nullptr;
+  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes_after, nullptr) == SCHED_OK &&
+                 sched_engine_queue(e, &queue_after, nullptr) == SCHED_OK,
+             "a read-only call failed");
+  FUZZ_CHECK(std::string_view(nodes_before) == nodes_after &&
+                 std::string_view(queue_before) == queue_after,
+             "sched_engine_capacity changed the engine");
+  sched_free(nodes_before);
+  sched_free(queue_before);
+  sched_free(nodes_after);
+  sched_free(queue_after);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -32,6 +124,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sched_engine* e = fuzz::NewEngine(kConfig);
   FUZZ_CHECK(fuzz::Apply(e, fuzz::kCluster) == SCHED_OK, "preload rejected");
 
+  const sched_status explained = Explain(e, pod);
+  Capacity(e, pod);
+
   // An undefined flag bit is rejected whatever the pod.
   sched_status bad_flags;
   fuzz::Schedule(e, pod, flags | 0x80000000u, &bad_flags);
@@ -41,6 +136,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sched_status st;
   bool assumed = false;
   fuzz::Schedule(e, pod, flags, &st, &assumed);
+  FUZZ_CHECK((st == SCHED_OK) == (explained == SCHED_OK), "explain %s but schedule %s",
+             sched_status_name(explained), sched_status_name(st));
   if (st == SCHED_OK && assumed) {
     // The pod now sits on a node: schedule it again, the probe too, then
     // delete it with a watch event wrapping the same object.

@@ -22,6 +22,10 @@ std::string Usage() {
   return R"(Usage: schedsim [--config FILE] [--seed N] [--output table|json]
                 [--explain NS/NAME]... [--pool-label KEY] [--strict]
                 [--progress] [--batch-bytes N] [--version] [FILE...]
+       schedsim explain NS/NAME [--config FILE] [--seed N]
+                [--output table|json] [--strict] [FILE...]
+       schedsim capacity NS/NAME [--max-replicas N] [--config FILE]
+                [--seed N] [--output table|json] [--strict] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -45,6 +49,21 @@ batches, so cluster dumps of any size the machine can hold load.
 FILE is JSON or YAML (objects, Lists, multi-document YAML); "-" reads
 standard input; a directory reads its *.json, *.yaml and *.yml files in name
 order. Without FILE, schedsim runs the bundled example cluster.
+
+schedsim explain NS/NAME simulates the input without that pending pod,
+then explains the pod against the cluster the run leaves
+(sched_engine_explain): the reasons with node counts, the nearest misses
+("needs 300m more cpu on 12 nodes"), the summary an Event would carry,
+and every node's verdict with each Filter plugin's and the raw,
+normalized and weighted scores. --output json prints the explanation
+document (docs/api.md, "Explain"). A bare NAME means namespace "default".
+
+schedsim capacity NS/NAME simulates the input without that pending pod,
+then says how many more replicas of it fit and where
+(sched_engine_capacity: copies scheduled one by one, each assumed before
+the next, as kube-scheduler places a ReplicaSet's pods), up to
+--max-replicas N (default and at most 100000). --output json prints the
+capacity document (docs/api.md, "Capacity").
 
 Options:
   --config FILE        the scheduler's configuration, JSON or YAML: a
@@ -97,10 +116,32 @@ interrupted by Ctrl-C (the partial result printed).
 )";
 }
 
+namespace {
+
+// "ns/name" from NS/NAME or NAME (namespace "default"); `what` names the
+// flag or subcommand in the error.
+std::string PodKeyArg(const std::string& what, const std::string& value) {
+  if (value.empty() || value.front() == '/' || value.back() == '/') {
+    throw InputError(what + ": want NAMESPACE/NAME, got \"" + value + "\"");
+  }
+  return value.find('/') == std::string::npos ? "default/" + value : value;
+}
+
+}  // namespace
+
 Options ParseArgs(int argc, char** argv) {
   Options o;
   bool only_files = false;
-  for (int i = 1; i < argc; ++i) {
+  int first = 1;
+  if (argc > 1 && (std::string(argv[1]) == "explain" || std::string(argv[1]) == "capacity")) {
+    o.command = argv[1];
+    if (argc < 3 || std::string(argv[2]).starts_with("-")) {
+      throw InputError(o.command + ": want the pod, NAMESPACE/NAME (see --help)");
+    }
+    o.explain_pod = PodKeyArg(o.command, argv[2]);
+    first = 3;
+  }
+  for (int i = first; i < argc; ++i) {
     std::string arg = argv[i];
     if (only_files || arg == "-" || !arg.starts_with("-")) {
       o.files.push_back(arg);
@@ -127,14 +168,20 @@ Options ParseArgs(int argc, char** argv) {
       inline_value = true;
     }
     if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config" &&
-        flag != "--batch-bytes" && flag != "--pool-label") {
+        flag != "--batch-bytes" && flag != "--pool-label" &&
+        (flag != "--max-replicas" || o.command != "capacity")) {
       throw InputError("unknown flag " + flag + " (see --help)");
     }
     if (!inline_value) {
       if (i + 1 >= argc) throw InputError(flag + ": missing value");
       value = argv[++i];
     }
-    if (flag == "--seed") {
+    if (flag == "--max-replicas") {
+      o.max_replicas = ParseUint(flag, value);
+      if (*o.max_replicas == 0 || *o.max_replicas > 100000) {
+        throw InputError("--max-replicas: want 1..100000");
+      }
+    } else if (flag == "--seed") {
       o.seed = ParseUint(flag, value);
     } else if (flag == "--batch-bytes") {
       o.batch_bytes = ParseUint(flag, value);
@@ -151,11 +198,12 @@ Options ParseArgs(int argc, char** argv) {
       }
       o.output = value == "json" ? OutputFormat::kJson : OutputFormat::kTable;
     } else {
-      if (value.empty() || value.front() == '/' || value.back() == '/') {
-        throw InputError("--explain: want NAMESPACE/NAME, got \"" + value + "\"");
-      }
-      o.explain.push_back(value.find('/') == std::string::npos ? "default/" + value : value);
+      o.explain.push_back(PodKeyArg("--explain", value));
     }
+  }
+  if (!o.command.empty() && (!o.explain.empty() || o.batch_bytes || !o.pool_label.empty())) {
+    throw InputError(o.command +
+                     ": --explain, --batch-bytes and --pool-label are for the simulation");
   }
   return o;
 }

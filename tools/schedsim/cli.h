@@ -12,6 +12,11 @@ namespace schedsim {
 enum class OutputFormat { kTable, kJson };
 
 struct Options {
+  // The subcommand: "" (simulate), "explain" or "capacity" (then
+  // explain_pod is set).
+  std::string command;
+  std::string explain_pod;               // `schedsim explain|capacity NS/NAME`: "ns/name"
+  std::optional<uint64_t> max_replicas;  // capacity --max-replicas N
   std::optional<uint64_t> seed;
   OutputFormat output = OutputFormat::kTable;
   // "ns/name" per --explain; a bare name means namespace "default"

@@ -93,6 +93,25 @@ JsonPtr SimEngine::Schedule(const std::string& pod, uint32_t flags) {
   return Parse(out, "schedule result");
 }
 
+JsonPtr SimEngine::Explain(const std::string& pod) {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_explain(engine_.get(), pod.data(), pod.size(), &out.p, &err);
+  Check(st, err, Nowhere);
+  return Parse(out, "explanation");
+}
+
+JsonPtr SimEngine::Capacity(const std::string& pod, uint64_t max_replicas) {
+  const std::string request =
+      R"({"maxReplicas":)" + std::to_string(max_replicas) + R"(,"pod":)" + pod + "}";
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st =
+      sched_engine_capacity(engine_.get(), request.data(), request.size(), &out.p, &err);
+  Check(st, err, Nowhere);
+  return Parse(out, "capacity");
+}
+
 void SimEngine::AdvanceClock(uint64_t millis) {
   sched_error* err = nullptr;
   sched_status st = sched_engine_advance_clock(engine_.get(), millis, &err);

@@ -42,6 +42,10 @@ class SimEngine {
   JsonPtr Run(uint32_t max_cycles, uint32_t flags);
   // sched_engine_schedule of `pod` (not assumed); returns the result.
   JsonPtr Schedule(const std::string& pod, uint32_t flags);
+  // sched_engine_explain of `pod`: the explanation document.
+  JsonPtr Explain(const std::string& pod);
+  // sched_engine_capacity of {"pod":pod,"maxReplicas":max_replicas}.
+  JsonPtr Capacity(const std::string& pod, uint64_t max_replicas);
   // sched_engine_advance_clock.
   void AdvanceClock(uint64_t millis);
   // sched_engine_queue: {"nowMillis","schedulingCycle","pods":[...]}.

@@ -11,6 +11,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "diag.h"
+#include "explanation.h"
 #include "input.h"
 #include "libsched_plugin.h"
 #include "output.h"
@@ -70,12 +71,30 @@ int main(int argc, char** argv) {
     if (o.batch_bytes) so.batch_bytes = *o.batch_bytes;
     so.progress = o.progress;
     so.pool_label = o.pool_label;
+    so.explain_after = o.explain_pod;
+    so.capacity = o.command == "capacity";
+    if (o.max_replicas) so.max_replicas = *o.max_replicas;
     std::signal(SIGINT, OnInterrupt);
     SimResult r = Simulate(cluster, so, &g_stop);
     if (o.progress || isatty(STDERR_FILENO) == 1) {
       std::fprintf(stderr, "schedsim: %zu pods in %.3f s, %.0f pods/s\n", r.outcomes.size(),
                    r.seconds,
                    r.seconds > 0 ? static_cast<double>(r.outcomes.size()) / r.seconds : 0);
+    }
+    if (!o.command.empty()) {
+      if (r.explanation == nullptr) {
+        std::cerr << "schedsim: interrupted before the " << o.command << "\n";
+        return 130;
+      }
+      if (o.output == OutputFormat::kJson) {
+        std::cout << Print(r.explanation.get()) << "\n";
+      } else if (so.capacity) {
+        PrintCapacity(std::cout, r.explanation.get());
+      } else {
+        PrintExplanation(std::cout, r.explanation.get());
+      }
+      std::cout.flush();
+      return std::cout ? 0 : 1;
     }
     if (o.output == OutputFormat::kJson) {
       PrintJson(std::cout, r);

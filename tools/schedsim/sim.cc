@@ -110,7 +110,14 @@ class Simulation {
     r_.other_schedulers = c_.other_schedulers;
     std::vector<Item> first, rest;
     for (const InputObject& o : c_.resident) first.push_back({o.json, &o.loc});
-    for (const PendingPod& p : c_.pending) (p.daemon ? first : rest).push_back({p.json, &p.loc});
+    const PendingPod* held = nullptr;  // `schedsim explain`'s pod
+    for (const PendingPod& p : c_.pending) {
+      if (p.key == o_.explain_after) {
+        held = &p;
+        continue;
+      }
+      (p.daemon ? first : rest).push_back({p.json, &p.loc});
+    }
     const bool daemons = first.size() > c_.resident.size();
     Send(first);
     // Before: the bound pods (the daemon pods just sent are pending).
@@ -123,7 +130,11 @@ class Simulation {
       Send(rest);
       Loop();
     }
-    Finish();
+    Finish(held);
+    if (held != nullptr && !Stopped()) {
+      r_.explanation = o_.capacity ? engine_.Capacity(Print(held->json), o_.max_replicas)
+                                   : engine_.Explain(Print(held->json));
+    }
     r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     JsonPtr after = engine_.Nodes();
     const std::string label = ChoosePoolLabel(before.get(), o_.pool_label);
@@ -296,9 +307,9 @@ class Simulation {
   }
 
   // Pods that never had a cycle get the reason; evicted pods are gone.
-  void Finish() {
+  void Finish(const PendingPod* held) {
     for (const PendingPod& p : c_.pending) {
-      if (index_.contains(p.key)) continue;
+      if (index_.contains(p.key) || &p == held) continue;
       std::string message = GatedMessage(p.json);
       if (message.empty()) {
         message = r_.interrupted ? "not scheduled: interrupted before its turn"
@@ -328,10 +339,15 @@ class Simulation {
 }  // namespace
 
 SimResult Simulate(const Cluster& c, const SimOptions& o, const volatile std::sig_atomic_t* stop) {
-  for (const std::string& key : o.explain) {
+  std::vector<std::string> keys = o.explain;
+  if (!o.explain_after.empty()) keys.push_back(o.explain_after);
+  for (const std::string& key : keys) {
     auto explained = [&](const PendingPod& p) { return p.key == key; };
     if (std::none_of(c.pending.begin(), c.pending.end(), explained)) {
-      throw InputError("--explain: no pending pod " + key + " in the input");
+      throw InputError((key != o.explain_after ? "--explain"
+                        : o.capacity           ? "capacity"
+                                               : "explain") +
+                       std::string(": no pending pod ") + key + " in the input");
     }
   }
   return Simulation(c, o, stop).Run();

@@ -38,6 +38,12 @@ struct SimOptions {
   // --pool-label: the node label whose values are the pools of the
   // utilization report; "" picks the first of kPoolLabels a node carries.
   std::string pool_label = {};
+  // `schedsim explain|capacity`: this pending pod ("ns/name") is left out
+  // of the run, then explained (or its capacity asked, up to
+  // max_replicas) against the cluster the run leaves.
+  std::string explain_after = {};
+  bool capacity = false;
+  uint64_t max_replicas = 100000;
 };
 
 // Where a pending pod ended up.
@@ -74,6 +80,9 @@ struct SimResult {
   // and after it (placed pods too, evicted ones gone).
   Utilization utilization;
   double seconds = 0;  // wall time of the scheduling loop
+  // The sched_engine_explain (or, with SimOptions::capacity,
+  // sched_engine_capacity) document of SimOptions::explain_after.
+  JsonPtr explanation;
 };
 
 // At most this many scheduling cycles per pending pod (plus a constant);

@@ -9,7 +9,9 @@ use libsched_sys as sys;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::capacity::Capacity;
 use crate::error::{Error, Result};
+use crate::explain::Explanation;
 use crate::types::{
     ApplySummary, NodeQuery, NodeState, QueueState, RunResult, ScheduleResult, Stats,
 };
@@ -204,6 +206,68 @@ impl Engine {
         flags: ScheduleFlags,
     ) -> Result<ScheduleResult> {
         self.schedule(encode(pod)?, flags)
+    }
+
+    /// Explains where a pending `v1/Pod` (JSON) would fit and why not
+    /// elsewhere, against every node (`sched_engine_explain`): each node's
+    /// verdict and each Filter plugin's, the raw, normalized and weighted
+    /// scores, the reasons with node counts, the nearest misses and a
+    /// summary of at most 1,024 bytes. Changes nothing in the engine.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"1","pods":"10"}}}"#)?;
+    /// let pod = r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"d"},
+    ///     "spec":{"containers":[{"name":"c","image":"i",
+    ///     "resources":{"requests":{"cpu":"1300m"}}}]}}"#;
+    /// let x = engine.explain(pod)?;
+    /// assert_eq!(x.nearest_misses[0].text, "needs 300m more cpu on 1 node");
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn explain(&self, pod: impl AsRef<[u8]>) -> Result<Explanation> {
+        let pod = pod.as_ref();
+        // SAFETY: pod is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_explain(e, pod.as_ptr().cast(), pod.len(), out, err)
+        })
+    }
+
+    /// How many more replicas of the pending `v1/Pod` template `pod` fit,
+    /// and where (`sched_engine_capacity`): copies scheduled one after
+    /// another, each assumed before the next, until one fits nowhere or
+    /// `max_replicas` fit (`None`: the library's bound, 100000), then all
+    /// undone. A replica that could fit only by preemption ends the count.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}"#)?;
+    /// let pod = serde_json::json!({"kind": "Pod", "apiVersion": "v1",
+    ///     "metadata": {"name": "web", "namespace": "d"},
+    ///     "spec": {"containers": [{"name": "c", "image": "i",
+    ///         "resources": {"requests": {"cpu": "600m"}}}]}});
+    /// let c = engine.capacity(&pod, None)?;
+    /// assert_eq!((c.replicas, c.placements.len()), (3, 3));
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn capacity<T: Serialize + ?Sized>(
+        &self,
+        pod: &T,
+        max_replicas: Option<u32>,
+    ) -> Result<Capacity> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Request<'a, T: ?Sized> {
+            pod: &'a T,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            max_replicas: Option<u32>,
+        }
+        let request = encode(&Request { pod, max_replicas })?;
+        // SAFETY: request is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_capacity(e, request.as_ptr().cast(), request.len(), out, err)
+        })
     }
 
     /// Runs scheduling cycles from the scheduling queue at the current

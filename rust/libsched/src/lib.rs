@@ -31,13 +31,20 @@
 //! `libsched.a`. See docs/rust.md in the repository.
 #![warn(missing_docs)]
 
+mod capacity;
 mod engine;
 mod error;
+mod explain;
 mod flags;
 mod types;
 
+pub use capacity::{Capacity, NodeReplicas};
 pub use engine::Engine;
 pub use error::{Code, Error, Result};
+pub use explain::{
+    Explanation, NearMiss, NodeExplanation, PluginScore, ReasonCount, ScoreWeight, Shortfall,
+    Verdict,
+};
 pub use flags::ScheduleFlags;
 pub use types::{
     ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,

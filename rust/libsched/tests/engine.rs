@@ -182,6 +182,58 @@ fn nodes_report_node_info_requests() {
     assert_eq!(err.path(), "labelSelector.matchExpressions[0]");
 }
 
+#[test]
+fn explain_reports_nearest_misses_and_changes_nothing() {
+    let engine = two_nodes();
+    let x = engine.explain(encode_pod("p", "1200m")).unwrap();
+    assert!(!x.error);
+    assert_eq!((x.num_all_nodes, x.feasible_nodes), (2, 1));
+    assert_eq!(x.nearest_misses.len(), 1);
+    assert_eq!(x.nearest_misses[0].text, "needs 200m more cpu on 1 node");
+    assert_eq!(x.nearest_misses[0].shortfalls[0].amount, 200);
+    let feasible: Vec<_> = x.nodes.iter().filter(|n| n.feasible).collect();
+    assert_eq!(feasible.len(), 1);
+    assert_eq!(feasible[0].node, "n1");
+    assert_eq!(feasible[0].scores.len(), x.score_plugins.len());
+    assert_eq!(x.nodes[1].verdict.plugin, "NodeResourcesFit");
+    // Nothing assumed: the pod still fits n1 with all its room.
+    let r = engine
+        .schedule_object(&pod("q", "2"), ScheduleFlags::empty())
+        .unwrap();
+    assert_eq!(r.node.as_deref(), Some("n1"));
+    let err = engine.explain(r#"{"kind":"Node"}"#).unwrap_err();
+    assert_eq!((err.code(), err.path()), (Code::InvalidArgument, "kind"));
+}
+
+#[test]
+fn capacity_matches_scheduling_replicas_one_by_one() {
+    let engine = two_nodes();
+    let c = engine.capacity(&pod("web", "600m"), None).unwrap();
+    // n1 (2 CPUs) holds three, n2 (1 CPU) one.
+    assert_eq!((c.replicas, c.capped), (4, false));
+    let slow = two_nodes();
+    for (i, want) in c.placements.iter().enumerate() {
+        let r = slow
+            .schedule_object(
+                &pod(&format!("web-capacity-{i}"), "600m"),
+                ScheduleFlags::ASSUME,
+            )
+            .unwrap();
+        assert_eq!(r.node.as_deref(), Some(want.as_str()));
+    }
+    let capped = engine.capacity(&pod("web", "600m"), Some(2)).unwrap();
+    assert_eq!((capped.replicas, capped.capped), (2, true));
+    let err = engine.capacity(&pod("web", "600m"), Some(0)).unwrap_err();
+    assert_eq!(
+        (err.code(), err.path()),
+        (Code::InvalidArgument, "maxReplicas")
+    );
+}
+
+fn encode_pod(name: &str, cpu: &str) -> String {
+    pod(name, cpu).to_string()
+}
+
 /// sched.h convention 6: one engine, called from many threads at once.
 #[test]
 fn one_engine_from_many_threads() {
