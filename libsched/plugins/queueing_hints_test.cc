@@ -14,10 +14,10 @@
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/plugins/node_unschedulable.h"
 #include "libsched/plugins/pod_topology_spread.h"
-#include "libsched/plugins/pod_topology_spread_test_util.h"
 #include "libsched/plugins/scheduling_gates.h"
 #include "libsched/plugins/taint_toleration.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/pod_topology_spread_test_util.h"
 
 namespace sched {
 namespace {

@@ -451,8 +451,10 @@ static void TestQueue(void) {
   CHECK_STREQ(out, "{\"results\":[]}");
   sched_free(out);
 
-  /* A pod rejected with no plugin recorded (only NodeAffinity's node-name
-   * restriction) always backs off: an unbounded run still ends. */
+  /* A pod rejected only by NodeAffinity's node-name restriction (a
+   * PreFilterResult): NodeAffinity is recorded as the restricting plugin, as
+   * upstream's Diagnosis does, so the pod waits in unschedulablePods for
+   * NodeAffinity's events; an unbounded run still ends. */
   out = Apply(engine,
               "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"pinned\"},\"spec\":{\"affinity\":"
               "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
@@ -463,7 +465,8 @@ static void TestQueue(void) {
   CHECK_CONTAINS(out, "{\"results\":[{\"pod\":\"default/pinned\",\"node\":null");
   sched_free(out);
   CHECK(sched_engine_queue(engine, &out, &err) == SCHED_OK);
-  CHECK_CONTAINS(out, "\"pod\":\"default/pinned\",\"queue\":\"Backoff\"");
+  CHECK_CONTAINS(out, "\"pod\":\"default/pinned\",\"queue\":\"Unschedulable\"");
+  CHECK_CONTAINS(out, "\"unschedulablePlugins\":[\"NodeAffinity\"]");
   sched_free(out);
   CHECK(sched_engine_run(engine, 0, 0, &out, &err) == SCHED_OK);
   CHECK_STREQ(out, "{\"results\":[]}");
