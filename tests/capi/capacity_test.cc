@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capi/engine.h"
+#include "capi/json_reader.h"
 #include "sched/sched.h"
 #include "tests/capi/base_engine.h"
 #include "tests/capi/engine_test_util.h"
@@ -21,23 +22,14 @@ using testing::BaseEngine;
 using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
-using testing::Collect;
 using testing::EnginePtr;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PodJson;
 
 CallResult CallCapacity(sched_engine* e, const std::string& request) {
-  char* out = nullptr;
-  sched_error* err = nullptr;
-  const sched_status st = sched_engine_capacity(e, request.data(), request.size(), &out, &err);
-  return Collect(st, out, err);
+  return testing::CallWithInput(sched_engine_capacity, e, request);
 }
-
-struct CJsonDeleter {
-  void operator()(cJSON* p) const { cJSON_Delete(p); }
-};
-using Json = std::unique_ptr<cJSON, CJsonDeleter>;
 
 const cJSON* Get(const cJSON* o, const char* key) {
   return cJSON_GetObjectItemCaseSensitive(o, key);
@@ -75,7 +67,7 @@ TEST(CapacityTest, PlacesReplicasAsSchedulingThemOneByOne) {
       const CallResult r = CallCapacity(asked.get(), R"({"pod":)" + PodJson("web", cpu) + "}");
       ASSERT_EQ(r.status, SCHED_OK) << r.message;
       EXPECT_EQ(asked->rep->StateDigest(), before) << cpu;
-      Json doc(cJSON_Parse(r.output.c_str()));
+      JsonDoc doc(cJSON_Parse(r.output.c_str()));
       const int replicas = static_cast<int>(Get(doc.get(), "replicas")->valuedouble);
       EXPECT_FALSE(cJSON_IsTrue(Get(doc.get(), "capped")));
       const cJSON* placements = Get(doc.get(), "placements");
@@ -84,7 +76,7 @@ TEST(CapacityTest, PlacesReplicasAsSchedulingThemOneByOne) {
       for (int i = 0; i < replicas; ++i) {
         const CallResult s =
             CallSchedule(slow.get(), Replica("web", cpu, i), SCHED_SCHEDULE_ASSUME);
-        Json sj(cJSON_Parse(s.output.c_str()));
+        JsonDoc sj(cJSON_Parse(s.output.c_str()));
         ASSERT_TRUE(cJSON_IsString(Get(sj.get(), "node"))) << config << " " << cpu << " " << i;
         EXPECT_STREQ(Get(sj.get(), "node")->valuestring,
                      cJSON_GetArrayItem(placements, i)->valuestring)
@@ -93,7 +85,7 @@ TEST(CapacityTest, PlacesReplicasAsSchedulingThemOneByOne) {
       // ... and one more does not fit, with the message capacity reported.
       const CallResult next =
           CallSchedule(slow.get(), Replica("web", cpu, replicas), SCHED_SCHEDULE_ASSUME);
-      Json nj(cJSON_Parse(next.output.c_str()));
+      JsonDoc nj(cJSON_Parse(next.output.c_str()));
       EXPECT_TRUE(cJSON_IsNull(Get(nj.get(), "node"))) << next.output;
       EXPECT_STREQ(Get(nj.get(), "message")->valuestring, Get(doc.get(), "message")->valuestring);
       // Per-node counts add up.
@@ -110,7 +102,7 @@ TEST(CapacityTest, StopsAtTheCap) {
   const CallResult r =
       CallCapacity(e.get(), R"({"maxReplicas":3,"pod":)" + PodJson("web", "100m") + "}");
   ASSERT_EQ(r.status, SCHED_OK) << r.message;
-  Json doc(cJSON_Parse(r.output.c_str()));
+  JsonDoc doc(cJSON_Parse(r.output.c_str()));
   EXPECT_EQ(Get(doc.get(), "replicas")->valuedouble, 3);
   EXPECT_TRUE(cJSON_IsTrue(Get(doc.get(), "capped")));
   EXPECT_STREQ(Get(doc.get(), "message")->valuestring, "");

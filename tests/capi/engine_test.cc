@@ -10,16 +10,12 @@
 #include <thread>
 #include <vector>
 
+#include "capi/json_reader.h"
 #include "sched/sched.h"
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
 namespace {
-
-struct CJsonDeleter {
-  void operator()(cJSON* p) const { cJSON_Delete(p); }
-};
-using Json = std::unique_ptr<cJSON, CJsonDeleter>;
 
 using testing::EventJson;
 using testing::NodeJson;
@@ -66,15 +62,15 @@ class EngineTest : public ::testing::Test {
   std::string ScheduleText(const std::string& pod, uint32_t flags = 0) {
     return ScheduleText(engine_, pod, flags);
   }
-  Json Schedule(const std::string& pod, uint32_t flags = 0) {
+  JsonDoc Schedule(const std::string& pod, uint32_t flags = 0) {
     const std::string text = ScheduleText(pod, flags);
-    Json j(cJSON_Parse(text.c_str()));
+    JsonDoc j(cJSON_Parse(text.c_str()));
     EXPECT_NE(j, nullptr) << text;
     return j;
   }
   // The chosen node, or "" when none.
   std::string NodeFor(const std::string& pod, uint32_t flags = 0) {
-    Json r = Schedule(pod, flags);
+    JsonDoc r = Schedule(pod, flags);
     const cJSON* node = cJSON_GetObjectItemCaseSensitive(r.get(), "node");
     return cJSON_IsString(node) ? node->valuestring : "";
   }
@@ -131,7 +127,7 @@ TEST_F(EngineTest, PreemptionNominatesAndNamesVictimsWithoutChangingState) {
 
   // Once the caller deletes the victim, the nominated pod fits there.
   Apply(EventJson("DELETED", PodJson("low", "1500m", "n1")));
-  Json r = Schedule(PodJson("high", "1", "", R"("priority":100,)"));
+  JsonDoc r = Schedule(PodJson("high", "1", "", R"("priority":100,)"));
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "node")->valuestring, "n1");
   EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(r.get(), "victims"), nullptr);
 }
@@ -152,7 +148,7 @@ TEST_F(EngineTest, AssumeThenEventsReplaceOrRemoveTheAssumedPod) {
 
   // Deleting web frees both nodes.
   Apply(EventJson("DELETED", PodJson("web", "1500m", other)));
-  Json r = Schedule(PodJson("web4", "1500m"));
+  JsonDoc r = Schedule(PodJson("web4", "1500m"));
   EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(r.get(), "feasibleNodes")->valuedouble, 2);
 }
 
@@ -186,7 +182,7 @@ TEST_F(EngineTest, DeletingWhatIsMissingIsANoOp) {
 }
 
 TEST_F(EngineTest, NoNodesIsUnschedulable) {
-  Json r = Schedule(PodJson("p", "1"));
+  JsonDoc r = Schedule(PodJson("p", "1"));
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "reason")->valuestring, "Unschedulable");
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "no nodes available to schedule pods");
@@ -196,7 +192,7 @@ TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
   Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," +
         EventJson("ADDED", NodeJson("n2", "1")) + "," + EventJson("ADDED", NodeJson("n3", "8")) +
         "]");
-  Json r = Schedule(PodJson("p", "2"), SCHED_SCHEDULE_NODE_STATUSES);
+  JsonDoc r = Schedule(PodJson("p", "2"), SCHED_SCHEDULE_NODE_STATUSES);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "node")->valuestring, "n3");
   const cJSON* statuses = cJSON_GetObjectItemCaseSensitive(r.get(), "nodeStatuses");
   ASSERT_EQ(cJSON_GetArraySize(statuses), 2);
@@ -215,7 +211,7 @@ TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
 TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
   Apply("[" + EventJson("ADDED", NodeJson("n1", "4")) + "," +
         EventJson("ADDED", NodeJson("n2", "8")) + "]");
-  Json r = Schedule(PodJson("p", "1"), SCHED_SCHEDULE_SCORES);
+  JsonDoc r = Schedule(PodJson("p", "1"), SCHED_SCHEDULE_SCORES);
   const cJSON* scores = cJSON_GetObjectItemCaseSensitive(r.get(), "scores");
   ASSERT_NE(scores, nullptr);
   const int plugins = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(scores, "plugins"));
@@ -264,7 +260,7 @@ TEST_F(EngineTest, ServicesDriveDefaultTopologySpread) {
   EXPECT_FALSE(ScoredBy(Schedule(WebPod("web-1", ""), SCHED_SCHEDULE_SCORES).get(),
                         "PodTopologySpread"));
   EXPECT_EQ(Apply(EventJson("ADDED", kWebService)), R"({"applied":1,"ignored":{},"pendingPods":0})");
-  Json r = Schedule(WebPod("web-1", ""), SCHED_SCHEDULE_SCORES);
+  JsonDoc r = Schedule(WebPod("web-1", ""), SCHED_SCHEDULE_SCORES);
   EXPECT_TRUE(ScoredBy(r.get(), "PodTopologySpread"));
   Apply(EventJson("DELETED", kWebService));
   EXPECT_FALSE(ScoredBy(Schedule(WebPod("web-1", ""), SCHED_SCHEDULE_SCORES).get(),
@@ -320,7 +316,7 @@ TEST_F(EngineTest, PodAffinityFollowsNamespacesAndAssumedPods) {
       "namespaceSelector":{"matchLabels":{"t":"x"}},"topologyKey":"host"}]}},)");
   EXPECT_EQ(NodeFor(near), "n2");
   Apply(EventJson("DELETED", ns));
-  Json r = Schedule(near);
+  JsonDoc r = Schedule(near);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. "
                "preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
@@ -423,7 +419,7 @@ class EngineQueueTest : public EngineTest {
   std::string Where(const std::string& pod) {
     char* out = nullptr;
     EXPECT_EQ(sched_engine_queue(engine_, &out, nullptr), SCHED_OK);
-    Json q(cJSON_Parse(out));
+    JsonDoc q(cJSON_Parse(out));
     sched_free(out);
     const cJSON* p;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(q.get(), "pods")) {

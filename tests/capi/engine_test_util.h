@@ -3,6 +3,7 @@
 #ifndef TESTS_CAPI_ENGINE_TEST_UTIL_H_
 #define TESTS_CAPI_ENGINE_TEST_UTIL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -50,11 +51,19 @@ inline CallResult Collect(sched_status st, char* output, sched_error* err) {
   return r;
 }
 
-inline CallResult CallApply(sched_engine* e, std::string_view json) {
-  char* summary = nullptr;
+// A call of the shape (engine, input, length, &output, &err): apply,
+// nodes, explain, capacity.
+using InputCall = sched_status (*)(sched_engine*, const char*, size_t, char**, sched_error**);
+
+inline CallResult CallWithInput(InputCall call, sched_engine* e, std::string_view input) {
+  char* output = nullptr;
   sched_error* err = nullptr;
-  const sched_status st = sched_engine_apply(e, json.data(), json.size(), &summary, &err);
-  return Collect(st, summary, err);
+  const sched_status st = call(e, input.data(), input.size(), &output, &err);
+  return Collect(st, output, err);
+}
+
+inline CallResult CallApply(sched_engine* e, std::string_view json) {
+  return CallWithInput(sched_engine_apply, e, json);
 }
 
 inline CallResult CallSchedule(sched_engine* e, std::string_view pod, uint32_t flags) {

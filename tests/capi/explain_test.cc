@@ -8,6 +8,7 @@
 #include <string>
 
 #include "capi/engine.h"
+#include "capi/json_reader.h"
 #include "sched/sched.h"
 #include "tests/capi/base_engine.h"
 #include "tests/capi/engine_test_util.h"
@@ -19,23 +20,14 @@ using testing::BaseEngine;
 using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
-using testing::Collect;
 using testing::EnginePtr;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PodJson;
 
 CallResult CallExplain(sched_engine* e, const std::string& pod) {
-  char* out = nullptr;
-  sched_error* err = nullptr;
-  const sched_status st = sched_engine_explain(e, pod.data(), pod.size(), &out, &err);
-  return Collect(st, out, err);
+  return testing::CallWithInput(sched_engine_explain, e, pod);
 }
-
-struct CJsonDeleter {
-  void operator()(cJSON* p) const { cJSON_Delete(p); }
-};
-using Json = std::unique_ptr<cJSON, CJsonDeleter>;
 
 const cJSON* Get(const cJSON* o, const char* key) {
   return cJSON_GetObjectItemCaseSensitive(o, key);
@@ -71,7 +63,7 @@ TEST(ExplainTest, ReportsVerdictsScoresReasonsAndNearestMisses) {
   EnginePtr e = SmallEngine();
   const CallResult r = CallExplain(e.get(), PodJson("p", "1200m"));
   ASSERT_EQ(r.status, SCHED_OK) << r.message;
-  Json j(cJSON_Parse(r.output.c_str()));
+  JsonDoc j(cJSON_Parse(r.output.c_str()));
   ASSERT_NE(j, nullptr) << r.output;
   EXPECT_STREQ(Get(j.get(), "pod")->valuestring, "ns/p");
   EXPECT_FALSE(cJSON_IsTrue(Get(j.get(), "error")));
@@ -118,8 +110,8 @@ TEST(ExplainTest, TotalsAreTheScheduleCyclesScores) {
   const CallResult s = CallSchedule(e.get(), pod, SCHED_SCHEDULE_SCORES);
   ASSERT_EQ(x.status, SCHED_OK);
   ASSERT_EQ(s.status, SCHED_OK);
-  Json xj(cJSON_Parse(x.output.c_str()));
-  Json sj(cJSON_Parse(s.output.c_str()));
+  JsonDoc xj(cJSON_Parse(x.output.c_str()));
+  JsonDoc sj(cJSON_Parse(s.output.c_str()));
   // 4 nodes < 100: the cycle scores every feasible node too.
   const cJSON* scored;
   int compared = 0;
@@ -179,7 +171,7 @@ TEST(ExplainTest, NoNodesIsAnErrorInTheDocument) {
   EnginePtr e(raw);
   const CallResult r = CallExplain(e.get(), PodJson("p", "1"));
   ASSERT_EQ(r.status, SCHED_OK);
-  Json j(cJSON_Parse(r.output.c_str()));
+  JsonDoc j(cJSON_Parse(r.output.c_str()));
   EXPECT_TRUE(cJSON_IsTrue(Get(j.get(), "error")));
   EXPECT_STREQ(Get(j.get(), "message")->valuestring, "no nodes available to schedule pods");
 }

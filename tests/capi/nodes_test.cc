@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capi/engine.h"
+#include "capi/json_reader.h"
 #include "sched/sched.h"
 #include "tests/capi/base_engine.h"
 #include "tests/capi/engine_test_util.h"
@@ -21,28 +22,19 @@ using testing::BaseEngine;
 using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
-using testing::Collect;
 using testing::EnginePtr;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PodJson;
 
 CallResult CallNodes(sched_engine* e, const std::string& query) {
-  char* out = nullptr;
-  sched_error* err = nullptr;
-  const sched_status st = sched_engine_nodes(e, query.data(), query.size(), &out, &err);
-  return Collect(st, out, err);
+  return testing::CallWithInput(sched_engine_nodes, e, query);
 }
-
-struct CJsonDeleter {
-  void operator()(cJSON* p) const { cJSON_Delete(p); }
-};
-using Json = std::unique_ptr<cJSON, CJsonDeleter>;
 
 // The integer at `path` (members by name) of node `name` in a nodes
 // document, or -1 when absent.
 int64_t NodeValue(const std::string& doc, const std::string& name, std::vector<const char*> path) {
-  Json j(cJSON_Parse(doc.c_str()));
+  JsonDoc j(cJSON_Parse(doc.c_str()));
   const cJSON* nodes = cJSON_GetObjectItemCaseSensitive(j.get(), "nodes");
   const cJSON* n;
   cJSON_ArrayForEach(n, nodes) {
@@ -122,7 +114,7 @@ TEST(NodesTest, QueriesSelectByNameAndLabels) {
   for (const Case& c : cases) {
     const CallResult r = CallNodes(e.get(), c.query);
     ASSERT_EQ(r.status, SCHED_OK) << c.query << ": " << r.message;
-    Json j(cJSON_Parse(r.output.c_str()));
+    JsonDoc j(cJSON_Parse(r.output.c_str()));
     std::string names;
     const cJSON* n;
     cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(j.get(), "nodes")) {

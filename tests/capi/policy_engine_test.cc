@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "capi/json_reader.h"
 #include "sched/sched.h"
 #include "tests/capi/engine_test_util.h"
 
@@ -19,11 +20,6 @@ using testing::CallApply;
 using testing::CallSchedule;
 using testing::NodeJson;
 using testing::PodJson;
-
-struct CJsonDeleter {
-  void operator()(cJSON* p) const { cJSON_Delete(p); }
-};
-using Json = std::unique_ptr<cJSON, CJsonDeleter>;
 
 struct EngineDeleter {
   void operator()(sched_engine* e) const { sched_engine_free(e); }
@@ -43,15 +39,15 @@ Engine NewEngine(const std::string& config, const std::string& cluster) {
   return engine;
 }
 
-Json Schedule(sched_engine* e, const std::string& pod, uint32_t flags) {
+JsonDoc Schedule(sched_engine* e, const std::string& pod, uint32_t flags) {
   const auto r = CallSchedule(e, pod, flags);
   EXPECT_EQ(r.status, SCHED_OK) << r.message;
-  return Json(cJSON_Parse(r.output.c_str()));
+  return JsonDoc(cJSON_Parse(r.output.c_str()));
 }
 
 // "plugin: reason, reason" of the one rejected node.
 std::string NodeStatus(sched_engine* e, const std::string& pod) {
-  Json r = Schedule(e, pod, SCHED_SCHEDULE_NODE_STATUSES);
+  JsonDoc r = Schedule(e, pod, SCHED_SCHEDULE_NODE_STATUSES);
   const cJSON* s = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r.get(), "nodeStatuses"), 0);
   if (s == nullptr) return "<none>";
   std::string out = cJSON_GetObjectItemCaseSensitive(s, "plugin")->valuestring;
@@ -97,7 +93,7 @@ TEST(PolicyEngineTest, FilterOrderAndAlwaysCheckAllPredicates) {
   EXPECT_EQ(NodeStatus(NewEngine(Policy(fits + "," + rack, true), cluster).get(), pod),
             "NodeResourcesFit: Insufficient cpu node(s) didn't have the "
             "requested labels");
-  Json r = Schedule(NewEngine(Policy(fits + "," + rack, true), cluster).get(), pod, 0);
+  JsonDoc r = Schedule(NewEngine(Policy(fits + "," + rack, true), cluster).get(), pod, 0);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "0/1 nodes are available: 1 Insufficient cpu, 1 node(s) didn't have the "
                "requested "
@@ -115,7 +111,7 @@ TEST(PolicyEngineTest, PriorityChangesThePlacement) {
   const std::string pod = PodJson("p", "1");
   auto node_of = [&](const std::string& config) {
     Engine e = NewEngine(config, cluster);
-    Json r = Schedule(e.get(), pod, SCHED_SCHEDULE_SCORES);
+    JsonDoc r = Schedule(e.get(), pod, SCHED_SCHEDULE_SCORES);
     std::string plugins;
     const cJSON* p;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
