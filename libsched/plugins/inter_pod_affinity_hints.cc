@@ -4,20 +4,14 @@
 #include <vector>
 
 #include "libsched/plugins/inter_pod_affinity.h"
+#include "libsched/plugins/internal/inter_pod_affinity_state.h"
 
 namespace sched {
 namespace {
 
-// podMatchesAllAffinityTerms on terms as GetAffinityTerms builds them: a
-// namespace selector is not resolved, so it is matched against no labels.
-bool MatchesAllTerms(const std::vector<AffinityTerm>& terms, const Pod& pod, const Interner& in) {
-  if (terms.empty()) return false;
-  const LabelSet no_labels;
-  for (const AffinityTerm& t : terms) {
-    if (!t.Matches(pod, no_labels, in)) return false;
-  }
-  return true;
-}
+// podMatchesAllAffinityTerms: a namespace selector is matched against no
+// labels, as on the terms GetAffinityTerms builds.
+using interpodaffinity::MatchesAllTerms;
 
 bool Unscheduled(const Pod& p) { return p.node_name.empty() && p.nominated_node_name.empty(); }
 
