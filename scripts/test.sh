@@ -34,12 +34,28 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 timings=()
-# Adds a stage's duration to the timing table.
+# Sets $cpu: the CPU seconds (user + system) of this shell's finished
+# children so far. Not called as $(...): a subshell has no children yet.
+children_cpu() {
+  local f
+  f=$(mktemp)
+  times >"$f"
+  # The second line: children's user and system time, e.g. "1m2.500s 0m3.250s".
+  cpu=$(sed -n 2p "$f" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }')
+  rm -f "$f"
+}
+
+# Adds a stage's wall time and CPU time (both cores' worth: the CPU a
+# stage needs, which a faster or less busy machine does not shrink) to the
+# timing table.
 timed() {  # name, command...
-  local name=$1 start=$SECONDS
+  local name=$1 start=$SECONDS cpu cpu_start
+  children_cpu
+  cpu_start=$cpu
   shift
   "$@"
-  timings+=("$(printf '%-11s %4ds' "$name" $((SECONDS - start)))")
+  children_cpu
+  timings+=("$(printf '%-11s %4ds  cpu %5ds' "$name" $((SECONDS - start)) $((cpu - cpu_start)))")
 }
 
 run_suite() {  # builddir, meson setup args...; $tests: meson tests to run (default: all)
@@ -162,7 +178,9 @@ else
   failed=$((failed + 1))
 fi
 
-printf 'stage times (the two lanes overlap):\n'
+printf 'stage times, wall and CPU (the two lanes overlap):\n'
 printf '  %s\n' "${timings[@]}"
+children_cpu
+echo "  all stages: ${SECONDS}s, cpu ${cpu}s"
 echo "${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ]
