@@ -29,6 +29,10 @@ type Case struct {
 	PVCs           []*v1.PersistentVolumeClaim
 	StorageClasses []*storagev1.StorageClass
 	CSINodes       []*storagev1.CSINode
+	// CSI objects (volumes.go, csiStorage).
+	CSIDrivers           []*storagev1.CSIDriver
+	CSIStorageCapacities []*storagev1.CSIStorageCapacity
+	VolumeAttachments    []*storagev1.VolumeAttachment
 }
 
 var (
@@ -40,6 +44,9 @@ var (
 	pvcType       = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"}
 	classType     = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"}
 	csiNodeType   = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSINode"}
+	csiDriverType = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSIDriver"}
+	capacityType  = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSIStorageCapacity"}
+	attachType    = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "VolumeAttachment"}
 )
 
 // prepare sets what the API server would have set and the JSON encoding
@@ -66,6 +73,15 @@ func (c *Case) prepare() {
 	}
 	for _, n := range c.CSINodes {
 		n.TypeMeta = csiNodeType
+	}
+	for _, d := range c.CSIDrivers {
+		d.TypeMeta = csiDriverType
+	}
+	for _, sc := range c.CSIStorageCapacities {
+		sc.TypeMeta = capacityType
+	}
+	for _, va := range c.VolumeAttachments {
+		va.TypeMeta = attachType
 	}
 	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
 		if p == nil {
@@ -108,8 +124,9 @@ func (c *Case) JSON() (cluster, pod []byte, err error) {
 	return cluster, pod, err
 }
 
-// volumeObjects lists the PVs, PVCs, StorageClasses and CSINodes: what
-// upstream's volume plugins read through informers.
+// volumeObjects lists the PVs, PVCs, StorageClasses, CSINodes, CSIDrivers,
+// CSIStorageCapacities and VolumeAttachments: what upstream's volume
+// plugins read through informers.
 func (c *Case) volumeObjects() []runtime.Object {
 	var out []runtime.Object
 	for _, o := range c.PVs {
@@ -122,6 +139,15 @@ func (c *Case) volumeObjects() []runtime.Object {
 		out = append(out, o)
 	}
 	for _, o := range c.CSINodes {
+		out = append(out, o)
+	}
+	for _, o := range c.CSIDrivers {
+		out = append(out, o)
+	}
+	for _, o := range c.CSIStorageCapacities {
+		out = append(out, o)
+	}
+	for _, o := range c.VolumeAttachments {
 		out = append(out, o)
 	}
 	return out

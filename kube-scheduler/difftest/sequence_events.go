@@ -6,14 +6,13 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // event applies one random cluster change to both sides: a bound pod
 // deleted, a node added, removed (its pods deleted after it, as the pod
 // garbage collector does), relabeled (zone included: the node tree moves
 // it), tainted or cordoned, a namespace's labels changed, a PV or a claim
-// added or a claim deleted.
+// added or a claim deleted, a CSI object changed (csiEvent).
 func (s *sequence) event() (string, error) {
 	w := s.world
 	switch k := s.g.n(100); {
@@ -29,10 +28,8 @@ func (s *sequence) event() (string, error) {
 			return "", err
 		}
 		if len(w.StorageClasses) > 0 && s.g.chance(0.7) {
-			limit := int32(1 + s.g.n(3))
-			cn := &storagev1.CSINode{TypeMeta: csiNodeType, ObjectMeta: metav1.ObjectMeta{Name: n.Name},
-				Spec: storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{
-					{Name: ebsDriver, NodeID: n.Name, Allocatable: &storagev1.VolumeNodeResources{Count: &limit}}}}}
+			cn := s.g.csiNode(n.Name)
+			cn.TypeMeta = csiNodeType
 			w.CSINodes = append(w.CSINodes, cn)
 			s.stale()
 			return "add node " + n.Name + " with a CSINode", s.apply("ADDED", cn)
@@ -76,14 +73,14 @@ func (s *sequence) event() (string, error) {
 		return "namespace " + ns.Name + " relabeled", s.apply("MODIFIED", ns)
 	case len(w.StorageClasses) == 0:
 		return "none", nil
-	case k < 94:
+	case k < 92:
 		pv := s.g.pv(w, fmt.Sprintf("pv-seq-%d", s.nextPV))
 		s.nextPV++
 		pv.TypeMeta = pvType
 		w.PVs = append(w.PVs, pv)
 		s.stale()
 		return "add " + pv.Name, s.apply("ADDED", pv)
-	case k < 98:
+	case k < 95:
 		pvc := s.g.pvc(w, 100+s.nextClaims)
 		s.nextClaims++
 		pvc.TypeMeta = pvcType
@@ -98,12 +95,63 @@ func (s *sequence) event() (string, error) {
 			}
 		}
 		return "add " + pvc.Name, nil
+	case k < 98:
+		return s.csiEvent()
 	case len(w.PVCs) > 0:
 		i := s.g.n(len(w.PVCs))
 		pvc := w.PVCs[i]
 		w.PVCs = slices.Delete(w.PVCs, i, i+1)
 		s.stale()
 		return "delete " + pvc.Name, s.apply("DELETED", pvc)
+	}
+	return "none", nil
+}
+
+// csiEvent changes a CSI object on both sides: the CSIDriver's
+// storageCapacity, a CSIStorageCapacity's size (or a new one), a
+// VolumeAttachment added or deleted.
+func (s *sequence) csiEvent() (string, error) {
+	w := s.world
+	s.stale()
+	switch s.g.n(3) {
+	case 0:
+		d := s.g.csiDriver()
+		d.TypeMeta = csiDriverType
+		typ := "ADDED"
+		if len(w.CSIDrivers) > 0 {
+			typ = "MODIFIED"
+		}
+		w.CSIDrivers = []*storagev1.CSIDriver{d}
+		return fmt.Sprintf("CSIDriver storageCapacity %v", d.Spec.StorageCapacity != nil && *d.Spec.StorageCapacity),
+			s.apply(typ, d)
+	case 1:
+		i := s.g.n(2)
+		c := s.g.capacity(fmt.Sprintf("cap-%d", i), zones[i])
+		c.TypeMeta = capacityType
+		for j, old := range w.CSIStorageCapacities {
+			if old.Name == c.Name {
+				w.CSIStorageCapacities[j] = c
+				return "resize " + c.Name, s.apply("MODIFIED", c)
+			}
+		}
+		w.CSIStorageCapacities = append(w.CSIStorageCapacities, c)
+		return "add " + c.Name, s.apply("ADDED", c)
+	}
+	if len(w.VolumeAttachments) > 0 && s.g.chance(0.5) {
+		i := s.g.n(len(w.VolumeAttachments))
+		va := w.VolumeAttachments[i]
+		w.VolumeAttachments = slices.Delete(w.VolumeAttachments, i, i+1)
+		return "delete " + va.Name, s.apply("DELETED", va)
+	}
+	for _, pv := range w.PVs {
+		if pv.Spec.CSI == nil || len(w.Nodes) == 0 || slices.ContainsFunc(w.VolumeAttachments,
+			func(va *storagev1.VolumeAttachment) bool { return va.Name == "va-"+pv.Name }) {
+			continue
+		}
+		va := attachment(pv.Name, pick(s.g, w.Nodes).Name)
+		va.TypeMeta = attachType
+		w.VolumeAttachments = append(w.VolumeAttachments, va)
+		return "add " + va.Name + " on " + va.Spec.NodeName, s.apply("ADDED", va)
 	}
 	return "none", nil
 }

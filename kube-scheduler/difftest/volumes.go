@@ -19,6 +19,11 @@ const (
 	classZonal     = "zonal-wffc"
 	classImmediate = "immediate"
 	ebsDriver      = "ebs.csi.aws.com"
+	// In-tree GCE PD PVs translate to CSI on nodes whose CSINode lists the
+	// plugin; their zone then moves to the CSI topology key.
+	gcePlugin          = "kubernetes.io/gce-pd"
+	gkeZoneKey         = "topology.gke.io/zone"
+	annMigratedPlugins = "storage.alpha.kubernetes.io/migrated-plugins"
 )
 
 var (
@@ -48,11 +53,11 @@ func (g *generator) volumes(c *Case) {
 	}
 	c.StorageClasses = storageClasses()
 	for _, n := range c.Nodes {
+		if g.chance(0.5) {
+			n.Labels[gkeZoneKey] = pick(g, zones)
+		}
 		if g.chance(0.7) {
-			limit := int32(1 + g.n(3))
-			c.CSINodes = append(c.CSINodes, &storagev1.CSINode{ObjectMeta: metav1.ObjectMeta{Name: n.Name},
-				Spec: storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{{Name: ebsDriver, NodeID: n.Name,
-					Allocatable: &storagev1.VolumeNodeResources{Count: &limit}}}}})
+			c.CSINodes = append(c.CSINodes, g.csiNode(n.Name))
 		}
 	}
 	// PVs: local ones pinned to a node or zone, CSI ones with zone labels.
@@ -64,11 +69,74 @@ func (g *generator) volumes(c *Case) {
 	for i := range 1 + g.n(5) {
 		c.PVCs = append(c.PVCs, g.pvc(c, i))
 	}
+	g.csiStorage(c)
 	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
 		for i := range g.n(3) {
 			p.Spec.Volumes = append(p.Spec.Volumes, g.podVolume(c, p, fmt.Sprintf("vol-%d", i)))
 		}
 	}
+}
+
+// csiNode is node's CSINode: an attach limit for ebsDriver, and half the
+// time the GCE PD plugin listed as migrated.
+func (g *generator) csiNode(node string) *storagev1.CSINode {
+	limit := int32(1 + g.n(3))
+	cn := &storagev1.CSINode{ObjectMeta: metav1.ObjectMeta{Name: node},
+		Spec: storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{{Name: ebsDriver, NodeID: node,
+			Allocatable: &storagev1.VolumeNodeResources{Count: &limit}}}}}
+	if g.chance(0.5) {
+		cn.Annotations = map[string]string{annMigratedPlugins: gcePlugin}
+	}
+	return cn
+}
+
+// csiStorage gives c the CSIDriver of ebsDriver (storageCapacity on, off or
+// unset), CSIStorageCapacities of the zonal class in its zones, and
+// VolumeAttachments of its CSI PVs on random nodes: VolumeBinding's
+// capacity check and NodeVolumeLimits' attachment count.
+func (g *generator) csiStorage(c *Case) {
+	if g.chance(0.7) {
+		c.CSIDrivers = append(c.CSIDrivers, g.csiDriver())
+	}
+	for i, zone := range zones[:2] {
+		if g.chance(0.6) {
+			c.CSIStorageCapacities = append(c.CSIStorageCapacities, g.capacity(fmt.Sprintf("cap-%d", i), zone))
+		}
+	}
+	for _, pv := range c.PVs {
+		if pv.Spec.CSI != nil && len(c.Nodes) > 0 && g.chance(0.4) {
+			c.VolumeAttachments = append(c.VolumeAttachments, attachment(pv.Name, pick(g, c.Nodes).Name))
+		}
+	}
+}
+
+func (g *generator) csiDriver() *storagev1.CSIDriver {
+	d := &storagev1.CSIDriver{ObjectMeta: metav1.ObjectMeta{Name: ebsDriver}}
+	if k := g.n(3); k < 2 {
+		on := k == 0
+		d.Spec.StorageCapacity = &on
+	}
+	return d
+}
+
+// capacity is a CSIStorageCapacity of the zonal class in zone, with a
+// capacity and sometimes a maximumVolumeSize.
+func (g *generator) capacity(name, zone string) *storagev1.CSIStorageCapacity {
+	size := resource.MustParse(pick(g, pvSizes))
+	c := &storagev1.CSIStorageCapacity{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault},
+		StorageClassName: classZonal, Capacity: &size,
+		NodeTopology: &metav1.LabelSelector{MatchLabels: map[string]string{v1.LabelTopologyZone: zone}}}
+	if g.chance(0.3) {
+		limit := resource.MustParse(pick(g, pvSizes))
+		c.MaximumVolumeSize = &limit
+	}
+	return c
+}
+
+func attachment(pv, node string) *storagev1.VolumeAttachment {
+	return &storagev1.VolumeAttachment{ObjectMeta: metav1.ObjectMeta{Name: "va-" + pv},
+		Spec: storagev1.VolumeAttachmentSpec{Attacher: ebsDriver, NodeName: node,
+			Source: storagev1.VolumeAttachmentSource{PersistentVolumeName: &pv}}}
 }
 
 // podVolume is a claim of the pod's namespace (or a missing one), or an
@@ -96,8 +164,8 @@ func (g *generator) podVolume(c *Case, p *v1.Pod, name string) v1.Volume {
 	return v
 }
 
-// pv is a local PV pinned to one of c's nodes or a zone, or a CSI PV
-// with zone labels.
+// pv is a local PV pinned to one of c's nodes or a zone, an in-tree GCE PD
+// with a zone label, or a CSI PV with zone labels.
 func (g *generator) pv(c *Case, name string) *v1.PersistentVolume {
 	pv := &v1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: v1.PersistentVolumeSpec{
@@ -115,6 +183,12 @@ func (g *generator) pv(c *Case, name string) *v1.PersistentVolume {
 		}
 		pv.Spec.NodeAffinity = &v1.VolumeNodeAffinity{Required: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{
 			MatchExpressions: []v1.NodeSelectorRequirement{{Key: key, Operator: v1.NodeSelectorOpIn, Values: []string{value}}}}}}}
+	} else if g.chance(0.3) {
+		// An in-tree GCE PD, zone in a label (translated on migrated nodes).
+		pv.Spec.StorageClassName = classImmediate
+		key := pick(g, []string{v1.LabelTopologyZone, v1.LabelFailureDomainBetaZone})
+		pv.Labels = map[string]string{key: zone}
+		pv.Spec.GCEPersistentDisk = &v1.GCEPersistentDiskVolumeSource{PDName: "pd-" + pv.Name}
 	} else {
 		pv.Spec.StorageClassName = classImmediate
 		pv.Labels = map[string]string{v1.LabelTopologyZone: zone}

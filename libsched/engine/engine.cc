@@ -37,6 +37,14 @@ std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
   return out;
 }
 
+// The object stored under `key` as an event's old object; none if unknown.
+template <typename T>
+EventObject Known(const ClusterState::ByName<T>& objects, std::string_view key) {
+  const auto it = objects.find(key);
+  if (it == objects.end()) return {};
+  return it->second;
+}
+
 }  // namespace
 
 void Engine::Configure(const EngineConfig& config) {
@@ -223,7 +231,8 @@ void Engine::CommitOne(const Change& c) {
       state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
       break;
     case Change::Op::kUpsertPersistentVolume:
-      VolumeEvent(EventResource::kPersistentVolume, state_.FindPersistentVolume(c.key) != nullptr);
+      VolumeEvent(EventResource::kPersistentVolume, Known(state_.persistent_volumes(), c.key),
+                  c.pv);
       state_.UpsertPersistentVolume(c.pv);
       break;
     case Change::Op::kRemovePersistentVolume:
@@ -232,36 +241,37 @@ void Engine::CommitOne(const Change& c) {
       break;
     case Change::Op::kUpsertPersistentVolumeClaim:
       VolumeEvent(EventResource::kPersistentVolumeClaim,
-                  state_.FindPersistentVolumeClaim(c.pvc->ns, c.pvc->name) != nullptr);
+                  Known(state_.persistent_volume_claims(), c.pvc->ns + "/" + c.pvc->name), c.pvc);
       state_.UpsertPersistentVolumeClaim(c.pvc);
       break;
     case Change::Op::kRemovePersistentVolumeClaim:
       state_.RemovePersistentVolumeClaim(c.key);
       break;
     case Change::Op::kUpsertStorageClass:
-      VolumeEvent(EventResource::kStorageClass, state_.FindStorageClass(c.key) != nullptr);
+      VolumeEvent(EventResource::kStorageClass, Known(state_.storage_classes(), c.key),
+                  c.storage_class);
       state_.UpsertStorageClass(c.storage_class);
       break;
     case Change::Op::kRemoveStorageClass:
       state_.RemoveStorageClass(c.key);
       break;
     case Change::Op::kUpsertCSINode:
-      VolumeEvent(EventResource::kCSINode, state_.FindCSINode(c.key) != nullptr);
+      VolumeEvent(EventResource::kCSINode, Known(state_.csi_nodes(), c.key), c.csi_node);
       state_.UpsertCSINode(c.csi_node);
       break;
     case Change::Op::kRemoveCSINode:
       state_.RemoveCSINode(c.key);
       break;
     case Change::Op::kUpsertCSIDriver:
-      VolumeEvent(EventResource::kCSIDriver, state_.FindCSIDriver(c.key) != nullptr);
+      VolumeEvent(EventResource::kCSIDriver, Known(state_.csi_drivers(), c.key), c.csi_driver);
       state_.UpsertCSIDriver(c.csi_driver);
       break;
     case Change::Op::kRemoveCSIDriver:
       state_.RemoveCSIDriver(c.key);
       break;
     case Change::Op::kUpsertCSIStorageCapacity:
-      VolumeEvent(EventResource::kCSIStorageCapacity,
-                  state_.csi_storage_capacities().contains(c.key));
+      VolumeEvent(EventResource::kCSIStorageCapacity, Known(state_.csi_storage_capacities(), c.key),
+                  c.csi_storage_capacity);
       state_.UpsertCSIStorageCapacity(c.csi_storage_capacity);
       break;
     case Change::Op::kRemoveCSIStorageCapacity:
@@ -270,21 +280,24 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kUpsertVolumeAttachment:
       state_.UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
       break;
-    case Change::Op::kRemoveVolumeAttachment:
+    case Change::Op::kRemoveVolumeAttachment: {
+      EventObject old = Known(state_.volume_attachments(), c.key);
       if (state_.RemoveVolumeAttachment(c.key)) {
         queue_->MoveAllToActiveOrBackoffQueue(
-            ClusterEvent{EventResource::kVolumeAttachment, action::kDelete, {}}, {}, {});
+            ClusterEvent{EventResource::kVolumeAttachment, action::kDelete, {}}, old, {});
       }
       break;
+    }
   }
 }
 
 // The informer handlers of a volume object kind: an add, or an update when
-// the object was known. The event carries no objects (the model's
-// EventObject holds Nodes and Pods), so hints of these events queue.
-void Engine::VolumeEvent(EventResource resource, bool known) {
-  queue_->MoveAllToActiveOrBackoffQueue(
-      ClusterEvent{resource, known ? action::kUpdate : action::kAdd, {}}, {}, {});
+// the object was known; the event carries the old and new objects to the
+// plugins' hints.
+void Engine::VolumeEvent(EventResource resource, EventObject old_obj, EventObject new_obj) {
+  const ActionType a =
+      std::holds_alternative<std::monostate>(old_obj) ? action::kAdd : action::kUpdate;
+  queue_->MoveAllToActiveOrBackoffQueue(ClusterEvent{resource, a, {}}, old_obj, new_obj);
 }
 
 PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOptions& options,

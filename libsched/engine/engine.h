@@ -171,8 +171,9 @@ class Engine {
  private:
   // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
   void CommitOne(const Change& c);
-  // Raises the Add (or, when `known`, Update) event of a volume object kind.
-  void VolumeEvent(EventResource resource, bool known);
+  // Raises the Add (or, with an old object, Update) event of a volume
+  // object kind, carrying both objects.
+  void VolumeEvent(EventResource resource, EventObject old_obj, EventObject new_obj);
   // Run's cycles. REQUIRES: mu_ held.
   std::vector<PodResult> RunCycles(uint32_t max_cycles, const ScheduleOptions& options);
   // Records a preemption's nomination of `p` to `node`. REQUIRES: mu_ held.

@@ -16,8 +16,15 @@
 
 #include "libsched/framework/cluster_event.h"
 #include "libsched/framework/plugin.h"
+#include "libsched/model/csi_driver.h"
+#include "libsched/model/csi_node.h"
+#include "libsched/model/csi_storage_capacity.h"
 #include "libsched/model/node.h"
+#include "libsched/model/persistent_volume.h"
+#include "libsched/model/persistent_volume_claim.h"
 #include "libsched/model/pod.h"
+#include "libsched/model/storage_class.h"
+#include "libsched/model/volume_attachment.h"
 #include "libsched/state/cluster_state.h"
 
 namespace sched {
@@ -28,21 +35,24 @@ enum class QueueingHint : uint8_t {
 };
 
 // The old or new object of an event: none (the old object of an Add, the new
-// one of a Delete, or a kind the model does not hold), a Node or a Pod.
+// one of a Delete), or the object of the event's resource.
 // Shared so that events recorded while pods are in flight stay valid.
 using EventObject =
-    std::variant<std::monostate, std::shared_ptr<const Node>, std::shared_ptr<const Pod>>;
+    std::variant<std::monostate, std::shared_ptr<const Node>, std::shared_ptr<const Pod>,
+                 std::shared_ptr<const PersistentVolume>,
+                 std::shared_ptr<const PersistentVolumeClaim>, std::shared_ptr<const StorageClass>,
+                 std::shared_ptr<const CSINode>, std::shared_ptr<const CSIDriver>,
+                 std::shared_ptr<const CSIStorageCapacity>,
+                 std::shared_ptr<const VolumeAttachment>>;
 
-// The Node in `o`, or null.
-inline const Node* AsNode(const EventObject& o) {
-  auto* p = std::get_if<std::shared_ptr<const Node>>(&o);
+// The T in `o`, or null (util.As).
+template <typename T>
+const T* As(const EventObject& o) {
+  auto* p = std::get_if<std::shared_ptr<const T>>(&o);
   return p != nullptr ? p->get() : nullptr;
 }
-// The Pod in `o`, or null.
-inline const Pod* AsPod(const EventObject& o) {
-  auto* p = std::get_if<std::shared_ptr<const Pod>>(&o);
-  return p != nullptr ? p->get() : nullptr;
-}
+inline const Node* AsNode(const EventObject& o) { return As<Node>(o); }
+inline const Pod* AsPod(const EventObject& o) { return As<Pod>(o); }
 
 // QueueingHintFn: `pod` was rejected by the registering plugin; `old_obj` /
 // `new_obj` are the event's objects. A hint that cannot read the objects it

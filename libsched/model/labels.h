@@ -53,6 +53,7 @@ struct Requirement {
 
   // REQUIRES: valid. `interner` resolves label values for Gt/Lt.
   bool Matches(const LabelSet& labels, const Interner& interner) const;
+  bool operator==(const Requirement& o) const = default;
 };
 
 // v1.NodeSelectorTerm: all match_expressions on labels and all match_fields
@@ -64,6 +65,7 @@ struct NodeSelectorTerm {
 
   bool Matches(const LabelSet& labels, Atom node_name,
                const Interner& interner) const;
+  bool operator==(const NodeSelectorTerm& o) const = default;
 };
 
 // v1.NodeSelector: terms are ORed.

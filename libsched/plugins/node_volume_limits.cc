@@ -93,6 +93,54 @@ bool HasAttachableVolume(const Pod& pod) {
   return false;
 }
 
+// isSchedulableAfterCSINodeUpdated: some driver's limit grew (unset counts
+// as 0).
+QueueingHint CSINodeUpdated(const Pod&, const EventObject& old_obj, const EventObject& new_obj) {
+  const CSINode* original = As<CSINode>(old_obj);
+  const CSINode* modified = As<CSINode>(new_obj);
+  if (original == nullptr || modified == nullptr) return QueueingHint::kQueue;
+  std::map<std::string_view, int32_t> old_limits;
+  for (const CSINodeDriver& d : original->drivers) {
+    old_limits[d.name] = d.allocatable_count.value_or(0);
+  }
+  for (const CSINodeDriver& d : modified->drivers) {
+    const auto it = old_limits.find(d.name);
+    const int32_t old_limit = it == old_limits.end() ? 0 : it->second;
+    if (d.allocatable_count.value_or(0) > old_limit) return QueueingHint::kQueue;
+  }
+  return QueueingHint::kQueueSkip;
+}
+
+// isSchedulableAfterPVCAdded: a claim the pod uses (directly or as a
+// generic ephemeral volume).
+QueueingHint ClaimAdded(const Pod& pod, const EventObject&, const EventObject& new_obj) {
+  const PersistentVolumeClaim* pvc = As<PersistentVolumeClaim>(new_obj);
+  if (pvc == nullptr) return QueueingHint::kQueue;
+  if (pvc->ns != pod.ns) return QueueingHint::kQueueSkip;
+  for (const PodVolume& v : pod.volumes) {
+    if (v.HasClaim() && v.claim_name == pvc->name) return QueueingHint::kQueue;
+  }
+  return QueueingHint::kQueueSkip;
+}
+
+// isSchedulableAfterVolumeAttachmentDeleted: the pod has a
+// persistentVolumeClaim volume, or a migratable inline volume whose CSI
+// driver is the attachment's attacher (one that does not translate: Queue,
+// as upstream's error).
+QueueingHint AttachmentDeleted(const Pod& pod, const EventObject& old_obj, const EventObject&) {
+  const VolumeAttachment* va = As<VolumeAttachment>(old_obj);
+  if (va == nullptr) return QueueingHint::kQueue;
+  for (const PodVolume& v : pod.volumes) {
+    if (v.source == Source::kPersistentVolumeClaim) return QueueingHint::kQueue;
+    if (v.source != Source::kGCEPersistentDisk && v.source != Source::kAWSElasticBlockStore) {
+      continue;
+    }
+    const std::optional<InlineCSIVolume> translated = TranslateInlineVolume(v);
+    if (!translated || translated->driver == va->attacher) return QueueingHint::kQueue;
+  }
+  return QueueingHint::kQueueSkip;
+}
+
 }  // namespace
 
 std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
@@ -107,12 +155,10 @@ std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
   };
   return {
       {{EventResource::kCSINode, action::kAdd, {}}, nullptr},
-      {{EventResource::kCSINode, action::kUpdate, {}}, nullptr},
+      {{EventResource::kCSINode, action::kUpdate, {}}, CSINodeUpdated},
       {{EventResource::kPod, action::kDelete, {}}, pod_deleted},
-      {{EventResource::kPersistentVolumeClaim, action::kAdd, {}}, nullptr},
-      // isSchedulableAfterVolumeAttachmentDeleted reads the deleted object,
-      // which the engine's events do not carry: Queue.
-      {{EventResource::kVolumeAttachment, action::kDelete, {}}, nullptr},
+      {{EventResource::kPersistentVolumeClaim, action::kAdd, {}}, ClaimAdded},
+      {{EventResource::kVolumeAttachment, action::kDelete, {}}, AttachmentDeleted},
   };
 }
 

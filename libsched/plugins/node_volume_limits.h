@@ -32,9 +32,11 @@ class NodeVolumeLimits final : public PreFilterPlugin,
       "node(s) exceed max volume count";
 
   std::string_view Name() const override { return kName; }
-  // CSINode Add / Update, Pod Delete (hint: the deleted pod was bound or
-  // nominated and had a claim or a migratable inline volume),
-  // PersistentVolumeClaim Add.
+  // CSINode Add, CSINode Update (hint: a driver's limit grew), Pod Delete
+  // (hint: the deleted pod was bound or nominated and had a claim or a
+  // migratable inline volume), PersistentVolumeClaim Add (hint: a claim the
+  // pod uses), VolumeAttachment Delete (hint: the pod has a claim, or an
+  // inline volume of the attacher's driver).
   std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip unless the pod has a claim, an ephemeral volume or an inline GCE
   // PD / AWS EBS volume.

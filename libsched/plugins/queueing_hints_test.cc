@@ -1,5 +1,7 @@
 // The plugins' EventsToRegister and queueing hints, with cases from each
 // upstream plugin's isSchedulableAfter* tests.
+#include "libsched/testing/queueing_hints.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -22,40 +24,15 @@
 namespace sched {
 namespace {
 
+using testing::HintCase;
+using testing::kQueue;
+using testing::kSkip;
 using testing::NodeBuilder;
 using testing::PodBuilder;
 using testing::PodTerm;
 using testing::Req;
+using testing::RunHints;
 using testing::Term;
-
-constexpr QueueingHint kQueue = QueueingHint::kQueue;
-constexpr QueueingHint kSkip = QueueingHint::kQueueSkip;
-
-struct HintCase {
-  std::string name;
-  ClusterEvent event;
-  std::shared_ptr<const Pod> pod;
-  EventObject old_obj;
-  EventObject new_obj;
-  QueueingHint want;
-};
-
-// Runs each case through the hint of the registration matching its event
-// (no hint: Queue); a case whose event the plugin did not register fails.
-void RunHints(const EnqueueExtensions& pl, const ClusterState& cluster,
-              const std::vector<HintCase>& cases) {
-  const std::vector<ClusterEventWithHint> regs = pl.EventsToRegister(cluster);
-  for (const HintCase& c : cases) {
-    SCOPED_TRACE(c.name);
-    const ClusterEventWithHint* reg = nullptr;
-    for (const ClusterEventWithHint& r : regs) {
-      if (r.event.Matches(c.event)) reg = &r;
-    }
-    ASSERT_NE(reg, nullptr) << "event not registered";
-    const QueueingHint got = reg->hint ? reg->hint(*c.pod, c.old_obj, c.new_obj) : kQueue;
-    EXPECT_EQ(got, c.want);
-  }
-}
 
 constexpr ClusterEvent kNodeAdd = events::kNodeAdd;
 constexpr ClusterEvent kNodeTaint{EventResource::kNode, action::kUpdateNodeTaint, {}};

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "libsched/plugins/helper/csi_translation.h"
+
 namespace sched {
 namespace {
 
@@ -15,6 +17,9 @@ constexpr std::string_view kNotSupportedProvisioner = "kubernetes.io/no-provisio
 struct PreFilterState : StateData {
   const ClusterState* snapshot = nullptr;
   std::vector<const PersistentVolumeClaim*> bound;
+  // Per bound claim: the node affinity of its PV translated to CSI, used on
+  // nodes that migrated the PV's in-tree plugin (TranslatesToCSI).
+  std::vector<std::optional<NodeSelector>> bound_csi_affinity;
   std::vector<const PersistentVolumeClaim*> unbound_delay_binding;
 };
 
@@ -32,9 +37,15 @@ Status NotFoundClaim(const std::string& name) {
 }
 
 // volume.CheckNodeAffinity: a node of these labels only (no name).
-bool MatchesNodeAffinity(const PersistentVolume& pv, const LabelSet& node_labels,
+bool MatchesNodeAffinity(const std::optional<NodeSelector>& affinity, const LabelSet& node_labels,
                          const Interner& in) {
-  return !pv.node_affinity || pv.node_affinity->Matches(node_labels, kNoAtom, in);
+  return !affinity || affinity->Matches(node_labels, kNoAtom, in);
+}
+
+// tryTranslatePVToCSI translates the PV (an in-tree source whose migration
+// is on: GCE PD, AWS EBS) on nodes whose CSINode lists its plugin.
+bool TranslatesToCSI(const PersistentVolume& pv) {
+  return !CSITopologyKey(pv.in_tree_plugin).empty();
 }
 
 bool IsVolumeBoundToClaim(const PersistentVolume& pv, const PersistentVolumeClaim& claim) {
@@ -66,7 +77,7 @@ Status FindMatchingVolume(const ClusterState& s, const PersistentVolumeClaim& cl
     if (pv.block_mode != claim.block_mode) continue;
     if (pv.volume_attributes_class != claim.volume_attributes_class) continue;
     if (pv.deleting) continue;
-    const bool affinity_ok = MatchesNodeAffinity(pv, node_labels, in);
+    const bool affinity_ok = MatchesNodeAffinity(pv.node_affinity, node_labels, in);
     if (IsVolumeBoundToClaim(pv, claim)) {
       *out = affinity_ok ? &pv : nullptr;
       return Status();
@@ -139,13 +150,17 @@ Status FindPodVolumes(const PreFilterState& st, const Node& node, PodVolumes* ou
   const ClusterState& s = *st.snapshot;
   bool bound_satisfied = true, unbound_satisfied = true, sufficient_storage = true,
        bound_pvs_found = true;
-  for (const PersistentVolumeClaim* claim : st.bound) {
-    const PersistentVolume* pv = s.FindPersistentVolume(claim->volume_name);
+  for (size_t i = 0; i < st.bound.size(); ++i) {
+    const PersistentVolume* pv = s.FindPersistentVolume(st.bound[i]->volume_name);
     if (pv == nullptr) {
       bound_pvs_found = false;
       break;
     }
-    if (!MatchesNodeAffinity(*pv, node.labels, s.interner())) {
+    const bool translated =
+        TranslatesToCSI(*pv) &&
+        IsPluginMigratedToCSIOnNode(s.FindCSINode(node.name), pv->in_tree_plugin);
+    if (!MatchesNodeAffinity(translated ? st.bound_csi_affinity[i] : pv->node_affinity, node.labels,
+                             s.interner())) {
       bound_satisfied = false;
       break;
     }
@@ -247,6 +262,11 @@ Status ComputePreFilterState(const ClusterState& s, const Pod& pod, PreFilterSta
   for (const PersistentVolumeClaim* c : claims) {
     if (!c->volume_name.empty() && c->bind_completed) {
       st->bound.push_back(c);
+      const PersistentVolume* pv = s.FindPersistentVolume(c->volume_name);
+      st->bound_csi_affinity.push_back(
+          pv != nullptr && TranslatesToCSI(*pv)
+              ? TranslatePVTopology(*pv, CSITopologyKey(pv->in_tree_plugin), s.interner())
+              : std::nullopt);
       continue;
     }
     // volume.IsDelayBindingMode: no class or an unknown class is immediate.
@@ -269,20 +289,6 @@ Status ComputePreFilterState(const ClusterState& s, const Pod& pod, PreFilterSta
 }
 
 }  // namespace
-
-std::vector<ClusterEventWithHint> VolumeBinding::EventsToRegister(
-    const ClusterState& /*cluster*/) const {
-  const ActionType add_update = action::kAdd | action::kUpdate;
-  return {
-      {{EventResource::kStorageClass, add_update, {}}, nullptr},
-      {{EventResource::kPersistentVolumeClaim, add_update, {}}, nullptr},
-      {{EventResource::kPersistentVolume, add_update, {}}, nullptr},
-      {{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel, {}}, nullptr},
-      {{EventResource::kCSINode, add_update, {}}, nullptr},
-      {{EventResource::kCSIDriver, action::kUpdate, {}}, nullptr},
-      {{EventResource::kCSIStorageCapacity, add_update, {}}, nullptr},
-  };
-}
 
 Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                 PreFilterResult* /*result*/) const {

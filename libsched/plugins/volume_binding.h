@@ -53,7 +53,8 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   std::string_view Name() const override { return kName; }
   // StorageClass, PersistentVolumeClaim, PersistentVolume, CSINode Add /
   // Update; Node Add / UpdateNodeLabel; CSIDriver Update;
-  // CSIStorageCapacity Add / Update.
+  // CSIStorageCapacity Add / Update; upstream's hints for all but PV and
+  // Node (volume_binding_hints.cc).
   std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Skip when the pod has no claim; UnschedulableAndUnresolvable with
   // upstream's message when a claim is missing, lost, being deleted or not

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "libsched/plugins/helper/csi_translation.h"
 #include "libsched/testing/builders.h"
 #include "libsched/testing/volumes.h"
 
@@ -237,6 +238,70 @@ TEST(VolumeBindingTest, AllowedTopologies) {
   const auto pod = PodBuilder(in, "p").Volume(ClaimVolume("pvc")).Build();
   EXPECT_TRUE(FilterOn(s, *pod, "in-z1").IsSuccess());
   EXPECT_EQ(FilterOn(s, *pod, "in-z2").Message(), VolumeBinding::kReasonBindConflict);
+}
+
+// binder_test.go TestFindPodVolumesWithCSIMigration: a bound in-tree GCE
+// PD PV without node affinity is translated to CSI (its beta zone label
+// becomes topology.gke.io/zone) on nodes whose CSINode lists the plugin as
+// migrated; elsewhere its own (empty) affinity applies. Plus an AWS EBS PV
+// with the GA zone label.
+TEST(VolumeBindingTest, CSIMigration) {
+  struct MigrationCase {
+    std::string name;
+    std::string in_tree_plugin;
+    std::string zone_label;
+    std::string node_key;
+    std::string node_zone;
+    std::optional<std::vector<std::string>> migrated;  // nullopt: no CSINode
+    std::string want;
+  };
+  const std::string beta = "failure-domain.beta.kubernetes.io/zone";
+  const std::string gke = "topology.gke.io/zone";
+  const std::string gce(kGCEPDInTreePlugin);
+  const std::string ebs(kAWSEBSInTreePlugin);
+  const std::vector<MigrationCase> cases = {
+      {"pvc-bound", gce, beta, gke, "us-east-1", {{gce}}, ""},
+      {"pvc-bound,csinode-not-migrated", gce, beta, gke, "us-east-1", {{}}, ""},
+      {"pvc-bound,missing-csinode", gce, beta, gke, "us-east-1", std::nullopt, ""},
+      {"pvc-bound,node-different-zone",
+       gce,
+       beta,
+       gke,
+       "us-east-2",
+       {{gce}},
+       std::string(VolumeBinding::kReasonNodeConflict)},
+      {"not migrated, node in another zone", gce, beta, gke, "us-east-2", {{ebs}}, ""},
+      {"aws ebs, GA zone label",
+       ebs,
+       "topology.kubernetes.io/zone",
+       "topology.ebs.csi.aws.com/zone",
+       "us-east-2",
+       {{gce, ebs}},
+       std::string(VolumeBinding::kReasonNodeConflict)},
+  };
+  for (const MigrationCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState s;
+    Interner& in = s.interner();
+    s.UpsertStorageClass(MakeClass("wait-sc", VolumeBindingMode::kWaitForFirstConsumer));
+    s.UpsertPersistentVolumeClaim(MakePVC("pvc-migration-bound", "pv-migration-bound", "wait-sc"));
+    auto pv = MakePV("pv-migration-bound", "wait-sc");
+    pv->in_tree_plugin = c.in_tree_plugin;
+    pv->labels = LabelSet(
+        {{in.Intern(c.zone_label), in.Intern("us-east-1")},
+         {in.Intern("failure-domain.beta.kubernetes.io/region"), in.Intern("us-east-1a")}});
+    pv->claim_ref = ClaimRef{"default", "pvc-migration-bound", ""};
+    pv->available = false;
+    s.UpsertPersistentVolume(pv);
+    s.UpsertNode(NodeBuilder(in, "node1").Label(c.node_key, c.node_zone).Build());
+    if (c.migrated) {
+      auto csi = testing::MakeCSINode("node1", {});
+      csi->migrated_plugins = *c.migrated;
+      s.UpsertCSINode(csi);
+    }
+    const auto pod = PodBuilder(in, "test-pod").Volume(ClaimVolume("pvc-migration-bound")).Build();
+    EXPECT_EQ(FilterOn(s, *pod, "node1").Message(), c.want);
+  }
 }
 
 // binder_test.go TestCapacity: a class whose CSIDriver opts into storage

@@ -97,10 +97,23 @@ std::vector<ClusterEventWithHint> VolumeRestrictions::EventsToRegister(
     }
     return QueueingHint::kQueueSkip;
   };
+  // isSchedulableAfterPersistentVolumeClaimAdded: a claim the pod names
+  // (ephemeral volumes' claims are not looked at).
+  auto claim_added = [](const Pod& pod, const EventObject&, const EventObject& new_obj) {
+    const PersistentVolumeClaim* pvc = As<PersistentVolumeClaim>(new_obj);
+    if (pvc == nullptr) return QueueingHint::kQueue;
+    if (pvc->ns != pod.ns) return QueueingHint::kQueueSkip;
+    for (const PodVolume& v : pod.volumes) {
+      if (v.source == Source::kPersistentVolumeClaim && v.claim_name == pvc->name) {
+        return QueueingHint::kQueue;
+      }
+    }
+    return QueueingHint::kQueueSkip;
+  };
   return {
       {{EventResource::kPod, action::kDelete, {}}, pod_deleted},
       {{EventResource::kNode, action::kAdd, {}}, nullptr},
-      {{EventResource::kPersistentVolumeClaim, action::kAdd, {}}, nullptr},
+      {{EventResource::kPersistentVolumeClaim, action::kAdd, {}}, claim_added},
   };
 }
 

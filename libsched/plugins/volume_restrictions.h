@@ -30,7 +30,8 @@ class VolumeRestrictions final : public PreFilterPlugin,
 
   std::string_view Name() const override { return kName; }
   // Pod Delete (hint: the deleted pod had a conflicting disk or shared a
-  // claim), Node Add, PersistentVolumeClaim Add.
+  // claim), Node Add, PersistentVolumeClaim Add (hint: a claim the pod
+  // names).
   std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Finds the pod's ReadWriteOncePod claims and whether scheduled pods use
   // them. UnschedulableAndUnresolvable with `persistentvolumeclaim "<name>"

@@ -4,7 +4,10 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sched {
 namespace {
@@ -67,15 +70,61 @@ Status NotFound(std::string_view resource, std::string_view name) {
                        std::string(resource) + " \"" + std::string(name) + "\" not found");
 }
 
+// getPVTopologies: the PV's topology labels in kTopologyLabels' order, each
+// with its set of zones; a label that does not parse is left out.
+using Topologies = std::vector<std::pair<std::string_view, std::set<std::string>>>;
+Topologies PVTopologies(const PersistentVolume& pv, const Interner& in) {
+  Topologies out;
+  for (std::string_view key : kTopologyLabels) {
+    const std::optional<std::string_view> value = LabelValue(pv.labels, key, in);
+    if (!value) continue;
+    const std::optional<std::vector<std::string>> zones = LabelZonesToSet(*value);
+    if (!zones) continue;
+    out.emplace_back(key, std::set<std::string>(zones->begin(), zones->end()));
+  }
+  return out;
+}
+
+// isSchedulableAfterStorageClassAdded: only a WaitForFirstConsumer class.
+QueueingHint ClassAdded(const Pod&, const EventObject&, const EventObject& new_obj) {
+  const StorageClass* sc = As<StorageClass>(new_obj);
+  if (sc == nullptr) return QueueingHint::kQueue;
+  return sc->binding_mode == VolumeBindingMode::kWaitForFirstConsumer ? QueueingHint::kQueue
+                                                                      : QueueingHint::kQueueSkip;
+}
+
+// isSchedulableAfterPersistentVolumeClaimChange: a claim the pod names
+// (isPVCRequestedFromPod: persistentVolumeClaim volumes only).
+QueueingHint ClaimChanged(const Pod& pod, const EventObject&, const EventObject& new_obj) {
+  const PersistentVolumeClaim* pvc = As<PersistentVolumeClaim>(new_obj);
+  if (pvc == nullptr) return QueueingHint::kQueue;
+  if (pvc->ns != pod.ns) return QueueingHint::kQueueSkip;
+  for (const PodVolume& v : pod.volumes) {
+    if (v.source == PodVolume::Source::kPersistentVolumeClaim && v.claim_name == pvc->name) {
+      return QueueingHint::kQueue;
+    }
+  }
+  return QueueingHint::kQueueSkip;
+}
+
 }  // namespace
 
-std::vector<ClusterEventWithHint> VolumeZone::EventsToRegister(
-    const ClusterState& /*cluster*/) const {
+std::vector<ClusterEventWithHint> VolumeZone::EventsToRegister(const ClusterState& cluster) const {
+  // isSchedulableAfterPersistentVolumeChange: a new PV, or changed topology
+  // labels (the node affinity is immutable).
+  const Interner* in = &cluster.interner();
+  auto pv_changed = [in](const Pod&, const EventObject& old_obj, const EventObject& new_obj) {
+    const PersistentVolume* original = As<PersistentVolume>(old_obj);
+    const PersistentVolume* modified = As<PersistentVolume>(new_obj);
+    if (original == nullptr || modified == nullptr) return QueueingHint::kQueue;
+    return PVTopologies(*original, *in) != PVTopologies(*modified, *in) ? QueueingHint::kQueue
+                                                                        : QueueingHint::kQueueSkip;
+  };
   return {
-      {{EventResource::kStorageClass, action::kAdd, {}}, nullptr},
+      {{EventResource::kStorageClass, action::kAdd, {}}, ClassAdded},
       {{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel, {}}, nullptr},
-      {{EventResource::kPersistentVolumeClaim, action::kAdd | action::kUpdate, {}}, nullptr},
-      {{EventResource::kPersistentVolume, action::kAdd | action::kUpdate, {}}, nullptr},
+      {{EventResource::kPersistentVolumeClaim, action::kAdd | action::kUpdate, {}}, ClaimChanged},
+      {{EventResource::kPersistentVolume, action::kAdd | action::kUpdate, {}}, pv_changed},
   };
 }
 

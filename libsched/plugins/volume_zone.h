@@ -25,8 +25,10 @@ class VolumeZone final : public PreFilterPlugin, public FilterPlugin, public Enq
   static constexpr std::string_view kReasonConflict = "node(s) had no available volume zone";
 
   std::string_view Name() const override { return kName; }
-  // StorageClass Add, Node Add / UpdateNodeLabel, PersistentVolumeClaim and
-  // PersistentVolume Add / Update (no hints: the events carry no objects).
+  // StorageClass Add (hint: WaitForFirstConsumer), Node Add /
+  // UpdateNodeLabel, PersistentVolumeClaim Add / Update (hint: a claim the
+  // pod names), PersistentVolume Add / Update (hint: added, or its topology
+  // labels changed).
   std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
   // Collects the topology labels of the PVs bound to the pod's claims.
   // UnschedulableAndUnresolvable, with upstream's messages, for a missing

@@ -484,6 +484,62 @@ TEST_F(EngineQueueTest, VolumeEventsMovePodsTheirPluginsRejected) {
       << r.output;
 }
 
+// The volume events carry their objects to the plugins' hints: an unrelated
+// claim, an unchanged StorageClass update or a PV update that leaves the
+// topology labels alone moves nobody; the pod's own claim or a PV's zone
+// change moves it.
+TEST_F(EngineQueueTest, VolumeHintsMoveOnlyOnRelevantObjects) {
+  auto pvc = [](const std::string& name, const std::string& spec) {
+    return R"({"kind":"PersistentVolumeClaim","apiVersion":"v1","metadata":{"name":")" + name +
+           R"(","namespace":"ns"},"spec":{)" + spec + "}}";
+  };
+  const std::string local =
+      R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1","metadata":{"name":"local"},)"
+      R"("provisioner":"kubernetes.io/no-provisioner","volumeBindingMode":"WaitForFirstConsumer"})";
+  const std::string claim =
+      R"("volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"data"}}],)";
+  // VolumeBinding: no PV for a WaitForFirstConsumer claim.
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "4", R"("topology.kubernetes.io/zone":"z2")")) +
+        "," + EventJson("ADDED", local) + "," +
+        EventJson("ADDED", pvc("data", R"("storageClassName":"local")")) + "," +
+        EventJson("ADDED", PodJson("p", "1", "", claim)) + "]");
+  EXPECT_NE(Run().find("didn't find available persistent volumes to bind"), std::string::npos);
+  ASSERT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("ADDED", pvc("other", R"("storageClassName":"local")")));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("MODIFIED", local));
+  EXPECT_EQ(Where("ns/p"), "Unschedulable");
+  Apply(EventJson("MODIFIED", pvc("data", R"("storageClassName":"local")")));
+  EXPECT_EQ(Where("ns/p"), "Backoff");
+
+  // VolumeZone: a bound PV in zone z1, the node in z2.
+  auto pv = [](const std::string& labels) {
+    return R"({"kind":"PersistentVolume","apiVersion":"v1","metadata":{"name":"pv-q","labels":{)" +
+           labels +
+           R"(}},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],)"
+           R"("claimRef":{"namespace":"ns","name":"bound"}},"status":{"phase":"Bound"}})";
+  };
+  const std::string bound =
+      R"({"kind":"PersistentVolumeClaim","apiVersion":"v1","metadata":{"name":"bound",)"
+      R"("namespace":"ns","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},)"
+      R"("spec":{"volumeName":"pv-q","accessModes":["ReadWriteOnce"]}})";
+  const std::string claim_q =
+      R"("volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"bound"}}],)";
+  Apply("[" + EventJson("ADDED", pv(R"("topology.kubernetes.io/zone":"z1")")) + "," +
+        EventJson("ADDED", bound) + "," + EventJson("ADDED", PodJson("q", "1", "", claim_q)) +
+        "]");
+  EXPECT_NE(Run().find("node(s) had no available volume zone"), std::string::npos);
+  ASSERT_EQ(Where("ns/q"), "Unschedulable");
+  Apply(EventJson("MODIFIED", pv(R"("topology.kubernetes.io/zone":"z1","team":"a")")));
+  EXPECT_EQ(Where("ns/q"), "Unschedulable");
+  Apply(EventJson("ADDED", pvc("third", R"("storageClassName":"local")")));
+  EXPECT_EQ(Where("ns/q"), "Unschedulable");
+  Apply(EventJson("MODIFIED", pv(R"("topology.kubernetes.io/zone":"z2")")));
+  EXPECT_EQ(Where("ns/q"), "Backoff");
+  ASSERT_EQ(testing::CallAdvanceClock(engine_, 20000).status, SCHED_OK);
+  EXPECT_NE(Run().find(R"("node":"n1")"), std::string::npos);
+}
+
 // VolumeBinding's storage capacity check through apply: a claim of a class
 // whose CSIDriver tracks capacity fits only where a CSIStorageCapacity has
 // room; a capacity added later moves the pod (CSIStorageCapacity/Add).

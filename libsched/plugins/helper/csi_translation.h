@@ -13,6 +13,8 @@
 #include <string_view>
 
 #include "libsched/model/csi_node.h"
+#include "libsched/model/labels.h"
+#include "libsched/model/persistent_volume.h"
 #include "libsched/model/pod_volume.h"
 
 namespace sched {
@@ -29,6 +31,25 @@ std::string_view CSIDriverForInTreePlugin(std::string_view plugin);
 // whose migration is complete (AWS EBS, GCE PD, Azure Disk, Cinder,
 // Portworx).
 bool IsCSIMigrationOn(const CSINode* csi_node, std::string_view plugin);
+
+// volumebinding isPluginMigratedToCSIOnNode: the node's CSINode lists the
+// plugin in its migrated-plugins annotation.
+bool IsPluginMigratedToCSIOnNode(const CSINode* csi_node, std::string_view plugin);
+
+// The CSI zone topology key of a decoded in-tree PV plugin (GCEPDTopologyKey
+// "topology.gke.io/zone", AWSEBSTopologyKey "topology.ebs.csi.aws.com/zone"),
+// or "" for other plugins.
+std::string_view CSITopologyKey(std::string_view in_tree_plugin);
+
+// translateTopologyFromInTreeToCSI: the node affinity of an in-tree PV in
+// its CSI form. The zone key in use (GA or beta, from the affinity first,
+// then the labels) is renamed to `csi_key` in every requirement that has
+// values; without such a requirement the PV's zone label ("__"-separated)
+// becomes `csi_key In zones` in every term. A beta region key with values
+// becomes the GA one. `in` is read only: a key or value never interned is
+// on no node (kNoAtom, or dropped from In values).
+std::optional<NodeSelector> TranslatePVTopology(const PersistentVolume& pv,
+                                                std::string_view csi_key, const Interner& in);
 
 // The CSI volume handle of a GCE PD: zonal when `zones` (the PV's zone
 // label, "__"-separated) names one zone, regional when several, and
