@@ -1,11 +1,14 @@
 #include "capi/engine.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "capi/capacity_json.h"
 #include "capi/decode.h"
+#include "capi/drain_json.h"
 #include "capi/explain_json.h"
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
@@ -140,6 +143,52 @@ ApiStatus EngineCapacity(Engine& e, std::string_view request_json, MallocString*
                               "must be empty: a template of pending replicas");
   }
   *result = NewCString(CapacityJson(*decoded.pod, s.Capacity(*decoded.pod, max_replicas)));
+  return ApiStatus();
+}
+
+ApiStatus EngineDrain(Engine& e, std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(request_json, &doc));
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"nodes"}));
+  std::vector<std::string> nodes;
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(doc.get(), "nodes", root, [&](const cJSON* v, const JsonPath& at) {
+        std::string_view name;
+        CAPI_RETURN_IF_ERROR(AsString(v, at, &name));
+        if (name.empty()) return Required(at);
+        if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) {
+          return ApiStatus::Invalid(at, "duplicate node name");
+        }
+        nodes.emplace_back(name);
+        return ApiStatus();
+      }));
+  if (nodes.empty()) return Required(root.Child("nodes"));
+  Engine::Session s = e.Lock();  // keeps nothing
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!s.HasNode(nodes[i])) {
+      std::string msg = "no node named ";
+      AppendJsonString(msg, nodes[i]);
+      return ApiStatus::Invalid(root.Child("nodes").Index(i), msg);
+    }
+  }
+  *result = NewCString(DrainJson(s.Drain(nodes)));
+  return ApiStatus();
+}
+
+ApiStatus EnginePreempt(Engine& e, std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(request_json, &doc));
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"pod"}));
+  const cJSON* pod_json = nullptr;
+  CAPI_RETURN_IF_ERROR(Member(doc.get(), "pod", root, &pod_json));
+  if (pod_json == nullptr) return Required(root.Child("pod"));
+  CAPI_RETURN_IF_ERROR(CheckPodKind(pod_json, root.Child("pod")));
+  Engine::Session s = e.Lock();  // keeps nothing
+  DecodedPod decoded;
+  CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, pod_json, root.Child("pod"), &decoded));
+  *result = NewCString(ScheduleResultJson(s.Preempt(*decoded.pod), 0));
   return ApiStatus();
 }
 
