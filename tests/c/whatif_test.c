@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "reports.h"
 #include "sched/sched.h"
 
 static const char kCluster[] =
@@ -51,19 +52,6 @@ static sched_engine *NewEngine(void) {
   PodJson(pod, sizeof pod, "b", "600m", 0, "n1");
   Apply(engine, pod);
   return engine;
-}
-
-/* The nodes and queue documents, concatenated (caller frees). */
-static char *Reports(sched_engine *engine) {
-  char *nodes = NULL, *queue = NULL, *out;
-  CHECK(sched_engine_nodes(engine, NULL, 0, &nodes, NULL) == SCHED_OK);
-  CHECK(sched_engine_queue(engine, &queue, NULL) == SCHED_OK);
-  out = malloc(strlen(nodes) + strlen(queue) + 1);
-  strcpy(out, nodes);
-  strcat(out, queue);
-  sched_free(nodes);
-  sched_free(queue);
-  return out;
 }
 
 /* The value of "node" in a schedule result, copied into buf. */
