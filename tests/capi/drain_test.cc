@@ -26,16 +26,13 @@ using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
 using testing::EnginePtr;
+using testing::Get;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PdbJson;
 
 CallResult CallDrain(sched_engine* e, const std::string& request) {
   return testing::CallWithInput(sched_engine_drain, e, request);
-}
-
-const cJSON* Get(const cJSON* o, const char* key) {
-  return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
 enum class Kind { kPlain, kDaemonSet, kMirror };

@@ -21,16 +21,13 @@ using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
 using testing::EnginePtr;
+using testing::Get;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PodJson;
 
 CallResult CallPreempt(sched_engine* e, const std::string& request) {
   return testing::CallWithInput(sched_engine_preempt, e, request);
-}
-
-const cJSON* Get(const cJSON* o, const char* key) {
-  return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
 std::string Prio(int priority) { return R"("priority":)" + std::to_string(priority) + ","; }
