@@ -26,8 +26,8 @@ using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
 using testing::EnginePtr;
-using testing::Get;
 using testing::EventJson;
+using testing::Get;
 using testing::NodeJson;
 using testing::PdbJson;
 
