@@ -19,6 +19,8 @@ namespace sched::capi {
 namespace {
 
 constexpr std::string_view kDefaultNamespace = "default";
+// A static pod's API copy (kubelet's types.ConfigMirrorAnnotationKey).
+constexpr const char* kMirrorPodAnnotation = "kubernetes.io/config.mirror";
 
 // imagelocality.normalizedImageName: ":latest" unless a tag (or a digest's
 // ':') follows the last '/'.
@@ -566,6 +568,10 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   CAPI_RETURN_IF_ERROR(Member(meta, "labels", mp, &labels));
   CAPI_RETURN_IF_ERROR(DecodeLabels(labels, mp.Child("labels"), in, &pod->labels));
   CAPI_RETURN_IF_ERROR(DecodeControllerRef(meta, mp, pod.get()));
+  const cJSON* annotations = nullptr;
+  CAPI_RETURN_IF_ERROR(GetObject(meta, "annotations", mp, &annotations));
+  pod->mirror = annotations != nullptr &&
+                cJSON_GetObjectItemCaseSensitive(annotations, kMirrorPodAnnotation) != nullptr;
   pod->name = name;
   pod->ns = ns.empty() ? kDefaultNamespace : ns;
   pod->ns_atom = in.Intern(pod->ns);

@@ -1,11 +1,15 @@
 #include "capi/engine.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "capi/capacity_json.h"
 #include "capi/decode.h"
+#include "capi/drain_json.h"
 #include "capi/explain_json.h"
 #include "capi/json_reader.h"
 #include "capi/json_writer.h"
@@ -48,6 +52,18 @@ ApiStatus CheckPodKind(const cJSON* v, const JsonPath& at) {
     if (!kind.empty() && kind != "Pod") return Unsupported(at.Child("kind"), kind, {"Pod"});
   }
   return ApiStatus();
+}
+
+// A request object with only `fields`, one of them a required "pod" (a
+// Pod object, if it has a kind); *pod points into *doc.
+ApiStatus ParsePodRequest(std::string_view json, std::initializer_list<std::string_view> fields,
+                          JsonDoc* doc, const cJSON** pod) {
+  CAPI_RETURN_IF_ERROR(ParseJson(json, doc));
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(CheckFields(doc->get(), root, fields));
+  CAPI_RETURN_IF_ERROR(Member(doc->get(), "pod", root, pod));
+  if (*pod == nullptr) return Required(root.Child("pod"));
+  return CheckPodKind(*pod, root.Child("pod"));
 }
 
 // Decodes the pending pod at `at` with the session's interner; its
@@ -119,13 +135,9 @@ ApiStatus EngineExplain(Engine& e, std::string_view pod_json, MallocString* resu
 
 ApiStatus EngineCapacity(Engine& e, std::string_view request_json, MallocString* result) {
   JsonDoc doc;
-  CAPI_RETURN_IF_ERROR(ParseJson(request_json, &doc));
-  const JsonPath root;
-  CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"pod", "maxReplicas"}));
   const cJSON* pod_json = nullptr;
-  CAPI_RETURN_IF_ERROR(Member(doc.get(), "pod", root, &pod_json));
-  if (pod_json == nullptr) return Required(root.Child("pod"));
-  CAPI_RETURN_IF_ERROR(CheckPodKind(pod_json, root.Child("pod")));
+  CAPI_RETURN_IF_ERROR(ParsePodRequest(request_json, {"pod", "maxReplicas"}, &doc, &pod_json));
+  const JsonPath root;
   int64_t max_replicas = kMaxCapacityReplicas;
   if (const cJSON* m = cJSON_GetObjectItemCaseSensitive(doc.get(), "maxReplicas");
       m != nullptr && !cJSON_IsNull(m)) {
@@ -140,6 +152,48 @@ ApiStatus EngineCapacity(Engine& e, std::string_view request_json, MallocString*
                               "must be empty: a template of pending replicas");
   }
   *result = NewCString(CapacityJson(*decoded.pod, s.Capacity(*decoded.pod, max_replicas)));
+  return ApiStatus();
+}
+
+ApiStatus EngineDrain(Engine& e, std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(request_json, &doc));
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"nodes"}));
+  std::vector<std::string> nodes;
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(doc.get(), "nodes", root, [&](const cJSON* v, const JsonPath& at) {
+        std::string_view name;
+        CAPI_RETURN_IF_ERROR(AsString(v, at, &name));
+        if (name.empty()) return Required(at);
+        if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) {
+          return ApiStatus::Invalid(at, "duplicate node name");
+        }
+        nodes.emplace_back(name);
+        return ApiStatus();
+      }));
+  if (nodes.empty()) return Required(root.Child("nodes"));
+  Engine::Session s = e.Lock();  // keeps nothing
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!s.HasNode(nodes[i])) {
+      std::string msg = "no node named ";
+      AppendJsonString(msg, nodes[i]);
+      return ApiStatus::Invalid(root.Child("nodes").Index(i), msg);
+    }
+  }
+  *result = NewCString(DrainJson(s.Drain(nodes)));
+  return ApiStatus();
+}
+
+ApiStatus EnginePreempt(Engine& e, std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  const cJSON* pod_json = nullptr;
+  CAPI_RETURN_IF_ERROR(ParsePodRequest(request_json, {"pod"}, &doc, &pod_json));
+  const JsonPath root;
+  Engine::Session s = e.Lock();  // keeps nothing
+  DecodedPod decoded;
+  CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, pod_json, root.Child("pod"), &decoded));
+  *result = NewCString(ScheduleResultJson(s.Preempt(*decoded.pod), 0));
   return ApiStatus();
 }
 

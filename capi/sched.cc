@@ -139,6 +139,32 @@ sched_status sched_engine_capacity(sched_engine* engine, const char* request, si
   });
 }
 
+sched_status sched_engine_drain(sched_engine* engine, const char* request, size_t len,
+                                char** drain_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (drain_json == nullptr) return ApiStatus::InvalidCall("drain_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(request, len, "request"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(EngineDrain(*engine->rep, View(request, len), &result));
+    *drain_json = result.release();
+    return ApiStatus();
+  });
+}
+
+sched_status sched_engine_preempt(sched_engine* engine, const char* request, size_t len,
+                                  char** result_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (result_json == nullptr) return ApiStatus::InvalidCall("result_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(request, len, "request"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(EnginePreempt(*engine->rep, View(request, len), &result));
+    *result_json = result.release();
+    return ApiStatus();
+  });
+}
+
 sched_status sched_engine_run(sched_engine* engine, uint32_t max_cycles, uint32_t flags,
                               char** result_json, sched_error** err) {
   return Guard(err, [&] {

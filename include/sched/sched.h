@@ -234,6 +234,56 @@ SCHED_API sched_status sched_engine_capacity(sched_engine *engine, const char *r
                                              size_t len, char **capacity_json,
                                              sched_error **err);
 
+/* Can these nodes be removed? request:
+ *   {"nodes":["n1","n2",...]}
+ * (1 or more distinct names of nodes the engine has). The pods on them are
+ * evicted and scheduled again on the remaining nodes (the listed nodes and
+ * their pods gone) with full cycles (as sched_engine_schedule, nominated
+ * pods counted), each assumed on its node before the next, in queue
+ * order: priority, highest first, then the order of "nodes", then
+ * namespace/name; then everything is undone. Which pods move follows
+ * cluster-autoscaler's scale-down rules in part (docs/api.md, "Drain"):
+ * mirror pods (annotation kubernetes.io/config.mirror) are left alone and
+ * DaemonSet pods evicted without moving (both in "left"); a moving pod
+ * that a PodDisruptionBudget with no disruption left covers blocks its
+ * node ("blockingPDB"; budgets are used up node by node in the order
+ * given, by removable nodes). A node is removable when no pod of it is
+ * blocked and every moving pod found a node. *drain_json receives:
+ *   {"removable":B,"nodes":[{"node":"n1","removable":B,"moved":N,
+ *    "pending":N,"blocked":N,"left":N},...],
+ *    "pods":[{"pod":"ns/name","from":"n1","node":"n3"|null,
+ *      "message"?:"0/3 nodes are available: ...","blockingPDB"?:"ns/pdb"}],
+ *    "left":[{"pod":"ns/name","from":"n1","reason":"MirrorPod"|
+ *      "DaemonSet"}]}
+ * "pods" in scheduling order; "message" (a pod that fits nowhere) is its
+ * FitError. Preemption is not acted on. An unknown field, a missing or
+ * empty "nodes", an empty, repeated or unknown node name is
+ * SCHED_INVALID_ARGUMENT with its path ("nodes[1]"). Free *drain_json with
+ * sched_free. Changes nothing (state, queue, random sources, interned
+ * strings) except that the equivalence cache drops its entries. Thread-safe
+ * as every call (convention 6). */
+SCHED_API sched_status sched_engine_drain(sched_engine *engine, const char *request, size_t len,
+                                          char **drain_json, sched_error **err);
+
+/* Which pods would be evicted if this pod arrived? request:
+ *   {"pod":<core/v1 Pod>}
+ * One scheduling cycle for the pod, exactly as sched_engine_schedule
+ * without flags (the same path: Filter, Score, and when nothing fits the
+ * PostFilter, DefaultPreemption), and then everything put back.
+ * *result_json receives sched_engine_schedule's result: "node" when the
+ * pod fits without evicting anyone; otherwise "nominatedNodeName" and
+ * "victims" [{"namespace","name","uid"}] when preemption would make room
+ * (delete the victims and the pod fits there), or neither when it cannot
+ * ("message" says why). "assumed" is false. A bad pod is
+ * SCHED_INVALID_ARGUMENT with its path under "pod"; an unknown field or a
+ * missing pod too. Free *result_json with sched_free. Changes nothing
+ * (state, queue, random source, interned strings) except that the
+ * equivalence cache drops its entries. Thread-safe as every call
+ * (convention 6). Mirrors pkg/scheduler/framework/preemption (Evaluator.
+ * Preempt, DefaultPreemption) minus the API calls. */
+SCHED_API sched_status sched_engine_preempt(sched_engine *engine, const char *request,
+                                            size_t len, char **result_json, sched_error **err);
+
 /* ---- Scheduling queue -------------------------------------------------- */
 /* Pending pods enter the queue through sched_engine_apply. The queue's clock
  * starts at 0 when the engine is created and moves only with

@@ -431,6 +431,49 @@ CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) 
                          max_replicas);
 }
 
+bool Engine::Session::HasNode(std::string_view name) const {
+  const NodeInfo* n = e_.state_.FindNode(name);
+  return n != nullptr && n->node() != nullptr;
+}
+
+DrainResult Engine::Session::Drain(std::span<const std::string> nodes) {
+  Engine& e = e_;
+  const std::vector<SchedulerMark> rewind = e.MarkSchedulers();
+  DrainResult out;
+  try {
+    out = sched::Drain(nodes, e.state_, e.queue_.get(), [&](std::string_view name) -> Scheduler* {
+      auto it = e.schedulers_.find(name);
+      return it == e.schedulers_.end() ? nullptr : it->second.get();
+    });
+  } catch (...) {
+    Rewind(rewind);
+    throw;
+  }
+  Rewind(rewind);
+  return out;
+}
+
+// Schedule's cycle and report, inside a Batch never committed (the cycle
+// may note its snapshot of the node list) and with the random source and
+// start index put back.
+PodResult Engine::Session::Preempt(const Pod& pod) {
+  Engine& e = e_;
+  Scheduler& scheduler = *e.schedulers_.at(pod.scheduler_name);
+  const std::mt19937_64 rng = scheduler.rng();
+  const size_t start = scheduler.next_start_node_index();
+  PodResult result;
+  try {
+    ClusterState::Batch batch(e.state_);
+    const ScheduleResult r = scheduler.Schedule(pod, e.state_, e.queue_.get());
+    result = MakePodResult(pod, r, e.state_, ScheduleOptions{}, false);
+  } catch (...) {
+    scheduler.Rewind(rng, start);
+    throw;
+  }
+  scheduler.Rewind(rng, start);
+  return result;
+}
+
 QueueReport Engine::Session::Queue() const {
   return {e_.clock_.Now(), e_.queue_->SchedulingCycle(), e_.queue_->Snapshot()};
 }

@@ -52,6 +52,7 @@
 
 #include "libsched/engine/change.h"
 #include "libsched/engine/engine_config.h"
+#include "libsched/engine/drain.h"
 #include "libsched/engine/reports.h"
 #include "libsched/engine/state_digest.h"
 #include "libsched/framework/parallelize.h"
@@ -131,6 +132,18 @@ class Engine {
     // HasProfile(tmpl.scheduler_name), tmpl.node_name empty,
     // 1 <= max_replicas <= kMaxCapacityReplicas.
     CapacityResult Capacity(const Pod& tmpl, int64_t max_replicas);
+    // Whether a node of that name has a Node object.
+    bool HasNode(std::string_view name) const;
+    // Drain (libsched/engine/drain.h) of `nodes`: their pods scheduled
+    // again on the other nodes, then all undone. Changes nothing but the
+    // equivalence cache's entries. REQUIRES: `nodes` distinct, each
+    // HasNode.
+    DrainResult Drain(std::span<const std::string> nodes);
+    // The preemption what-if: one scheduling cycle for `pod` (as Schedule
+    // without assume: PostFilter's nominated node and victims when nothing
+    // fits), then everything it moved put back. Changes nothing but the
+    // equivalence cache's entries. REQUIRES: HasProfile(pod.scheduler_name).
+    PodResult Preempt(const Pod& pod);
 
     QueueReport Queue() const;
     EngineStats Stats() const;

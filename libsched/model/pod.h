@@ -92,6 +92,9 @@ struct Pod {
   int32_t num_containers = 0;  // len(initContainers) + len(containers)
 
   bool terminating = false;  // metadata.deletionTimestamp set
+  // metadata.annotations has kubernetes.io/config.mirror: the API server's
+  // copy of a kubelet's static pod (no plugin reads it; drain leaves it).
+  bool mirror = false;
 
   // spec.topologySpreadConstraints, in order.
   std::vector<TopologySpreadConstraint> topology_spread_constraints;

@@ -23,16 +23,13 @@ using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
 using testing::EnginePtr;
+using testing::Get;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PodJson;
 
 CallResult CallCapacity(sched_engine* e, const std::string& request) {
   return testing::CallWithInput(sched_engine_capacity, e, request);
-}
-
-const cJSON* Get(const cJSON* o, const char* key) {
-  return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
 // A cluster of uneven nodes (cpu 1..6, two zones) with pods bound on some.

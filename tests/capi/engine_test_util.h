@@ -3,6 +3,8 @@
 #ifndef TESTS_CAPI_ENGINE_TEST_UTIL_H_
 #define TESTS_CAPI_ENGINE_TEST_UTIL_H_
 
+#include <cJSON.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,6 +31,11 @@ inline std::string PodJson(const std::string& name, const std::string& cpu,
   return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
          R"(","namespace":"ns"},"spec":{)" + node_name + extra_spec +
          R"("containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu + R"("}}}]}})";
+}
+
+// The member `key` of a result document object, or null.
+inline const cJSON* Get(const cJSON* o, const char* key) {
+  return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
 inline std::string EventJson(const std::string& type, const std::string& object) {

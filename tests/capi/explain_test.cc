@@ -21,16 +21,13 @@ using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
 using testing::EnginePtr;
+using testing::Get;
 using testing::EventJson;
 using testing::NodeJson;
 using testing::PodJson;
 
 CallResult CallExplain(sched_engine* e, const std::string& pod) {
   return testing::CallWithInput(sched_engine_explain, e, pod);
-}
-
-const cJSON* Get(const cJSON* o, const char* key) {
-  return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
 std::string Stats(sched_engine* e) {

@@ -13,7 +13,11 @@
 // most 1,024 bytes, one entry per node), success exactly when scheduling
 // succeeds, and nothing observable changed (nodes, queue, statistics with
 // the interner's size). sched_engine_capacity of at most 3 replicas: the
-// contract, counts that agree, nodes and queue unchanged.
+// contract, counts that agree, nodes and queue unchanged. The preemption
+// what-if (sched_engine_preempt) of the pod: the contract, success exactly
+// when explaining succeeds, nodes and queue unchanged. Once the pod is
+// assumed, sched_engine_drain of its node's zone and of every node: OK,
+// counts that agree, nodes and queue unchanged.
 #include <cJSON.h>
 
 #include <cstddef>
@@ -114,6 +118,64 @@ void Capacity(sched_engine* e, std::string_view pod) {
   sched_free(queue_after);
 }
 
+// The nodes and queue documents: what the what-if calls must leave as they
+// were (the statistics may move: their cycles are counted).
+std::string NodesAndQueue(sched_engine* e) {
+  char* nodes = nullptr;
+  char* queue = nullptr;
+  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes, nullptr) == SCHED_OK &&
+                 sched_engine_queue(e, &queue, nullptr) == SCHED_OK,
+             "a read-only call failed");
+  std::string out = std::string(nodes) + queue;
+  sched_free(nodes);
+  sched_free(queue);
+  return out;
+}
+
+// sched_engine_preempt of the pod with every check; returns its status.
+sched_status Preempt(sched_engine* e, std::string_view pod) {
+  const std::string request = R"({"pod":)" + std::string(pod) + "}";
+  const std::string before = NodesAndQueue(e);
+  char* out = fuzz::Untouched();
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_preempt(e, request.data(), request.size(), &out, &err);
+  fuzz::CheckStatus("sched_engine_preempt", st, err);
+  if (st != SCHED_OK) {
+    FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_preempt failed but wrote its output");
+  } else {
+    cJSON* doc = fuzz::ParseOutput("sched_engine_preempt", out);
+    FUZZ_CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(doc, "assumed")),
+               "the what-if assumed the pod: %s", out);
+    cJSON_Delete(doc);
+    sched_free(out);
+  }
+  FUZZ_CHECK(NodesAndQueue(e) == before, "sched_engine_preempt changed the engine");
+  return st;
+}
+
+// sched_engine_drain of `request` (nodes of kCluster) with every check;
+// it must succeed.
+void Drain(sched_engine* e, std::string_view request) {
+  const std::string before = NodesAndQueue(e);
+  char* out = nullptr;
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_drain(e, request.data(), request.size(), &out, &err);
+  fuzz::CheckStatus("sched_engine_drain", st, err);
+  FUZZ_CHECK(st == SCHED_OK, "sched_engine_drain of %.*s failed", static_cast<int>(request.size()),
+             request.data());
+  cJSON* doc = fuzz::ParseOutput("sched_engine_drain", out);
+  int moved = 0;
+  const cJSON* n;
+  cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(doc, "nodes")) {
+    moved += static_cast<int>(cJSON_GetObjectItemCaseSensitive(n, "moved")->valuedouble);
+  }
+  FUZZ_CHECK(moved == cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "pods")),
+             "moved pods and their entries disagree: %s", out);
+  cJSON_Delete(doc);
+  sched_free(out);
+  FUZZ_CHECK(NodesAndQueue(e) == before, "sched_engine_drain changed the engine");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -126,6 +188,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const sched_status explained = Explain(e, pod);
   Capacity(e, pod);
+  const sched_status preempted = Preempt(e, pod);
+  FUZZ_CHECK((preempted == SCHED_OK) == (explained == SCHED_OK), "explain %s but preempt %s",
+             sched_status_name(explained), sched_status_name(preempted));
 
   // An undefined flag bit is rejected whatever the pod.
   sched_status bad_flags;
@@ -143,6 +208,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // delete it with a watch event wrapping the same object.
     fuzz::Schedule(e, pod, fuzz::kAllFlags);
     fuzz::Schedule(e, fuzz::kProbePod, fuzz::kAllFlags);
+    // Its node, and every node, drained: the pod moves (or stays pending).
+    Drain(e, R"({"nodes":["n1"]})");
+    Drain(e, R"({"nodes":["n2","n3","n1"]})");
     std::string event = R"({"type":"DELETED","object":)";
     event.append(pod);
     event.append("}");

@@ -26,6 +26,8 @@ std::string Usage() {
                 [--output table|json] [--strict] [FILE...]
        schedsim capacity NS/NAME [--max-replicas N] [--config FILE]
                 [--seed N] [--output table|json] [--strict] [FILE...]
+       schedsim drain NODE[,NODE...] [--config FILE] [--seed N]
+                [--output table|json] [--strict] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -64,6 +66,13 @@ then says how many more replicas of it fit and where
 the next, as kube-scheduler places a ReplicaSet's pods), up to
 --max-replicas N (default and at most 100000). --output json prints the
 capacity document (docs/api.md, "Capacity").
+
+schedsim drain NODE[,NODE...] simulates the input, then asks whether
+those nodes can be removed from the cluster the run leaves
+(sched_engine_drain): their pods evicted and scheduled again on the other
+nodes in queue order, DaemonSet and mirror pods left, evictions that a
+PodDisruptionBudget blocks reported, as cluster-autoscaler's scale-down
+decides. --output json prints the drain document (docs/api.md, "Drain").
 
 Options:
   --config FILE        the scheduler's configuration, JSON or YAML: a
@@ -127,6 +136,20 @@ std::string PodKeyArg(const std::string& what, const std::string& value) {
   return value.find('/') == std::string::npos ? "default/" + value : value;
 }
 
+// NODE[,NODE...]: the names in order; an empty one is an error.
+std::vector<std::string> NodeListArg(const std::string& value) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = value.find(',', start);
+    std::string name = value.substr(start, comma - start);
+    if (name.empty()) throw InputError("drain: want NODE[,NODE...], got \"" + value + "\"");
+    out.push_back(std::move(name));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
 }  // namespace
 
 Options ParseArgs(int argc, char** argv) {
@@ -139,6 +162,13 @@ Options ParseArgs(int argc, char** argv) {
       throw InputError(o.command + ": want the pod, NAMESPACE/NAME (see --help)");
     }
     o.explain_pod = PodKeyArg(o.command, argv[2]);
+    first = 3;
+  } else if (argc > 1 && std::string(argv[1]) == "drain") {
+    o.command = argv[1];
+    if (argc < 3 || std::string(argv[2]).starts_with("-")) {
+      throw InputError("drain: want the nodes, NODE[,NODE...] (see --help)");
+    }
+    o.drain_nodes = NodeListArg(argv[2]);
     first = 3;
   }
   for (int i = first; i < argc; ++i) {

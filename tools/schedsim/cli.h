@@ -13,10 +13,11 @@ enum class OutputFormat { kTable, kJson };
 
 struct Options {
   // The subcommand: "" (simulate), "explain" or "capacity" (then
-  // explain_pod is set).
+  // explain_pod is set), "drain" (then drain_nodes is).
   std::string command;
   std::string explain_pod;               // `schedsim explain|capacity NS/NAME`: "ns/name"
   std::optional<uint64_t> max_replicas;  // capacity --max-replicas N
+  std::vector<std::string> drain_nodes;  // `schedsim drain NODE[,NODE...]`
   std::optional<uint64_t> seed;
   OutputFormat output = OutputFormat::kTable;
   // "ns/name" per --explain; a bare name means namespace "default"

@@ -112,6 +112,18 @@ JsonPtr SimEngine::Capacity(const std::string& pod, uint64_t max_replicas) {
   return Parse(out, "capacity");
 }
 
+JsonPtr SimEngine::Drain(const std::vector<std::string>& nodes) {
+  JsonPtr request(cJSON_CreateObject());
+  cJSON* names = cJSON_AddArrayToObject(request.get(), "nodes");
+  for (const std::string& n : nodes) cJSON_AddItemToArray(names, cJSON_CreateString(n.c_str()));
+  const std::string body = Print(request.get());
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st = sched_engine_drain(engine_.get(), body.data(), body.size(), &out.p, &err);
+  Check(st, err, Nowhere);
+  return Parse(out, "drain");
+}
+
 void SimEngine::AdvanceClock(uint64_t millis) {
   sched_error* err = nullptr;
   sched_status st = sched_engine_advance_clock(engine_.get(), millis, &err);

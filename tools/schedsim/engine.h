@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "json.h"
 #include "loc.h"
@@ -46,6 +47,8 @@ class SimEngine {
   JsonPtr Explain(const std::string& pod);
   // sched_engine_capacity of {"pod":pod,"maxReplicas":max_replicas}.
   JsonPtr Capacity(const std::string& pod, uint64_t max_replicas);
+  // sched_engine_drain of {"nodes":nodes}.
+  JsonPtr Drain(const std::vector<std::string>& nodes);
   // sched_engine_advance_clock.
   void AdvanceClock(uint64_t millis);
   // sched_engine_queue: {"nowMillis","schedulingCycle","pods":[...]}.

@@ -108,4 +108,38 @@ void PrintCapacity(std::ostream& out, const cJSON* doc) {
   WriteColumns(out, rows);
 }
 
+void PrintDrain(std::ostream& out, const cJSON* doc) {
+  out << "drain: " << (cJSON_IsTrue(Member(doc, "removable")) ? "removable" : "not removable")
+      << "\n\n";
+  std::vector<Row> nodes{{"NODE", "REMOVABLE", "MOVED", "PENDING", "BLOCKED", "LEFT"}};
+  for (const cJSON* n = First(Member(doc, "nodes")); n != nullptr; n = n->next) {
+    nodes.push_back({Text(Member(n, "node")), cJSON_IsTrue(Member(n, "removable")) ? "yes" : "no",
+                     Text(Member(n, "moved")), Text(Member(n, "pending")),
+                     Text(Member(n, "blocked")), Text(Member(n, "left"))});
+  }
+  WriteColumns(out, nodes);
+  if (cJSON_GetArraySize(Member(doc, "pods")) > 0) {
+    std::vector<Row> pods{{"POD", "FROM", "TO", "NOTE"}};
+    for (const cJSON* p = First(Member(doc, "pods")); p != nullptr; p = p->next) {
+      const cJSON* to = Member(p, "node");
+      std::string note = Text(Member(p, "message"));
+      if (const cJSON* pdb = Member(p, "blockingPDB"); pdb != nullptr) {
+        note = "eviction blocked by PDB " + Text(pdb) + (note.empty() ? "" : "; " + note);
+      }
+      pods.push_back({Text(Member(p, "pod")), Text(Member(p, "from")),
+                      cJSON_IsString(to) ? to->valuestring : "<pending>", note});
+    }
+    out << "\n";
+    WriteColumns(out, pods);
+  }
+  if (cJSON_GetArraySize(Member(doc, "left")) > 0) {
+    std::vector<Row> left{{"LEFT", "ON", "REASON"}};
+    for (const cJSON* p = First(Member(doc, "left")); p != nullptr; p = p->next) {
+      left.push_back({Text(Member(p, "pod")), Text(Member(p, "from")), Text(Member(p, "reason"))});
+    }
+    out << "\n";
+    WriteColumns(out, left);
+  }
+}
+
 }  // namespace schedsim

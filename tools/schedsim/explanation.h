@@ -17,6 +17,10 @@ void PrintExplanation(std::ostream& out, const cJSON* doc);
 // why the next replica fits nowhere.
 void PrintCapacity(std::ostream& out, const cJSON* doc);
 
+// `schedsim drain` for people: the verdict per node, where each pod goes
+// (or why it fits nowhere, or which PDB blocks it), and the pods left.
+void PrintDrain(std::ostream& out, const cJSON* doc);
+
 }  // namespace schedsim
 
 #endif  // TOOLS_SCHEDSIM_EXPLANATION_H_

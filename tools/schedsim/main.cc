@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
     so.pool_label = o.pool_label;
     so.explain_after = o.explain_pod;
     so.capacity = o.command == "capacity";
+    so.drain_nodes = o.drain_nodes;
     if (o.max_replicas) so.max_replicas = *o.max_replicas;
     std::signal(SIGINT, OnInterrupt);
     SimResult r = Simulate(cluster, so, &g_stop);
@@ -90,6 +91,8 @@ int main(int argc, char** argv) {
         std::cout << Print(r.explanation.get()) << "\n";
       } else if (so.capacity) {
         PrintCapacity(std::cout, r.explanation.get());
+      } else if (o.command == "drain") {
+        PrintDrain(std::cout, r.explanation.get());
       } else {
         PrintExplanation(std::cout, r.explanation.get());
       }

@@ -135,6 +135,7 @@ class Simulation {
       r_.explanation = o_.capacity ? engine_.Capacity(Print(held->json), o_.max_replicas)
                                    : engine_.Explain(Print(held->json));
     }
+    if (!o_.drain_nodes.empty() && !Stopped()) r_.explanation = engine_.Drain(o_.drain_nodes);
     r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     JsonPtr after = engine_.Nodes();
     const std::string label = ChoosePoolLabel(before.get(), o_.pool_label);

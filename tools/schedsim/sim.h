@@ -44,6 +44,9 @@ struct SimOptions {
   std::string explain_after = {};
   bool capacity = false;
   uint64_t max_replicas = 100000;
+  // `schedsim drain`: these nodes are drained (sched_engine_drain) in the
+  // cluster the run leaves.
+  std::vector<std::string> drain_nodes = {};
 };
 
 // Where a pending pod ended up.
@@ -81,7 +84,8 @@ struct SimResult {
   Utilization utilization;
   double seconds = 0;  // wall time of the scheduling loop
   // The sched_engine_explain (or, with SimOptions::capacity,
-  // sched_engine_capacity) document of SimOptions::explain_after.
+  // sched_engine_capacity) document of SimOptions::explain_after; the
+  // sched_engine_drain document of SimOptions::drain_nodes.
   JsonPtr explanation;
 };
 

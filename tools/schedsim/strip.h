@@ -11,13 +11,14 @@
 namespace schedsim {
 
 // The annotations the engine's decoders read (capi/decode_node.cc,
-// capi/decode_volume.cc); tests/sim/strip_test.py checks the list against them.
+// capi/decode_volume.cc, capi/decode_pod.cc); tests/sim/strip_test.py checks the list against them.
 inline constexpr std::string_view kEngineAnnotations[] = {
     "scheduler.alpha.kubernetes.io/preferAvoidPods",
     "volume.beta.kubernetes.io/storage-class",
     "pv.kubernetes.io/bind-completed",
     "volume.kubernetes.io/selected-node",
     "storage.alpha.kubernetes.io/migrated-plugins",
+    "kubernetes.io/config.mirror",
 };
 
 // Removes from `obj` (an object of `kind`, already checked by the caller's

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::capacity::Capacity;
+use crate::drain::Drain;
 use crate::error::{Error, Result};
 use crate::explain::Explanation;
 use crate::types::{
@@ -267,6 +268,74 @@ impl Engine {
         // SAFETY: request is valid for len bytes.
         self.call(|e, out, err| unsafe {
             sys::sched_engine_capacity(e, request.as_ptr().cast(), request.len(), out, err)
+        })
+    }
+
+    /// Can `nodes` be removed (`sched_engine_drain`)? Their pods are
+    /// evicted and scheduled again on the other nodes in queue order, each
+    /// assumed before the next, then all undone. DaemonSet pods are evicted
+    /// without moving, mirror pods left; PodDisruptionBudgets block
+    /// evictions as cluster-autoscaler's scale-down does.
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) for no
+    /// nodes, or an empty, repeated or unknown name (path `nodes[i]`).
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"List","items":[
+    ///   {"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}},
+    ///   {"kind":"Node","apiVersion":"v1","metadata":{"name":"n2"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}},
+    ///   {"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"d"},
+    ///     "spec":{"nodeName":"n1","containers":[{"name":"c","image":"i"}]}}]}"#)?;
+    /// let d = engine.drain(&["n1"])?;
+    /// assert!(d.removable);
+    /// assert_eq!(d.pods[0].node.as_deref(), Some("n2"));
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn drain<S: AsRef<str>>(&self, nodes: &[S]) -> Result<Drain> {
+        let names: Vec<&str> = nodes.iter().map(AsRef::as_ref).collect();
+        let request = encode(&serde_json::json!({ "nodes": names }))?;
+        // SAFETY: request is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_drain(e, request.as_ptr().cast(), request.len(), out, err)
+        })
+    }
+
+    /// The preemption what-if (`sched_engine_preempt`): the result
+    /// [`schedule`](Self::schedule) would return for the pending `v1/Pod`
+    /// `pod` without flags (`node` when it fits as is, else
+    /// `nominated_node_name` and the `victims` preemption would evict),
+    /// with nothing changed.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"List","items":[
+    ///   {"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"1","pods":"10"}}},
+    ///   {"kind":"Pod","apiVersion":"v1","metadata":{"name":"low","namespace":"d"},
+    ///     "spec":{"nodeName":"n1","containers":[{"name":"c","image":"i",
+    ///     "resources":{"requests":{"cpu":"1"}}}]}}]}"#)?;
+    /// let pod = serde_json::json!({"kind": "Pod", "apiVersion": "v1",
+    ///     "metadata": {"name": "high", "namespace": "d"},
+    ///     "spec": {"priority": 10, "containers": [{"name": "c", "image": "i",
+    ///         "resources": {"requests": {"cpu": "1"}}}]}});
+    /// let r = engine.preempt(&pod)?;
+    /// assert_eq!(r.nominated_node_name.as_deref(), Some("n1"));
+    /// assert_eq!(r.victims[0].name, "low");
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn preempt<T: Serialize + ?Sized>(&self, pod: &T) -> Result<ScheduleResult> {
+        #[derive(Serialize)]
+        struct Request<'a, T: ?Sized> {
+            pod: &'a T,
+        }
+        let request = encode(&Request { pod })?;
+        // SAFETY: request is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_preempt(e, request.as_ptr().cast(), request.len(), out, err)
         })
     }
 

@@ -32,6 +32,7 @@
 #![warn(missing_docs)]
 
 mod capacity;
+mod drain;
 mod engine;
 mod error;
 mod explain;
@@ -39,6 +40,7 @@ mod flags;
 mod types;
 
 pub use capacity::{Capacity, NodeReplicas};
+pub use drain::{Drain, DrainLeft, DrainNode, DrainPod};
 pub use engine::Engine;
 pub use error::{Code, Error, Result};
 pub use explain::{

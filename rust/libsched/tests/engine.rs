@@ -283,3 +283,50 @@ fn engine_is_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Engine>();
 }
+
+#[test]
+fn drain_matches_deleting_the_node_and_scheduling_its_pods() {
+    let engine = two_nodes();
+    let bound = |name: &str| {
+        let mut p = pod(name, "400m");
+        p["spec"]["nodeName"] = json!("n2");
+        p
+    };
+    engine
+        .apply_object(&json!([{"type": "ADDED", "object": bound("a")},
+                              {"type": "ADDED", "object": bound("b")}]))
+        .unwrap();
+    let d = engine.drain(&["n2"]).unwrap();
+    assert!(d.removable);
+    let slow = two_nodes();
+    for (i, name) in ["a", "b"].iter().enumerate() {
+        assert_eq!(d.pods[i].pod, format!("t/{name}"));
+        let r = slow
+            .schedule_object(&pod(name, "400m"), ScheduleFlags::ASSUME)
+            .unwrap();
+        assert_eq!(r.node, d.pods[i].node);
+    }
+    let err = engine.drain(&["n2", "n2"]).unwrap_err();
+    assert_eq!(
+        (err.code(), err.path()),
+        (Code::InvalidArgument, "nodes[1]")
+    );
+}
+
+#[test]
+fn preempt_answers_as_schedule_and_changes_nothing() {
+    let engine = two_nodes();
+    let mut high = pod("high", "2");
+    high["spec"]["priority"] = json!(10);
+    let mut low = pod("low", "2");
+    low["spec"]["nodeName"] = json!("n1");
+    engine.apply_object(&low).unwrap();
+    let w = engine.preempt(&high).unwrap();
+    assert_eq!(w.nominated_node_name.as_deref(), Some("n1"));
+    assert_eq!(w.victims.len(), 1);
+    assert_eq!(engine.preempt(&high).unwrap(), w);
+    let r = engine
+        .schedule_object(&high, ScheduleFlags::empty())
+        .unwrap();
+    assert_eq!(r, w);
+}
