@@ -124,6 +124,13 @@ size_t Interner::Checkpoint() {
 }
 
 void Interner::Rollback(size_t mark) {
+  if (shared_) {
+    // A failed call's strings were released with the objects decoded from
+    // them, so they are in dying_ already (Release).
+    created_.resize(mark);
+    Accept(mark);
+    return;
+  }
   while (created_.size() > mark) {
     const auto [id, reused] = created_.back();
     created_.pop_back();
@@ -151,6 +158,7 @@ void Interner::Accept(size_t /*mark*/) {
 }
 
 void Interner::Collect() {
+  if (checkpoints_ > 0) return;  // a Rollback may still remove ids
   std::vector<Atom> dying;
   {
     std::lock_guard<std::mutex> lock(dying_mu_);

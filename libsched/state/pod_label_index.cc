@@ -53,4 +53,18 @@ void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node, UndoLog* log) {
   if (g.nodes.empty()) undo::Erase(log, groups_, it);
 }
 
+PodLabelIndex PodLabelIndex::Remapped(
+    const std::unordered_map<const NodeInfo*, const NodeInfo*>& to) const {
+  PodLabelIndex out;
+  out.groups_ = groups_;
+  for (auto& [key, g] : out.groups_) {
+    g.position.clear();
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      g.nodes[i].first = to.at(g.nodes[i].first);
+      g.position.emplace(g.nodes[i].first, i);
+    }
+  }
+  return out;
+}
+
 }  // namespace sched
