@@ -56,12 +56,14 @@ void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node, UndoLog* log) {
 PodLabelIndex PodLabelIndex::Remapped(
     const std::unordered_map<const NodeInfo*, const NodeInfo*>& to) const {
   PodLabelIndex out;
-  out.groups_ = groups_;
-  for (auto& [key, g] : out.groups_) {
-    g.position.clear();
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      g.nodes[i].first = to.at(g.nodes[i].first);
-      g.position.emplace(g.nodes[i].first, i);
+  out.groups_.reserve(groups_.size());
+  for (const auto& [key, g] : groups_) {
+    Group& copy = out.groups_.emplace(key, Group{g.sample, {}, {}}).first->second;
+    copy.nodes.reserve(g.nodes.size());
+    copy.position.reserve(g.nodes.size());
+    for (const auto& [node, count] : g.nodes) {
+      copy.position.emplace(to.at(node), copy.nodes.size());
+      copy.nodes.emplace_back(to.at(node), count);
     }
   }
   return out;
