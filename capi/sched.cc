@@ -215,4 +215,15 @@ sched_status sched_engine_revert(sched_engine* engine, sched_error** err) {
   });
 }
 
+sched_status sched_engine_fork(sched_engine* engine, sched_engine** child, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (child == nullptr) return ApiStatus::InvalidCall("child is NULL");
+    std::unique_ptr<Engine> fork;
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineFork(*engine->rep, &fork));
+    *child = new sched_engine{std::move(fork)};
+    return ApiStatus();
+  });
+}
+
 }  // extern "C"
