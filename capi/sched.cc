@@ -219,9 +219,11 @@ sched_status sched_engine_fork(sched_engine* engine, sched_engine** child, sched
   return Guard(err, [&] {
     if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
     if (child == nullptr) return ApiStatus::InvalidCall("child is NULL");
-    std::unique_ptr<Engine> fork;
-    CAPI_RETURN_IF_ERROR(sched::capi::EngineFork(*engine->rep, &fork));
-    *child = new sched_engine{std::move(fork)};
+    // The handle first: once the fork is made, nothing may fail (it
+    // shares the parent's interner from then on).
+    auto handle = std::make_unique<sched_engine>();
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineFork(*engine->rep, &handle->rep));
+    *child = handle.release();
     return ApiStatus();
   });
 }
