@@ -47,8 +47,9 @@
 //
 // Thread-safety: Lock() may be called from any thread; sessions serialize
 // (with those of every engine of the family). A Session is used by the
-// thread that holds it. Engines of a family may be used and freed from
-// different threads at once.
+// thread that holds it, which must not Lock() another engine of the family
+// meanwhile (one lock: it would wait for itself). Engines of a family may
+// be used and freed from different threads at once.
 #ifndef LIBSCHED_ENGINE_ENGINE_H_
 #define LIBSCHED_ENGINE_ENGINE_H_
 
