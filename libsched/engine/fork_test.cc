@@ -259,12 +259,11 @@ TEST(ForkTest, ParentRevertLeavesTheChildAlone) {
   EXPECT_EQ(parent->StateDigest(), before);
   EXPECT_EQ(child->StateDigest(), child_digest);
   // The child's strings ("z2", "a1", "n1", "p1") still read back.
-  Member m{std::move(child), {}, {}};
-  m.history = {{.kind = Op::kNode, .node = 0, .milli_cpu = 4000},
-               {.kind = Op::kNode, .node = 1, .milli_cpu = 4000, .app = 2},
-               {.kind = Op::kBoundPod, .node = 1, .pod = 1, .milli_cpu = 300, .app = 1}};
-  m.decisions.assign(3, "");
-  ExpectSameAsReplay(m, "child");
+  ExpectSameAsReplay(*child,
+                     {{.kind = Op::kNode, .node = 0, .milli_cpu = 4000},
+                      {.kind = Op::kNode, .node = 1, .milli_cpu = 4000, .app = 2},
+                      {.kind = Op::kBoundPod, .node = 1, .pod = 1, .milli_cpu = 300, .app = 1}},
+                     {"", "", ""}, "child");
 }
 
 // A child's transaction reverts only the child, even with strings the
@@ -282,11 +281,10 @@ TEST(ForkTest, ChildRevertWithParentInterningMeanwhile) {
   EXPECT_TRUE(child->Lock().Revert());
   EXPECT_EQ(child->StateDigest(), child_before);
   EXPECT_EQ(parent->StateDigest(), parent_now);
-  Member m{std::move(parent), {}, {}};
-  m.history = {{.kind = Op::kNode, .node = 0, .milli_cpu = 4000},
-               {.kind = Op::kNode, .node = 6, .milli_cpu = 2000, .app = 2}};
-  m.decisions.assign(2, "");
-  ExpectSameAsReplay(m, "parent");
+  ExpectSameAsReplay(*parent,
+                     {{.kind = Op::kNode, .node = 0, .milli_cpu = 4000},
+                      {.kind = Op::kNode, .node = 6, .milli_cpu = 2000, .app = 2}},
+                     {"", ""}, "parent");
 }
 
 // Transactions of two siblings, interleaved and ended out of order over
