@@ -18,6 +18,7 @@
 #include "libsched/engine/engine.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/default_engine.h"
 
 namespace bench {
 namespace {
@@ -28,25 +29,12 @@ using sched::testing::PodBuilder;
 constexpr int64_t kMi = int64_t{1} << 20;
 constexpr int kPodsPerNode = 10;
 
-std::unique_ptr<sched::Engine> NewEngine() {
-  auto e = std::make_unique<sched::Engine>();
-  sched::ProfileConfig profile;
-  profile.scheduler_name = sched::kDefaultSchedulerName;
-  profile.plugins = sched::ExpandPlugins(
-      sched::DefaultPlugins(), [](std::string_view n) { return sched::FindPlugin(n)->points; });
-  sched::EngineConfig config;
-  config.profiles.push_back(std::move(profile));
-  config.parallelism = 1;
-  e->Configure(config);
-  return e;
-}
-
 // The engine with `nodes` nodes, built once per size and kept.
 sched::Engine& Cluster(int nodes) {
   static std::map<int, std::unique_ptr<sched::Engine>> built;
   std::unique_ptr<sched::Engine>& e = built[nodes];
   if (e != nullptr) return *e;
-  e = NewEngine();
+  e = sched::testing::NewDefaultEngine(0);
   sched::Engine::Session s = e->Lock();
   sched::Interner& in = s.interner();
   std::vector<sched::Change> changes;

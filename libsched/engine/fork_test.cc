@@ -14,6 +14,7 @@
 #include "libsched/engine/engine.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/default_engine.h"
 
 namespace sched {
 namespace {
@@ -25,19 +26,7 @@ using testing::Req;
 
 constexpr int64_t kGi = int64_t{1} << 30;
 
-std::unique_ptr<Engine> NewEngine(uint64_t seed = 7) {
-  auto e = std::make_unique<Engine>();
-  ProfileConfig profile;
-  profile.scheduler_name = kDefaultSchedulerName;
-  profile.plugins =
-      ExpandPlugins(DefaultPlugins(), [](std::string_view n) { return FindPlugin(n)->points; });
-  EngineConfig config;
-  config.profiles.push_back(std::move(profile));
-  config.seed = seed;
-  config.parallelism = 1;
-  e->Configure(config);
-  return e;
-}
+std::unique_ptr<Engine> NewEngine() { return testing::NewDefaultEngine(7); }
 
 std::unique_ptr<Engine> Fork(Engine& e) { return e.Lock().Fork(); }
 
