@@ -10,6 +10,7 @@
 #include "sched/sched.h"
 
 #include "check.h"
+#include "reports.h"
 
 static const char kNodes[] =
     "[{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},"
@@ -44,19 +45,6 @@ static sched_engine *NewEngine(void) {
   CHECK(sched_engine_run(engine, 0, 0, &run, NULL) == SCHED_OK);
   sched_free(run);
   return engine;
-}
-
-/* The nodes and queue documents, concatenated (caller frees). */
-static char *Reports(sched_engine *engine) {
-  char *nodes = NULL, *queue = NULL, *out;
-  CHECK(sched_engine_nodes(engine, NULL, 0, &nodes, NULL) == SCHED_OK);
-  CHECK(sched_engine_queue(engine, &queue, NULL) == SCHED_OK);
-  out = malloc(strlen(nodes) + strlen(queue) + 1);
-  strcpy(out, nodes);
-  strcat(out, queue);
-  sched_free(nodes);
-  sched_free(queue);
-  return out;
 }
 
 static char *Schedule(sched_engine *engine, const char *name, uint32_t flags) {
