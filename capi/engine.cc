@@ -255,4 +255,9 @@ ApiStatus EngineRevert(Engine& e) {
   return ApiStatus();
 }
 
+ApiStatus EngineFork(Engine& e, std::unique_ptr<Engine>* child) {
+  *child = e.Lock().Fork();
+  return ApiStatus();
+}
+
 }  // namespace sched::capi

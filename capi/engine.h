@@ -57,6 +57,8 @@ ApiStatus EngineNodes(Engine& e, std::string_view query, MallocString* result);
 ApiStatus EngineBegin(Engine& e);
 ApiStatus EngineCommit(Engine& e);
 ApiStatus EngineRevert(Engine& e);
+// sched_engine_fork (Engine::Session::Fork).
+ApiStatus EngineFork(Engine& e, std::unique_ptr<Engine>* child);
 
 }  // namespace sched::capi
 

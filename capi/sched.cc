@@ -241,4 +241,17 @@ sched_status sched_engine_revert(sched_engine* engine, sched_error** err) {
   });
 }
 
+sched_status sched_engine_fork(sched_engine* engine, sched_engine** child, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (child == nullptr) return ApiStatus::InvalidCall("child is NULL");
+    // The handle first: once the fork is made, nothing may fail (it
+    // shares the parent's interner from then on).
+    auto handle = std::make_unique<sched_engine>();
+    CAPI_RETURN_IF_ERROR(sched::capi::EngineFork(*engine->rep, &handle->rep));
+    *child = handle.release();
+    return ApiStatus();
+  });
+}
+
 }  // extern "C"

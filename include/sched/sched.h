@@ -382,6 +382,26 @@ SCHED_API sched_status sched_engine_begin(sched_engine *engine, sched_error **er
 SCHED_API sched_status sched_engine_commit(sched_engine *engine, sched_error **err);
 SCHED_API sched_status sched_engine_revert(sched_engine *engine, sched_error **err);
 
+/* ---- Fork -------------------------------------------------------------- */
+/* sched_engine_fork: *child becomes a new engine equal to `engine` (the
+ * shape of cluster-autoscaler's ClusterSnapshot.Fork; docs/api.md, "Fork"):
+ * the same objects, assumed pods, queue (every pending pod with its
+ * attempts, backoff and rejecting plugins), nominations, clock, config and
+ * the random source and start index of each profile, so both make the same
+ * decisions from here. A change to either never shows in the other. The
+ * child starts with no transaction open (those of `engine` stay its own)
+ * and an empty equivalence cache, which changes no result. Free it with
+ * sched_engine_free, before or after `engine`. Cost: O(nodes + pods) time
+ * and memory (immutable objects are shared, containers copied); no
+ * interned string is copied. Errors: SCHED_INVALID_ARGUMENT for a NULL
+ * engine or child; SCHED_OUT_OF_MEMORY (then *child is untouched and
+ * `engine` unchanged). Thread-safety: an engine and its forks (and theirs)
+ * share one lock: each may be called, and freed, from any thread at once,
+ * and their calls serialize with each other (convention 6).
+ * Not in upstream's scheduler. */
+SCHED_API sched_status sched_engine_fork(sched_engine *engine, sched_engine **child,
+                                         sched_error **err);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -48,7 +48,13 @@ EventObject Known(const ClusterState::ByName<T>& objects, std::string_view key) 
 }  // namespace
 
 void Engine::Configure(const EngineConfig& config) {
-  parallelizer_ = std::make_unique<Parallelizer>(Threads(config.parallelism));
+  parallelizer_ = std::make_shared<Parallelizer>(Threads(config.parallelism));
+  config_ = std::make_shared<const EngineConfig>(config);
+  Build();
+}
+
+void Engine::Build() {
+  const EngineConfig& config = *config_;
   QueueingHintMapPerProfile hints;
   for (const ProfileConfig& p : config.profiles) {
     Profile profile = BuildProfile(p.scheduler_name, p.plugins, p.plugin_args);
@@ -57,7 +63,7 @@ void Engine::Configure(const EngineConfig& config) {
     auto s = std::make_unique<Scheduler>(std::move(profile), config.seed, parallelizer_.get());
     s->set_equivalence_cache(config.equivalence_cache);
     // The scheduler owns the profile, so hint functions may point into it.
-    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), state_));
+    hints.emplace(p.scheduler_name, BuildProfileQueueingHints(s->profile(), *state_));
     schedulers_.emplace(p.scheduler_name, std::move(s));
   }
   QueueOptions options;
@@ -67,15 +73,40 @@ void Engine::Configure(const EngineConfig& config) {
 }
 
 Engine::~Engine() {
-  Session s(*this);
-  while (s.Revert()) {
+  if (building_fork_) return;  // Fork's caller holds the lock; nothing is open
+  {
+    Session s(*this);
+    while (s.Revert()) {
+    }
   }
+  // The members go under the family's lock: freeing objects releases
+  // strings of the interner a sibling may be using.
+  dying_lock_ = std::unique_lock<std::mutex>(*mu_);
 }
 
-Engine::Session::Session(Engine& e) : e_(e), lock_(e.mu_) {}
+std::unique_ptr<Engine> Engine::Session::Fork() const {
+  if (intern_mark_) throw std::logic_error("Engine::Session::Fork after interner()");
+  const Engine& e = e_;
+  std::unique_ptr<Engine> child(new Engine(e.mu_));
+  child->building_fork_ = true;  // until it is whole: we hold its lock
+  child->parallelizer_ = e.parallelizer_;
+  child->config_ = e.config_;
+  child->state_ = e.state_->Clone();
+  child->Build();
+  for (const auto& [name, s] : e.schedulers_) {
+    child->schedulers_.at(name)->Rewind(s->rng(), s->next_start_node_index());
+  }
+  child->clock_.Step(e.clock_.Now() - child->clock_.Now());
+  child->queue_->CopyPodsFrom(*e.queue_);
+  e.state_->interner().Share();
+  child->building_fork_ = false;
+  return child;
+}
+
+Engine::Session::Session(Engine& e) : e_(e), lock_(*e.mu_) {}
 
 Interner& Engine::Session::interner() {
-  Interner& in = e_.state_.interner();
+  Interner& in = e_.state_->interner();
   if (!intern_mark_) intern_mark_ = in.Checkpoint();
   return in;
 }
@@ -85,7 +116,7 @@ Interner& Engine::Session::interner() {
 // nothing holds any more.
 Engine::Session::~Session() {
   if (!intern_mark_) return;
-  Interner& in = e_.state_.interner();
+  Interner& in = e_.state_->interner();
   if (!keep_interned_) {
     in.Rollback(*intern_mark_);
   } else {
@@ -115,9 +146,9 @@ void Engine::Session::Begin() {
   t.schedulers = e.MarkSchedulers();
   t.clock = e.clock_.Now();
   e.transactions_.reserve(e.transactions_.size() + 1);  // push_back below cannot throw
-  t.state = std::make_unique<ClusterState::Batch>(e.state_);
+  t.state = std::make_unique<ClusterState::Batch>(*e.state_);
   t.queue = std::make_unique<PriorityQueue::Batch>(*e.queue_);
-  t.intern_mark = e.state_.interner().Checkpoint();
+  t.intern_mark = e.state_->interner().Checkpoint();
   e.transactions_.push_back(std::move(t));
 }
 
@@ -130,7 +161,7 @@ bool Engine::Session::Commit() {
   // cannot fail.
   t.state->Commit();
   t.queue->Commit();
-  Interner& in = e.state_.interner();
+  Interner& in = e.state_->interner();
   in.Accept(t.intern_mark);
   e.transactions_.pop_back();
   if (e.transactions_.empty()) in.Collect();
@@ -147,7 +178,7 @@ bool Engine::Session::Revert() {
   Rewind(t.schedulers);
   e.clock_.Step(t.clock - e.clock_.Now());
   // Nothing in the engine holds the transaction's strings any more.
-  e.state_.interner().Rollback(t.intern_mark);
+  e.state_->interner().Rollback(t.intern_mark);
   e.transactions_.pop_back();
   return true;
 }
@@ -155,7 +186,7 @@ bool Engine::Session::Revert() {
 // One unit: out of memory part-way undoes the state's and the queue's
 // changes (their Batches), so the call changes nothing.
 void Engine::Session::Apply(std::span<const Change> changes) {
-  ClusterState::Batch batch(e_.state_);
+  ClusterState::Batch batch(*e_.state_);
   PriorityQueue::Batch queue_batch(*e_.queue_);
   for (const Change& c : changes) e_.CommitOne(c);
   batch.Commit();  // may fail (rebuilding the node list): then both undo
@@ -168,9 +199,9 @@ void Engine::Session::Apply(std::span<const Change> changes) {
 void Engine::CommitOne(const Change& c) {
   switch (c.op) {
     case Change::Op::kUpsertNode: {
-      const NodeInfo* old = state_.FindNode(c.node->name);
+      const NodeInfo* old = state_->FindNode(c.node->name);
       const std::shared_ptr<const Node> old_node = old ? old->shared_node() : nullptr;
-      state_.UpsertNode(c.node);
+      state_->UpsertNode(c.node);
       if (old_node == nullptr) {
         queue_->MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, c.node);
       } else {
@@ -181,16 +212,16 @@ void Engine::CommitOne(const Change& c) {
       break;
     }
     case Change::Op::kRemoveNode: {
-      const NodeInfo* old = state_.FindNode(c.key);
+      const NodeInfo* old = state_->FindNode(c.key);
       if (old != nullptr) {
         queue_->MoveAllToActiveOrBackoffQueue(events::kNodeDelete, old->shared_node(), {});
       }
-      state_.RemoveNode(c.key);  // an unknown node is a no-op
+      state_->RemoveNode(c.key);  // an unknown node is a no-op
       break;
     }
     case Change::Op::kUpsertPod: {
-      const std::shared_ptr<const Pod> old = state_.GetPod(PodKey(*c.pod));
-      state_.UpsertPod(c.pod);
+      const std::shared_ptr<const Pod> old = state_->GetPod(PodKey(*c.pod));
+      state_->UpsertPod(c.pod);
       queue_->Delete(*c.pod);  // bound: no longer pending
       if (old == nullptr) {
         queue_->AssignedPodAdded(c.pod);
@@ -200,89 +231,89 @@ void Engine::CommitOne(const Change& c) {
       break;
     }
     case Change::Op::kRemovePod: {
-      const std::shared_ptr<const Pod> old = state_.GetPod(c.key);
-      state_.RemovePod(c.key);  // an unknown pod is a no-op
+      const std::shared_ptr<const Pod> old = state_->GetPod(c.key);
+      state_->RemovePod(c.key);  // an unknown pod is a no-op
       queue_->Delete(*c.pod);
       if (old != nullptr) queue_->AssignedPodDeleted(old);
       break;
     }
     case Change::Op::kQueuePod:
       // Only pods of this engine's profiles; an assumed pod is not pending.
-      if (schedulers_.contains(c.pod->scheduler_name) && !state_.HasPod(PodKey(*c.pod))) {
+      if (schedulers_.contains(c.pod->scheduler_name) && !state_->HasPod(PodKey(*c.pod))) {
         queue_->Add(c.pod);
       }
       break;
     case Change::Op::kUpsertPdb:
-      state_.UpsertPdb(c.pdb);
+      state_->UpsertPdb(c.pdb);
       break;
     case Change::Op::kRemovePdb:
-      state_.RemovePdb(c.key);  // an unknown PDB is a no-op
+      state_->RemovePdb(c.key);  // an unknown PDB is a no-op
       break;
     case Change::Op::kUpsertNamespace:
-      state_.UpsertNamespace(c.ns);
+      state_->UpsertNamespace(c.ns);
       break;
     case Change::Op::kRemoveNamespace:
-      state_.RemoveNamespace(c.key);  // an unknown namespace is a no-op
+      state_->RemoveNamespace(c.key);  // an unknown namespace is a no-op
       break;
     case Change::Op::kUpsertWorkload:
-      state_.UpsertWorkload(c.workload);
+      state_->UpsertWorkload(c.workload);
       break;
     case Change::Op::kRemoveWorkload:
-      state_.RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
+      state_->RemoveWorkload(c.workload_kind, c.key);  // unknown: a no-op
       break;
     case Change::Op::kUpsertPersistentVolume:
-      VolumeEvent(EventResource::kPersistentVolume, Known(state_.persistent_volumes(), c.key),
+      VolumeEvent(EventResource::kPersistentVolume, Known(state_->persistent_volumes(), c.key),
                   c.pv);
-      state_.UpsertPersistentVolume(c.pv);
+      state_->UpsertPersistentVolume(c.pv);
       break;
     case Change::Op::kRemovePersistentVolume:
       // No plugin registers for deletions of volume objects.
-      state_.RemovePersistentVolume(c.key);
+      state_->RemovePersistentVolume(c.key);
       break;
     case Change::Op::kUpsertPersistentVolumeClaim:
       VolumeEvent(EventResource::kPersistentVolumeClaim,
-                  Known(state_.persistent_volume_claims(), c.pvc->ns + "/" + c.pvc->name), c.pvc);
-      state_.UpsertPersistentVolumeClaim(c.pvc);
+                  Known(state_->persistent_volume_claims(), c.pvc->ns + "/" + c.pvc->name), c.pvc);
+      state_->UpsertPersistentVolumeClaim(c.pvc);
       break;
     case Change::Op::kRemovePersistentVolumeClaim:
-      state_.RemovePersistentVolumeClaim(c.key);
+      state_->RemovePersistentVolumeClaim(c.key);
       break;
     case Change::Op::kUpsertStorageClass:
-      VolumeEvent(EventResource::kStorageClass, Known(state_.storage_classes(), c.key),
+      VolumeEvent(EventResource::kStorageClass, Known(state_->storage_classes(), c.key),
                   c.storage_class);
-      state_.UpsertStorageClass(c.storage_class);
+      state_->UpsertStorageClass(c.storage_class);
       break;
     case Change::Op::kRemoveStorageClass:
-      state_.RemoveStorageClass(c.key);
+      state_->RemoveStorageClass(c.key);
       break;
     case Change::Op::kUpsertCSINode:
-      VolumeEvent(EventResource::kCSINode, Known(state_.csi_nodes(), c.key), c.csi_node);
-      state_.UpsertCSINode(c.csi_node);
+      VolumeEvent(EventResource::kCSINode, Known(state_->csi_nodes(), c.key), c.csi_node);
+      state_->UpsertCSINode(c.csi_node);
       break;
     case Change::Op::kRemoveCSINode:
-      state_.RemoveCSINode(c.key);
+      state_->RemoveCSINode(c.key);
       break;
     case Change::Op::kUpsertCSIDriver:
-      VolumeEvent(EventResource::kCSIDriver, Known(state_.csi_drivers(), c.key), c.csi_driver);
-      state_.UpsertCSIDriver(c.csi_driver);
+      VolumeEvent(EventResource::kCSIDriver, Known(state_->csi_drivers(), c.key), c.csi_driver);
+      state_->UpsertCSIDriver(c.csi_driver);
       break;
     case Change::Op::kRemoveCSIDriver:
-      state_.RemoveCSIDriver(c.key);
+      state_->RemoveCSIDriver(c.key);
       break;
     case Change::Op::kUpsertCSIStorageCapacity:
-      VolumeEvent(EventResource::kCSIStorageCapacity, Known(state_.csi_storage_capacities(), c.key),
+      VolumeEvent(EventResource::kCSIStorageCapacity, Known(state_->csi_storage_capacities(), c.key),
                   c.csi_storage_capacity);
-      state_.UpsertCSIStorageCapacity(c.csi_storage_capacity);
+      state_->UpsertCSIStorageCapacity(c.csi_storage_capacity);
       break;
     case Change::Op::kRemoveCSIStorageCapacity:
-      state_.RemoveCSIStorageCapacity(c.key);
+      state_->RemoveCSIStorageCapacity(c.key);
       break;
     case Change::Op::kUpsertVolumeAttachment:
-      state_.UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
+      state_->UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
       break;
     case Change::Op::kRemoveVolumeAttachment: {
-      EventObject old = Known(state_.volume_attachments(), c.key);
-      if (state_.RemoveVolumeAttachment(c.key)) {
+      EventObject old = Known(state_->volume_attachments(), c.key);
+      if (state_->RemoveVolumeAttachment(c.key)) {
         queue_->MoveAllToActiveOrBackoffQueue(
             ClusterEvent{EventResource::kVolumeAttachment, action::kDelete, {}}, old, {});
       }
@@ -308,22 +339,22 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
   const size_t start = scheduler.next_start_node_index();
   PodResult result;
   try {
-    const ScheduleResult r = scheduler.Schedule(*pod, e.state_, e.queue_.get());
+    const ScheduleResult r = scheduler.Schedule(*pod, *e.state_, e.queue_.get());
     const bool assume = options.assume && !r.node.empty();
     // Before assuming: r points into the state.
-    result = MakePodResult(*pod, r, e.state_, options, assume);
+    result = MakePodResult(*pod, r, *e.state_, options, assume);
     if (before_commit) before_commit(std::span<const PodResult>(&result, 1));
-    ClusterState::Batch batch(e.state_);
+    ClusterState::Batch batch(*e.state_);
     PriorityQueue::Batch queue_batch(*e.queue_);
     if (assume) {
       e.queue_->Delete(*pod);  // an assumed pod is no longer pending
       pod->node_name = r.node;
-      AssumePodVolumes(*pod, r.node, &e.state_);
-      e.state_.AssumePod(std::move(pod));
+      AssumePodVolumes(*pod, r.node, e.state_.get());
+      e.state_->AssumePod(std::move(pod));
     }
     // The cycle took its snapshot of the node list (undoable: inside a
     // transaction a later Revert puts it back).
-    e.state_.SnapshotTaken();
+    e.state_->SnapshotTaken();
     batch.Commit();
     queue_batch.Commit();
   } catch (...) {  // out of memory, or a broken invariant (SCHED_INTERNAL)
@@ -342,7 +373,7 @@ std::vector<PodResult> Engine::Session::Run(uint32_t max_cycles, const ScheduleO
   const std::vector<SchedulerMark> rewind = e.MarkSchedulers();
   std::vector<PodResult> results;
   try {
-    ClusterState::Batch batch(e.state_);
+    ClusterState::Batch batch(*e.state_);
     PriorityQueue::Batch queue_batch(*e.queue_);
     results = e.RunCycles(max_cycles, options);
     if (before_commit) before_commit(results);
@@ -365,9 +396,9 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     if (p == nullptr) break;
     // Only pods of a profile are queued (CommitOne).
     const ScheduleResult r =
-        schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, state_, queue_.get());
-    state_.SnapshotTaken();
-    results.push_back(MakePodResult(*p->pod, r, state_, options, !r.node.empty()));
+        schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, *state_, queue_.get());
+    state_->SnapshotTaken();
+    results.push_back(MakePodResult(*p->pod, r, *state_, options, !r.node.empty()));
     if (r.node.empty()) {
       if (!r.nominated_node.empty()) Nominate(*p, r.nominated_node);
       p->unschedulable_plugins = RejectingPlugins(r);
@@ -379,8 +410,8 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     assumed->node_name = r.node;
     queue_->DeleteNominatedPodIfExists(*p->pod);
     queue_->Done(*p->pod);
-    AssumePodVolumes(*assumed, r.node, &state_);
-    state_.AssumePod(std::move(assumed));
+    AssumePodVolumes(*assumed, r.node, state_.get());
+    state_->AssumePod(std::move(assumed));
   }
   return results;
 }
@@ -423,16 +454,16 @@ bool Engine::Session::AdvanceClock(uint64_t millis) {
 }
 
 Explanation Engine::Session::Explain(const Pod& pod) const {
-  return e_.schedulers_.at(pod.scheduler_name)->Explain(pod, e_.state_, e_.queue_.get());
+  return e_.schedulers_.at(pod.scheduler_name)->Explain(pod, *e_.state_, e_.queue_.get());
 }
 
 CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) {
-  return sched::Capacity(*e_.schedulers_.at(tmpl.scheduler_name), e_.state_, e_.queue_.get(), tmpl,
+  return sched::Capacity(*e_.schedulers_.at(tmpl.scheduler_name), *e_.state_, e_.queue_.get(), tmpl,
                          max_replicas);
 }
 
 bool Engine::Session::HasNode(std::string_view name) const {
-  const NodeInfo* n = e_.state_.FindNode(name);
+  const NodeInfo* n = e_.state_->FindNode(name);
   return n != nullptr && n->node() != nullptr;
 }
 
@@ -441,7 +472,7 @@ DrainResult Engine::Session::Drain(std::span<const std::string> nodes) {
   const std::vector<SchedulerMark> rewind = e.MarkSchedulers();
   DrainResult out;
   try {
-    out = sched::Drain(nodes, e.state_, e.queue_.get(), [&](std::string_view name) -> Scheduler* {
+    out = sched::Drain(nodes, *e.state_, e.queue_.get(), [&](std::string_view name) -> Scheduler* {
       auto it = e.schedulers_.find(name);
       return it == e.schedulers_.end() ? nullptr : it->second.get();
     });
@@ -463,9 +494,9 @@ PodResult Engine::Session::Preempt(const Pod& pod) {
   const size_t start = scheduler.next_start_node_index();
   PodResult result;
   try {
-    ClusterState::Batch batch(e.state_);
-    const ScheduleResult r = scheduler.Schedule(pod, e.state_, e.queue_.get());
-    result = MakePodResult(pod, r, e.state_, ScheduleOptions{}, false);
+    ClusterState::Batch batch(*e.state_);
+    const ScheduleResult r = scheduler.Schedule(pod, *e.state_, e.queue_.get());
+    result = MakePodResult(pod, r, *e.state_, ScheduleOptions{}, false);
   } catch (...) {
     scheduler.Rewind(rng, start);
     throw;
@@ -492,7 +523,7 @@ EngineStats Engine::Session::Stats() const {
     out.ecache.reused += st->reused;
     out.ecache.parked += st->parked;
   }
-  const Interner& in = e_.state_.interner();
+  const Interner& in = e_.state_->interner();
   out.interner_strings = static_cast<int64_t>(in.held());
   out.interner_bytes = static_cast<int64_t>(in.held_bytes());
   out.interner_released = static_cast<int64_t>(in.size() - in.held());
@@ -501,8 +532,8 @@ EngineStats Engine::Session::Stats() const {
 
 std::vector<NodeReport> Engine::Session::Nodes(const NodeQuery& q) const {
   std::vector<NodeReport> out;
-  for (const NodeInfo* ni : QueryNodes(e_.state_, q)) {
-    out.push_back(MakeNodeReport(*ni, e_.state_.interner()));
+  for (const NodeInfo* ni : QueryNodes(*e_.state_, q)) {
+    out.push_back(MakeNodeReport(*ni, e_.state_->interner()));
   }
   return out;
 }
@@ -510,7 +541,7 @@ std::vector<NodeReport> Engine::Session::Nodes(const NodeQuery& q) const {
 uint64_t Engine::Session::Digest(DigestScope scope) const {
   std::vector<const Scheduler*> schedulers;
   for (const auto& [name, s] : e_.schedulers_) schedulers.push_back(s.get());
-  return sched::StateDigest(e_.state_, schedulers, e_.queue_.get(), e_.clock_.Now(), scope);
+  return sched::StateDigest(*e_.state_, schedulers, e_.queue_.get(), e_.clock_.Now(), scope);
 }
 
 }  // namespace sched

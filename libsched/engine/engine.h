@@ -33,8 +33,23 @@
 // keeps its undo records (libsched/state/undo_log.h, O(changes made)) until
 // it ends; an engine freed with transactions open reverts them.
 //
-// Thread-safety: Lock() may be called from any thread; sessions serialize.
-// A Session is used by the thread that holds it.
+// Fork (the shape of cluster-autoscaler's ClusterSnapshot.Fork, as a
+// second engine): Session::Fork() returns an independent engine with the
+// same state, config, queue, clock, random sources and start indexes; a
+// change to either never shows in the other. It shares what never changes
+// (model objects, the built config, the Parallelizer's threads) and copies
+// the containers: O(nodes + pods) time and memory, not O(1) (docs/api.md,
+// "Fork", has the figures). A parent and its forks (and theirs) form a
+// family: they share one interner, so they share one lock too, and their
+// sessions serialize with each other. The child starts with no
+// transaction open and an empty equivalence cache (which changes no
+// decision, only what a cycle recomputes).
+//
+// Thread-safety: Lock() may be called from any thread; sessions serialize
+// (with those of every engine of the family). A Session is used by the
+// thread that holds it, which must not Lock() another engine of the family
+// meanwhile (one lock: it would wait for itself). Engines of a family may
+// be used and freed from different threads at once.
 #ifndef LIBSCHED_ENGINE_ENGINE_H_
 #define LIBSCHED_ENGINE_ENGINE_H_
 
@@ -72,13 +87,14 @@ class Engine {
   // the engine's own interner: construct, decode the config with
   // config_interner(), then Configure() once before anything else.
   Engine() = default;
-  // Reverts the open transactions, innermost first.
+  // Reverts the open transactions, innermost first. Takes the family's
+  // lock: what it frees may release strings of the shared interner.
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   // REQUIRES: Configure() not called yet.
-  Interner& config_interner() { return state_.interner(); }
+  Interner& config_interner() { return state_->interner(); }
   // Builds the profiles and the queue. REQUIRES: called once.
   void Configure(const EngineConfig& config);
 
@@ -158,6 +174,11 @@ class Engine {
     void Begin();
     bool Commit();
     bool Revert();
+    // A new engine equal to this one (see Fork above); this one does not
+    // change. May throw bad_alloc (nothing changed). REQUIRES: interner()
+    // not called in this session.
+    std::unique_ptr<Engine> Fork() const;
+
     // How many transactions are open (0: none).
     size_t transactions() const { return e_.transactions_.size(); }
 
@@ -182,6 +203,12 @@ class Engine {
   uint64_t StateDigest() { return Lock().Digest(DigestScope::kAll); }
 
  private:
+  // A member of `family`'s lock (Fork).
+  explicit Engine(std::shared_ptr<std::mutex> family) : mu_(std::move(family)) {}
+  // The schedulers and the queue for config_, over state_ and
+  // parallelizer_.
+  void Build();
+
   // Applies one change to the state and tells the queue. REQUIRES: mu_ held.
   void CommitOne(const Change& c);
   // Raises the Add (or, with an old object, Update) event of a volume
@@ -209,11 +236,19 @@ class Engine {
     size_t intern_mark = 0;
   };
 
-  std::mutex mu_;
-  // The threads of every Scheduler's cycles (set by Configure); outlives
-  // them (declared first).
-  std::unique_ptr<Parallelizer> parallelizer_;
-  ClusterState state_;                                                         // guarded by mu_
+  // The family's lock (Fork): one per engine built by Configure, shared
+  // by its forks.
+  std::shared_ptr<std::mutex> mu_ = std::make_shared<std::mutex>();
+  // Held by the destructor while the members go (before them: released
+  // after them), unless building_fork_.
+  std::unique_lock<std::mutex> dying_lock_;
+  // Set while Fork() builds this engine: its caller holds mu_.
+  bool building_fork_ = false;
+  // The threads of every Scheduler's cycles (set by Configure, shared with
+  // forks: their sessions serialize); outlives them (declared first).
+  std::shared_ptr<Parallelizer> parallelizer_;
+  std::shared_ptr<const EngineConfig> config_;  // set by Configure, shared with forks
+  std::unique_ptr<ClusterState> state_ = std::make_unique<ClusterState>();     // guarded by mu_
   std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
   FakeClock clock_;                       // guarded by mu_; starts at 0
   std::unique_ptr<PriorityQueue> queue_;  // guarded by mu_; pods of every profile

@@ -12,6 +12,7 @@
 
 #include "libsched/plugins/registry.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/default_engine.h"
 
 namespace sched {
 namespace {
@@ -21,19 +22,7 @@ using testing::PodBuilder;
 
 constexpr int64_t kGi = int64_t{1} << 30;
 
-std::unique_ptr<Engine> NewEngine(uint64_t seed = 1) {
-  auto e = std::make_unique<Engine>();
-  ProfileConfig profile;
-  profile.scheduler_name = kDefaultSchedulerName;
-  profile.plugins =
-      ExpandPlugins(DefaultPlugins(), [](std::string_view n) { return FindPlugin(n)->points; });
-  EngineConfig config;
-  config.profiles.push_back(std::move(profile));
-  config.seed = seed;
-  config.parallelism = 1;
-  e->Configure(config);
-  return e;
-}
+std::unique_ptr<Engine> NewEngine(uint64_t seed = 1) { return testing::NewDefaultEngine(seed); }
 
 Change NodeChange(Interner& in, const std::string& name, int64_t milli_cpu) {
   Change c{};

@@ -374,7 +374,9 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
   e.U64(state.NumNodes());
   e.U64(state.NumPods());
   e.U64(state.generation());
-  e.U64(state.interner().size());
+  // A shared interner's size counts a fork family's strings, not this
+  // state's.
+  e.U64(state.interner().shared() ? 0 : state.interner().size());
   std::vector<const std::string*> names;
   for (const auto& [name, info] : state.node_infos()) names.push_back(&name);
   std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });

@@ -29,7 +29,8 @@ namespace sched {
 enum class DigestScope {
   // Nodes, pods, per-node aggregates (requested, non-zero requested, used
   // ports, image sizes and spread, the pods with (anti-)affinity), the pod
-  // and node counts, the cluster generation, the interner's size,
+  // and node counts, the cluster generation, the interner's size (0 for one a fork
+  // family shares, Interner::Share),
   // PodDisruptionBudgets, Namespaces and workloads (Services, RCs, RSs,
   // StatefulSets): everything independent of the order in which unrelated
   // events arrived.

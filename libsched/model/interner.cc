@@ -18,7 +18,9 @@ AtomRefs::~AtomRefs() {
 Atom Interner::Add(std::string_view s) {
   // Exception-safe: every step that can fail comes before the first change,
   // or is undone, so a decode that runs out of memory leaves no trace.
-  if (checkpoints_ > 0) created_.reserve(created_.size() + 1);
+  // A shared interner's Rollback removes nothing, so it records nothing.
+  const bool record = checkpoints_ > 0 && !shared_;
+  if (record) created_.reserve(created_.size() + 1);
   std::string str(s);
   const bool reused = !reusable_.empty();
   Atom id;
@@ -50,7 +52,7 @@ Atom Interner::Add(std::string_view s) {
     reusable_.pop_back();
     refs_[id].store(0, std::memory_order_relaxed);
   }
-  if (checkpoints_ > 0) created_.emplace_back(id, reused);  // reserved above
+  if (record) created_.emplace_back(id, reused);  // reserved above
   return id;
 }
 
@@ -124,6 +126,13 @@ size_t Interner::Checkpoint() {
 }
 
 void Interner::Rollback(size_t mark) {
+  if (shared_) {
+    // A failed call's strings were released with the objects decoded from
+    // them, so they are in dying_ already (Release). Checkpoints of
+    // siblings' transactions need not end in order: nothing to pop.
+    Accept(mark);
+    return;
+  }
   while (created_.size() > mark) {
     const auto [id, reused] = created_.back();
     created_.pop_back();
@@ -151,6 +160,7 @@ void Interner::Accept(size_t /*mark*/) {
 }
 
 void Interner::Collect() {
+  if (checkpoints_ > 0) return;  // a Rollback may still remove ids
   std::vector<Atom> dying;
   {
     std::lock_guard<std::mutex> lock(dying_mu_);

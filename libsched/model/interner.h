@@ -35,7 +35,14 @@
 // call that fails leaves the interner as it was (a string it pinned that
 // existed stays pinned); the objects it decoded must be gone first.
 //
-// Thread-safety: Intern, Pin, Checkpoint, Rollback, Accept and Collect
+// Shared (Share(): engines of a fork family use one interner under one
+// lock). A checkpoint's strings may then be held by a sibling, or be a
+// sibling's, made while the checkpoint was open, so Rollback frees none:
+// those nobody holds are released (for Collect, which waits until no
+// checkpoint is open), those pinned stay. A failed call of a forked engine
+// may thus leave released strings behind until the next Collect.
+//
+// Thread-safety: Intern, Pin, Share, Checkpoint, Rollback, Accept and Collect
 // mutate and need external synchronization (the engine's lock, no cycle
 // running). Find() and Str() are const and may run concurrently with each
 // other and with an AtomHold's release (atomic counts), not with mutation.
@@ -101,6 +108,11 @@ class Interner {
   // Changes whenever released ids become reusable.
   uint64_t reuse_epoch() const { return reuse_epoch_; }
 
+  // From now on, engines that serialize on one lock share this interner
+  // (see Shared above). One-way.
+  void Share() { shared_ = true; }
+  bool shared() const { return shared_; }
+
   // Starts recording the strings created from now on; returns the mark
   // Rollback and Accept take. Checkpoints nest.
   size_t Checkpoint();
@@ -109,7 +121,7 @@ class Interner {
   // Keeps them.
   void Accept(size_t mark);
   // Frees the released strings, and makes their ids reusable, when they
-  // make a batch. REQUIRES: no checkpoint open.
+  // make a batch. Does nothing while a checkpoint is open.
   void Collect();
 
  private:
@@ -134,6 +146,7 @@ class Interner {
   // came from reusable_ (else it was appended).
   std::vector<std::pair<Atom, bool>> created_;
   int checkpoints_ = 0;
+  bool shared_ = false;
   std::vector<Atom>* recording_ = nullptr;
   std::mutex dying_mu_;
   std::vector<Atom> dying_;  // guarded by dying_mu_: counts that reached 0

@@ -25,6 +25,12 @@ class Nominator final : public PodNominator {
  public:
   // Changes are recorded in `log` (may be null), which must outlive it.
   explicit Nominator(UndoLog* log = nullptr) : log_(log) {}
+  // The nominations of `other` (pods are immutable: shared), for a copy of
+  // its queue (PriorityQueue::CopyPodsFrom). Not recorded in the log.
+  void CopyFrom(const Nominator& other) {
+    nominated_pods_ = other.nominated_pods_;
+    pod_to_node_ = other.pod_to_node_;
+  }
 
   // Records `pod` as nominated to `node_name` (upstream's ModeOverride) or,
   // when it is nullopt, to pod->nominated_node_name (ModeNoop; nothing when

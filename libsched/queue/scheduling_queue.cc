@@ -1,6 +1,7 @@
 #include "libsched/queue/scheduling_queue.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace sched {
@@ -23,6 +24,23 @@ PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints
       backoff_q_(clock, options.pod_initial_backoff, options.pod_max_backoff,
                  options.pop_from_backoff_q, ActiveLess, &undo_),
       nominator_(&undo_) {}
+
+void PriorityQueue::CopyPodsFrom(const PriorityQueue& other) {
+  if (!other.in_flight_.empty() || active_q_.Len() != 0 || !unschedulable_pods_.empty()) {
+    throw std::logic_error("PriorityQueue::CopyPodsFrom: pods in flight, or not a new queue");
+  }
+  for (const QueuedPodInfo* p : other.active_q_.List()) {
+    active_q_.AddOrUpdate(std::make_shared<QueuedPodInfo>(*p));
+  }
+  for (const QueuedPodInfo* p : other.backoff_q_.List()) {
+    backoff_q_.Add(std::make_shared<QueuedPodInfo>(*p));
+  }
+  for (const auto& [key, p] : other.unschedulable_pods_) {
+    unschedulable_pods_.emplace(key, std::make_shared<QueuedPodInfo>(*p));
+  }
+  nominator_.CopyFrom(other.nominator_);
+  scheduling_cycle_ = other.scheduling_cycle_;
+}
 
 std::shared_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(
     std::shared_ptr<const Pod> pod) const {

@@ -117,6 +117,14 @@ class PriorityQueue final : public PodNominator {
     bool open_ = true;
   };
 
+  // Makes this queue hold copies of `other`'s pods, in the same queues and
+  // order with the same attempts, timestamps and nominations, and its
+  // scheduling cycle (Engine::Fork): O(pods queued). The pods are shared
+  // (immutable), their QueuedPodInfos copied; none of `other`'s open
+  // Batches is. REQUIRES: this queue is new and not in a Batch, no pod of
+  // `other` in flight.
+  void CopyPodsFrom(const PriorityQueue& other);
+
   // A new pending pod: to activeQ, or to unschedulablePods if gated. A pod
   // the queue already holds is updated instead.
   void Add(std::shared_ptr<const Pod> pod);

@@ -1,6 +1,7 @@
 #include "libsched/state/cluster_state.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <unordered_set>
 
 namespace sched {
@@ -121,6 +122,52 @@ void ClusterState::RebuildNodeList(bool undoable) {
   node_list_stale_ = false;
 }
 
+std::unique_ptr<ClusterState> ClusterState::Clone() const {
+  // A Batch may be open (an engine transaction), just not mid-call.
+  if (node_list_stale_) throw std::logic_error("ClusterState::Clone with a stale node list");
+  auto c = std::make_unique<ClusterState>();
+  c->interner_ = interner_;
+  c->infos_.reserve(infos_.size());
+  std::unordered_map<const NodeInfo*, const NodeInfo*> copy_of;
+  copy_of.reserve(infos_.size());
+  for (const auto& [name, info] : infos_) {
+    auto copy = std::make_unique<NodeInfo>(*info);
+    copy_of.emplace(info.get(), copy.get());
+    c->infos_.emplace(name, std::move(copy));
+  }
+  c->pods_ = pods_;
+  c->pod_labels_ = pod_labels_.Remapped(copy_of);
+  c->affinity_terms_ = affinity_terms_;
+  c->topology_domains_ = topology_domains_;
+  c->next_node_index_ = next_node_index_;
+  c->free_node_indexes_ = free_node_indexes_;
+  c->image_nodes_ = image_nodes_;
+  c->pdbs_ = pdbs_;
+  c->namespaces_ = namespaces_;
+  for (int k = 0; k < kNumWorkloadKinds; ++k) c->workloads_[k] = workloads_[k];
+  c->pvs_ = pvs_;
+  c->pvcs_ = pvcs_;
+  c->storage_classes_ = storage_classes_;
+  c->csi_nodes_ = csi_nodes_;
+  c->csi_drivers_ = csi_drivers_;
+  c->csi_storage_capacities_ = csi_storage_capacities_;
+  c->volume_attachments_ = volume_attachments_;
+  c->pvc_ref_counts_ = pvc_ref_counts_;
+  c->tree_ = tree_;
+  c->generation_ = generation_;
+  // The same walk, over the copies.
+  c->node_list_.reserve(node_list_.size());
+  for (const NodeInfo* ni : node_list_) c->node_list_.push_back(copy_of.at(ni));
+  c->node_index_list_ = node_index_list_;
+  c->snapshot_order_ = snapshot_order_;
+  c->snapshot_order_saved_ = snapshot_order_saved_;
+  // NodeInfo::batch_ and tree_batch_ number this state's Batches; the
+  // copy's next Batch must be newer than any of them.
+  c->batches_ = batches_;
+  c->tree_batch_ = tree_batch_;
+  return c;
+}
+
 ClusterState::Batch::Batch(ClusterState& s) : s_(s), nested_(s.in_batch_) {
   s_.undo_.Begin();  // may throw: nothing changed yet
   s_.in_batch_ = true;
@@ -147,7 +194,7 @@ ClusterState::Batch::~Batch() {
 
 void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   const std::string name = node->name;
-  const std::string zone = ZoneKey(*node, interner_);
+  const std::string zone = ZoneKey(*node, *interner_);
   NodeInfo& info = InfoFor(name);
   SaveNodeInfo(info);
   const std::shared_ptr<const Node> old = info.shared_node();
@@ -249,7 +296,7 @@ void ClusterState::UpsertNamespace(std::shared_ptr<const Namespace> ns) {
 }
 
 bool ClusterState::RemoveNamespace(std::string_view name) {
-  const Atom a = interner_.Find(name);
+  const Atom a = interner_->Find(name);
   const auto it = a == kNoAtom ? namespaces_.end() : namespaces_.find(a);
   if (it == namespaces_.end()) return false;
   undo::Erase(log(), namespaces_, it);

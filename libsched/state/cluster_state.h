@@ -71,8 +71,16 @@ class ClusterState {
     bool open_ = true;
   };
 
-  Interner& interner() { return interner_; }
-  const Interner& interner() const { return interner_; }
+  Interner& interner() { return *interner_; }
+  const Interner& interner() const { return *interner_; }
+
+  // A copy that shares the interner and the model objects (immutable) and
+  // copies the containers and NodeInfos: O(nodes + pods) time and memory.
+  // Changes to either never show in the other; the shared interner needs
+  // the callers' common lock (Engine's family). The copy has no Batch
+  // open and records nothing of this state's open ones. REQUIRES:
+  // NodeList() current (not between changes and the Commit of a Batch).
+  std::unique_ptr<ClusterState> Clone() const;
 
   // Adds or replaces a node (watch ADDED / MODIFIED).
   void UpsertNode(std::shared_ptr<const Node> node);
@@ -263,7 +271,8 @@ class ClusterState {
   void SaveTree();
   UndoLog* log() { return undo_.recording() ? &undo_ : nullptr; }
 
-  Interner interner_;
+  // Shared with Clone()s; first, so objects holding its ids go before it.
+  std::shared_ptr<Interner> interner_ = std::make_shared<Interner>();
   std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   PodLabelIndex pod_labels_;

@@ -53,4 +53,20 @@ void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node, UndoLog* log) {
   if (g.nodes.empty()) undo::Erase(log, groups_, it);
 }
 
+PodLabelIndex PodLabelIndex::Remapped(
+    const std::unordered_map<const NodeInfo*, const NodeInfo*>& to) const {
+  PodLabelIndex out;
+  out.groups_.reserve(groups_.size());
+  for (const auto& [key, g] : groups_) {
+    Group& copy = out.groups_.emplace(key, Group{g.sample, {}, {}}).first->second;
+    copy.nodes.reserve(g.nodes.size());
+    copy.position.reserve(g.nodes.size());
+    for (const auto& [node, count] : g.nodes) {
+      copy.position.emplace(to.at(node), copy.nodes.size());
+      copy.nodes.emplace_back(to.at(node), count);
+    }
+  }
+  return out;
+}
+
 }  // namespace sched

@@ -59,6 +59,9 @@ class PodLabelIndex {
   void Remove(const Pod& pod, const NodeInfo* node, UndoLog* log = nullptr);
   // The groups with at least one pod.
   const Groups& groups() const { return groups_; }
+  // A copy whose node pointers are mapped through `to` (ClusterState::Clone:
+  // the same pods on the copy's NodeInfos). REQUIRES: `to` maps every node.
+  PodLabelIndex Remapped(const std::unordered_map<const NodeInfo*, const NodeInfo*>& to) const;
 
  private:
   Groups groups_;

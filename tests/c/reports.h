@@ -1,5 +1,4 @@
-/* What the C tests compare to see that a call changed nothing: the nodes
- * and queue documents, concatenated. Include after check.h. */
+/* What the C tests compare engines by: the nodes and queue documents. */
 #ifndef TESTS_C_REPORTS_H_
 #define TESTS_C_REPORTS_H_
 
@@ -8,7 +7,9 @@
 
 #include "sched/sched.h"
 
-/* The caller frees the result with free(). */
+#include "check.h"
+
+/* The nodes and queue documents, concatenated (caller frees). */
 static char *Reports(sched_engine *engine) {
   char *nodes = NULL, *queue = NULL, *out;
   CHECK(sched_engine_nodes(engine, NULL, 0, &nodes, NULL) == SCHED_OK);

@@ -1,7 +1,7 @@
 // Out of memory changes nothing: for a representative call of each kind
 // (applies of events touching every object kind and of a List, applied or
 // rejected at their last item after everything else was decoded; a
-// schedule with and without assume; a run), the k-th allocation of the
+// schedule with and without assume; a run; a fork), the k-th allocation of the
 // call is made to fail, for every k until the call makes fewer than k (every
 // ALLOC_SWEEP_STRIDE-th k when that is set: the sanitizer builds), each in
 // a forked child of an engine built once. The call must return
@@ -87,6 +87,18 @@ CallFn Nodes(const std::string& query) {
   return [&query](sched_engine* e) {
     RawResult r{SCHED_OK, nullptr, nullptr};
     r.status = sched_engine_nodes(e, query.data(), query.size(), &r.output, &r.err);
+    return r;
+  };
+}
+
+// sched_engine_fork, the child freed at once: a failed fork leaves the
+// parent as it was, and nothing of the child behind.
+CallFn Fork() {
+  return [](sched_engine* e) {
+    RawResult r{SCHED_OK, nullptr, nullptr};
+    sched_engine* child = nullptr;
+    r.status = sched_engine_fork(e, &child, &r.err);
+    sched_engine_free(child);
     return r;
   };
 }
@@ -254,6 +266,8 @@ TEST(AllocSweepTest, ScheduleWithAssume) {
   const std::string pod = PodJson("s", "1", "", kRichSpec);
   Sweep(Schedule(pod, kAllFlags));
 }
+
+TEST(AllocSweepTest, Fork) { Sweep(Fork()); }
 
 TEST(AllocSweepTest, Run) {
   Sweep(RunCycles(SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES));

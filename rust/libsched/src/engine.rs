@@ -492,6 +492,40 @@ impl Engine {
         self.transact(sys::sched_engine_revert)
     }
 
+    /// A new engine equal to this one (`sched_engine_fork`): the same
+    /// objects, assumed pods, queue, nominations, clock, config and random
+    /// source, so both decide alike from here; a change to either never
+    /// shows in the other. The child starts with no transaction open. An
+    /// engine and its forks share one lock inside the library: each may be
+    /// used and dropped from any thread at once, and their calls
+    /// serialize. Costs O(nodes + pods) (docs/api.md, "Fork").
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}"#)?;
+    /// let child = engine.fork()?;
+    /// child.apply(r#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n2"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}"#)?;
+    /// assert_eq!(engine.nodes(&libsched::NodeQuery::default())?.len(), 1);
+    /// assert_eq!(child.nodes(&libsched::NodeQuery::default())?.len(), 2);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn fork(&self) -> Result<Engine> {
+        let mut raw = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: the handle is live; raw and err are out-params.
+        unsafe {
+            check(
+                sys::sched_engine_fork(self.raw.as_ptr(), &mut raw, &mut err),
+                err,
+            )?
+        };
+        NonNull::new(raw)
+            .map(|raw| Engine { raw })
+            .ok_or_else(|| Error::internal("sched_engine_fork returned no engine".to_string()))
+    }
+
     /// Calls an entry point of shape `(engine, sched_error **err)`.
     fn transact(
         &self,

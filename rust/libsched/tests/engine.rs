@@ -330,3 +330,35 @@ fn preempt_answers_as_schedule_and_changes_nothing() {
         .unwrap();
     assert_eq!(r, w);
 }
+
+#[test]
+fn fork_is_independent_and_usable_from_other_threads() {
+    let parent = Arc::new(two_nodes());
+    let child = Arc::new(parent.fork().unwrap());
+    let handles: Vec<_> = [Arc::clone(&parent), Arc::clone(&child)]
+        .into_iter()
+        .enumerate()
+        .map(|(i, engine)| {
+            thread::spawn(move || {
+                for j in 0..3 {
+                    let p = pod(&format!("t{i}-{j}"), "100m");
+                    engine.schedule_object(&p, ScheduleFlags::ASSUME).unwrap();
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let count = |e: &Engine| -> u64 {
+        e.nodes(&NodeQuery::default())
+            .unwrap()
+            .iter()
+            .map(|n| n.pod_count)
+            .sum()
+    };
+    assert_eq!(count(&parent), 3);
+    assert_eq!(count(&child), 3);
+    drop(parent);
+    assert_eq!(count(&child), 3);
+}
