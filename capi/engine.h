@@ -37,6 +37,8 @@ ApiStatus EngineSchedule(Engine& e, std::string_view pod_json, uint32_t flags,
 ApiStatus EngineExplain(Engine& e, std::string_view pod_json, MallocString* result);
 // sched_engine_capacity: {"pod","maxReplicas"} (Session::Capacity).
 ApiStatus EngineCapacity(Engine& e, std::string_view request_json, MallocString* result);
+// sched_engine_scale_up: {"pods","nodeTemplates"} (Session::ScaleUp).
+ApiStatus EngineScaleUp(Engine& e, std::string_view request_json, MallocString* result);
 // sched_engine_run. Unknown flag bits (anything but NODE_STATUSES and
 // SCORES) are rejected.
 ApiStatus EngineRun(Engine& e, uint32_t max_cycles, uint32_t flags, MallocString* result);

@@ -418,6 +418,22 @@ CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) 
                          max_replicas);
 }
 
+ScaleUpResult Engine::Session::ScaleUp(std::span<const std::shared_ptr<const Pod>> pods,
+                                       std::span<const NodeTemplate> templates) {
+  const std::vector<SchedulerMark> rewind = e_.MarkSchedulers();
+  auto scheduler_for = [&](const Pod& p) -> Scheduler& {
+    return *e_.schedulers_.at(p.scheduler_name);
+  };
+  try {
+    ScaleUpResult r = sched::ScaleUp(scheduler_for, e_.state_, e_.queue_.get(), pods, templates);
+    Rewind(rewind);
+    return r;
+  } catch (...) {
+    Rewind(rewind);
+    throw;
+  }
+}
+
 QueueReport Engine::Session::Queue() const {
   return {e_.clock_.Now(), e_.queue_->SchedulingCycle(), e_.queue_->Snapshot()};
 }

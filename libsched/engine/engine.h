@@ -62,6 +62,7 @@
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_query.h"
 #include "libsched/engine/capacity.h"
+#include "libsched/engine/scale_up.h"
 
 namespace sched {
 
@@ -131,6 +132,15 @@ class Engine {
     // HasProfile(tmpl.scheduler_name), tmpl.node_name empty,
     // 1 <= max_replicas <= kMaxCapacityReplicas.
     CapacityResult Capacity(const Pod& tmpl, int64_t max_replicas);
+    // ScaleUp (libsched/engine/scale_up.h) of `pods` with their profiles:
+    // everything undone, random sources and start indexes rewound. Changes
+    // nothing but the equivalence caches' entries. REQUIRES: each pod's
+    // HasProfile, node_name empty, keys distinct and not HasPod; no new
+    // node name ("<template>-scaleup-<i>", i < max_nodes) HasNode.
+    ScaleUpResult ScaleUp(std::span<const std::shared_ptr<const Pod>> pods,
+                          std::span<const NodeTemplate> templates);
+    bool HasPod(std::string_view key) const { return e_.state_.HasPod(key); }
+    bool HasNode(std::string_view name) const { return e_.state_.FindNode(name) != nullptr; }
 
     QueueReport Queue() const;
     EngineStats Stats() const;

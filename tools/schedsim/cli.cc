@@ -26,6 +26,8 @@ std::string Usage() {
                 [--output table|json] [--strict] [FILE...]
        schedsim capacity NS/NAME [--max-replicas N] [--config FILE]
                 [--seed N] [--output table|json] [--strict] [FILE...]
+       schedsim scale-up --template FILE... [--max-nodes N] [--config FILE]
+                [--seed N] [--output table|json] [--strict] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -64,6 +66,15 @@ then says how many more replicas of it fit and where
 the next, as kube-scheduler places a ReplicaSet's pods), up to
 --max-replicas N (default and at most 100000). --output json prints the
 capacity document (docs/api.md, "Capacity").
+
+schedsim scale-up simulates the input, then asks how many new nodes of
+each --template (a Node, JSON or YAML, as a node group's template node;
+repeatable) make the pods the run left pending fit, and where they go
+(sched_engine_scale_up: cluster-autoscaler's binpacking estimate, each
+fit decided by the engine's Filter plugins), at most --max-nodes N new
+nodes per template (1..10000, default 1000), with the pods no template
+helps and why. --output json prints the scale-up document (docs/api.md,
+"Scale-up").
 
 Options:
   --config FILE        the scheduler's configuration, JSON or YAML: a
@@ -133,7 +144,11 @@ Options ParseArgs(int argc, char** argv) {
   Options o;
   bool only_files = false;
   int first = 1;
-  if (argc > 1 && (std::string(argv[1]) == "explain" || std::string(argv[1]) == "capacity")) {
+  if (argc > 1 && std::string(argv[1]) == "scale-up") {
+    o.command = argv[1];
+    first = 2;
+  } else if (argc > 1 &&
+             (std::string(argv[1]) == "explain" || std::string(argv[1]) == "capacity")) {
     o.command = argv[1];
     if (argc < 3 || std::string(argv[2]).starts_with("-")) {
       throw InputError(o.command + ": want the pod, NAMESPACE/NAME (see --help)");
@@ -169,14 +184,23 @@ Options ParseArgs(int argc, char** argv) {
     }
     if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config" &&
         flag != "--batch-bytes" && flag != "--pool-label" &&
-        (flag != "--max-replicas" || o.command != "capacity")) {
+        (flag != "--max-replicas" || o.command != "capacity") &&
+        ((flag != "--template" && flag != "--max-nodes") || o.command != "scale-up")) {
       throw InputError("unknown flag " + flag + " (see --help)");
     }
     if (!inline_value) {
       if (i + 1 >= argc) throw InputError(flag + ": missing value");
       value = argv[++i];
     }
-    if (flag == "--max-replicas") {
+    if (flag == "--template") {
+      if (value.empty()) throw InputError("--template: want a file name");
+      o.templates.push_back(value);
+    } else if (flag == "--max-nodes") {
+      o.max_nodes = ParseUint(flag, value);
+      if (*o.max_nodes == 0 || *o.max_nodes > 10000) {
+        throw InputError("--max-nodes: want 1..10000");
+      }
+    } else if (flag == "--max-replicas") {
       o.max_replicas = ParseUint(flag, value);
       if (*o.max_replicas == 0 || *o.max_replicas > 100000) {
         throw InputError("--max-replicas: want 1..100000");
@@ -200,6 +224,9 @@ Options ParseArgs(int argc, char** argv) {
     } else {
       o.explain.push_back(PodKeyArg("--explain", value));
     }
+  }
+  if (o.command == "scale-up" && o.templates.empty() && !o.help && !o.version) {
+    throw InputError("scale-up: want at least one --template FILE (see --help)");
   }
   if (!o.command.empty() && (!o.explain.empty() || o.batch_bytes || !o.pool_label.empty())) {
     throw InputError(o.command +

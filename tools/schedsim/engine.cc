@@ -112,6 +112,15 @@ JsonPtr SimEngine::Capacity(const std::string& pod, uint64_t max_replicas) {
   return Parse(out, "capacity");
 }
 
+JsonPtr SimEngine::ScaleUp(const std::string& request) {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st =
+      sched_engine_scale_up(engine_.get(), request.data(), request.size(), &out.p, &err);
+  Check(st, err, Nowhere);
+  return Parse(out, "scale-up");
+}
+
 void SimEngine::AdvanceClock(uint64_t millis) {
   sched_error* err = nullptr;
   sched_status st = sched_engine_advance_clock(engine_.get(), millis, &err);

@@ -46,6 +46,8 @@ class SimEngine {
   JsonPtr Explain(const std::string& pod);
   // sched_engine_capacity of {"pod":pod,"maxReplicas":max_replicas}.
   JsonPtr Capacity(const std::string& pod, uint64_t max_replicas);
+  // sched_engine_scale_up of the request document.
+  JsonPtr ScaleUp(const std::string& request);
   // sched_engine_advance_clock.
   void AdvanceClock(uint64_t millis);
   // sched_engine_queue: {"nowMillis","schedulingCycle","pods":[...]}.

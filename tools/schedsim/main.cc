@@ -74,6 +74,8 @@ int main(int argc, char** argv) {
     so.explain_after = o.explain_pod;
     so.capacity = o.command == "capacity";
     if (o.max_replicas) so.max_replicas = *o.max_replicas;
+    for (const std::string& t : o.templates) so.scale_up_templates.push_back(ReadNodeTemplate(t));
+    if (o.max_nodes) so.max_nodes = *o.max_nodes;
     std::signal(SIGINT, OnInterrupt);
     SimResult r = Simulate(cluster, so, &g_stop);
     if (o.progress || isatty(STDERR_FILENO) == 1) {
@@ -90,6 +92,8 @@ int main(int argc, char** argv) {
         std::cout << Print(r.explanation.get()) << "\n";
       } else if (so.capacity) {
         PrintCapacity(std::cout, r.explanation.get());
+      } else if (o.command == "scale-up") {
+        PrintScaleUp(std::cout, r.explanation.get());
       } else {
         PrintExplanation(std::cout, r.explanation.get());
       }

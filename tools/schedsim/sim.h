@@ -44,6 +44,11 @@ struct SimOptions {
   std::string explain_after = {};
   bool capacity = false;
   uint64_t max_replicas = 100000;
+  // `schedsim scale-up`: after the run, sched_engine_scale_up of the pods
+  // it left pending with these template Nodes (JSON text), each with at
+  // most max_nodes new nodes.
+  std::vector<std::string> scale_up_templates = {};
+  uint64_t max_nodes = 1000;
 };
 
 // Where a pending pod ended up.
