@@ -76,11 +76,8 @@ class Estimator {
     node->labels = LabelSet(std::move(labels));
     holds_.push_back(rec.Finish());
     const std::string name = node->name;
-    // Committed into the Batch around it, which rebuilds the node list
-    // (PreFilter plugins walk it) and may still undo it.
-    ClusterState::Batch add(state_);
-    state_.UpsertNode(std::move(node));
-    add.Commit();
+    // In NodeList() at once: PreFilter plugins walk it (topology spread).
+    state_.AddNodeListed(std::move(node));
     return *state_.FindNode(name);
   }
 

@@ -242,7 +242,9 @@ fn scale_up_matches_scheduling_on_that_many_template_nodes() {
             .unwrap();
     }
     let pods: Vec<_> = (0..5).map(|i| pod(&format!("w{i}"), "1")).collect();
-    let s = engine.scale_up(&pods, &[(node("pool", "2"), None)]).unwrap();
+    let s = engine
+        .scale_up(&pods, &[(node("pool", "2"), None)])
+        .unwrap();
     assert_eq!(s.templates[0].nodes, 3);
     assert_eq!(s.templates[0].placements.len(), 5);
     // The slow path: three pool nodes fit all five one by one, two do not.
