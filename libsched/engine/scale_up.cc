@@ -76,8 +76,11 @@ class Estimator {
     node->labels = LabelSet(std::move(labels));
     holds_.push_back(rec.Finish());
     const std::string name = node->name;
-    // In NodeList() at once: PreFilter plugins walk it (topology spread).
-    state_.AddNodeListed(std::move(node));
+    // Committed into the Batch around it, which rebuilds the node list
+    // (PreFilter plugins walk it) and may still undo it.
+    ClusterState::Batch add(state_);
+    state_.UpsertNode(std::move(node));
+    add.Commit();
     return *state_.FindNode(name);
   }
 
