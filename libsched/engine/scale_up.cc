@@ -76,11 +76,8 @@ class Estimator {
     node->labels = LabelSet(std::move(labels));
     holds_.push_back(rec.Finish());
     const std::string name = node->name;
-    // Committed into the Batch around it, which rebuilds the node list
-    // (PreFilter plugins walk it) and may still undo it.
-    ClusterState::Batch add(state_);
-    state_.UpsertNode(std::move(node));
-    add.Commit();
+    // In NodeList() at once: PreFilter plugins walk it (topology spread).
+    state_.AddNodeListed(std::move(node));
     return *state_.FindNode(name);
   }
 
@@ -121,6 +118,10 @@ TemplateEstimate Estimate(Estimator& est, ClusterState& state,
         if (!on_existing[i]) why[i] = ScaleUpPending{i, ScaleUpReason::kNoFit, f.message};
     }
   }
+  // Opened after `check` closed: ClusterState saves its node tree once per
+  // Batch, at the Batch's first node change, so the estimate's nodes must
+  // not be the first change of a Batch that had a nested one before.
+  ClusterState::Batch estimate(state);  // never committed
   // 2b.
   std::stable_sort(helped.begin(), helped.end(), [&](size_t a, size_t b) {
     return Score(*pods[groups[a].pods[0]], tmpl) > Score(*pods[groups[b].pods[0]], tmpl);
@@ -229,7 +230,6 @@ ScaleUpResult ScaleUp(const std::function<Scheduler&(const Pod&)>& scheduler_for
   // 2: each template on what step 1 left.
   std::vector<int64_t> no_fit(pods.size(), 0);
   for (const NodeTemplate& t : templates) {
-    ClusterState::Batch per_template(state);  // never committed
     out.templates.push_back(Estimate(est, state, pods, groups, on_existing, t));
     for (const ScaleUpPending& p : out.templates.back().pending)
       if (p.reason == ScaleUpReason::kNoFit) ++no_fit[p.pod];
