@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "capi/nodes_json.h"
 #include "capi/queue_json.h"
 #include "capi/result_json.h"
+#include "capi/scale_up_json.h"
 #include "capi/stats_json.h"
 #include "sched/sched.h"
 
@@ -194,6 +196,76 @@ ApiStatus EnginePreempt(Engine& e, std::string_view request_json, MallocString* 
   DecodedPod decoded;
   CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, pod_json, root.Child("pod"), &decoded));
   *result = NewCString(ScheduleResultJson(s.Preempt(*decoded.pod), 0));
+  return ApiStatus();
+}
+
+ApiStatus EngineScaleUp(Engine& e, std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(request_json, &doc, kMaxApplyBytes));
+  const JsonPath root;
+  CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"pods", "nodeTemplates"}));
+  for (const char* field : {"pods", "nodeTemplates"}) {
+    const cJSON* m = nullptr;
+    CAPI_RETURN_IF_ERROR(GetArray(doc.get(), field, root, &m));
+    if (m == nullptr) return Required(root.Child(field));
+  }
+  Engine::Session s = e.Lock();  // keeps nothing
+  std::vector<std::shared_ptr<const Pod>> pods;
+  std::map<std::string, size_t, std::less<>> keys;  // pod key -> index
+  CAPI_RETURN_IF_ERROR(ForEachElement(
+      doc.get(), "pods", root,
+      [&](const cJSON* v, const JsonPath& at) {
+        CAPI_RETURN_IF_ERROR(CheckPodKind(v, at));
+        DecodedPod decoded;
+        CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, v, at, &decoded));
+        if (!decoded.pod->node_name.empty())
+          return ApiStatus::Invalid(at.Child("spec").Child("nodeName"),
+                                    "must be empty: a pending pod");
+        std::string key = PodKey(*decoded.pod);
+        if (s.HasPod(key))
+          return ApiStatus::Invalid(at.Child("metadata").Child("name"), "names a bound pod " + key);
+        if (auto [it, added] = keys.try_emplace(std::move(key), pods.size()); !added)
+          return ApiStatus::Invalid(at.Child("metadata").Child("name"),
+                                    "duplicate of pods[" + std::to_string(it->second) + "]");
+        pods.push_back(std::move(decoded.pod));
+        return ApiStatus();
+      },
+      kMaxScaleUpPods));
+  std::vector<NodeTemplate> templates;
+  std::map<std::string, size_t, std::less<>> names;
+  CAPI_RETURN_IF_ERROR(ForEachElement(
+      doc.get(), "nodeTemplates", root,
+      [&](const cJSON* v, const JsonPath& at) {
+        CAPI_RETURN_IF_ERROR(CheckFields(v, at, {"node", "maxNodes"}));
+        NodeTemplate t;
+        const cJSON* node = nullptr;
+        CAPI_RETURN_IF_ERROR(GetObject(v, "node", at, &node));
+        if (node == nullptr) return Required(at.Child("node"));
+        const JsonPath node_at = at.Child("node");
+        std::string_view kind;
+        CAPI_RETURN_IF_ERROR(GetString(node, "kind", node_at, &kind));
+        if (!kind.empty() && kind != "Node")
+          return Unsupported(node_at.Child("kind"), kind, {"Node"});
+        CAPI_RETURN_IF_ERROR(DecodeNode(node, node_at, s.interner(), &t.node));
+        const JsonPath meta_at = node_at.Child("metadata");
+        const JsonPath name_at = meta_at.Child("name");
+        if (auto [it, added] = names.try_emplace(t.node->name, templates.size()); !added)
+          return ApiStatus::Invalid(
+              name_at, "duplicate of nodeTemplates[" + std::to_string(it->second) + "]");
+        if (const cJSON* m = cJSON_GetObjectItemCaseSensitive(v, "maxNodes");
+            m != nullptr && !cJSON_IsNull(m)) {
+          CAPI_RETURN_IF_ERROR(AsInt(m, at.Child("maxNodes"), 1, kMaxScaleUpNodes, &t.max_nodes));
+        }
+        for (int64_t i = 0; i < t.max_nodes; ++i) {
+          const std::string n = t.node->name + std::string(kScaleUpNodeInfix) + std::to_string(i);
+          if (s.NodeNameTaken(n))
+            return ApiStatus::Invalid(name_at, "new node name " + n + " exists");
+        }
+        templates.push_back(std::move(t));
+        return ApiStatus();
+      },
+      kMaxScaleUpTemplates));
+  *result = NewCString(ScaleUpJson(pods, templates, s.ScaleUp(pods, templates)));
   return ApiStatus();
 }
 

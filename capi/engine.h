@@ -42,6 +42,8 @@ ApiStatus EngineDrain(Engine& e, std::string_view request_json, MallocString* re
 // sched_engine_preempt: {"pod"} (Session::Preempt), rendered as a
 // schedule result without flags.
 ApiStatus EnginePreempt(Engine& e, std::string_view request_json, MallocString* result);
+// sched_engine_scale_up: {"pods","nodeTemplates"} (Session::ScaleUp).
+ApiStatus EngineScaleUp(Engine& e, std::string_view request_json, MallocString* result);
 // sched_engine_run. Unknown flag bits (anything but NODE_STATUSES and
 // SCORES) are rejected.
 ApiStatus EngineRun(Engine& e, uint32_t max_cycles, uint32_t flags, MallocString* result);

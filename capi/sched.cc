@@ -165,6 +165,19 @@ sched_status sched_engine_preempt(sched_engine* engine, const char* request, siz
   });
 }
 
+sched_status sched_engine_scale_up(sched_engine* engine, const char* request, size_t len,
+                                   char** scale_up_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (scale_up_json == nullptr) return ApiStatus::InvalidCall("scale_up_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(request, len, "request"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(EngineScaleUp(*engine->rep, View(request, len), &result));
+    *scale_up_json = result.release();
+    return ApiStatus();
+  });
+}
+
 sched_status sched_engine_run(sched_engine* engine, uint32_t max_cycles, uint32_t flags,
                               char** result_json, sched_error** err) {
   return Guard(err, [&] {

@@ -283,6 +283,50 @@ SCHED_API sched_status sched_engine_drain(sched_engine *engine, const char *requ
  * Preempt, DefaultPreemption) minus the API calls. */
 SCHED_API sched_status sched_engine_preempt(sched_engine *engine, const char *request,
                                             size_t len, char **result_json, sched_error **err);
+/* How many new nodes of each node template make pending pods fit, and
+ * where they go: cluster-autoscaler's binpacking estimate
+ * (estimator/binpacking_estimator.go), every fit decided by the engine's
+ * Filter plugins (affinity and spread too) against the cluster plus the
+ * new nodes. request:
+ *   {"pods":[<core/v1 Pod, spec.nodeName empty>,...],
+ *    "nodeTemplates":[{"node":<core/v1 Node>,"maxNodes":N},...]}
+ * "pods" (0..100000, keys ns/name distinct and not pods of the engine) in
+ * queue order; "nodeTemplates" (0..100, node names distinct) as a node
+ * group's template node (its allocatable is what pods get: DaemonSet pods
+ * are not modelled); "maxNodes" 1..10000 new nodes, default 1000 (CA's
+ * --max-nodes-per-scaleup). The rule (docs/api.md, "Scale-up"): the pods
+ * first go to existing nodes with full cycles (once a pod of an
+ * equivalence group fits nowhere, its group's later pods skip this, as
+ * CA's FilterOutSchedulable); then per template, independently: groups
+ * whose first pod fits no fresh template node are left out with that
+ * node's FitError; the others, largest (cpu + memory share of the
+ * template) first, fill the new nodes First Fit, a new node added when a
+ * pod fits neither the earlier new nodes nor the last one. New nodes are
+ * named "<template>-scaleup-<i>" (i from 0; kubernetes.io/hostname set to
+ * that name). *scale_up_json receives:
+ *   {"existing":[{"pod":"ns/a","node":"n1"}],
+ *    "templates":[{"template":"t","nodes":N,
+ *      "newNodes":[{"node":"t-scaleup-0","pods":N}],
+ *      "placements":[{"pod":"ns/b","node":"t-scaleup-0"}],
+ *      "pending":[{"pod":"ns/c","reason":"NoFit|NewNode|MaxNodes",
+ *                  "message":"0/1 nodes are available: ..."}]}],
+ *    "unhelped":[{"pod":"ns/c","reasons":[{"template":"t","message":"..."}]}]}
+ * "nodes" is the estimate (new nodes with pods); "pending" the template's
+ * pods it does not place (NoFit: not on a fresh node of it; NewNode: not
+ * on a fresh node during the estimate, as zonal spread can; MaxNodes:
+ * beyond maxNodes, no message); "unhelped" the pods on no existing node
+ * that no template fits, with each template's FitError. A bad pod or node
+ * is SCHED_INVALID_ARGUMENT with its path; so are an unknown field, a
+ * missing "pods" or "nodeTemplates", a pod with spec.nodeName or named as
+ * an engine's or an earlier pod, a template named as an earlier one,
+ * maxNodes out of range, or a new node name that is an engine's node. At
+ * most 256 MiB of request. Free *scale_up_json with sched_free. Changes
+ * nothing (state, queue, random sources, start indexes, interned strings)
+ * except that the equivalence caches drop their entries. Thread-safe as
+ * every call (convention 6). */
+SCHED_API sched_status sched_engine_scale_up(sched_engine *engine, const char *request,
+                                             size_t len, char **scale_up_json,
+                                             sched_error **err);
 
 /* ---- Scheduling queue -------------------------------------------------- */
 /* Pending pods enter the queue through sched_engine_apply. The queue's clock

@@ -301,8 +301,8 @@ void Engine::CommitOne(const Change& c) {
       state_->RemoveCSIDriver(c.key);
       break;
     case Change::Op::kUpsertCSIStorageCapacity:
-      VolumeEvent(EventResource::kCSIStorageCapacity, Known(state_->csi_storage_capacities(), c.key),
-                  c.csi_storage_capacity);
+      VolumeEvent(EventResource::kCSIStorageCapacity,
+                  Known(state_->csi_storage_capacities(), c.key), c.csi_storage_capacity);
       state_->UpsertCSIStorageCapacity(c.csi_storage_capacity);
       break;
     case Change::Op::kRemoveCSIStorageCapacity:
@@ -503,6 +503,22 @@ PodResult Engine::Session::Preempt(const Pod& pod) {
   }
   scheduler.Rewind(rng, start);
   return result;
+}
+
+ScaleUpResult Engine::Session::ScaleUp(std::span<const std::shared_ptr<const Pod>> pods,
+                                       std::span<const NodeTemplate> templates) {
+  const std::vector<SchedulerMark> rewind = e_.MarkSchedulers();
+  auto scheduler_for = [&](const Pod& p) -> Scheduler& {
+    return *e_.schedulers_.at(p.scheduler_name);
+  };
+  try {
+    ScaleUpResult r = sched::ScaleUp(scheduler_for, *e_.state_, e_.queue_.get(), pods, templates);
+    Rewind(rewind);
+    return r;
+  } catch (...) {
+    Rewind(rewind);
+    throw;
+  }
 }
 
 QueueReport Engine::Session::Queue() const {

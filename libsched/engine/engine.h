@@ -65,10 +65,12 @@
 #include <string_view>
 #include <vector>
 
+#include "libsched/engine/capacity.h"
 #include "libsched/engine/change.h"
-#include "libsched/engine/engine_config.h"
 #include "libsched/engine/drain.h"
+#include "libsched/engine/engine_config.h"
 #include "libsched/engine/reports.h"
+#include "libsched/engine/scale_up.h"
 #include "libsched/engine/state_digest.h"
 #include "libsched/framework/parallelize.h"
 #include "libsched/model/interner.h"
@@ -77,7 +79,6 @@
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_query.h"
-#include "libsched/engine/capacity.h"
 
 namespace sched {
 
@@ -160,6 +161,17 @@ class Engine {
     // fits), then everything it moved put back. Changes nothing but the
     // equivalence cache's entries. REQUIRES: HasProfile(pod.scheduler_name).
     PodResult Preempt(const Pod& pod);
+    // ScaleUp (libsched/engine/scale_up.h) of `pods` with their profiles:
+    // everything undone, random sources and start indexes rewound. Changes
+    // nothing but the equivalence caches' entries. REQUIRES: each pod's
+    // HasProfile, node_name empty, keys distinct and not HasPod; no new
+    // node name ("<template>-scaleup-<i>", i < max_nodes) NodeNameTaken.
+    ScaleUpResult ScaleUp(std::span<const std::shared_ptr<const Pod>> pods,
+                          std::span<const NodeTemplate> templates);
+    bool HasPod(std::string_view key) const { return e_.state_->HasPod(key); }
+    // Whether the state knows the node name at all: a Node, or pods bound
+    // to a node not (yet) seen.
+    bool NodeNameTaken(std::string_view name) const { return e_.state_->FindNode(name) != nullptr; }
 
     QueueReport Queue() const;
     EngineStats Stats() const;

@@ -115,6 +115,15 @@ struct ScheduleResult {
   std::shared_ptr<const void> cache_storage;
 };
 
+// Scheduler::FitsAnyNode's answer.
+struct NodeFit {
+  // The index in `nodes` of the first node the pod passes; nullopt if none.
+  std::optional<size_t> index;
+  // When none: the FitError text over the nodes tried ("0/1 nodes are
+  // available: 1 Insufficient cpu."), or the error's message.
+  std::string message;
+};
+
 class Scheduler {
  public:
   // `parallelizer` (may be null: everything inline) must outlive the
@@ -161,6 +170,19 @@ class Scheduler {
   // index nor the equivalence cache (explain.cc).
   Explanation Explain(const Pod& pod, const ClusterState& state,
                       const PodNominator* nominator = nullptr) const;
+
+  // PreFilter, then Filter (with nominated pods) on nodes[start],
+  // nodes[start + 1], ... (wrapping) until one passes: cluster-autoscaler's
+  // PredicateChecker (FitsAnyNodeMatching, CheckPredicates), no Score, no
+  // PostFilter. Changes nothing (fits_any_node.cc). REQUIRES: start <
+  // nodes.size() unless nodes is empty.
+  NodeFit FitsAnyNode(const Pod& pod, const ClusterState& state,
+                      std::span<const NodeInfo* const> nodes, size_t start,
+                      const PodNominator* nominator = nullptr) const;
+  // The pod's equivalence class signature (every plugin's SignPod, as the
+  // equivalence cache keys classes): pods with the same one get the same
+  // verdicts from this profile's plugins.
+  uint64_t PodClass(const Pod& pod) const;
 
  private:
   // numFeasibleNodesToFind (schedule_one.go): every node below 100 nodes;

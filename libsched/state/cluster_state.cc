@@ -223,6 +223,14 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   }
 }
 
+void ClusterState::AddNodeListed(std::shared_ptr<const Node> node) {
+  const std::string name = node->name;
+  UpsertNode(std::move(node));
+  const NodeInfo* info = infos_.at(name).get();
+  undo::PushBack(log(), node_list_, info);
+  undo::PushBack(log(), node_index_list_, info->index());
+}
+
 bool ClusterState::RemoveNode(std::string_view name) {
   const std::string key(name);
   const std::string* zone = tree_.ZoneOf(key);

@@ -87,6 +87,13 @@ class ClusterState {
   // Removes a node; its pods stay until they are deleted. Returns false if
   // the node was unknown.
   bool RemoveNode(std::string_view name);
+  // Inside a Batch: UpsertNode of a new node that also joins NodeList() at
+  // once, at its end (undoably), where UpsertNode leaves the list stale
+  // until the Batch commits — O(1) instead of a rebuild, for what-if
+  // callers that add nodes one by one and filter in between (scale-up).
+  // The list's order is not the walk's until the commit rebuilds it.
+  // REQUIRES: a Batch open; no node named node->name.
+  void AddNodeListed(std::shared_ptr<const Node> node);
 
   // Adds or replaces a pod by key. A pod with an empty node_name is not
   // tracked (pending pods live in the queue); replacing a bound pod with an

@@ -314,6 +314,40 @@ TEST(ClusterStateTest, UncommittedBatchesRestoreTheNodeTree) {
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
 }
 
+// AddNodeListed: the node joins NodeList() (and NodeIndexList()) at once,
+// at the end; the uncommitted Batch takes it out again, a committed one
+// leaves the walk's order (the tree's).
+TEST(ClusterStateTest, AddNodeListedJoinsTheNodeListAtOnce) {
+  ClusterState s;
+  Interner& in = s.interner();
+  auto node = [&](const std::string& name, const std::string& zone) {
+    return testing::NodeBuilder(in, name).Label("topology.kubernetes.io/zone", zone).Build();
+  };
+  {
+    ClusterState::Batch batch(s);
+    s.UpsertNode(node("a1", "a"));
+    s.UpsertNode(node("a2", "a"));
+    batch.Commit();
+  }
+  const uint64_t generation = s.generation();
+  {
+    ClusterState::Batch batch(s);
+    s.AddNodeListed(node("b1", "b"));
+    EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2", "b1"}));
+    ASSERT_EQ(s.NodeIndexList().size(), 3u);
+    EXPECT_EQ(s.NodeIndexList()[2], s.FindNode("b1")->index());
+  }  // not committed
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2"}));
+  EXPECT_EQ(s.NodeIndexList().size(), 2u);
+  EXPECT_EQ(s.generation(), generation);
+  {
+    ClusterState::Batch batch(s);
+    s.AddNodeListed(node("b1", "b"));
+    batch.Commit();
+  }
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
+}
+
 // NodeInfo.PodsWithAffinity / PodsWithRequiredAntiAffinity follow the pods
 // (framework/types.go podWithAffinity, podWithRequiredAntiAffinity).
 TEST(ClusterStateTest, PodsWithAffinityFollowPods) {

@@ -12,8 +12,9 @@
 // the same contract, a document of the documented shape (a summary of at
 // most 1,024 bytes, one entry per node), success exactly when scheduling
 // succeeds, and nothing observable changed (nodes, queue, statistics with
-// the interner's size). sched_engine_capacity of at most 3 replicas: the
-// contract, counts that agree, nodes and queue unchanged. The preemption
+// the interner's size). sched_engine_capacity of at most 3 replicas and
+// sched_engine_scale_up of the pod and the probe onto at most 3 template
+// nodes: the contract, counts that agree, nodes and queue unchanged. The preemption
 // what-if (sched_engine_preempt) of the pod: the contract, success exactly
 // when explaining succeeds, nodes and queue unchanged. Once the pod is
 // assumed, sched_engine_drain of its node's zone and of every node: OK,
@@ -77,16 +78,26 @@ sched_status Explain(sched_engine* e, std::string_view pod) {
   return st;
 }
 
+// The nodes and queue documents: what the what-if calls must leave as they
+// were (the statistics may move: their cycles are counted).
+std::string NodesAndQueue(sched_engine* e) {
+  char* nodes = nullptr;
+  char* queue = nullptr;
+  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes, nullptr) == SCHED_OK &&
+                 sched_engine_queue(e, &queue, nullptr) == SCHED_OK,
+             "a read-only call failed");
+  std::string out = std::string(nodes) + queue;
+  sched_free(nodes);
+  sched_free(queue);
+  return out;
+}
+
 // sched_engine_capacity of the pod, at most 3 replicas, with every check:
 // the error contract, a result whose counts agree, and nodes and queue
-// unchanged (the statistics may move: the replicas' cycles are counted).
+// unchanged.
 void Capacity(sched_engine* e, std::string_view pod) {
   const std::string request = R"({"maxReplicas":3,"pod":)" + std::string(pod) + "}";
-  char* nodes_before = nullptr;
-  char* queue_before = nullptr;
-  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes_before, nullptr) == SCHED_OK &&
-                 sched_engine_queue(e, &queue_before, nullptr) == SCHED_OK,
-             "a read-only call failed");
+  const std::string before = NodesAndQueue(e);
   char* out = fuzz::Untouched();
   sched_error* err = nullptr;
   const sched_status st = sched_engine_capacity(e, request.data(), request.size(), &out, &err);
@@ -104,32 +115,41 @@ void Capacity(sched_engine* e, std::string_view pod) {
     cJSON_Delete(doc);
     sched_free(out);
   }
-  char* nodes_after = nullptr;
-  char* queue_after = nullptr;
-  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes_after, nullptr) == SCHED_OK &&
-                 sched_engine_queue(e, &queue_after, nullptr) == SCHED_OK,
-             "a read-only call failed");
-  FUZZ_CHECK(std::string_view(nodes_before) == nodes_after &&
-                 std::string_view(queue_before) == queue_after,
-             "sched_engine_capacity changed the engine");
-  sched_free(nodes_before);
-  sched_free(queue_before);
-  sched_free(nodes_after);
-  sched_free(queue_after);
+  FUZZ_CHECK(NodesAndQueue(e) == before, "sched_engine_capacity changed the engine");
 }
 
-// The nodes and queue documents: what the what-if calls must leave as they
-// were (the statistics may move: their cycles are counted).
-std::string NodesAndQueue(sched_engine* e) {
-  char* nodes = nullptr;
-  char* queue = nullptr;
-  FUZZ_CHECK(sched_engine_nodes(e, nullptr, 0, &nodes, nullptr) == SCHED_OK &&
-                 sched_engine_queue(e, &queue, nullptr) == SCHED_OK,
-             "a read-only call failed");
-  std::string out = std::string(nodes) + queue;
-  sched_free(nodes);
-  sched_free(queue);
-  return out;
+// sched_engine_scale_up of the pod and the probe pod onto at most 3 nodes
+// of a template: the error contract, new nodes' pod counts that add up to
+// the placements, and nodes and queue unchanged.
+void ScaleUp(sched_engine* e, std::string_view pod) {
+  const std::string request =
+      R"({"pods":[)" + std::string(pod) + "," + std::string(fuzz::kProbePod) +
+      R"(],"nodeTemplates":[{"maxNodes":3,"node":{"kind":"Node","metadata":)"
+      R"({"name":"fuzz-template","labels":{"topology.kubernetes.io/zone":"z1"}},)"
+      R"("status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}]})";
+  const std::string before = NodesAndQueue(e);
+  char* out = fuzz::Untouched();
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_scale_up(e, request.data(), request.size(), &out, &err);
+  fuzz::CheckStatus("sched_engine_scale_up", st, err);
+  if (st != SCHED_OK) {
+    FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_scale_up failed but wrote its output");
+  } else {
+    cJSON* doc = fuzz::ParseOutput("sched_engine_scale_up", out);
+    const cJSON* t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "templates"), 0);
+    const cJSON* nodes = cJSON_GetObjectItemCaseSensitive(t, "nodes");
+    double placed = 0;
+    const cJSON* n;
+    cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(t, "newNodes")) {
+      placed += cJSON_GetObjectItemCaseSensitive(n, "pods")->valuedouble;
+    }
+    FUZZ_CHECK(cJSON_IsNumber(nodes) && nodes->valuedouble <= 3 &&
+                   placed == cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "placements")),
+               "new nodes and placements disagree: %s", out);
+    cJSON_Delete(doc);
+    sched_free(out);
+  }
+  FUZZ_CHECK(NodesAndQueue(e) == before, "sched_engine_scale_up changed the engine");
 }
 
 // sched_engine_preempt of the pod with every check; returns its status.
@@ -191,6 +211,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const sched_status preempted = Preempt(e, pod);
   FUZZ_CHECK((preempted == SCHED_OK) == (explained == SCHED_OK), "explain %s but preempt %s",
              sched_status_name(explained), sched_status_name(preempted));
+  ScaleUp(e, pod);
 
   // An undefined flag bit is rejected whatever the pod.
   sched_status bad_flags;

@@ -28,6 +28,8 @@ std::string Usage() {
                 [--seed N] [--output table|json] [--strict] [FILE...]
        schedsim drain NODE[,NODE...] [--config FILE] [--seed N]
                 [--output table|json] [--strict] [FILE...]
+       schedsim scale-up --template FILE... [--max-nodes N] [--config FILE]
+                [--seed N] [--output table|json] [--strict] [FILE...]
 
 Simulates kube-scheduler (its default profile, or the one --config gives)
 on a cluster described by
@@ -73,6 +75,14 @@ those nodes can be removed from the cluster the run leaves
 nodes in queue order, DaemonSet and mirror pods left, evictions that a
 PodDisruptionBudget blocks reported, as cluster-autoscaler's scale-down
 decides. --output json prints the drain document (docs/api.md, "Drain").
+schedsim scale-up simulates the input, then asks how many new nodes of
+each --template (a Node, JSON or YAML, as a node group's template node;
+repeatable) make the pods the run left pending fit, and where they go
+(sched_engine_scale_up: cluster-autoscaler's binpacking estimate, each
+fit decided by the engine's Filter plugins), at most --max-nodes N new
+nodes per template (1..10000, default 1000), with the pods no template
+helps and why. --output json prints the scale-up document (docs/api.md,
+"Scale-up").
 
 Options:
   --config FILE        the scheduler's configuration, JSON or YAML: a
@@ -156,7 +166,11 @@ Options ParseArgs(int argc, char** argv) {
   Options o;
   bool only_files = false;
   int first = 1;
-  if (argc > 1 && (std::string(argv[1]) == "explain" || std::string(argv[1]) == "capacity")) {
+  if (argc > 1 && std::string(argv[1]) == "scale-up") {
+    o.command = argv[1];
+    first = 2;
+  } else if (argc > 1 &&
+             (std::string(argv[1]) == "explain" || std::string(argv[1]) == "capacity")) {
     o.command = argv[1];
     if (argc < 3 || std::string(argv[2]).starts_with("-")) {
       throw InputError(o.command + ": want the pod, NAMESPACE/NAME (see --help)");
@@ -199,14 +213,23 @@ Options ParseArgs(int argc, char** argv) {
     }
     if (flag != "--seed" && flag != "--output" && flag != "--explain" && flag != "--config" &&
         flag != "--batch-bytes" && flag != "--pool-label" &&
-        (flag != "--max-replicas" || o.command != "capacity")) {
+        (flag != "--max-replicas" || o.command != "capacity") &&
+        ((flag != "--template" && flag != "--max-nodes") || o.command != "scale-up")) {
       throw InputError("unknown flag " + flag + " (see --help)");
     }
     if (!inline_value) {
       if (i + 1 >= argc) throw InputError(flag + ": missing value");
       value = argv[++i];
     }
-    if (flag == "--max-replicas") {
+    if (flag == "--template") {
+      if (value.empty()) throw InputError("--template: want a file name");
+      o.templates.push_back(value);
+    } else if (flag == "--max-nodes") {
+      o.max_nodes = ParseUint(flag, value);
+      if (*o.max_nodes == 0 || *o.max_nodes > 10000) {
+        throw InputError("--max-nodes: want 1..10000");
+      }
+    } else if (flag == "--max-replicas") {
       o.max_replicas = ParseUint(flag, value);
       if (*o.max_replicas == 0 || *o.max_replicas > 100000) {
         throw InputError("--max-replicas: want 1..100000");
@@ -230,6 +253,9 @@ Options ParseArgs(int argc, char** argv) {
     } else {
       o.explain.push_back(PodKeyArg("--explain", value));
     }
+  }
+  if (o.command == "scale-up" && o.templates.empty() && !o.help && !o.version) {
+    throw InputError("scale-up: want at least one --template FILE (see --help)");
   }
   if (!o.command.empty() && (!o.explain.empty() || o.batch_bytes || !o.pool_label.empty())) {
     throw InputError(o.command +

@@ -13,11 +13,14 @@ enum class OutputFormat { kTable, kJson };
 
 struct Options {
   // The subcommand: "" (simulate), "explain" or "capacity" (then
-  // explain_pod is set), "drain" (then drain_nodes is).
+  // explain_pod is set), "drain" (then drain_nodes is), or "scale-up"
+  // (then templates is).
   std::string command;
   std::string explain_pod;               // `schedsim explain|capacity NS/NAME`: "ns/name"
   std::optional<uint64_t> max_replicas;  // capacity --max-replicas N
   std::vector<std::string> drain_nodes;  // `schedsim drain NODE[,NODE...]`
+  std::vector<std::string> templates;    // scale-up --template FILE...
+  std::optional<uint64_t> max_nodes;     // scale-up --max-nodes N
   std::optional<uint64_t> seed;
   OutputFormat output = OutputFormat::kTable;
   // "ns/name" per --explain; a bare name means namespace "default"

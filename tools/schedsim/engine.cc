@@ -124,6 +124,15 @@ JsonPtr SimEngine::Drain(const std::vector<std::string>& nodes) {
   return Parse(out, "drain");
 }
 
+JsonPtr SimEngine::ScaleUp(const std::string& request) {
+  LibString out;
+  sched_error* err = nullptr;
+  sched_status st =
+      sched_engine_scale_up(engine_.get(), request.data(), request.size(), &out.p, &err);
+  Check(st, err, Nowhere);
+  return Parse(out, "scale-up");
+}
+
 void SimEngine::AdvanceClock(uint64_t millis) {
   sched_error* err = nullptr;
   sched_status st = sched_engine_advance_clock(engine_.get(), millis, &err);

@@ -49,6 +49,8 @@ class SimEngine {
   JsonPtr Capacity(const std::string& pod, uint64_t max_replicas);
   // sched_engine_drain of {"nodes":nodes}.
   JsonPtr Drain(const std::vector<std::string>& nodes);
+  // sched_engine_scale_up of the request document.
+  JsonPtr ScaleUp(const std::string& request);
   // sched_engine_advance_clock.
   void AdvanceClock(uint64_t millis);
   // sched_engine_queue: {"nowMillis","schedulingCycle","pods":[...]}.

@@ -142,4 +142,30 @@ void PrintDrain(std::ostream& out, const cJSON* doc) {
   }
 }
 
+void PrintScaleUp(std::ostream& out, const cJSON* doc) {
+  out << "existing nodes: " << cJSON_GetArraySize(Member(doc, "existing")) << " pods fit\n";
+  for (const cJSON* t = First(Member(doc, "templates")); t != nullptr; t = t->next) {
+    out << "\ntemplate " << Text(Member(t, "template")) << ": " << Text(Member(t, "nodes"))
+        << " new nodes for " << cJSON_GetArraySize(Member(t, "placements")) << " pods\n";
+    std::vector<Row> rows{{"NODE", "PODS"}};
+    for (const cJSON* n = First(Member(t, "newNodes")); n != nullptr; n = n->next)
+      rows.push_back({Text(Member(n, "node")), Text(Member(n, "pods"))});
+    if (rows.size() > 1) WriteColumns(out, rows);
+    std::vector<Row> pending{{"PENDING", "REASON", "MESSAGE"}};
+    for (const cJSON* p = First(Member(t, "pending")); p != nullptr; p = p->next)
+      pending.push_back(
+          {Text(Member(p, "pod")), Text(Member(p, "reason")), Text(Member(p, "message"))});
+    if (pending.size() > 1) WriteColumns(out, pending);
+  }
+  if (cJSON_GetArraySize(Member(doc, "unhelped")) == 0) return;
+  out << "\nno template helps:\n";
+  std::vector<Row> rows{{"POD", "TEMPLATE", "MESSAGE"}};
+  for (const cJSON* u = First(Member(doc, "unhelped")); u != nullptr; u = u->next) {
+    for (const cJSON* w = First(Member(u, "reasons")); w != nullptr; w = w->next)
+      rows.push_back(
+          {Text(Member(u, "pod")), Text(Member(w, "template")), Text(Member(w, "message"))});
+  }
+  WriteColumns(out, rows);
+}
+
 }  // namespace schedsim

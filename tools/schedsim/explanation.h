@@ -16,6 +16,9 @@ void PrintExplanation(std::ostream& out, const cJSON* doc);
 // `schedsim capacity` for people: the count, the replicas per node, and
 // why the next replica fits nowhere.
 void PrintCapacity(std::ostream& out, const cJSON* doc);
+// `schedsim scale-up` for people: per template the estimate and the new
+// nodes, the pods each leaves pending and why, the pods no template helps.
+void PrintScaleUp(std::ostream& out, const cJSON* doc);
 
 // `schedsim drain` for people: the verdict per node, where each pod goes
 // (or why it fits nowhere, or which PDB blocks it), and the pods left.

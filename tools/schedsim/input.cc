@@ -156,18 +156,43 @@ std::vector<JsonPtr> ReadDocs(const std::string& path, bool* yaml, Lines* lines)
 
 }  // namespace
 
-JsonPtr ReadConfig(const std::string& path) {
-  bool yaml = false;
-  std::vector<JsonPtr> docs = ReadDocs(path, &yaml);
+namespace {
+
+// The one object of `path`; `what` names it in errors.
+JsonPtr ReadOneObject(const std::string& path, const std::string& what, bool* yaml) {
+  std::vector<JsonPtr> docs = ReadDocs(path, yaml);
   if (docs.size() != 1) {
-    throw InputError(path + ": want one document (the engine config), got " +
+    throw InputError(path + ": want one document (" + what + "), got " +
                      std::to_string(docs.size()));
   }
   if (!cJSON_IsObject(docs[0].get())) {
-    throw InputError(Loc{path, yaml ? 1 : 0, ""},
-                     "must be an object (a KubeSchedulerConfiguration or a Policy)");
+    throw InputError(Loc{path, *yaml ? 1 : 0, ""}, "must be an object (" + what + ")");
   }
   return std::move(docs[0]);
+}
+
+}  // namespace
+
+JsonPtr ReadConfig(const std::string& path) {
+  bool yaml = false;
+  return ReadOneObject(path, "a KubeSchedulerConfiguration or a Policy", &yaml);
+}
+
+std::string ReadNodeTemplate(const std::string& path) {
+  bool yaml = false;
+  JsonPtr node = ReadOneObject(path, "a Node", &yaml);
+  const Loc loc{path, yaml ? 1 : 0, ""};
+  const cJSON* kind = cJSON_GetObjectItemCaseSensitive(node.get(), "kind");
+  if (!cJSON_IsString(kind) || std::string(kind->valuestring) != "Node") {
+    throw InputError(loc.Key("kind"), "want Node");
+  }
+  cJSON* status = cJSON_GetObjectItemCaseSensitive(node.get(), "status");
+  const cJSON* capacity = cJSON_GetObjectItemCaseSensitive(status, "capacity");
+  if (cJSON_IsObject(capacity) && !cJSON_HasObjectItem(status, "allocatable")) {
+    cJSON_AddItemToObject(status, "allocatable", cJSON_Duplicate(capacity, true));
+  }
+  StripUnread(node.get(), "Node");
+  return Print(node.get());
 }
 
 Input ReadInput(const std::vector<std::string>& paths, Diagnostics& diag) {

@@ -47,6 +47,11 @@ Input ReadInput(const std::vector<std::string>& paths, Diagnostics& diag);
 // InputError naming the file.
 JsonPtr ReadConfig(const std::string& path);
 
+// Reads a `schedsim scale-up --template FILE`: one Node (JSON or YAML;
+// status.allocatable defaults to status.capacity, as the API server's),
+// returned as JSON text. Throws InputError naming the file.
+std::string ReadNodeTemplate(const std::string& path);
+
 }  // namespace schedsim
 
 #endif  // TOOLS_SCHEDSIM_INPUT_H_

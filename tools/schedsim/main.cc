@@ -75,6 +75,8 @@ int main(int argc, char** argv) {
     so.capacity = o.command == "capacity";
     so.drain_nodes = o.drain_nodes;
     if (o.max_replicas) so.max_replicas = *o.max_replicas;
+    for (const std::string& t : o.templates) so.scale_up_templates.push_back(ReadNodeTemplate(t));
+    if (o.max_nodes) so.max_nodes = *o.max_nodes;
     std::signal(SIGINT, OnInterrupt);
     SimResult r = Simulate(cluster, so, &g_stop);
     if (o.progress || isatty(STDERR_FILENO) == 1) {
@@ -93,6 +95,8 @@ int main(int argc, char** argv) {
         PrintCapacity(std::cout, r.explanation.get());
       } else if (o.command == "drain") {
         PrintDrain(std::cout, r.explanation.get());
+      } else if (o.command == "scale-up") {
+        PrintScaleUp(std::cout, r.explanation.get());
       } else {
         PrintExplanation(std::cout, r.explanation.get());
       }

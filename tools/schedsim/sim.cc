@@ -130,7 +130,10 @@ class Simulation {
       Send(rest);
       Loop();
     }
+    std::string scale_up;  // the request, built before Finish moves outcomes_
+    if (!o_.scale_up_templates.empty() && !Stopped()) scale_up = ScaleUpRequest();
     Finish(held);
+    if (!scale_up.empty()) r_.explanation = engine_.ScaleUp(scale_up);
     if (held != nullptr && !Stopped()) {
       r_.explanation = o_.capacity ? engine_.Capacity(Print(held->json), o_.max_replicas)
                                    : engine_.Explain(Print(held->json));
@@ -308,6 +311,24 @@ class Simulation {
   }
 
   // Pods that never had a cycle get the reason; evicted pods are gone.
+  // The pods the run left pending (not evicted) and the templates, as a
+  // sched_engine_scale_up request.
+  std::string ScaleUpRequest() const {
+    std::string req = R"({"pods":[)";
+    bool first = true;
+    for (const Outcome& oc : outcomes_) {
+      if (!oc.node.empty() || evicted_.contains(oc.pod)) continue;
+      req += (first ? "" : ",") + Print(pods_.at(oc.pod));
+      first = false;
+    }
+    req += R"(],"nodeTemplates":[)";
+    for (size_t i = 0; i < o_.scale_up_templates.size(); ++i) {
+      req += (i ? "," : "") + std::string(R"({"maxNodes":)") + std::to_string(o_.max_nodes) +
+             R"(,"node":)" + o_.scale_up_templates[i] + "}";
+    }
+    return req + "]}";
+  }
+
   void Finish(const PendingPod* held) {
     for (const PendingPod& p : c_.pending) {
       if (index_.contains(p.key) || &p == held) continue;

@@ -47,6 +47,11 @@ struct SimOptions {
   // `schedsim drain`: these nodes are drained (sched_engine_drain) in the
   // cluster the run leaves.
   std::vector<std::string> drain_nodes = {};
+  // `schedsim scale-up`: after the run, sched_engine_scale_up of the pods
+  // it left pending with these template Nodes (JSON text), each with at
+  // most max_nodes new nodes.
+  std::vector<std::string> scale_up_templates = {};
+  uint64_t max_nodes = 1000;
 };
 
 // Where a pending pod ended up.

@@ -13,6 +13,7 @@ use crate::capacity::Capacity;
 use crate::drain::Drain;
 use crate::error::{Error, Result};
 use crate::explain::Explanation;
+use crate::scale_up::ScaleUp;
 use crate::types::{
     ApplySummary, NodeQuery, NodeState, QueueState, RunResult, ScheduleResult, Stats,
 };
@@ -336,6 +337,61 @@ impl Engine {
         // SAFETY: request is valid for len bytes.
         self.call(|e, out, err| unsafe {
             sys::sched_engine_preempt(e, request.as_ptr().cast(), request.len(), out, err)
+        })
+    }
+
+    /// How many new nodes of each template make the pending `pods` fit,
+    /// and where (`sched_engine_scale_up`): cluster-autoscaler's binpacking
+    /// estimate, every fit decided by the engine's Filter plugins against
+    /// the cluster plus the new nodes. `templates` are `(v1/Node, max_nodes)`
+    /// (`None`: the library's default, 1000). Pods that fit existing nodes
+    /// go there first. All undone afterwards.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// let pod = |n: &str| serde_json::json!({"kind": "Pod", "apiVersion": "v1",
+    ///     "metadata": {"name": n, "namespace": "d"},
+    ///     "spec": {"containers": [{"name": "c", "image": "i",
+    ///         "resources": {"requests": {"cpu": "600m"}}}]}});
+    /// let node = serde_json::json!({"kind": "Node", "apiVersion": "v1",
+    ///     "metadata": {"name": "pool"},
+    ///     "status": {"allocatable": {"cpu": "2", "pods": "10"}}});
+    /// let s = engine.scale_up(&[pod("a"), pod("b"), pod("c"), pod("d")], &[(node, None)])?;
+    /// assert_eq!(s.templates[0].nodes, 2);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn scale_up<P: Serialize, N: Serialize>(
+        &self,
+        pods: &[P],
+        templates: &[(N, Option<u32>)],
+    ) -> Result<ScaleUp> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Template<'a, N> {
+            node: &'a N,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            max_nodes: Option<u32>,
+        }
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Request<'a, P, N> {
+            pods: &'a [P],
+            node_templates: Vec<Template<'a, N>>,
+        }
+        let node_templates = templates
+            .iter()
+            .map(|(node, max_nodes)| Template {
+                node,
+                max_nodes: *max_nodes,
+            })
+            .collect();
+        let request = encode(&Request {
+            pods,
+            node_templates,
+        })?;
+        // SAFETY: request is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_scale_up(e, request.as_ptr().cast(), request.len(), out, err)
         })
     }
 

@@ -37,6 +37,7 @@ mod engine;
 mod error;
 mod explain;
 mod flags;
+mod scale_up;
 mod types;
 
 pub use capacity::{Capacity, NodeReplicas};
@@ -48,6 +49,9 @@ pub use explain::{
     Verdict,
 };
 pub use flags::ScheduleFlags;
+pub use scale_up::{
+    NewNode, PodPlacement, ScaleUp, ScaleUpPending, TemplateEstimate, TemplateReason, UnhelpedPod,
+};
 pub use types::{
     ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,
     NodeScores, NodeState, NodeStatus, QueueName, QueueState, QueuedPod, Reason, Resource,

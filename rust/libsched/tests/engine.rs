@@ -230,6 +230,56 @@ fn capacity_matches_scheduling_replicas_one_by_one() {
     );
 }
 
+#[test]
+fn scale_up_matches_scheduling_on_that_many_template_nodes() {
+    let engine = two_nodes();
+    // n1 and n2 hold 1600m and 600m pods: 400m free each.
+    for (p, n) in [("big", "n1"), ("small", "n2")] {
+        let mut bound = pod(p, if n == "n1" { "1600m" } else { "600m" });
+        bound["spec"]["nodeName"] = json!(n);
+        engine
+            .apply_object(&json!({"type": "ADDED", "object": bound}))
+            .unwrap();
+    }
+    let pods: Vec<_> = (0..5).map(|i| pod(&format!("w{i}"), "1")).collect();
+    let s = engine
+        .scale_up(&pods, &[(node("pool", "2"), None)])
+        .unwrap();
+    assert_eq!(s.templates[0].nodes, 3);
+    assert_eq!(s.templates[0].placements.len(), 5);
+    // The slow path: three pool nodes fit all five one by one, two do not.
+    for (extra, all_fit) in [(3, true), (2, false)] {
+        let twin = two_nodes();
+        for (p, n) in [("big", "n1"), ("small", "n2")] {
+            let mut bound = pod(p, if n == "n1" { "1600m" } else { "600m" });
+            bound["spec"]["nodeName"] = json!(n);
+            twin.apply_object(&json!({"type": "ADDED", "object": bound}))
+                .unwrap();
+        }
+        for i in 0..extra {
+            twin.apply_object(&node(&format!("pool-scaleup-{i}"), "2"))
+                .unwrap();
+        }
+        let fit = pods
+            .iter()
+            .filter(|p| {
+                twin.schedule_object(p, ScheduleFlags::ASSUME)
+                    .unwrap()
+                    .node
+                    .is_some()
+            })
+            .count();
+        assert_eq!(fit == pods.len(), all_fit, "{extra} nodes: {fit} fit");
+    }
+    let err = engine
+        .scale_up(&pods, &[(node("pool", "2"), Some(0))])
+        .unwrap_err();
+    assert_eq!(
+        (err.code(), err.path()),
+        (Code::InvalidArgument, "nodeTemplates[0].maxNodes")
+    );
+}
+
 fn encode_pod(name: &str, cpu: &str) -> String {
     pod(name, cpu).to_string()
 }
