@@ -32,6 +32,10 @@ void ClusterState::SaveNodeInfo(NodeInfo& info) {
 void ClusterState::SaveTree() {
   if (log() == nullptr || tree_batch_ == batches_) return;
   undo::Save(log(), tree_);
+  // Undone with the tree: after a nested Batch rolls back, the Batch
+  // around it has not saved the tree yet (a NodeInfo's mark comes back
+  // with the saved NodeInfo the same way).
+  undo::Save(log(), tree_batch_);
   tree_batch_ = batches_;
 }
 

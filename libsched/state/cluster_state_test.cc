@@ -314,6 +314,34 @@ TEST(ClusterStateTest, UncommittedBatchesRestoreTheNodeTree) {
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
 }
 
+// A nested Batch that changed the tree and rolled back leaves the Batch
+// around it to save the tree itself before its own change.
+TEST(ClusterStateTest, OuterBatchRestoresTheTreeAfterANestedRollback) {
+  ClusterState s;
+  Interner& in = s.interner();
+  auto node = [&](const std::string& name, const std::string& zone) {
+    return testing::NodeBuilder(in, name).Label("topology.kubernetes.io/zone", zone).Build();
+  };
+  {
+    ClusterState::Batch batch(s);
+    s.UpsertNode(node("a1", "a"));
+    batch.Commit();
+  }
+  {
+    ClusterState::Batch outer(s);
+    {
+      ClusterState::Batch nested(s);
+      s.UpsertNode(node("b1", "b"));
+    }  // rolled back
+    s.UpsertNode(node("c1", "c"));
+  }  // rolled back
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1"}));
+  ClusterState::Batch batch(s);
+  s.UpsertNode(node("d1", "d"));
+  batch.Commit();
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "d1"}));
+}
+
 // AddNodeListed: the node joins NodeList() (and NodeIndexList()) at once,
 // at the end; the uncommitted Batch takes it out again, a committed one
 // leaves the walk's order (the tree's).
