@@ -1,12 +1,10 @@
 #include "libsched/state/cluster_state.h"
 
-#include <cstdint>
-#include <limits>
-#include <string>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -261,6 +259,14 @@ TEST(ClusterStateTest, EveryChangeBumpsTheGeneration) {
 namespace sched {
 namespace {
 
+// A node named `name` in `zone`, interned in `s`.
+std::shared_ptr<const Node> ZonedNode(ClusterState& s, const std::string& name,
+                                      const std::string& zone) {
+  return testing::NodeBuilder(s.interner(), name)
+      .Label("topology.kubernetes.io/zone", zone)
+      .Build();
+}
+
 TEST(ClusterStateTest, BatchDefersTheNodeListUntilItEnds) {
   ClusterState s;
   Interner& in = s.interner();
@@ -286,29 +292,25 @@ TEST(ClusterStateTest, BatchDefersTheNodeListUntilItEnds) {
 // were, and so does the next one (each Batch saves it again).
 TEST(ClusterStateTest, UncommittedBatchesRestoreTheNodeTree) {
   ClusterState s;
-  Interner& in = s.interner();
-  auto node = [&](const std::string& name, const std::string& zone) {
-    return testing::NodeBuilder(in, name).Label("topology.kubernetes.io/zone", zone).Build();
-  };
   {
     ClusterState::Batch batch(s);
-    s.UpsertNode(node("a1", "a"));
-    s.UpsertNode(node("b1", "b"));
+    s.UpsertNode(ZonedNode(s, "a1", "a"));
+    s.UpsertNode(ZonedNode(s, "b1", "b"));
     batch.Commit();
   }
   for (int round = 0; round < 2; ++round) {
     {
       ClusterState::Batch batch(s);
-      s.UpsertNode(node("a2", "a"));
+      s.UpsertNode(ZonedNode(s, "a2", "a"));
       s.RemoveNode("b1");
-      s.UpsertNode(node("a1", "c"));  // a zone change
-      for (int i = 0; i < 50; ++i) s.UpsertNode(node("x" + std::to_string(i), "x"));
+      s.UpsertNode(ZonedNode(s, "a1", "c"));  // a zone change
+      for (int i = 0; i < 50; ++i) s.UpsertNode(ZonedNode(s, "x" + std::to_string(i), "x"));
     }  // not committed
     EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1"})) << "round " << round;
   }
   {
     ClusterState::Batch batch(s);
-    s.UpsertNode(node("a2", "a"));
+    s.UpsertNode(ZonedNode(s, "a2", "a"));
     batch.Commit();
   }
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
@@ -318,26 +320,22 @@ TEST(ClusterStateTest, UncommittedBatchesRestoreTheNodeTree) {
 // around it to save the tree itself before its own change.
 TEST(ClusterStateTest, OuterBatchRestoresTheTreeAfterANestedRollback) {
   ClusterState s;
-  Interner& in = s.interner();
-  auto node = [&](const std::string& name, const std::string& zone) {
-    return testing::NodeBuilder(in, name).Label("topology.kubernetes.io/zone", zone).Build();
-  };
   {
     ClusterState::Batch batch(s);
-    s.UpsertNode(node("a1", "a"));
+    s.UpsertNode(ZonedNode(s, "a1", "a"));
     batch.Commit();
   }
   {
     ClusterState::Batch outer(s);
     {
       ClusterState::Batch nested(s);
-      s.UpsertNode(node("b1", "b"));
+      s.UpsertNode(ZonedNode(s, "b1", "b"));
     }  // rolled back
-    s.UpsertNode(node("c1", "c"));
+    s.UpsertNode(ZonedNode(s, "c1", "c"));
   }  // rolled back
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1"}));
   ClusterState::Batch batch(s);
-  s.UpsertNode(node("d1", "d"));
+  s.UpsertNode(ZonedNode(s, "d1", "d"));
   batch.Commit();
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "d1"}));
 }
@@ -347,20 +345,16 @@ TEST(ClusterStateTest, OuterBatchRestoresTheTreeAfterANestedRollback) {
 // leaves the walk's order (the tree's).
 TEST(ClusterStateTest, AddNodeListedJoinsTheNodeListAtOnce) {
   ClusterState s;
-  Interner& in = s.interner();
-  auto node = [&](const std::string& name, const std::string& zone) {
-    return testing::NodeBuilder(in, name).Label("topology.kubernetes.io/zone", zone).Build();
-  };
   {
     ClusterState::Batch batch(s);
-    s.UpsertNode(node("a1", "a"));
-    s.UpsertNode(node("a2", "a"));
+    s.UpsertNode(ZonedNode(s, "a1", "a"));
+    s.UpsertNode(ZonedNode(s, "a2", "a"));
     batch.Commit();
   }
   const uint64_t generation = s.generation();
   {
     ClusterState::Batch batch(s);
-    s.AddNodeListed(node("b1", "b"));
+    s.AddNodeListed(ZonedNode(s, "b1", "b"));
     EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2", "b1"}));
     ASSERT_EQ(s.NodeIndexList().size(), 3u);
     EXPECT_EQ(s.NodeIndexList()[2], s.FindNode("b1")->index());
@@ -370,7 +364,7 @@ TEST(ClusterStateTest, AddNodeListedJoinsTheNodeListAtOnce) {
   EXPECT_EQ(s.generation(), generation);
   {
     ClusterState::Batch batch(s);
-    s.AddNodeListed(node("b1", "b"));
+    s.AddNodeListed(ZonedNode(s, "b1", "b"));
     batch.Commit();
   }
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
