@@ -4,17 +4,15 @@
 
 namespace sched {
 
-void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_nodes) {
+void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_slots) {
   if (filter_key != filter_key_) {
     filter_key_ = filter_key;
     ++filter_epoch_;
     memo_.reset();
   }
-  if (slots_.size() != num_nodes) {
-    // Positions moved (nodes added or removed): slots keep their NodeInfo
-    // and generation, so a moved node simply misses.
-    slots_.resize(num_nodes);
-    raw_.resize(num_nodes * num_plugins_);
+  if (slots_.size() < num_slots) {
+    slots_.resize(num_slots);
+    raw_.resize(num_slots * num_plugins_);
   }
 }
 

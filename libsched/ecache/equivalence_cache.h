@@ -74,14 +74,17 @@ struct FailureMemo {
   std::vector<int64_t> draws;
 };
 
-// One class's results, indexed by the node's position in
-// ClusterState::NodeList(); each slot remembers which NodeInfo and which
-// generation it was computed for.
+// One class's results, indexed by the node's NodeInfo::index() (its slot:
+// stable while the node exists, whatever else joins, leaves or moves in
+// ClusterState::NodeList()); each slot remembers which NodeInfo and which
+// generation it was computed for, so a slot reused by another node misses.
 class EcacheEntry {
  public:
-  // Starts a filter walk over `num_nodes` nodes. A different `filter_key`
-  // (which plugins PreFilter skipped) invalidates every cached verdict.
-  void BeginFilter(uint64_t filter_key, size_t num_nodes);
+  // Starts a filter walk over nodes whose slots are below `num_slots`
+  // (slots are never dropped: a smaller bound keeps the others). A
+  // different `filter_key` (which plugins PreFilter skipped) invalidates
+  // every cached verdict.
+  void BeginFilter(uint64_t filter_key, size_t num_slots);
   // The cached verdict of `node` at `index`, or null.
   const Status* Verdict(size_t index, const NodeInfo& node) const;
   // Caches `s` (not an Error) for `node` at `index`; its reasons are copied

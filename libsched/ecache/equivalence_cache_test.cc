@@ -37,6 +37,8 @@ TEST(EcacheEntryTest, VerdictValidUntilNodeOrKeyChanges) {
       {"other filter key (skipped plugins)", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(8, 2); },
        false},
       {"node list grew", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 3); }, true},
+      // Slots are NodeInfo::index(): a smaller bound drops no slot.
+      {"slot bound shrank", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 1); }, true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

@@ -350,6 +350,31 @@ TEST(PodTopologySpreadScoreTest, MissingZoneCountsAsTheEmptyValue) {
   EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
 }
 
+// Pods bound to a node that has no Node object are not counted (upstream
+// counts over the snapshot's nodes), not even into the domain "" that the
+// nodes without the key share: the scores are those of the test above.
+// PreScore counts from the pods' nodes, not by walking every node.
+TEST(PodTopologySpreadScoreTest, PodsOnANodeWithoutANodeObjectAreNotCounted) {
+  const std::string zone = "topology.kubernetes.io/zone";
+  const std::vector<N> nodes = {{"node-a", zone + "=zone1," + kHost + "=node-a"},
+                                {"node-b", zone + "," + kHost + "=node-b"},
+                                {"node-c", kHost + "=node-c"}};
+  const std::vector<P> pods = {{"p-a1", "node-a", "foo"},    {"p-b1", "node-b", "foo"},
+                               {"p-b2", "node-b", "foo"},    {"p-c1", "node-c", "foo"},
+                               {"p-g1", "node-gone", "foo"}, {"p-g2", "node-gone", "foo"}};
+  Status pre;
+  EXPECT_EQ(RunScore({"system defaults",
+                      {"foo", {}},
+                      nodes,
+                      {"node-a", "node-b", "node-c"},
+                      pods,
+                      {61, 30, 100},
+                      {{"svc", "foo"}}},
+                     &pre),
+            (std::vector<int64_t>{61, 30, 100}));
+  EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+}
+
 TEST(PodTopologySpreadScoreTest, ScoreWithoutPreScoreIsError) {
   ClusterState cs;
   pts_test::AddNodes(cs, HostNodes({"node-a"}));

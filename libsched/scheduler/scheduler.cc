@@ -38,8 +38,8 @@ void Scheduler::set_equivalence_cache(bool on) {
   if (!on) ecache_.reset();
 }
 
-EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs,
-                                            size_t num_nodes, bool* hit) {
+EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_slots,
+                                            bool* hit) {
   *hit = false;
   if (!ecache_) return nullptr;
   // Which Filters run is part of the class's key; each that runs must be
@@ -58,7 +58,7 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
   for (const auto& p : profile_.plugins()) p->SignPod(pod, signer_);
   bool created = false;
   EcacheEntry& e = ecache_->Get(signer_.Finish(), &created);
-  e.BeginFilter(filter_key, num_nodes);
+  e.BeginFilter(filter_key, num_slots);
   *hit = !created;
   return &e;
 }
@@ -238,12 +238,10 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
                             const PodNominator* nominator, EcacheEntry* cls,
                             std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
                             const NodeInfo* skip, int64_t to_find,
-                            std::vector<const NodeInfo*>* feasible,
-                            std::vector<size_t>* positions, ScheduleResult& r) {
+                            std::vector<const NodeInfo*>* feasible, ScheduleResult& r) {
   feasible->reserve(std::min(static_cast<size_t>(to_find), nodes.size()));
   if (cls != nullptr) {
-    positions->reserve(feasible->capacity());
-    FilterNodesCached(fw, cs, pod, nominator, *cls, nodes, skip, to_find, feasible, positions, r);
+    FilterNodesCached(fw, cs, pod, nominator, *cls, nodes, skip, to_find, feasible, r);
     return;
   }
   const size_t n = nodes.size();
@@ -298,7 +296,7 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
                                   const PodNominator* nominator, EcacheEntry& cls,
                                   std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
                                   int64_t to_find, std::vector<const NodeInfo*>* feasible,
-                                  std::vector<size_t>* positions, ScheduleResult& r) {
+                                  ScheduleResult& r) {
   // The serial loop itself: a reused verdict costs a few loads, less than
   // handing chunks around, and the entry is not synchronized anyway.
   const size_t n = nodes.size();
@@ -309,10 +307,9 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   size_t index = next_start_node_index_ % n;
   for (size_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < to_find; ++i) {
     const NodeInfo* ni = nodes[index];
-    const size_t at = index;
     index = index + 1 == n ? 0 : index + 1;
     if (ni == skip) continue;
-    const Status* s = FilterNode(fw, cs, pod, nominator, cls, at, *ni, &fresh);
+    const Status* s = FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh);
     if (s != &fresh) {
       ++stats.reused;
     } else if (ecache_hit_) {
@@ -320,7 +317,6 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
     }
     if (s->IsSuccess()) {
       feasible->push_back(ni);
-      positions->push_back(at);
     } else if (s->code() == Code::kError) {
       r.error = true;  // findNodesThatPassFilters: an error ends the cycle
       r.message = s->Message();
@@ -341,8 +337,7 @@ void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible,
 }
 
 void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
-                           const std::vector<const NodeInfo*>& feasible,
-                           const std::vector<size_t>& positions, EcacheEntry* cls,
+                           const std::vector<const NodeInfo*>& feasible, EcacheEntry* cls,
                            ScheduleResult& r) {
   r.scored_nodes = feasible;
   if (profile_.score().empty()) {
@@ -359,11 +354,10 @@ void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& s
       return;
     }
   }
-  ScoreNodes(cs, pod, positions, CacheEntryForScore(cs, cls), r);
+  ScoreNodes(cs, pod, CacheEntryForScore(cs, cls), r);
 }
 
-void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
-                           const std::vector<size_t>& positions, EcacheEntry* score_cache,
+void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* score_cache,
                            ScheduleResult& r) {
   const std::span<const NodeInfo* const> nodes = r.scored_nodes;
   const size_t n = nodes.size();
@@ -384,7 +378,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
   std::vector<std::atomic<size_t>> score_failed(np);
   for (auto& f : score_failed) f.store(n, std::memory_order_relaxed);
   if (score_cache != nullptr) {
-    ScoreNodesCached(cs, pod, positions, *score_cache, score_failed, r);
+    ScoreNodesCached(cs, pod, *score_cache, score_failed, r);
   } else {
     parallelizer_->Until(n, kNanosPerPluginCall * static_cast<int64_t>(np),
                          [&](size_t begin, size_t end) {
@@ -452,7 +446,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
         ++ecache_->stats().reused;
         continue;
       }
-      score_cache->MarkScored(positions[i], *nodes[i]);
+      score_cache->MarkScored(nodes[i]->index(), *nodes[i]);
       if (ecache_hit_) ++ecache_->stats().repairs;
     }
   }
@@ -466,8 +460,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod,
   });
 }
 
-void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod,
-                                 const std::vector<size_t>& positions, EcacheEntry& score_cache,
+void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
                                  std::span<std::atomic<size_t>> score_failed, ScheduleResult& r) {
   // Serial: the cache's rows are not synchronized, and a reused row is a
   // few copies. Raw scores: a cached row, or a fresh one (cached once all
@@ -482,13 +475,13 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod,
   bool any_reused = false;
   for (size_t i = 0; i < n; ++i) {
     const NodeInfo& ni = *r.scored_nodes[i];
-    if (const int64_t* row = score_cache.RawScores(positions[i], ni)) {
+    if (const int64_t* row = score_cache.RawScores(ni.index(), ni)) {
       for (size_t p = 0; p < np; ++p) r.plugin_scores[p * n + i] = row[score_slots_[p]];
       score_reused_[i] = 1;
       any_reused = true;
       continue;
     }
-    int64_t* row = score_cache.MutableRawScores(positions[i]);
+    int64_t* row = score_cache.MutableRawScores(ni.index());
     for (size_t p = 0; p < np; ++p) {
       int64_t& cell = r.plugin_scores[p * n + i];
       const bool ok = score_plugins_[p].first->Score(cs, pod, ni, &cell).IsSuccess();
@@ -593,12 +586,13 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   }
   const auto& nodes = restriction.all_nodes ? all_nodes : subset;
 
-  // The equivalence cache indexes nodes by their place in the node list,
-  // so it serves only walks over all nodes.
+  // The equivalence cache serves only walks over all nodes (its failure
+  // memo is a whole walk's). Its slots are by NodeInfo::index(), so a node
+  // keeps its cached results while others come, go or move in the list.
   EcacheEntry* cls = nullptr;
   ecache_hit_ = false;
   if (restriction.all_nodes) {
-    cls = CacheEntryForFilter(pod, cs, all_nodes.size(), &ecache_hit_);
+    cls = CacheEntryForFilter(pod, cs, state.NodeIndexBound(), &ecache_hit_);
   } else if (ecache_) {
     ++ecache_->stats().bypasses;
   }
@@ -610,12 +604,11 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   if (memo && ReplayFailureMemo(fw, *cls, pod, state, r)) return r;
 
   std::vector<const NodeInfo*> feasible;
-  std::vector<size_t> positions;  // of feasible nodes, when cls is set
   int64_t to_find = NumFeasibleNodesToFind(static_cast<int64_t>(nodes.size()));
   // Without Score plugins upstream stops at the first feasible node.
   if (profile_.score().empty()) to_find = std::min<int64_t>(to_find, 1);
   FilterNodes(fw, cs, pod, nominations, cls, nodes, all_nodes.size(), nominated_failed, to_find,
-              &feasible, &positions, r);
+              &feasible, r);
   if (r.error) return r;
 
   if (feasible.empty()) {
@@ -628,7 +621,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     r.node = feasible[0]->node()->name;
     return r;
   }
-  Prioritize(cs, pod, state, feasible, positions, cls, r);
+  Prioritize(cs, pod, state, feasible, cls, r);
   if (r.error) return r;
   r.node = SelectHost(r)->node()->name;
   return r;

@@ -203,32 +203,31 @@ class Scheduler {
   // skipping `skip` (may be null). Fills `feasible`, r.failures, r.error;
   // advances the start index by the nodes processed. The same outcome at
   // any parallelism. With an equivalence-cache entry `cls` (walks over all
-  // nodes only) verdicts come from and go to it, on the calling thread
-  // (the entry is not synchronized; a hit costs little); `nominator` is
-  // null when nobody is nominated. Fills `positions` (the feasible nodes'
-  // indexes in the node list) when cls is set.
+  // nodes only) verdicts come from and go to it (slot NodeInfo::index()),
+  // on the calling thread (the entry is not synchronized; a hit costs
+  // little); `nominator` is null when nobody is nominated.
   void FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
                    const PodNominator* nominator, EcacheEntry* cls,
                    std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
-                   const NodeInfo* skip, int64_t to_find,
-                   std::vector<const NodeInfo*>* feasible, std::vector<size_t>* positions,
+                   const NodeInfo* skip, int64_t to_find, std::vector<const NodeInfo*>* feasible,
                    ScheduleResult& r);
   // prioritizeNodes: PreScore, then ScoreNodes. `cls` (may be null) caches
-  // raw scores; positions[i] is feasible[i]'s index in the node list (only
-  // read when cls is set).
+  // raw scores.
   void Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
-                  const std::vector<const NodeInfo*>& feasible,
-                  const std::vector<size_t>& positions, EcacheEntry* cls, ScheduleResult& r);
+                  const std::vector<const NodeInfo*>& feasible, EcacheEntry* cls,
+                  ScheduleResult& r);
   // RunScorePlugins + NormalizeScore + weights over r.scored_nodes, into
   // r's flat score arrays; an error sets r.error (the first in plugin,
   // then node order, as the serial loop would meet it). Raw scores come
-  // from / go to `score_cache` (may be null; then on the calling thread).
-  void ScoreNodes(const CycleState& cs, const Pod& pod, const std::vector<size_t>& positions,
-                  EcacheEntry* score_cache, ScheduleResult& r);
+  // from / go to `score_cache` (may be null; then on the calling thread),
+  // slot NodeInfo::index().
+  void ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* score_cache,
+                  ScheduleResult& r);
   // Equivalence cache: the entry of the pod's class for this cycle's filter
-  // walk over all `num_nodes` nodes, or null when the cache is off or the
-  // cycle's Filter results are not node-local (bypass). Sets *hit.
-  EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_nodes,
+  // walk over all nodes, with `num_slots` slots (ClusterState::
+  // NodeIndexBound()), or null when the cache is off or the cycle's Filter
+  // results are not node-local (bypass). Sets *hit.
+  EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_slots,
                                    bool* hit);
   // FilterNodes with an equivalence-cache entry: the same walk, serial on
   // the calling thread.
@@ -236,7 +235,7 @@ class Scheduler {
                          const PodNominator* nominator, EcacheEntry& cls,
                          std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
                          int64_t to_find, std::vector<const NodeInfo*>* feasible,
-                         std::vector<size_t>* positions, ScheduleResult& r);
+                         ScheduleResult& r);
   // After a walk that did not fail: advances the start index by the nodes
   // processed and records the counts in r.
   void FinishFilterWalk(const std::vector<const NodeInfo*>& feasible, size_t num_all_nodes,
@@ -251,9 +250,8 @@ class Scheduler {
   // ScoreNodes' raw scores with the cache (score_plugins_ set): reused
   // rows copied, the others scored and stored; score_reused_[i] says which.
   // The live plugins (score_live_) are scored afresh on reused rows too.
-  void ScoreNodesCached(const CycleState& cs, const Pod& pod, const std::vector<size_t>& positions,
-                        EcacheEntry& score_cache, std::span<std::atomic<size_t>> score_failed,
-                        ScheduleResult& r);
+  void ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
+                        std::span<std::atomic<size_t>> score_failed, ScheduleResult& r);
   // Equivalence cache: `cls` ready for this cycle's raw scores (null when
   // `cls` is). An enabled Score plugin whose raw score is not cacheable
   // (ScoreCacheKey false after PreScore: PodTopologySpread,

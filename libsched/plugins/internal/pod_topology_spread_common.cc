@@ -74,14 +74,9 @@ std::vector<int64_t> CountPodsMatchSelectorByNode(const std::optional<LabelSelec
                                                   const std::string& ns,
                                                   const ClusterState& snapshot) {
   std::vector<int64_t> out(snapshot.NodeIndexBound(), 0);
-  if (!selector || selector->requirements.empty()) return out;
-  for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-    if (key.terminating || group.sample.ns != ns ||
-        !selector->Matches(group.sample.labels, snapshot.interner())) {
-      continue;
-    }
-    for (const auto& [node, count] : group.nodes) out[node->index()] += count;
-  }
+  ForEachPodsMatchSelector(selector, ns, snapshot, [&](const NodeInfo& node, int64_t count) {
+    out[node.index()] += count;
+  });
   return out;
 }
 

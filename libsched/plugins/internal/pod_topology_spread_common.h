@@ -65,6 +65,24 @@ inline bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& 
   return NodeHasAllKeys(node.index(), constraints);
 }
 
+// Calls fn(const NodeInfo& node, int64_t count) for each node holding
+// non-terminating pods in namespace `ns` that the selector matches (none
+// for a nullopt or empty selector), possibly several times per node (once
+// per PodLabelIndex group: the counts add up). Includes nodes without a
+// Node object. O(groups + matching groups' nodes), not O(nodes).
+template <class Fn>
+void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, const std::string& ns,
+                              const ClusterState& snapshot, Fn&& fn) {
+  if (!selector || selector->requirements.empty()) return;
+  for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
+    if (key.terminating || group.sample.ns != ns ||
+        !selector->Matches(group.sample.labels, snapshot.interner())) {
+      continue;
+    }
+    for (const auto& [node, count] : group.nodes) fn(*node, count);
+  }
+}
+
 // countPodsMatchSelector for every node of the snapshot at once: the
 // non-terminating pods in namespace `ns` that the selector matches, by
 // NodeInfo::index() (size snapshot.NodeIndexBound()); all 0 for a nullopt
