@@ -311,6 +311,37 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kUpsertVolumeAttachment:
       state_->UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
       break;
+    case Change::Op::kUpsertResourceClaim:
+      VolumeEvent(EventResource::kResourceClaim, Known(state_->resource_claims(), c.key),
+                  c.resource_claim);
+      state_->UpsertResourceClaim(c.resource_claim);
+      break;
+    case Change::Op::kRemoveResourceClaim:
+      // DynamicResources registers no deletions.
+      state_->RemoveResourceClaim(c.key);
+      break;
+    case Change::Op::kUpsertResourceClaimTemplate:
+      state_->UpsertResourceClaimTemplate(c.resource_claim_template);  // no plugin registers it
+      break;
+    case Change::Op::kRemoveResourceClaimTemplate:
+      state_->RemoveResourceClaimTemplate(c.key);
+      break;
+    case Change::Op::kUpsertDeviceClass:
+      VolumeEvent(EventResource::kDeviceClass, Known(state_->device_classes(), c.key),
+                  c.device_class);
+      state_->UpsertDeviceClass(c.device_class);
+      break;
+    case Change::Op::kRemoveDeviceClass:
+      state_->RemoveDeviceClass(c.key);
+      break;
+    case Change::Op::kUpsertResourceSlice:
+      VolumeEvent(EventResource::kResourceSlice, Known(state_->resource_slices(), c.key),
+                  c.resource_slice);
+      state_->UpsertResourceSlice(c.resource_slice);
+      break;
+    case Change::Op::kRemoveResourceSlice:
+      state_->RemoveResourceSlice(c.key);
+      break;
     case Change::Op::kRemoveVolumeAttachment: {
       EventObject old = Known(state_->volume_attachments(), c.key);
       if (state_->RemoveVolumeAttachment(c.key)) {

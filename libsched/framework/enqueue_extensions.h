@@ -19,6 +19,7 @@
 #include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
 #include "libsched/model/csi_storage_capacity.h"
+#include "libsched/model/dra.h"
 #include "libsched/model/node.h"
 #include "libsched/model/persistent_volume.h"
 #include "libsched/model/persistent_volume_claim.h"
@@ -43,7 +44,8 @@ using EventObject =
                  std::shared_ptr<const PersistentVolumeClaim>, std::shared_ptr<const StorageClass>,
                  std::shared_ptr<const CSINode>, std::shared_ptr<const CSIDriver>,
                  std::shared_ptr<const CSIStorageCapacity>,
-                 std::shared_ptr<const VolumeAttachment>>;
+                 std::shared_ptr<const VolumeAttachment>, std::shared_ptr<const ResourceClaim>,
+                 std::shared_ptr<const ResourceSlice>, std::shared_ptr<const DeviceClass>>;
 
 // The T in `o`, or null (util.As).
 template <typename T>

@@ -10,13 +10,13 @@ std::vector<ClusterEventWithHint> DynamicResources::EventsToRegister(
 Status DynamicResources::PreFilter(CycleState& /*state*/, const Pod& pod,
                                    const ClusterState& /*snapshot*/,
                                    PreFilterResult* /*result*/) const {
-  if (!pod.has_resource_claims) return Status(Code::kSkip);
+  if (!!pod.resource_claims.empty()) return Status(Code::kSkip);
   return Status(Code::kUnschedulableAndUnresolvable, kUnsupported);
 }
 
 void DynamicResources::SignPod(const Pod& pod, PodSigner& sig) const {
   sig.Section(Name());
-  sig.Add(static_cast<int64_t>(pod.has_resource_claims));
+  sig.Add(static_cast<int64_t>(!pod.resource_claims.empty()));
 }
 
 }  // namespace sched

@@ -18,6 +18,7 @@
 #include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
 #include "libsched/model/csi_storage_capacity.h"
+#include "libsched/model/dra.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
@@ -204,6 +205,25 @@ class ClusterState {
   const ByName<CSIStorageCapacity>& csi_storage_capacities() const {
     return csi_storage_capacities_;
   }
+  // resource.k8s.io objects (the listers DynamicResources reads):
+  // ResourceClaims and ResourceClaimTemplates keyed "namespace/name",
+  // DeviceClasses and ResourceSlices by name. Remove* return false when
+  // unknown.
+  void UpsertResourceClaim(std::shared_ptr<const ResourceClaim> claim);
+  bool RemoveResourceClaim(std::string_view key);
+  void UpsertResourceClaimTemplate(std::shared_ptr<const ResourceClaimTemplate> tmpl);
+  bool RemoveResourceClaimTemplate(std::string_view key);
+  void UpsertDeviceClass(std::shared_ptr<const DeviceClass> cls);
+  bool RemoveDeviceClass(std::string_view name);
+  void UpsertResourceSlice(std::shared_ptr<const ResourceSlice> slice);
+  bool RemoveResourceSlice(std::string_view name);
+  const ByName<ResourceClaim>& resource_claims() const { return resource_claims_; }
+  const ByName<ResourceClaimTemplate>& resource_claim_templates() const {
+    return resource_claim_templates_;
+  }
+  const ByName<DeviceClass>& device_classes() const { return device_classes_; }
+  const ByName<ResourceSlice>& resource_slices() const { return resource_slices_; }
+
   // Whether a bound or assumed pod uses the claim "namespace/name" through
   // a persistentVolumeClaim volume (StorageInfoLister.IsPVCUsedByPods).
   bool IsPVCUsedByPods(std::string_view key) const;
@@ -299,6 +319,10 @@ class ClusterState {
   ByName<CSIDriver> csi_drivers_;
   ByName<CSIStorageCapacity> csi_storage_capacities_;
   ByName<VolumeAttachment> volume_attachments_;
+  ByName<ResourceClaim> resource_claims_;
+  ByName<ResourceClaimTemplate> resource_claim_templates_;
+  ByName<DeviceClass> device_classes_;
+  ByName<ResourceSlice> resource_slices_;
   std::unordered_map<std::string, int> pvc_ref_counts_;  // "ns/claim" -> pods
   NodeTree tree_;
   uint64_t generation_ = 0;
