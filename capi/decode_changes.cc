@@ -155,7 +155,8 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
     if (type == EventType::kDelete) {
       out->changes.push_back({Change::Op::kRemoveNamespace, nullptr, nullptr, ns->name, nullptr});
     } else {
-      out->changes.push_back({Change::Op::kUpsertNamespace, nullptr, nullptr, {}, nullptr, std::move(ns)});
+      out->changes.push_back(
+          {Change::Op::kUpsertNamespace, nullptr, nullptr, {}, nullptr, std::move(ns)});
     }
     ++out->summary.applied;
     return ApiStatus();
@@ -236,9 +237,8 @@ ApiStatus DecodeChanges(const ApplyDocument& doc, Interner& in, ChangeSet* out) 
   const cJSON* root = doc.root();
   if (cJSON_IsArray(root)) {
     CAPI_RETURN_IF_ERROR(CheckCount(doc.Count(root), path, kMaxApplyItems));
-    return doc.ForEach(root, path, [&](const cJSON* e, const JsonPath& p) {
-      return DecodeEvent(e, p, in, out);
-    });
+    return doc.ForEach(
+        root, path, [&](const cJSON* e, const JsonPath& p) { return DecodeEvent(e, p, in, out); });
   }
   if (!cJSON_IsObject(root)) {
     return ApiStatus::Invalid(path,

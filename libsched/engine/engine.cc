@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "libsched/plugins/dynamic_resources.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/plugins/volume_binding.h"
 
@@ -311,11 +312,13 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kUpsertVolumeAttachment:
       state_->UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
       break;
-    case Change::Op::kUpsertResourceClaim:
-      VolumeEvent(EventResource::kResourceClaim, Known(state_->resource_claims(), c.key),
-                  c.resource_claim);
+    case Change::Op::kUpsertResourceClaim: {
+      // Upsert first: the hints read the claims as the listers then hold them.
+      EventObject old = Known(state_->resource_claims(), c.key);
       state_->UpsertResourceClaim(c.resource_claim);
+      VolumeEvent(EventResource::kResourceClaim, std::move(old), c.resource_claim);
       break;
+    }
     case Change::Op::kRemoveResourceClaim:
       // DynamicResources registers no deletions.
       state_->RemoveResourceClaim(c.key);
@@ -326,19 +329,21 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kRemoveResourceClaimTemplate:
       state_->RemoveResourceClaimTemplate(c.key);
       break;
-    case Change::Op::kUpsertDeviceClass:
-      VolumeEvent(EventResource::kDeviceClass, Known(state_->device_classes(), c.key),
-                  c.device_class);
+    case Change::Op::kUpsertDeviceClass: {
+      EventObject old = Known(state_->device_classes(), c.key);
       state_->UpsertDeviceClass(c.device_class);
+      VolumeEvent(EventResource::kDeviceClass, std::move(old), c.device_class);
       break;
+    }
     case Change::Op::kRemoveDeviceClass:
       state_->RemoveDeviceClass(c.key);
       break;
-    case Change::Op::kUpsertResourceSlice:
-      VolumeEvent(EventResource::kResourceSlice, Known(state_->resource_slices(), c.key),
-                  c.resource_slice);
+    case Change::Op::kUpsertResourceSlice: {
+      EventObject old = Known(state_->resource_slices(), c.key);
       state_->UpsertResourceSlice(c.resource_slice);
+      VolumeEvent(EventResource::kResourceSlice, std::move(old), c.resource_slice);
       break;
+    }
     case Change::Op::kRemoveResourceSlice:
       state_->RemoveResourceSlice(c.key);
       break;
@@ -381,6 +386,7 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
       e.queue_->Delete(*pod);  // an assumed pod is no longer pending
       pod->node_name = r.node;
       AssumePodVolumes(*pod, r.node, e.state_.get());
+      AssumePodClaims(*pod, r.node, e.state_.get());
       e.state_->AssumePod(std::move(pod));
     }
     // The cycle took its snapshot of the node list (undoable: inside a
@@ -442,6 +448,7 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     queue_->DeleteNominatedPodIfExists(*p->pod);
     queue_->Done(*p->pod);
     AssumePodVolumes(*assumed, r.node, state_.get());
+    AssumePodClaims(*assumed, r.node, state_.get());
     state_->AssumePod(std::move(assumed));
   }
   return results;

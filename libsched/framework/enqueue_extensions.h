@@ -79,8 +79,8 @@ class PreEnqueuePlugin : public virtual Plugin {
  public:
   // Success lets the pod into activeQ / backoffQ; a rejection keeps it among
   // the unschedulable pods, gated, until an event this plugin registered
-  // for moves it.
-  virtual Status PreEnqueue(const Pod& pod) const = 0;
+  // for moves it. `cluster` is the live state (upstream's listers).
+  virtual Status PreEnqueue(const Pod& pod, const ClusterState& cluster) const = 0;
 };
 
 }  // namespace sched

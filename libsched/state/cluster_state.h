@@ -137,8 +137,7 @@ class ClusterState {
   // False if unknown.
   bool RemoveWorkload(WorkloadKind kind, std::string_view key);
   // Null if unknown.
-  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns,
-                               std::string_view name) const;
+  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns, std::string_view name) const;
   // Calls fn(const Workload&) for each workload of `kind` in namespace
   // `ns`, in name order.
   template <class Fn>
@@ -310,8 +309,7 @@ class ClusterState {
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
-  std::map<std::string, std::shared_ptr<const Workload>, std::less<>>
-      workloads_[kNumWorkloadKinds];
+  std::map<std::string, std::shared_ptr<const Workload>, std::less<>> workloads_[kNumWorkloadKinds];
   ByName<PersistentVolume> pvs_;
   ByName<PersistentVolumeClaim> pvcs_;
   ByName<StorageClass> storage_classes_;
@@ -334,8 +332,8 @@ class ClusterState {
   // snapshot_order_saved_ (a node was added or removed since it).
   std::vector<std::string> snapshot_order_;
   bool snapshot_order_saved_ = false;
-  UndoLog undo_;          // records while a Batch is open
-  uint64_t batches_ = 0;  // Batches opened, numbering them
+  UndoLog undo_;             // records while a Batch is open
+  uint64_t batches_ = 0;     // Batches opened, numbering them
   uint64_t tree_batch_ = 0;  // the Batch that saved tree_ (SaveTree)
 };
 
