@@ -451,7 +451,11 @@ Outcome DraAllocator::Search::Run() {
     const std::string ref = ClaimKey(claim);
     int min_devices = 0;
     for (const DraDeviceRequest& req : claim.spec.requests) {
-      // The plugin refuses firstAvailable before allocating.
+      if (!req.exactly) {  // the plugin refuses these in PreFilter already
+        throw Stop{Outcome::Kind::kRefused, "claim " + ref + ", request " + req.name +
+                                                ": firstAvailable (DRAPrioritizedList) is not "
+                                                "supported by libsched"};
+      }
       RequestData rd;
       rd.request = &*req.exactly;
       const DraRequest& r = *req.exactly;
