@@ -57,7 +57,7 @@ TEST(DecodeDraTest, ResourceSlice) {
   EXPECT_TRUE(gpu.attributes[2].second.bool_value);
   EXPECT_EQ(gpu.attributes[3].second.kind, DraAttribute::Kind::kVersion);
   ASSERT_NE(gpu.FindAttribute("gpu.example.com", "gpu.example.com/model"), nullptr);
-  EXPECT_EQ(gpu.FindAttribute("other.example.com", "other.example.com/model"), nullptr);
+  EXPECT_EQ(gpu.FindAttribute("gpu.example.com", "other.example.com/model"), nullptr);
   EXPECT_EQ(gpu.capacity, (std::vector<std::pair<std::string, std::string>>{{"memory", "80Gi"},
                                                                             {"cores", "128"}}));
   EXPECT_FALSE(gpu.has_taints);
@@ -196,19 +196,21 @@ INSTANTIATE_TEST_SUITE_P(
                   R"({"kind":"ResourceSlice","metadata":{"name":"s"},
                       "spec":{"driver":"d","pool":{"name":"p"}}})",
                   "spec.pool.resourceSliceCount",
-                  "spec.pool.resourceSliceCount: Invalid value: must be greater than zero"},
+                  "spec.pool.resourceSliceCount: must be greater than zero"},
         ErrorCase{"AttributeWithTwoValues",
                   R"({"kind":"ResourceSlice","metadata":{"name":"s"},
                       "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
                         "devices":[{"name":"x","attributes":{"a":{"int":1,"bool":true}}}]}})",
                   "spec.devices[0].attributes.a",
-                  "spec.devices[0].attributes.a: Invalid value: must have exactly one of int, "
-                  "bool, string, version"},
+                  "spec.devices[0].attributes.a: must have exactly one of int, bool, string, "
+                  "version"},
         ErrorCase{"BadCapacity",
                   R"({"kind":"ResourceSlice","metadata":{"name":"s"},
                       "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
                         "devices":[{"name":"x","capacity":{"m":{"value":"lots"}}}]}})",
-                  "spec.devices[0].capacity.m.value", ""},
+                  "spec.devices[0].capacity.m.value",
+                  "spec.devices[0].capacity.m.value: invalid quantity \"lots\": invalid quantity "
+                  "syntax"},
         ErrorCase{"BadAllocationMode",
                   R"({"kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{
                       "requests":[{"name":"r","exactly":{"deviceClassName":"c",
@@ -233,7 +235,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"PodClaimNameNotString",
                   R"({"kind":"Pod","metadata":{"name":"p"},
                       "spec":{"resourceClaims":[{"name":"a","resourceClaimName":1}]}})",
-                  "spec.resourceClaims[0].resourceClaimName", ""}),
+                  "spec.resourceClaims[0].resourceClaimName",
+                  "spec.resourceClaims[0].resourceClaimName: expected a string, got a number"}),
     CaseName);
 
 }  // namespace
