@@ -338,7 +338,8 @@ ApiStatus DecodeDeviceClass(const cJSON* obj, const JsonPath& path,
     CAPI_RETURN_IF_ERROR(DecodeSelectors(spec, sp, &c->selectors));
     std::string_view extended;
     CAPI_RETURN_IF_ERROR(GetString(spec, "extendedResourceName", sp, &extended));
-    c->extended_resource = !extended.empty();
+    CAPI_RETURN_IF_ERROR(CheckLength(extended, sp.Child("extendedResourceName"), kMaxStringBytes));
+    c->extended_resource_name = extended;
   }
   *out = std::move(c);
   return ApiStatus();

@@ -80,8 +80,9 @@ struct ResourceSlice {
 struct DeviceClass {
   std::string name;
   std::vector<std::string> selectors;  // spec.selectors[].cel.expression
-  // spec.extendedResourceName is set (DRAExtendedResource, refused).
-  bool extended_resource = false;
+  // spec.extendedResourceName ("" when unset): pods requesting it are
+  // refused (DRAExtendedResource, docs/dra.md).
+  std::string extended_resource_name;
 };
 
 // ExactDeviceRequest or a DeviceSubRequest.

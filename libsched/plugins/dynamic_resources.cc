@@ -101,6 +101,32 @@ std::optional<Status> CheckRequest(const ClusterState& cluster, const ResourceCl
       "resource claim " + ref + ", request " + req.name + ": unknown request type");
 }
 
+// DRAExtendedResource: a class's extendedResourceName, or the implicit
+// "deviceclass.resource.kubernetes.io/<class>", requested by the pod.
+std::optional<Status> CheckExtendedResources(const Pod& pod, const ClusterState& cluster) {
+  constexpr std::string_view kImplicit = "deviceclass.resource.kubernetes.io/";
+  const Interner& in = cluster.interner();
+  for (const auto& [name, amount] : pod.requests.scalar) {
+    if (amount <= 0) continue;
+    const std::string& resource = in.Str(name);
+    const DeviceClass* backing = nullptr;
+    if (resource.starts_with(kImplicit)) {
+      auto it = cluster.device_classes().find(resource.substr(kImplicit.size()));
+      if (it != cluster.device_classes().end()) backing = it->second.get();
+    }
+    for (const auto& [class_name, cls] : cluster.device_classes()) {
+      if (backing == nullptr && cls->extended_resource_name == resource) backing = cls.get();
+    }
+    if (backing != nullptr) {
+      return Status::Owned(Code::kUnschedulableAndUnresolvable,
+                           "extended resource " + resource + " backed by DeviceClass " +
+                               backing->name +
+                               " (DRAExtendedResource) is not supported by libsched");
+    }
+  }
+  return std::nullopt;
+}
+
 // The claim's allocation is usable on `node`.
 bool AvailableOn(const ResourceClaim& claim, const Node& node, const Interner& in) {
   const auto& selector = claim.allocation->node_selector;
@@ -159,6 +185,9 @@ Status DynamicResources::PreEnqueue(const Pod& pod, const ClusterState& cluster)
 
 Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
+  if (!snapshot.device_classes().empty()) {
+    if (auto s = CheckExtendedResources(pod, snapshot)) return std::move(*s);
+  }
   if (pod.resource_claims.empty()) return Status(Code::kSkip);
   ResolvedClaims r = ResolveClaims(pod, snapshot);
   if (!r.error.empty()) return Status::Owned(Code::kUnschedulableAndUnresolvable, r.error);
