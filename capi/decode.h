@@ -28,6 +28,7 @@
 #include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
 #include "libsched/model/csi_storage_capacity.h"
+#include "libsched/model/dra.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/namespace.h"
@@ -113,6 +114,24 @@ ApiStatus DecodeStorageClass(const cJSON* obj, const JsonPath& path, Interner& i
 // migrated-plugins annotation.
 ApiStatus DecodeCSINode(const cJSON* obj, const JsonPath& path, Interner& in,
                         std::shared_ptr<const CSINode>* out);
+// resource.k8s.io/v1 objects (decode_dra.cc), as libsched/model/dra.h
+// keeps them: ResourceSlice (spec.driver, pool, node selection, devices
+// with attributes and capacity), DeviceClass (spec.selectors),
+// ResourceClaim (spec.devices requests and constraints, status.allocation,
+// status.reservedFor) and ResourceClaimTemplate (spec.spec).
+ApiStatus DecodeResourceSlice(const cJSON* obj, const JsonPath& path, Interner& in,
+                              std::shared_ptr<const ResourceSlice>* out);
+ApiStatus DecodeDeviceClass(const cJSON* obj, const JsonPath& path,
+                            std::shared_ptr<const DeviceClass>* out);
+ApiStatus DecodeResourceClaim(const cJSON* obj, const JsonPath& path, Interner& in,
+                              std::shared_ptr<const ResourceClaim>* out);
+ApiStatus DecodeResourceClaimTemplate(const cJSON* obj, const JsonPath& path,
+                                      std::shared_ptr<const ResourceClaimTemplate>* out);
+// A pod's spec.resourceClaims and status.resourceClaimStatuses (the pod
+// object `obj` at `path`, its `spec`) into pod->resource_claims.
+ApiStatus DecodePodResourceClaims(const cJSON* obj, const JsonPath& path, const cJSON* spec,
+                                  Pod* pod);
+
 // A storage.k8s.io/v1 CSIDriver: spec.storageCapacity
 // (decode_csi_objects.cc).
 ApiStatus DecodeCSIDriver(const cJSON* obj, const JsonPath& path,

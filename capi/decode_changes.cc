@@ -7,7 +7,8 @@
 // StatefulSets for the default topology spread selector (PodTopologySpread's
 // listers); PersistentVolumes, PersistentVolumeClaims, StorageClasses,
 // CSINodes, CSIDrivers, CSIStorageCapacities and VolumeAttachments for the
-// volume plugins' listers.
+// volume plugins' listers; ResourceClaims, ResourceClaimTemplates,
+// DeviceClasses and ResourceSlices for DynamicResources'.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,32 @@ namespace sched::capi {
 namespace {
 
 enum class EventType { kUpsert, kDelete };
+
+// A resource.k8s.io/v1 ResourceClaim, ResourceClaimTemplate, DeviceClass
+// or ResourceSlice (DynamicResources' listers).
+ApiStatus DecodeDraObject(const cJSON* obj, const JsonPath& path, std::string_view kind,
+                          bool remove, Interner& in, ChangeSet* out) {
+  Change& c = out->changes.emplace_back();
+  if (kind == "ResourceClaim") {
+    CAPI_RETURN_IF_ERROR(DecodeResourceClaim(obj, path, in, &c.resource_claim));
+    c.op = remove ? Change::Op::kRemoveResourceClaim : Change::Op::kUpsertResourceClaim;
+    c.key = c.resource_claim->ns + "/" + c.resource_claim->name;
+  } else if (kind == "ResourceClaimTemplate") {
+    CAPI_RETURN_IF_ERROR(DecodeResourceClaimTemplate(obj, path, &c.resource_claim_template));
+    c.op = remove ? Change::Op::kRemoveResourceClaimTemplate
+                  : Change::Op::kUpsertResourceClaimTemplate;
+    c.key = c.resource_claim_template->ns + "/" + c.resource_claim_template->name;
+  } else if (kind == "DeviceClass") {
+    CAPI_RETURN_IF_ERROR(DecodeDeviceClass(obj, path, &c.device_class));
+    c.op = remove ? Change::Op::kRemoveDeviceClass : Change::Op::kUpsertDeviceClass;
+    c.key = c.device_class->name;
+  } else {
+    CAPI_RETURN_IF_ERROR(DecodeResourceSlice(obj, path, in, &c.resource_slice));
+    c.op = remove ? Change::Op::kRemoveResourceSlice : Change::Op::kUpsertResourceSlice;
+    c.key = c.resource_slice->name;
+  }
+  return ApiStatus();
+}
 
 // A PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode,
 // CSIDriver, CSIStorageCapacity or VolumeAttachment.
@@ -128,7 +155,8 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
     if (type == EventType::kDelete) {
       out->changes.push_back({Change::Op::kRemoveNamespace, nullptr, nullptr, ns->name, nullptr});
     } else {
-      out->changes.push_back({Change::Op::kUpsertNamespace, nullptr, nullptr, {}, nullptr, std::move(ns)});
+      out->changes.push_back(
+          {Change::Op::kUpsertNamespace, nullptr, nullptr, {}, nullptr, std::move(ns)});
     }
     ++out->summary.applied;
     return ApiStatus();
@@ -160,6 +188,13 @@ ApiStatus DecodeObject(const cJSON* obj, const JsonPath& path, EventType type,
       (storage && (kind == "StorageClass" || kind == "CSINode" || kind == "CSIDriver" ||
                    kind == "CSIStorageCapacity" || kind == "VolumeAttachment"))) {
     CAPI_RETURN_IF_ERROR(DecodeVolumeObject(obj, path, kind, type == EventType::kDelete, in, out));
+    ++out->summary.applied;
+    return ApiStatus();
+  }
+  const bool resource = api_version == "resource.k8s.io/v1" || api_version.empty();
+  if (resource && (kind == "ResourceClaim" || kind == "ResourceClaimTemplate" ||
+                   kind == "DeviceClass" || kind == "ResourceSlice")) {
+    CAPI_RETURN_IF_ERROR(DecodeDraObject(obj, path, kind, type == EventType::kDelete, in, out));
     ++out->summary.applied;
     return ApiStatus();
   }
@@ -202,9 +237,8 @@ ApiStatus DecodeChanges(const ApplyDocument& doc, Interner& in, ChangeSet* out) 
   const cJSON* root = doc.root();
   if (cJSON_IsArray(root)) {
     CAPI_RETURN_IF_ERROR(CheckCount(doc.Count(root), path, kMaxApplyItems));
-    return doc.ForEach(root, path, [&](const cJSON* e, const JsonPath& p) {
-      return DecodeEvent(e, p, in, out);
-    });
+    return doc.ForEach(
+        root, path, [&](const cJSON* e, const JsonPath& p) { return DecodeEvent(e, p, in, out); });
   }
   if (!cJSON_IsObject(root)) {
     return ApiStatus::Invalid(path,

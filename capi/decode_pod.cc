@@ -495,15 +495,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
         pod->scheduling_gates.emplace_back(gate);
         return ApiStatus();
       }));
-  // Only whether the pod references claims: DynamicResources refuses it.
-  CAPI_RETURN_IF_ERROR(
-      ForEachElement(spec, "resourceClaims", sp, [&](const cJSON* c, const JsonPath& p) {
-        CAPI_RETURN_IF_ERROR(AsObject(c, p));
-        std::string_view name;
-        CAPI_RETURN_IF_ERROR(GetString(c, "name", p, &name));
-        pod->has_resource_claims = true;
-        return ApiStatus();
-      }));
+  CAPI_RETURN_IF_ERROR(DecodePodResourceClaims(obj, path, spec, pod));
 
   PodResourceSpec resources;
   // Init containers first: GetHostPorts and sumImageScores list them first.

@@ -186,9 +186,10 @@ func (pl *LibSched) applyPod(eventType string, pod *v1.Pod, nodeName string) err
 // dropped: upstream evaluates the nominated node itself and asks Filter
 // about it, so the engine must answer for every node. Also in ModePlugin,
 // resource claims are dropped: upstream's DynamicResources, which the
-// profile keeps, judges them, and the engine (which does not implement
-// DRA and refuses such pods) judges the rest. ModeAlgorithm sends them, so
-// the engine's refusal is the pod's status.
+// profile keeps, judges them (and allocates through the API), and the
+// engine judges the rest. ModeAlgorithm sends them, so the engine's
+// DynamicResources (docs/dra.md) judges them with the claims, classes and
+// slices the informers feed it.
 func encodePod(pod *v1.Pod, mode Mode) ([]byte, error) {
 	p := *pod // shallow: only fields replaced on the copy change
 	p.APIVersion, p.Kind = "v1", "Pod"

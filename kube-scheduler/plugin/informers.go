@@ -16,8 +16,9 @@ import (
 // addAllEventHandlers), plus Namespaces and PodDisruptionBudgets (pod
 // affinity's namespaceSelector; preemption) and the Services,
 // ReplicationControllers, ReplicaSets and StatefulSets whose selectors
-// PodTopologySpread's system default constraints read. Kinds the engine
-// does not use yet are counted as ignored by it.
+// PodTopologySpread's system default constraints read, and the
+// resource.k8s.io objects DynamicResources reads. Kinds the engine does not
+// use yet are counted as ignored by it.
 func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInformer {
 	return []cache.SharedIndexInformer{
 		f.Core().V1().Nodes().Informer(),
@@ -32,6 +33,10 @@ func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInfor
 		f.Storage().V1().StorageClasses().Informer(),
 		f.Storage().V1().CSINodes().Informer(),
 		f.Policy().V1().PodDisruptionBudgets().Informer(),
+		f.Resource().V1().ResourceClaims().Informer(),
+		f.Resource().V1().ResourceClaimTemplates().Informer(),
+		f.Resource().V1().DeviceClasses().Informer(),
+		f.Resource().V1().ResourceSlices().Informer(),
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "libsched/plugins/dynamic_resources.h"
 #include "libsched/plugins/volume_binding.h"
 
 namespace sched {
@@ -33,6 +34,7 @@ CapacityResult Capacity(Scheduler& scheduler, ClusterState& state, const PodNomi
         out.placements.push_back(r.node);
         replica->node_name = r.node;
         AssumePodVolumes(*replica, r.node, &state);
+        AssumePodClaims(*replica, r.node, &state);
         state.AssumePod(std::move(replica));
       }
     } catch (...) {

@@ -10,6 +10,7 @@
 #include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
 #include "libsched/model/csi_storage_capacity.h"
+#include "libsched/model/dra.h"
 #include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pdb.h"
@@ -50,7 +51,15 @@ struct Change {
     kUpsertCSIStorageCapacity,
     kRemoveCSIStorageCapacity,
     kUpsertVolumeAttachment,
-    kRemoveVolumeAttachment
+    kRemoveVolumeAttachment,
+    kUpsertResourceClaim,
+    kRemoveResourceClaim,
+    kUpsertResourceClaimTemplate,
+    kRemoveResourceClaimTemplate,
+    kUpsertDeviceClass,
+    kRemoveDeviceClass,
+    kUpsertResourceSlice,
+    kRemoveResourceSlice
   };
   Op op;
   std::shared_ptr<const Node> node;  // kUpsertNode
@@ -72,6 +81,12 @@ struct Change {
   std::shared_ptr<const CSIDriver> csi_driver = nullptr;
   std::shared_ptr<const CSIStorageCapacity> csi_storage_capacity = nullptr;
   std::shared_ptr<const VolumeAttachment> volume_attachment = nullptr;
+  // kUpsertResourceClaim etc.; the kRemove* carry the key (claims and
+  // templates: "ns/name"; classes and slices: name).
+  std::shared_ptr<const ResourceClaim> resource_claim = nullptr;
+  std::shared_ptr<const ResourceClaimTemplate> resource_claim_template = nullptr;
+  std::shared_ptr<const DeviceClass> device_class = nullptr;
+  std::shared_ptr<const ResourceSlice> resource_slice = nullptr;
 };
 
 }  // namespace sched

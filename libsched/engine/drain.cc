@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 
+#include "libsched/plugins/dynamic_resources.h"
 #include "libsched/plugins/volume_binding.h"
 
 namespace sched {
@@ -97,6 +98,7 @@ DrainResult Drain(std::span<const std::string> nodes, ClusterState& state,
         } else {
           pod->node_name = r.node;
           AssumePodVolumes(*pod, r.node, &state);
+          AssumePodClaims(*pod, r.node, &state);
           state.AssumePod(std::move(pod));
         }
       }

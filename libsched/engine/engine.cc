@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "libsched/plugins/dynamic_resources.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/plugins/volume_binding.h"
 
@@ -311,6 +312,41 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kUpsertVolumeAttachment:
       state_->UpsertVolumeAttachment(c.volume_attachment);  // no plugin registers Add/Update
       break;
+    case Change::Op::kUpsertResourceClaim: {
+      // Upsert first: the hints read the claims as the listers then hold them.
+      EventObject old = Known(state_->resource_claims(), c.key);
+      state_->UpsertResourceClaim(c.resource_claim);
+      VolumeEvent(EventResource::kResourceClaim, std::move(old), c.resource_claim);
+      break;
+    }
+    case Change::Op::kRemoveResourceClaim:
+      // DynamicResources registers no deletions.
+      state_->RemoveResourceClaim(c.key);
+      break;
+    case Change::Op::kUpsertResourceClaimTemplate:
+      state_->UpsertResourceClaimTemplate(c.resource_claim_template);  // no plugin registers it
+      break;
+    case Change::Op::kRemoveResourceClaimTemplate:
+      state_->RemoveResourceClaimTemplate(c.key);
+      break;
+    case Change::Op::kUpsertDeviceClass: {
+      EventObject old = Known(state_->device_classes(), c.key);
+      state_->UpsertDeviceClass(c.device_class);
+      VolumeEvent(EventResource::kDeviceClass, std::move(old), c.device_class);
+      break;
+    }
+    case Change::Op::kRemoveDeviceClass:
+      state_->RemoveDeviceClass(c.key);
+      break;
+    case Change::Op::kUpsertResourceSlice: {
+      EventObject old = Known(state_->resource_slices(), c.key);
+      state_->UpsertResourceSlice(c.resource_slice);
+      VolumeEvent(EventResource::kResourceSlice, std::move(old), c.resource_slice);
+      break;
+    }
+    case Change::Op::kRemoveResourceSlice:
+      state_->RemoveResourceSlice(c.key);
+      break;
     case Change::Op::kRemoveVolumeAttachment: {
       EventObject old = Known(state_->volume_attachments(), c.key);
       if (state_->RemoveVolumeAttachment(c.key)) {
@@ -350,6 +386,7 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
       e.queue_->Delete(*pod);  // an assumed pod is no longer pending
       pod->node_name = r.node;
       AssumePodVolumes(*pod, r.node, e.state_.get());
+      AssumePodClaims(*pod, r.node, e.state_.get());
       e.state_->AssumePod(std::move(pod));
     }
     // The cycle took its snapshot of the node list (undoable: inside a
@@ -411,6 +448,7 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     queue_->DeleteNominatedPodIfExists(*p->pod);
     queue_->Done(*p->pod);
     AssumePodVolumes(*assumed, r.node, state_.get());
+    AssumePodClaims(*assumed, r.node, state_.get());
     state_->AssumePod(std::move(assumed));
   }
   return results;

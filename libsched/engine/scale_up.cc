@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "libsched/model/interner.h"
+#include "libsched/plugins/dynamic_resources.h"
 #include "libsched/plugins/volume_binding.h"
 
 namespace sched {
@@ -58,6 +59,7 @@ class Estimator {
     auto placed = std::make_shared<Pod>(*pod);
     placed->node_name = node;
     AssumePodVolumes(*placed, node, &state_);
+    AssumePodClaims(*placed, node, &state_);
     state_.AssumePod(std::move(placed));
   }
 

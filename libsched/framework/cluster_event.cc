@@ -6,42 +6,73 @@ namespace sched {
 
 std::string_view ActionTypeName(ActionType a) {
   switch (a) {
-    case action::kAdd: return "Add";
-    case action::kDelete: return "Delete";
-    case action::kUpdateNodeAllocatable: return "UpdateNodeAllocatable";
-    case action::kUpdateNodeLabel: return "UpdateNodeLabel";
-    case action::kUpdateNodeTaint: return "UpdateNodeTaint";
-    case action::kUpdateNodeCondition: return "UpdateNodeCondition";
-    case action::kUpdateNodeAnnotation: return "UpdateNodeAnnotation";
-    case action::kUpdateNodeDeclaredFeature: return "UpdateNodeDeclaredFeature";
-    case action::kUpdatePodLabel: return "UpdatePodLabel";
-    case action::kUpdatePodScaleDown: return "UpdatePodScaleDown";
-    case action::kUpdatePodToleration: return "UpdatePodToleration";
-    case action::kUpdatePodSchedulingGatesEliminated: return "UpdatePodSchedulingGatesEliminated";
-    case action::kUpdatePodGeneratedResourceClaim: return "UpdatePodGeneratedResourceClaim";
-    case action::kAll: return "All";
-    case action::kUpdate: return "Update";
-    default: return "";
+    case action::kAdd:
+      return "Add";
+    case action::kDelete:
+      return "Delete";
+    case action::kUpdateNodeAllocatable:
+      return "UpdateNodeAllocatable";
+    case action::kUpdateNodeLabel:
+      return "UpdateNodeLabel";
+    case action::kUpdateNodeTaint:
+      return "UpdateNodeTaint";
+    case action::kUpdateNodeCondition:
+      return "UpdateNodeCondition";
+    case action::kUpdateNodeAnnotation:
+      return "UpdateNodeAnnotation";
+    case action::kUpdateNodeDeclaredFeature:
+      return "UpdateNodeDeclaredFeature";
+    case action::kUpdatePodLabel:
+      return "UpdatePodLabel";
+    case action::kUpdatePodScaleDown:
+      return "UpdatePodScaleDown";
+    case action::kUpdatePodToleration:
+      return "UpdatePodToleration";
+    case action::kUpdatePodSchedulingGatesEliminated:
+      return "UpdatePodSchedulingGatesEliminated";
+    case action::kUpdatePodGeneratedResourceClaim:
+      return "UpdatePodGeneratedResourceClaim";
+    case action::kAll:
+      return "All";
+    case action::kUpdate:
+      return "Update";
+    default:
+      return "";
   }
 }
 
 std::string_view EventResourceName(EventResource r) {
   switch (r) {
-    case EventResource::kWildCard: return "*";
-    case EventResource::kPod: return "Pod";
-    case EventResource::kAssignedPod: return "AssignedPod";
-    case EventResource::kUnschedulablePod: return "UnschedulablePod";
-    case EventResource::kNode: return "Node";
-    case EventResource::kPersistentVolume: return "PersistentVolume";
-    case EventResource::kPersistentVolumeClaim: return "PersistentVolumeClaim";
-    case EventResource::kStorageClass: return "storage.k8s.io/StorageClass";
-    case EventResource::kCSINode: return "storage.k8s.io/CSINode";
-    case EventResource::kCSIDriver: return "storage.k8s.io/CSIDriver";
-    case EventResource::kCSIStorageCapacity: return "storage.k8s.io/CSIStorageCapacity";
-    case EventResource::kVolumeAttachment: return "storage.k8s.io/VolumeAttachment";
-    case EventResource::kResourceClaim: return "resource.k8s.io/ResourceClaim";
-    case EventResource::kResourceSlice: return "resource.k8s.io/ResourceSlice";
-    case EventResource::kDeviceClass: return "resource.k8s.io/DeviceClass";
+    case EventResource::kWildCard:
+      return "*";
+    case EventResource::kPod:
+      return "Pod";
+    case EventResource::kAssignedPod:
+      return "AssignedPod";
+    case EventResource::kUnschedulablePod:
+      return "UnschedulablePod";
+    case EventResource::kNode:
+      return "Node";
+    case EventResource::kPersistentVolume:
+      return "PersistentVolume";
+    case EventResource::kPersistentVolumeClaim:
+      return "PersistentVolumeClaim";
+    case EventResource::kStorageClass:
+      return "storage.k8s.io/StorageClass";
+    case EventResource::kCSINode:
+      return "storage.k8s.io/CSINode";
+    case EventResource::kCSIDriver:
+      return "storage.k8s.io/CSIDriver";
+    case EventResource::kCSIStorageCapacity:
+      return "storage.k8s.io/CSIStorageCapacity";
+    case EventResource::kVolumeAttachment:
+      return "storage.k8s.io/VolumeAttachment";
+    case EventResource::kResourceClaim:
+      return "resource.k8s.io/ResourceClaim";
+    case EventResource::kResourceSlice:
+      return "resource.k8s.io/ResourceSlice";
+    case EventResource::kDeviceClass:
+      return "resource.k8s.io/DeviceClass";
   }
   return "";
 }
@@ -86,9 +117,8 @@ bool ScaledDown(const Resource& new_req, const Resource& old_req) {
       old_req.ephemeral_storage > new_req.ephemeral_storage) {
     return true;
   }
-  return std::any_of(old_req.scalar.begin(), old_req.scalar.end(), [&](const auto& kv) {
-    return kv.second > new_req.Scalar(kv.first);
-  });
+  return std::any_of(old_req.scalar.begin(), old_req.scalar.end(),
+                     [&](const auto& kv) { return kv.second > new_req.Scalar(kv.first); });
 }
 
 }  // namespace
@@ -105,6 +135,15 @@ std::vector<ClusterEvent> PodSchedulingPropertiesChange(const Pod& new_pod, cons
   }
   if (new_pod.tolerations.size() != old_pod.tolerations.size()) {
     add(action::kUpdatePodToleration);
+  }
+  // extractPodGeneratedResourceClaimChange: status.resourceClaimStatuses.
+  const auto& nc = new_pod.resource_claims;
+  const auto& oc = old_pod.resource_claims;
+  if (!std::equal(nc.begin(), nc.end(), oc.begin(), oc.end(),
+                  [](const PodResourceClaim& a, const PodResourceClaim& b) {
+                    return a.has_status == b.has_status && a.generated_name == b.generated_name;
+                  })) {
+    add(action::kUpdatePodGeneratedResourceClaim);
   }
   if (out.empty()) add(action::kUpdate);
   return out;

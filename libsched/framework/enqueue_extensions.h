@@ -19,6 +19,7 @@
 #include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
 #include "libsched/model/csi_storage_capacity.h"
+#include "libsched/model/dra.h"
 #include "libsched/model/node.h"
 #include "libsched/model/persistent_volume.h"
 #include "libsched/model/persistent_volume_claim.h"
@@ -43,7 +44,8 @@ using EventObject =
                  std::shared_ptr<const PersistentVolumeClaim>, std::shared_ptr<const StorageClass>,
                  std::shared_ptr<const CSINode>, std::shared_ptr<const CSIDriver>,
                  std::shared_ptr<const CSIStorageCapacity>,
-                 std::shared_ptr<const VolumeAttachment>>;
+                 std::shared_ptr<const VolumeAttachment>, std::shared_ptr<const ResourceClaim>,
+                 std::shared_ptr<const ResourceSlice>, std::shared_ptr<const DeviceClass>>;
 
 // The T in `o`, or null (util.As).
 template <typename T>
@@ -77,8 +79,8 @@ class PreEnqueuePlugin : public virtual Plugin {
  public:
   // Success lets the pod into activeQ / backoffQ; a rejection keeps it among
   // the unschedulable pods, gated, until an event this plugin registered
-  // for moves it.
-  virtual Status PreEnqueue(const Pod& pod) const = 0;
+  // for moves it. `cluster` is the live state (upstream's listers).
+  virtual Status PreEnqueue(const Pod& pod, const ClusterState& cluster) const = 0;
 };
 
 }  // namespace sched

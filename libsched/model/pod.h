@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "libsched/model/dra.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/pod_affinity.h"
@@ -120,8 +121,9 @@ struct Pod {
   // spec.schedulingGates[].name, in order: while any is left the queue keeps
   // the pod out of activeQ (SchedulingGates PreEnqueue).
   std::vector<std::string> scheduling_gates;
-  // spec.resourceClaims is not empty (DynamicResources refuses the pod).
-  bool has_resource_claims = false;
+  // spec.resourceClaims, in order, with the generated claim names of
+  // status.resourceClaimStatuses (DynamicResources).
+  std::vector<PodResourceClaim> resource_claims;
   // spec.volumes that the volume plugins read, in order (see PodVolume).
   std::vector<PodVolume> volumes;
   // References to the interned ids of this object and its copies

@@ -1,22 +1,302 @@
 #include "libsched/plugins/dynamic_resources.h"
 
-namespace sched {
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <utility>
 
-std::vector<ClusterEventWithHint> DynamicResources::EventsToRegister(
-    const ClusterState& /*cluster*/) const {
-  return {};
+#include "libsched/plugins/helper/dra_allocator.h"
+
+namespace sched {
+namespace {
+
+// A claim of the pod: the ResourceClaim, or an error in upstream's words.
+struct ResolvedClaims {
+  std::vector<std::shared_ptr<const ResourceClaim>> claims;  // nil names skipped
+  std::string error;                                         // set: Unresolvable
+};
+
+// foreachPodResourceClaim with resourceclaim.Name and IsForPod.
+ResolvedClaims ResolveClaims(const Pod& pod, const ClusterState& cluster) {
+  ResolvedClaims out;
+  const std::string pod_ref = pod.ns + "/" + pod.name;
+  for (const PodResourceClaim& rc : pod.resource_claims) {
+    const std::string* name;
+    bool check_owner = false;
+    if (rc.claim_name) {
+      name = &*rc.claim_name;
+    } else if (rc.template_name) {
+      if (!rc.has_status) {
+        out.error = "pod \"" + pod_ref + "\": ResourceClaim not created yet";
+        return out;
+      }
+      if (!rc.generated_name) continue;  // intentionally not created
+      name = &*rc.generated_name;
+      check_owner = true;
+    } else {
+      out.error = "pod \"" + pod_ref + "\", spec.resourceClaim \"" + rc.name +
+                  "\": none of the supported fields are set";
+      return out;
+    }
+    const std::string key = pod.ns + "/" + *name;
+    auto it = cluster.resource_claims().find(key);
+    if (it == cluster.resource_claims().end()) {
+      out.error = "could not find ResourceClaim \"" + key + "\"";
+      return out;
+    }
+    const ResourceClaim& claim = *it->second;
+    if (claim.deleting) {
+      out.error = "resourceclaim \"" + claim.name + "\" is being deleted";
+      return out;
+    }
+    // IsForPod: metav1.IsControlledBy compares the controller's UID.
+    if (check_owner && (claim.controller_uid.empty() || claim.controller_uid != pod.uid)) {
+      out.error = "ResourceClaim " + claim.ns + "/" + claim.name + " was not created for Pod " +
+                  pod_ref + " (Pod is not owner)";
+      return out;
+    }
+    out.claims.push_back(it->second);
+  }
+  return out;
 }
 
-Status DynamicResources::PreFilter(CycleState& /*state*/, const Pod& pod,
-                                   const ClusterState& /*snapshot*/,
+struct DraState final : StateData {
+  const Interner* interner;
+  std::vector<std::shared_ptr<const ResourceClaim>> claims;
+  std::unique_ptr<DraAllocator> allocator;  // when some claim needs allocation
+};
+
+// validateDeviceClass, then what the engine refuses, for one request.
+std::optional<Status> CheckRequest(const ClusterState& cluster, const ResourceClaim& claim,
+                                   const DraDeviceRequest& req) {
+  const std::string ref = claim.ns + "/" + claim.name;
+  auto check_class = [&](const DraRequest& r, const std::string& name) -> std::optional<Status> {
+    if (r.device_class_name.empty()) {
+      return Status::Error("request " + name + ": unsupported request type");
+    }
+    if (!cluster.device_classes().contains(r.device_class_name)) {
+      return Status::Owned(
+          Code::kUnschedulableAndUnresolvable,
+          "request " + name + ": device class " + r.device_class_name + " does not exist");
+    }
+    if (r.has_capacity) {
+      return Status::Owned(Code::kUnschedulableAndUnresolvable,
+                           "resource claim " + ref + ", request " + name +
+                               ": capacity requests (DRAConsumableCapacity) are not supported "
+                               "by libsched");
+    }
+    return std::nullopt;
+  };
+  if (req.exactly) return check_class(*req.exactly, req.name);
+  if (!req.first_available.empty()) {
+    for (const DraRequest& sub : req.first_available) {
+      if (auto s = check_class(sub, req.name + "/" + sub.name)) return s;
+    }
+    return Status::Owned(Code::kUnschedulableAndUnresolvable,
+                         "resource claim " + ref + ", request " + req.name +
+                             ": firstAvailable (DRAPrioritizedList) is not supported by libsched");
+  }
+  return Status::Owned(
+      Code::kUnschedulableAndUnresolvable,
+      "resource claim " + ref + ", request " + req.name + ": unknown request type");
+}
+
+// DRAExtendedResource: a class's extendedResourceName, or the implicit
+// "deviceclass.resource.kubernetes.io/<class>", requested by the pod.
+std::optional<Status> CheckExtendedResources(const Pod& pod, const ClusterState& cluster) {
+  constexpr std::string_view kImplicit = "deviceclass.resource.kubernetes.io/";
+  const Interner& in = cluster.interner();
+  for (const auto& [name, amount] : pod.requests.scalar) {
+    if (amount <= 0) continue;
+    const std::string& resource = in.Str(name);
+    const DeviceClass* backing = nullptr;
+    if (resource.starts_with(kImplicit)) {
+      auto it = cluster.device_classes().find(resource.substr(kImplicit.size()));
+      if (it != cluster.device_classes().end()) backing = it->second.get();
+    }
+    for (const auto& [class_name, cls] : cluster.device_classes()) {
+      if (backing == nullptr && cls->extended_resource_name == resource) backing = cls.get();
+    }
+    if (backing != nullptr) {
+      return Status::Owned(Code::kUnschedulableAndUnresolvable,
+                           "extended resource " + resource + " backed by DeviceClass " +
+                               backing->name +
+                               " (DRAExtendedResource) is not supported by libsched");
+    }
+  }
+  return std::nullopt;
+}
+
+// The claim's allocation is usable on `node`.
+bool AvailableOn(const ResourceClaim& claim, const Node& node, const Interner& in) {
+  const auto& selector = claim.allocation->node_selector;
+  return !selector || selector->Matches(node.labels, node.name_atom, in);
+}
+
+}  // namespace
+
+std::vector<ClusterEventWithHint> DynamicResources::EventsToRegister(
+    const ClusterState& cluster) const {
+  const ClusterState* c = &cluster;
+  auto claim_change = [c](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
+    const ResourceClaim* modified = As<ResourceClaim>(new_obj);
+    if (modified == nullptr) return QueueingHint::kQueue;
+    const ResolvedClaims resolved = ResolveClaims(pod, *c);
+    if (!resolved.error.empty()) return QueueingHint::kQueueSkip;
+    const ResourceClaim* original = As<ResourceClaim>(old_obj);
+    if (original != nullptr && original->allocation && !modified->allocation) {
+      return QueueingHint::kQueue;  // deallocated
+    }
+    const bool uses = std::any_of(resolved.claims.begin(), resolved.claims.end(),
+                                  [&](const auto& cl) { return cl->uid == modified->uid; });
+    if (!uses) return QueueingHint::kQueueSkip;
+    if (original == nullptr) return QueueingHint::kQueue;
+    const bool same_status =
+        original->reserved_for == modified->reserved_for &&
+        original->allocation.has_value() == modified->allocation.has_value() &&
+        (!original->allocation || original->allocation->devices == modified->allocation->devices);
+    return same_status ? QueueingHint::kQueueSkip : QueueingHint::kQueue;
+  };
+  auto pod_change = [c](const Pod& pod, const EventObject&, const EventObject& new_obj) {
+    const Pod* modified = As<Pod>(new_obj);
+    if (modified == nullptr) return QueueingHint::kQueue;
+    if (!SamePod(pod, *modified)) return QueueingHint::kQueueSkip;
+    return ResolveClaims(*modified, *c).error.empty() ? QueueingHint::kQueue
+                                                      : QueueingHint::kQueueSkip;
+  };
+  // With queueing hints on: no UpdateNodeTaint.
+  return {
+      {{EventResource::kNode,
+        action::kAdd | action::kUpdateNodeLabel | action::kUpdateNodeAllocatable,
+        {}},
+       nullptr},
+      {{EventResource::kResourceClaim, action::kAdd | action::kUpdate, {}}, claim_change},
+      {{EventResource::kPod, action::kUpdatePodGeneratedResourceClaim, {}}, pod_change},
+      {{EventResource::kDeviceClass, action::kAdd | action::kUpdate, {}}, nullptr},
+      {{EventResource::kResourceSlice, action::kAdd | action::kUpdate, {}}, nullptr},
+  };
+}
+
+Status DynamicResources::PreEnqueue(const Pod& pod, const ClusterState& cluster) const {
+  ResolvedClaims r = ResolveClaims(pod, cluster);
+  if (!r.error.empty()) return Status::Owned(Code::kUnschedulableAndUnresolvable, r.error);
+  return Status();
+}
+
+Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
-  if (!pod.has_resource_claims) return Status(Code::kSkip);
-  return Status(Code::kUnschedulableAndUnresolvable, kUnsupported);
+  if (!snapshot.device_classes().empty()) {
+    if (auto s = CheckExtendedResources(pod, snapshot)) return std::move(*s);
+  }
+  if (pod.resource_claims.empty()) return Status(Code::kSkip);
+  ResolvedClaims r = ResolveClaims(pod, snapshot);
+  if (!r.error.empty()) return Status::Owned(Code::kUnschedulableAndUnresolvable, r.error);
+  if (r.claims.empty()) return Status(Code::kSkip);
+  auto st = std::make_unique<DraState>();
+  st->interner = &snapshot.interner();
+  std::vector<const ResourceClaim*> to_allocate;
+  for (const auto& claim : r.claims) {
+    // CanBeReserved is always true in v1.36: no "resourceclaim in use".
+    if (claim->allocation) continue;
+    to_allocate.push_back(claim.get());
+    for (const DraDeviceRequest& req : claim->spec.requests) {
+      if (auto s = CheckRequest(snapshot, *claim, req)) return std::move(*s);
+    }
+  }
+  if (!to_allocate.empty()) {
+    st->allocator = std::make_unique<DraAllocator>(snapshot, std::move(to_allocate));
+  }
+  st->claims = std::move(r.claims);
+  state.Write(slot(), std::move(st));
+  return Status();
+}
+
+Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
+                                const NodeInfo& node_info) const {
+  const auto* st = state.Read<DraState>(slot());
+  if (st == nullptr) return Status();
+  const Node& node = *node_info.node();
+  bool unavailable = false;
+  for (const auto& claim : st->claims) {
+    if (claim->allocation && !AvailableOn(*claim, node, *st->interner)) unavailable = true;
+  }
+  if (st->allocator) {
+    DraAllocator::Outcome out = st->allocator->Allocate(node);
+    switch (out.kind) {
+      case DraAllocator::Outcome::Kind::kAllocated:
+        break;
+      case DraAllocator::Outcome::Kind::kError:
+        return Status::Error(std::move(out.message));
+      case DraAllocator::Outcome::Kind::kUnschedulable:
+        if (out.message == kCannotAllocate) {
+          return Status(Code::kUnschedulableAndUnresolvable, kCannotAllocate);
+        }
+        [[fallthrough]];
+      case DraAllocator::Outcome::Kind::kRefused:
+        return Status::Owned(Code::kUnschedulableAndUnresolvable, std::move(out.message));
+    }
+  }
+  if (unavailable) return Status(Code::kUnschedulableAndUnresolvable, kNotAvailable);
+  return Status();
 }
 
 void DynamicResources::SignPod(const Pod& pod, PodSigner& sig) const {
   sig.Section(Name());
-  sig.Add(static_cast<int64_t>(pod.has_resource_claims));
+  sig.Add(static_cast<int64_t>(pod.resource_claims.size()));
+  for (const PodResourceClaim& rc : pod.resource_claims) {
+    sig.Add(rc.name);
+    sig.Add(rc.claim_name.value_or(""));
+    sig.Add(rc.template_name.value_or(""));
+    sig.Add(static_cast<int64_t>(rc.has_status) * 2 + rc.generated_name.has_value());
+    sig.Add(rc.generated_name.value_or(""));
+  }
+  // Generated claims are per pod: pods with them never share a class.
+  if (!pod.resource_claims.empty()) sig.Add(pod.uid.empty() ? pod.ns + "/" + pod.name : pod.uid);
+}
+
+void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState* state) {
+  if (pod.resource_claims.empty()) return;
+  const NodeInfo* node = state->FindNode(node_name);
+  if (node == nullptr) return;
+  ResolvedClaims r = ResolveClaims(pod, *state);
+  if (!r.error.empty() || r.claims.empty()) return;
+  std::vector<const ResourceClaim*> to_allocate;
+  for (const auto& claim : r.claims) {
+    if (!claim->allocation) to_allocate.push_back(claim.get());
+  }
+  std::vector<DraAllocation> allocations;
+  if (!to_allocate.empty()) {
+    DraAllocator::Outcome out = DraAllocator(*state, to_allocate).Allocate(*node->node());
+    if (out.kind != DraAllocator::Outcome::Kind::kAllocated) return;
+    allocations = std::move(out.allocations);
+  }
+  Interner& in = state->interner();
+  size_t next = 0;
+  for (const auto& claim : r.claims) {
+    auto copy = std::make_shared<ResourceClaim>(*claim);
+    if (!copy->allocation) {
+      copy->allocation = std::move(allocations[next++]);
+      if (copy->allocation->node_selector) {
+        // The selector's ids come from the node and the slices: this claim
+        // holds them too, whatever happens to those.
+        AtomRecorder rec(in);
+        for (NodeSelectorTerm& t : copy->allocation->node_selector->terms) {
+          for (auto* reqs : {&t.match_expressions, &t.match_fields}) {
+            for (Requirement& q : *reqs) {
+              if (q.key != kNoAtom) q.key = in.Intern(in.Str(q.key));
+              for (Atom& v : q.values) v = in.Intern(in.Str(v));
+            }
+          }
+        }
+        copy->atoms = rec.Finish();
+      }
+    }
+    if (std::find(copy->reserved_for.begin(), copy->reserved_for.end(), pod.uid) ==
+        copy->reserved_for.end()) {
+      copy->reserved_for.push_back(pod.uid);
+    }
+    state->UpsertResourceClaim(std::move(copy));
+  }
 }
 
 }  // namespace sched

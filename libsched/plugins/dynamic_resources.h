@@ -1,15 +1,26 @@
-// DynamicResources, as far as the engine goes: it has no ResourceClaim,
-// ResourceClaimTemplate, DeviceClass or ResourceSlice objects and no
-// structured-parameters allocator (docs/dra.md), so a pod that references
-// claims (spec.resourceClaims) is refused in PreFilter, on every node,
-// instead of being placed as if it had none. A pod without claims is
-// skipped, as upstream's PreFilter skips it
-// (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
+// DynamicResources (pkg/scheduler/framework/plugins/dynamicresources/
+// dynamicresources.go, v1.36.3): a pod's ResourceClaims must exist, belong
+// to it (generated from a template) and not be being deleted (PreEnqueue
+// and PreFilter); the device classes of claims to allocate must exist
+// (PreFilter); on each node, allocated claims must be available there
+// (their allocation's node selector) and the claims to allocate must fit
+// the node's devices, found by the structured allocator
+// (helper/dra_allocator.h) (Filter). Messages are upstream's.
+//
+// What the engine does not implement is refused with
+// UnschedulableAndUnresolvable naming it (docs/dra.md): requests with
+// firstAvailable (DRAPrioritizedList), capacity requests
+// (DRAConsumableCapacity), and devices the allocator refuses. The engine
+// has no Reserve / PreBind: AssumePodClaims records the allocation where
+// upstream's Reserve and PreBind would. No PostFilter (upstream's
+// deallocates claims through the API) and no Score (it only ranks
+// firstAvailable choices).
 //
 // Thread-safety: stateless; const methods may be called concurrently.
 #ifndef LIBSCHED_PLUGINS_DYNAMIC_RESOURCES_H_
 #define LIBSCHED_PLUGINS_DYNAMIC_RESOURCES_H_
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,22 +29,44 @@
 
 namespace sched {
 
-class DynamicResources final : public PreFilterPlugin, public EnqueueExtensions {
+class DynamicResources final : public PreFilterPlugin,
+                               public FilterPlugin,
+                               public PreEnqueuePlugin,
+                               public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "DynamicResources";
-  // The PreFilter status message (UnschedulableAndUnresolvable).
-  static constexpr std::string_view kUnsupported =
-      "pod has spec.resourceClaims: DynamicResources (resource claims) is not supported by "
-      "libsched";
+  // Filter's statuses (UnschedulableAndUnresolvable).
+  static constexpr std::string_view kCannotAllocate = "cannot allocate all claims";
+  static constexpr std::string_view kNotAvailable = "resourceclaim not available on the node";
 
   std::string_view Name() const override { return kName; }
-  // None: no event the engine receives can make such a pod schedulable; it
-  // waits for the queue's periodic flush.
+  // Node add / label / allocatable changes; ResourceClaim add and update
+  // (with isSchedulableAfterClaimChange); a pod's generated claim name
+  // added to its status (isSchedulableAfterPodChange); DeviceClass and
+  // ResourceSlice adds and updates.
   std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
+  // UnschedulableAndUnresolvable when a claim is missing, not created yet,
+  // being deleted or not the pod's (foreachPodResourceClaim).
+  Status PreEnqueue(const Pod& pod, const ClusterState& cluster) const override;
+  // Skip without claims; the PreEnqueue checks, the request checks
+  // ("request r: device class c does not exist", the refusals), then the
+  // allocator for the claims not allocated yet.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  // Upstream does not sign pods with claims (they bypass its cache); the
+  // engine's cache is bypassed by Filter not being node-local, and the
+  // claims are signed so that such pods never share a class anyway.
   void SignPod(const Pod& pod, PodSigner& sig) const override;
 };
+
+// What the engine does where upstream's Reserve and PreBind allocate and
+// reserve claims: for the pod just assumed on `node_name`, each claim that
+// was not allocated gets the allocation the allocator finds there, and
+// every claim of the pod lists the pod in status.reservedFor, so later pods
+// see those devices in use until the claims' own updates arrive. No-op for
+// a pod without claims or when nothing fits.
+void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState* state);
 
 }  // namespace sched
 

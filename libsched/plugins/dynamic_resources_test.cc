@@ -2,46 +2,728 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "libsched/state/cluster_state.h"
+#include "libsched/plugins/helper/device_selector.h"
+#include "libsched/plugins/helper/dra_allocator.h"
+#include "libsched/testing/builders.h"
 
 namespace sched {
 namespace {
 
-// Upstream's PreFilter skips a pod without claims; the engine refuses one
-// with claims on every node, naming the reason (docs/dra.md).
-TEST(DynamicResourcesTest, PreFilter) {
-  struct Case {
-    std::string name;
-    bool has_claims;
-    Code want;
-  };
-  const std::vector<Case> cases = {
-      {"no claims", false, Code::kSkip},
-      {"claims", true, Code::kUnschedulableAndUnresolvable},
-  };
+using testing::NodeBuilder;
+
+constexpr Code kReject = Code::kUnschedulableAndUnresolvable;
+constexpr const char* kDriver = "some-driver";
+constexpr const char* kClass = "my-resource-class";
+constexpr const char* kPodUid = "1234";
+constexpr const char* kNoCel = "CEL device selectors are not supported by this build of libsched";
+
+// The objects of upstream's dynamicresources_test.go, in the engine's model.
+DraDevice Device(std::string name, std::vector<std::pair<std::string, DraAttribute>> attrs = {}) {
+  DraDevice d;
+  d.name = std::move(name);
+  d.attributes = std::move(attrs);
+  return d;
+}
+
+DraAttribute Str(std::string v) {
+  DraAttribute a;
+  a.text = std::move(v);
+  return a;
+}
+
+std::shared_ptr<ResourceSlice> Slice(std::string name, std::string node,
+                                     std::vector<DraDevice> devices, std::string pool = "",
+                                     int64_t generation = 1, int64_t count = 1) {
+  auto s = std::make_shared<ResourceSlice>();
+  s->name = std::move(name);
+  s->driver = kDriver;
+  s->pool = pool.empty() ? node : pool;
+  s->generation = generation;
+  s->resource_slice_count = count;
+  s->node.node_name = std::move(node);
+  s->devices = std::move(devices);
+  return s;
+}
+
+DraRequest Exact(std::string name, int64_t count = 1,
+                 DraRequest::Mode mode = DraRequest::Mode::kExactCount) {
+  DraRequest r;
+  r.name = std::move(name);
+  r.device_class_name = kClass;
+  r.count = count;
+  r.mode = mode;
+  return r;
+}
+
+DraDeviceRequest Request(DraRequest r) {
+  DraDeviceRequest d;
+  d.name = r.name;
+  d.exactly = std::move(r);
+  return d;
+}
+
+std::shared_ptr<ResourceClaim> Claim(std::string name,
+                                     std::vector<DraRequest> requests = {Exact("req-1")}) {
+  auto c = std::make_shared<ResourceClaim>();
+  c->ns = "default";
+  c->name = std::move(name);
+  c->uid = c->name + "-uid";
+  c->controller_uid = kPodUid;
+  for (DraRequest& r : requests) c->spec.requests.push_back(Request(std::move(r)));
+  return c;
+}
+
+// An allocation of `device` on the worker's pool, available on `node` only
+// ("" for everywhere).
+DraAllocation AllocatedOn(Interner& in, const std::string& device, const std::string& node) {
+  DraAllocation a;
+  a.devices.push_back({"req-1", kDriver, "worker", device, false});
+  if (!node.empty()) {
+    Requirement field;
+    field.values = {in.Pin(node)};
+    a.node_selector.emplace().terms.emplace_back().match_fields.push_back(field);
+  }
+  return a;
+}
+
+struct Fixture {
+  ClusterState state;
+  std::shared_ptr<Pod> pod = std::make_shared<Pod>();
+
+  Fixture() {
+    Interner& in = state.interner();
+    state.UpsertNode(NodeBuilder(in, "worker").Label("kubernetes.io/hostname", "worker").Build());
+    state.UpsertNode(NodeBuilder(in, "worker-2").Build());
+    auto cls = std::make_shared<DeviceClass>();
+    cls->name = kClass;
+    state.UpsertDeviceClass(cls);
+    pod->ns = "default";
+    pod->name = "my-pod";
+    pod->uid = kPodUid;
+  }
+  // The pod references the claim `name` directly.
+  void UseClaim(const std::string& name) {
+    PodResourceClaim& rc = pod->resource_claims.emplace_back();
+    rc.name = "my-resource";
+    rc.claim_name = name;
+  }
+  // The pod's claim comes from a template; `generated` as in its status.
+  void UseTemplate(bool has_status, std::optional<std::string> generated) {
+    PodResourceClaim& rc = pod->resource_claims.emplace_back();
+    rc.name = "my-resource";
+    rc.template_name = "my-template";
+    rc.has_status = has_status;
+    rc.generated_name = std::move(generated);
+  }
+};
+
+struct Case {
+  std::string name;
+  std::function<void(Fixture&)> setup;
+  Code want_pre_filter = Code::kSuccess;
+  std::string want_pre_filter_msg = "";
+  // worker, worker-2: "" for success, else the Filter message.
+  std::vector<std::string> want_filter = {};
+  Code want_filter_code = kReject;    // worker
+  Code want_filter_code_2 = kReject;  // worker-2
+};
+
+std::string Filter(const DynamicResources& pl, const CycleState& cs, const Pod& pod,
+                   const ClusterState& state, const std::string& node, Code want) {
+  const Status s = pl.Filter(cs, pod, *state.FindNode(node));
+  if (s.IsSuccess()) return "";
+  EXPECT_EQ(s.code(), want) << node << ": " << s.Message();
+  return s.Message();
+}
+
+// PreFilter, then Filter on worker and worker-2 (and PreEnqueue where
+// PreFilter rejects for a claim itself).
+void RunCases(const std::vector<Case>& cases) {
   for (const Case& c : cases) {
-    Pod pod;
-    pod.name = "p";
-    pod.has_resource_claims = c.has_claims;
-    ClusterState state;
+    SCOPED_TRACE(c.name);
+    Fixture f;
+    c.setup(f);
+    DynamicResources pl;
     CycleState cs(1);
     PreFilterResult result;
-    const Status got = DynamicResources().PreFilter(cs, pod, state, &result);
-    EXPECT_EQ(got.code(), c.want) << c.name;
-    if (c.has_claims) {
-      EXPECT_EQ(got.Message(), DynamicResources::kUnsupported) << c.name;
+    const Status pre = pl.PreFilter(cs, *f.pod, f.state, &result);
+    EXPECT_EQ(pre.code(), c.want_pre_filter) << pre.Message();
+    EXPECT_TRUE(result.all_nodes);
+    if (!pre.IsSuccess()) {
+      EXPECT_EQ(pre.Message(), c.want_pre_filter_msg);
+      // PreEnqueue answers the same about the claims themselves.
+      if (pre.code() == kReject && !f.pod->resource_claims.empty() &&
+          c.want_pre_filter_msg.find("request") == std::string::npos) {
+        EXPECT_EQ(pl.PreEnqueue(*f.pod, f.state).Message(), c.want_pre_filter_msg);
+      }
+      continue;
     }
-    EXPECT_TRUE(result.all_nodes) << c.name;
+    EXPECT_TRUE(pl.PreEnqueue(*f.pod, f.state).IsSuccess());
+    ASSERT_EQ(c.want_filter.size(), 2u);
+    EXPECT_EQ(Filter(pl, cs, *f.pod, f.state, "worker", c.want_filter_code), c.want_filter[0]);
+    EXPECT_EQ(Filter(pl, cs, *f.pod, f.state, "worker-2", c.want_filter_code_2), c.want_filter[1]);
   }
 }
 
-// Nothing the engine receives makes such a pod schedulable.
-TEST(DynamicResourcesTest, RegistersNoEvents) {
-  ClusterState cluster;
-  EXPECT_TRUE(DynamicResources().EventsToRegister(cluster).empty());
+// Cases after upstream's TestPlugin (dynamicresources_test.go) and the
+// allocator's (allocator_testing.go), those that need no CEL evaluator
+// first.
+TEST(DynamicResourcesTest, Plugin) {
+  const std::vector<Case> cases = {
+      {"empty", [](Fixture&) {}, Code::kSkip},
+      {"missing-claim", [](Fixture& f) { f.UseTemplate(false, std::nullopt); }, kReject,
+       "pod \"default/my-pod\": ResourceClaim not created yet"},
+      {"claim-not-generated", [](Fixture& f) { f.UseTemplate(true, std::nullopt); }, Code::kSkip},
+      {"claim-not-found", [](Fixture& f) { f.UseClaim("my-pod-my-resource"); }, kReject,
+       "could not find ResourceClaim \"default/my-pod-my-resource\""},
+      {"no-fields", [](Fixture& f) { f.pod->resource_claims.emplace_back().name = "my-resource"; },
+       kReject,
+       "pod \"default/my-pod\", spec.resourceClaim \"my-resource\": none of the supported "
+       "fields are set"},
+      {"deleted-claim",
+       [](Fixture& f) {
+         f.UseTemplate(true, "my-pod-my-resource");
+         auto c = Claim("my-pod-my-resource");
+         c->deleting = true;
+         f.state.UpsertResourceClaim(c);
+       },
+       kReject, "resourceclaim \"my-pod-my-resource\" is being deleted"},
+      {"wrong-claim",
+       [](Fixture& f) {
+         f.UseTemplate(true, "my-pod-my-resource");
+         auto c = Claim("my-pod-my-resource");
+         c->controller_uid = "1234123";
+         f.state.UpsertResourceClaim(c);
+       },
+       kReject,
+       "ResourceClaim default/my-pod-my-resource was not created for Pod default/my-pod (Pod "
+       "is not owner)"},
+      {"missing-class",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c");
+         c->spec.requests[0].exactly->device_class_name = "does-not-exist";
+         f.state.UpsertResourceClaim(c);
+       },
+       kReject, "request req-1: device class does-not-exist does not exist"},
+      {"no-resources",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"structured-on-worker",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"all-nodes-slice",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         auto s = Slice("shared", "", {Device("instance-1")}, "network");
+         s->node.all_nodes = true;
+         f.state.UpsertResourceSlice(s);
+       },
+       Code::kSuccess,
+       "",
+       {"", ""}},
+      {"node-selector-slice",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         auto s = Slice("shared", "", {Device("instance-1")}, "network");
+         Requirement r;
+         r.key = f.state.interner().Pin("kubernetes.io/hostname");
+         r.values = {f.state.interner().Pin("worker")};
+         s->node.node_selector.emplace().terms.emplace_back().match_expressions.push_back(r);
+         f.state.UpsertResourceSlice(s);
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"per-device-node-selection",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         auto s = Slice("shared", "", {Device("on-2"), Device("on-1")}, "network");
+         s->per_device_node_selection = true;
+         s->devices[0].node.node_name = "worker-2";
+         s->devices[1].node.node_name = "worker";
+         f.state.UpsertResourceSlice(s);
+       },
+       Code::kSuccess,
+       "",
+       {"", ""}},
+      {"device-in-use",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         auto other = Claim("other");
+         other->allocation = AllocatedOn(f.state.interner(), "instance-1", "");
+         f.state.UpsertResourceClaim(other);
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"admin-access-device-in-use",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c");
+         c->spec.requests[0].exactly->admin_access = true;
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         auto other = Claim("other");
+         other->allocation = AllocatedOn(f.state.interner(), "instance-1", "");
+         f.state.UpsertResourceClaim(other);
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"allocated-claim-elsewhere",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c");
+         c->allocation = AllocatedOn(f.state.interner(), "instance-1", "worker");
+         f.state.UpsertResourceClaim(c);
+       },
+       Code::kSuccess,
+       "",
+       {"", "resourceclaim not available on the node"}},
+      {"allocated-claim-everywhere",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c");
+         c->allocation = AllocatedOn(f.state.interner(), "instance-1", "");
+         f.state.UpsertResourceClaim(c);
+       },
+       Code::kSuccess,
+       "",
+       {"", ""}},
+      {"count-two-one-device",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c", {Exact("req-1", 2)}));
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"count-two-two-devices",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c", {Exact("req-1", 2)}));
+         f.state.UpsertResourceSlice(
+             Slice("worker-slice", "worker", {Device("instance-1"), Device("instance-2")}));
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"two-claims-one-device",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.UseClaim("d");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceClaim(Claim("d"));
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"too-many-devices",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c", {Exact("req-1", 33)}));
+       },
+       Code::kSuccess,
+       "",
+       {"claim default/c: number of requested devices 33 exceeds the claim limit of 32",
+        "claim default/c: number of requested devices 33 exceeds the claim limit of 32"},
+       Code::kError,
+       Code::kError},
+      {"all-devices-incomplete-pool",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c", {Exact("req-1", 0, DraRequest::Mode::kAll)}));
+         f.state.UpsertResourceSlice(
+             Slice("worker-slice", "worker", {Device("instance-1")}, "", 1, 2));
+       },
+       Code::kSuccess,
+       "",
+       {"claim default/c, request req-1: asks for all devices, but resource pool "
+        "some-driver/worker is currently being updated",
+        "cannot allocate all claims"},
+       Code::kError},
+      {"incomplete-pool",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceSlice(
+             Slice("worker-slice", "worker", {Device("instance-1")}, "", 1, 2));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"obsolete-generation",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c", {Exact("req-1", 2)}));
+         // Generation 1 had two devices; generation 2 has one.
+         f.state.UpsertResourceSlice(
+             Slice("old", "worker", {Device("instance-1"), Device("instance-2")}, "", 1));
+         f.state.UpsertResourceSlice(Slice("new", "worker", {Device("instance-1")}, "", 2));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"duplicate-device-names",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceSlice(Slice("a", "worker", {Device("instance-1")}, "", 1, 2));
+         f.state.UpsertResourceSlice(Slice("b", "worker", {Device("instance-1")}, "", 1, 2));
+       },
+       Code::kSuccess,
+       "",
+       {"invalid resource pools were encountered", "cannot allocate all claims"}},
+      {"match-attribute-mismatch",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {Exact("a"), Exact("b")});
+         c->spec.constraints.push_back({{}, "some-driver/model", ""});
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker",
+                                           {Device("instance-1", {{"model", Str("x")}}),
+                                            Device("instance-2", {{"model", Str("y")}})}));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"match-attribute-backtracks",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {Exact("a"), Exact("b")});
+         c->spec.constraints.push_back({{}, "some-driver/model", ""});
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(
+             Slice("worker-slice", "worker",
+                   {Device("instance-1", {{"model", Str("x")}}),
+                    Device("instance-2", {{"model", Str("y")}}),
+                    Device("instance-3", {{"some-driver/model", Str("y")}})}));
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"match-attribute-missing",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {Exact("a"), Exact("b")});
+         c->spec.constraints.push_back({{"a", "b"}, "other-driver/model", ""});
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker",
+                                           {Device("instance-1", {{"model", Str("x")}}),
+                                            Device("instance-2", {{"model", Str("x")}})}));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"distinct-attribute",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {Exact("a"), Exact("b")});
+         c->spec.constraints.push_back({{}, "", "some-driver/numa"});
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker",
+                                           {Device("instance-1", {{"numa", Str("0")}}),
+                                            Device("instance-2", {{"numa", Str("0")}})}));
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"all-mode-constraint-error",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {Exact("req-1", 0, DraRequest::Mode::kAll)});
+         c->spec.constraints.push_back({{}, "some-driver/model", ""});
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker",
+                                           {Device("instance-1", {{"model", Str("x")}}),
+                                            Device("instance-2", {{"model", Str("y")}})}));
+       },
+       Code::kSuccess,
+       "",
+       {"claim default/c, request req-1: cannot add device some-driver/worker/instance-2 "
+        "because a claim constraint would not be satisfied",
+        "cannot allocate all claims"},
+       Code::kError},
+      {"first-available-refused",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {});
+         DraDeviceRequest& r = c->spec.requests.emplace_back();
+         r.name = "req-1";
+         r.first_available = {Exact("sub-1")};
+         f.state.UpsertResourceClaim(c);
+       },
+       kReject,
+       "resource claim default/c, request req-1: firstAvailable (DRAPrioritizedList) is not "
+       "supported by libsched"},
+      {"capacity-refused",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c");
+         c->spec.requests[0].exactly->has_capacity = true;
+         f.state.UpsertResourceClaim(c);
+       },
+       kReject,
+       "resource claim default/c, request req-1: capacity requests (DRAConsumableCapacity) are "
+       "not supported by libsched"},
+      {"extended-resource-refused",
+       [](Fixture& f) {
+         auto cls = std::make_shared<DeviceClass>();
+         cls->name = "gpu-class";
+         cls->extended_resource_name = "example.com/gpu";
+         f.state.UpsertDeviceClass(cls);
+         f.pod->requests.SetScalar(f.state.interner().Pin("example.com/gpu"), 1);
+       },
+       kReject,
+       "extended resource example.com/gpu backed by DeviceClass gpu-class "
+       "(DRAExtendedResource) is not supported by libsched"},
+      {"implicit-extended-resource-refused",
+       [](Fixture& f) {
+         f.pod->requests.SetScalar(
+             f.state.interner().Pin("deviceclass.resource.kubernetes.io/my-resource-class"), 2);
+       },
+       kReject,
+       "extended resource deviceclass.resource.kubernetes.io/my-resource-class backed by "
+       "DeviceClass my-resource-class (DRAExtendedResource) is not supported by libsched"},
+      {"extended-resource-not-backed",
+       [](Fixture& f) { f.pod->requests.SetScalar(f.state.interner().Pin("example.com/fpga"), 1); },
+       Code::kSkip},
+      {"tainted-device-refused",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         DraDevice d = Device("instance-1");
+         d.has_taints = true;
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {d}));
+       },
+       Code::kSuccess,
+       "",
+       {"device some-driver/worker/instance-1 has taints (DRADeviceTaints): not supported by "
+        "libsched",
+        "cannot allocate all claims"}},
+      {"claim-selector-without-cel",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c");
+         c->spec.requests[0].exactly->selectors = {"device.driver == \"some-driver\""};
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {std::string("claim default/c: selector #0: CEL compile error: ") + kNoCel,
+        "cannot allocate all claims"},
+       Code::kError},
+      {"class-selector-without-cel",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         auto cls = std::make_shared<DeviceClass>();
+         cls->name = kClass;
+         cls->selectors = {"true"};
+         f.state.UpsertDeviceClass(cls);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {std::string("class my-resource-class: selector #0: CEL compile error: ") + kNoCel,
+        "cannot allocate all claims"},
+       Code::kError},
+  };
+  RunCases(cases);
+}
+
+// Cases that evaluate CEL selectors: they run once a build has an
+// evaluator (DeviceSelector::Available()).
+TEST(DynamicResourcesTest, PluginWithCel) {
+  if (!DeviceSelector::Available()) GTEST_SKIP() << "this build has no CEL evaluator";
+  const std::vector<Case> cases = {
+      {
+          "claim-selector-with-cel",
+          [](Fixture& f) {
+            f.UseClaim("c");
+            auto c = Claim("c");
+            c->spec.requests[0].exactly->selectors = {
+                "device.attributes[\"some-driver\"].model == \"y\""};
+            f.state.UpsertResourceClaim(c);
+            f.state.UpsertResourceSlice(Slice("worker-slice", "worker",
+                                              {Device("instance-1", {{"model", Str("x")}}),
+                                               Device("instance-2", {{"model", Str("y")}})}));
+            auto other = Claim("other");
+            other->allocation = AllocatedOn(f.state.interner(), "instance-2", "");
+            f.state.UpsertResourceClaim(other);
+          },
+          Code::kSuccess,
+          "",
+          {"cannot allocate all claims", "cannot allocate all claims"},
+      },
+      {"class-selector-with-cel",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         auto cls = std::make_shared<DeviceClass>();
+         cls->name = kClass;
+         cls->selectors = {"device.driver == \"some-driver\""};
+         f.state.UpsertDeviceClass(cls);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+  };
+  RunCases(cases);
+}
+
+// The allocation: which devices, in pool/slice/device order, and the node
+// selector of node-local devices.
+TEST(DraAllocatorTest, AllocatesInOrder) {
+  Fixture f;
+  auto all = Claim("all", {Exact("req-1", 0, DraRequest::Mode::kAll)});
+  auto one = Claim("one", {Exact("req-1", 1)});
+  f.state.UpsertResourceSlice(Slice("b", "worker", {Device("d3")}, "", 1, 2));
+  f.state.UpsertResourceSlice(Slice("a", "worker", {Device("d1"), Device("d2")}, "", 1, 2));
+  {
+    DraAllocator alloc(f.state, {one.get()});
+    const DraAllocator::Outcome out = alloc.Allocate(*f.state.FindNode("worker")->node());
+    ASSERT_EQ(out.kind, DraAllocator::Outcome::Kind::kAllocated) << out.message;
+    ASSERT_EQ(out.allocations.size(), 1u);
+    EXPECT_EQ(out.allocations[0].devices,
+              (std::vector<DraAllocatedDevice>{{"req-1", kDriver, "worker", "d1", false}}));
+    ASSERT_TRUE(out.allocations[0].node_selector);
+    EXPECT_TRUE(out.allocations[0].node_selector->Matches(
+        {}, f.state.FindNode("worker")->node()->name_atom, f.state.interner()));
+    EXPECT_FALSE(out.allocations[0].node_selector->Matches(
+        {}, f.state.FindNode("worker-2")->node()->name_atom, f.state.interner()));
+  }
+  {
+    DraAllocator alloc(f.state, {one.get(), all.get()});
+    const DraAllocator::Outcome out = alloc.Allocate(*f.state.FindNode("worker")->node());
+    // "all" wants every device, one of which "one" took.
+    EXPECT_EQ(out.kind, DraAllocator::Outcome::Kind::kUnschedulable);
+  }
+  {
+    DraAllocator alloc(f.state, {all.get()});
+    const DraAllocator::Outcome out = alloc.Allocate(*f.state.FindNode("worker")->node());
+    ASSERT_EQ(out.kind, DraAllocator::Outcome::Kind::kAllocated) << out.message;
+    EXPECT_EQ(out.allocations[0].devices.size(), 3u);
+  }
+}
+
+// Assume records the allocation and the reservation, so the next pod's
+// claim cannot have the same device (upstream: Reserve's in-flight claim,
+// then PreBind's status update).
+TEST(DynamicResourcesTest, AssumeAllocatesClaims) {
+  Fixture f;
+  f.UseClaim("c");
+  f.state.UpsertResourceClaim(Claim("c"));
+  f.state.UpsertResourceClaim(Claim("d"));
+  f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+  AssumePodClaims(*f.pod, "worker", &f.state);
+  const ResourceClaim& c = *f.state.resource_claims().at("default/c");
+  ASSERT_TRUE(c.allocation);
+  EXPECT_EQ(c.allocation->devices,
+            (std::vector<DraAllocatedDevice>{{"req-1", kDriver, "worker", "instance-1", false}}));
+  EXPECT_EQ(c.reserved_for, std::vector<std::string>{kPodUid});
+
+  Fixture g;  // another pod with claim d, on the same state
+  g.UseClaim("d");
+  g.pod->uid = "5678";
+  DynamicResources pl;
+  CycleState cs(1);
+  PreFilterResult result;
+  ASSERT_TRUE(pl.PreFilter(cs, *g.pod, f.state, &result).IsSuccess());
+  EXPECT_EQ(pl.Filter(cs, *g.pod, *f.state.FindNode("worker")).Message(),
+            "cannot allocate all claims");
+  // The first pod's claim, allocated, is available on worker only.
+  CycleState cs2(1);
+  ASSERT_TRUE(pl.PreFilter(cs2, *f.pod, f.state, &result).IsSuccess());
+  EXPECT_TRUE(pl.Filter(cs2, *f.pod, *f.state.FindNode("worker")).IsSuccess());
+  EXPECT_EQ(pl.Filter(cs2, *f.pod, *f.state.FindNode("worker-2")).Message(),
+            "resourceclaim not available on the node");
+}
+
+// isSchedulableAfterClaimChange and isSchedulableAfterPodChange.
+TEST(DynamicResourcesTest, QueueingHints) {
+  Fixture f;
+  f.UseClaim("c");
+  auto claim = Claim("c");
+  f.state.UpsertResourceClaim(claim);
+  const auto events = DynamicResources().EventsToRegister(f.state);
+  ASSERT_EQ(events.size(), 5u);
+  const QueueingHintFn& on_claim = events[1].hint;
+  const QueueingHintFn& on_pod = events[2].hint;
+  EXPECT_EQ(events[1].event.resource, EventResource::kResourceClaim);
+  EXPECT_EQ(events[2].event.action, action::kUpdatePodGeneratedResourceClaim);
+
+  auto unrelated = Claim("other");
+  auto allocated = std::make_shared<ResourceClaim>(*claim);
+  allocated->allocation = AllocatedOn(f.state.interner(), "instance-1", "");
+  auto relabeled = std::make_shared<ResourceClaim>(*claim);
+  relabeled->controller_uid = kPodUid;
+  struct HintCase {
+    std::string name;
+    EventObject old_obj, new_obj;
+    QueueingHint want;
+  };
+  const std::vector<HintCase> cases = {
+      {"claim-created", {}, claim, QueueingHint::kQueue},
+      {"unrelated-claim", {}, unrelated, QueueingHint::kQueueSkip},
+      {"status-changed", claim, allocated, QueueingHint::kQueue},
+      {"status-unchanged", claim, relabeled, QueueingHint::kQueueSkip},
+      {"deallocated-unrelated", std::shared_ptr<const ResourceClaim>(allocated), unrelated,
+       QueueingHint::kQueue},
+  };
+  for (const HintCase& c : cases) {
+    EXPECT_EQ(on_claim(*f.pod, c.old_obj, c.new_obj), c.want) << c.name;
+  }
+  // The pod's generated claim name arrives.
+  Fixture g;
+  g.UseTemplate(false, std::nullopt);
+  auto updated = std::make_shared<Pod>(*g.pod);
+  updated->resource_claims[0].has_status = true;
+  updated->resource_claims[0].generated_name = "c";
+  EXPECT_EQ(on_pod(*g.pod, g.pod, std::shared_ptr<const Pod>(updated)), QueueingHint::kQueue);
+  auto other = std::make_shared<Pod>(*updated);
+  other->uid = "other";
+  other->name = "other";
+  EXPECT_EQ(on_pod(*g.pod, g.pod, std::shared_ptr<const Pod>(other)), QueueingHint::kQueueSkip);
+  EXPECT_EQ(on_pod(*g.pod, g.pod, std::shared_ptr<const Pod>(g.pod)), QueueingHint::kQueueSkip);
+}
+
+// Pods with different claims never share an equivalence class.
+TEST(DynamicResourcesTest, SignPod) {
+  Fixture f, g;
+  f.UseClaim("c");
+  g.UseClaim("d");
+  PodSigner a, b;
+  DynamicResources().SignPod(*f.pod, a);
+  DynamicResources().SignPod(*g.pod, b);
+  EXPECT_NE(a.Finish(), b.Finish());
 }
 
 }  // namespace

@@ -251,9 +251,9 @@ TEST(QueueingHints, SchedulingGates) {
   ClusterState cluster;
   Interner& in = cluster.interner();
   Pod gated = *PodBuilder(in, "p").Build();
-  EXPECT_TRUE(SchedulingGates().PreEnqueue(gated).IsSuccess());
+  EXPECT_TRUE(SchedulingGates().PreEnqueue(gated, ClusterState()).IsSuccess());
   gated.scheduling_gates = {"foo", "bar"};
-  const Status s = SchedulingGates().PreEnqueue(gated);
+  const Status s = SchedulingGates().PreEnqueue(gated, ClusterState());
   EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
   EXPECT_EQ(s.Message(), "waiting for scheduling gates: [foo bar]");
 

@@ -45,14 +45,16 @@ std::vector<std::string> Names(const auto& plugins) {
 TEST(RegistryTest, DefaultProfile) {
   const Profile p = NewDefaultProfile();
   EXPECT_EQ(p.scheduler_name(), "default-scheduler");
-  EXPECT_EQ(Names(p.pre_enqueue()), std::vector<std::string>({"SchedulingGates"}));
+  EXPECT_EQ(Names(p.pre_enqueue()),
+            std::vector<std::string>({"SchedulingGates", "DynamicResources"}));
   EXPECT_EQ(Names(p.filter()),
             std::vector<std::string>({"NodeUnschedulable", "NodeName", "TaintToleration",
                                       "NodeAffinity", "NodePorts", "NodeResourcesFit",
                                       "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
-                                      "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
+                                      "VolumeZone", "PodTopologySpread", "InterPodAffinity",
+                                      "DynamicResources"}));
   EXPECT_EQ(Names(p.post_filter()), std::vector<std::string>({"DefaultPreemption"}));
-  // DynamicResources runs its PreFilter only (it refuses pods with claims).
+  // DynamicResources has no PostFilter or Score here (docs/dra.md).
   EXPECT_EQ(Names(p.pre_filter()).back(), "DynamicResources");
   std::vector<std::pair<std::string, int64_t>> score;
   for (const WeightedScorePlugin& s : p.score()) score.emplace_back(s.plugin->Name(), s.weight);

@@ -4,7 +4,7 @@
 
 namespace sched {
 
-Status SchedulingGates::PreEnqueue(const Pod& pod) const {
+Status SchedulingGates::PreEnqueue(const Pod& pod, const ClusterState& /*cluster*/) const {
   if (pod.scheduling_gates.empty()) return Status();
   std::string msg = "waiting for scheduling gates: [";
   for (size_t i = 0; i < pod.scheduling_gates.size(); ++i) {

@@ -20,7 +20,7 @@ class SchedulingGates final : public PreEnqueuePlugin, public EnqueueExtensions 
   std::string_view Name() const override { return kName; }
   // UnschedulableAndUnresolvable "waiting for scheduling gates: [a b]" while
   // the pod has gates (names in spec order, as Go prints a []string).
-  Status PreEnqueue(const Pod& pod) const override;
+  Status PreEnqueue(const Pod& pod, const ClusterState& cluster) const override;
   // Pod UpdatePodSchedulingGatesEliminated: Queue for the pod's own update.
   std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState& cluster) const override;
 };

@@ -25,6 +25,7 @@ ProfileQueueingHints BuildProfileQueueingHints(const Profile& profile,
                                                const ClusterState& cluster) {
   ProfileQueueingHints out;
   out.pre_enqueue = profile.pre_enqueue();
+  out.cluster = &cluster;
   for (const Plugin* p : profile.rejecting_plugins()) {
     const auto* ext = dynamic_cast<const EnqueueExtensions*>(p);
     std::vector<ClusterEventWithHint> events =

@@ -30,6 +30,9 @@ struct ProfileQueueingHints {
   // Events per plugin, for pods a PreEnqueue plugin gates.
   std::map<std::string, std::vector<ClusterEvent>, std::less<>> plugin_events;
   std::vector<const PreEnqueuePlugin*> pre_enqueue;
+  // The live state the PreEnqueue plugins read (the one the hints were
+  // built with).
+  const ClusterState* cluster = nullptr;
 };
 
 // Keyed by scheduler name.

@@ -68,7 +68,7 @@ void PriorityQueue::RunPreEnqueuePlugins(const std::shared_ptr<QueuedPodInfo>& s
       return pl->Name() == p.gating_plugin;
     });
     for (const PreEnqueuePlugin* pl : order) {
-      if (pl->PreEnqueue(*p.pod).IsSuccess()) continue;
+      if (pl->PreEnqueue(*p.pod, *h->cluster).IsSuccess()) continue;
       const std::string name(pl->Name());
       p.unschedulable_plugins.insert(name);
       auto events = h->plugin_events.find(name);

@@ -156,6 +156,10 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
   c->csi_drivers_ = csi_drivers_;
   c->csi_storage_capacities_ = csi_storage_capacities_;
   c->volume_attachments_ = volume_attachments_;
+  c->resource_claims_ = resource_claims_;
+  c->resource_claim_templates_ = resource_claim_templates_;
+  c->device_classes_ = device_classes_;
+  c->resource_slices_ = resource_slices_;
   c->pvc_ref_counts_ = pvc_ref_counts_;
   c->tree_ = tree_;
   c->generation_ = generation_;
@@ -447,6 +451,47 @@ void ClusterState::UpsertVolumeAttachment(std::shared_ptr<const VolumeAttachment
 }
 bool ClusterState::RemoveVolumeAttachment(std::string_view key) {
   if (!Remove(log(), volume_attachments_, key)) return false;
+  Bump();
+  return true;
+}
+
+void ClusterState::UpsertResourceClaim(std::shared_ptr<const ResourceClaim> claim) {
+  std::string key = claim->ns + "/" + claim->name;
+  Upsert(log(), resource_claims_, std::move(key), std::move(claim));
+  Bump();
+}
+bool ClusterState::RemoveResourceClaim(std::string_view key) {
+  if (!Remove(log(), resource_claims_, key)) return false;
+  Bump();
+  return true;
+}
+void ClusterState::UpsertResourceClaimTemplate(std::shared_ptr<const ResourceClaimTemplate> tmpl) {
+  std::string key = tmpl->ns + "/" + tmpl->name;
+  Upsert(log(), resource_claim_templates_, std::move(key), std::move(tmpl));
+  Bump();
+}
+bool ClusterState::RemoveResourceClaimTemplate(std::string_view key) {
+  if (!Remove(log(), resource_claim_templates_, key)) return false;
+  Bump();
+  return true;
+}
+void ClusterState::UpsertDeviceClass(std::shared_ptr<const DeviceClass> cls) {
+  std::string key = cls->name;
+  Upsert(log(), device_classes_, std::move(key), std::move(cls));
+  Bump();
+}
+bool ClusterState::RemoveDeviceClass(std::string_view name) {
+  if (!Remove(log(), device_classes_, name)) return false;
+  Bump();
+  return true;
+}
+void ClusterState::UpsertResourceSlice(std::shared_ptr<const ResourceSlice> slice) {
+  std::string key = slice->name;
+  Upsert(log(), resource_slices_, std::move(key), std::move(slice));
+  Bump();
+}
+bool ClusterState::RemoveResourceSlice(std::string_view name) {
+  if (!Remove(log(), resource_slices_, name)) return false;
   Bump();
   return true;
 }

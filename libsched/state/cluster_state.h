@@ -18,6 +18,7 @@
 #include "libsched/model/csi_driver.h"
 #include "libsched/model/csi_node.h"
 #include "libsched/model/csi_storage_capacity.h"
+#include "libsched/model/dra.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/namespace.h"
 #include "libsched/model/node.h"
@@ -136,8 +137,7 @@ class ClusterState {
   // False if unknown.
   bool RemoveWorkload(WorkloadKind kind, std::string_view key);
   // Null if unknown.
-  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns,
-                               std::string_view name) const;
+  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns, std::string_view name) const;
   // Calls fn(const Workload&) for each workload of `kind` in namespace
   // `ns`, in name order.
   template <class Fn>
@@ -204,6 +204,25 @@ class ClusterState {
   const ByName<CSIStorageCapacity>& csi_storage_capacities() const {
     return csi_storage_capacities_;
   }
+  // resource.k8s.io objects (the listers DynamicResources reads):
+  // ResourceClaims and ResourceClaimTemplates keyed "namespace/name",
+  // DeviceClasses and ResourceSlices by name. Remove* return false when
+  // unknown.
+  void UpsertResourceClaim(std::shared_ptr<const ResourceClaim> claim);
+  bool RemoveResourceClaim(std::string_view key);
+  void UpsertResourceClaimTemplate(std::shared_ptr<const ResourceClaimTemplate> tmpl);
+  bool RemoveResourceClaimTemplate(std::string_view key);
+  void UpsertDeviceClass(std::shared_ptr<const DeviceClass> cls);
+  bool RemoveDeviceClass(std::string_view name);
+  void UpsertResourceSlice(std::shared_ptr<const ResourceSlice> slice);
+  bool RemoveResourceSlice(std::string_view name);
+  const ByName<ResourceClaim>& resource_claims() const { return resource_claims_; }
+  const ByName<ResourceClaimTemplate>& resource_claim_templates() const {
+    return resource_claim_templates_;
+  }
+  const ByName<DeviceClass>& device_classes() const { return device_classes_; }
+  const ByName<ResourceSlice>& resource_slices() const { return resource_slices_; }
+
   // Whether a bound or assumed pod uses the claim "namespace/name" through
   // a persistentVolumeClaim volume (StorageInfoLister.IsPVCUsedByPods).
   bool IsPVCUsedByPods(std::string_view key) const;
@@ -290,8 +309,7 @@ class ClusterState {
   std::unordered_map<Atom, int> image_nodes_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
   std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
-  std::map<std::string, std::shared_ptr<const Workload>, std::less<>>
-      workloads_[kNumWorkloadKinds];
+  std::map<std::string, std::shared_ptr<const Workload>, std::less<>> workloads_[kNumWorkloadKinds];
   ByName<PersistentVolume> pvs_;
   ByName<PersistentVolumeClaim> pvcs_;
   ByName<StorageClass> storage_classes_;
@@ -299,6 +317,10 @@ class ClusterState {
   ByName<CSIDriver> csi_drivers_;
   ByName<CSIStorageCapacity> csi_storage_capacities_;
   ByName<VolumeAttachment> volume_attachments_;
+  ByName<ResourceClaim> resource_claims_;
+  ByName<ResourceClaimTemplate> resource_claim_templates_;
+  ByName<DeviceClass> device_classes_;
+  ByName<ResourceSlice> resource_slices_;
   std::unordered_map<std::string, int> pvc_ref_counts_;  // "ns/claim" -> pods
   NodeTree tree_;
   uint64_t generation_ = 0;
@@ -310,8 +332,8 @@ class ClusterState {
   // snapshot_order_saved_ (a node was added or removed since it).
   std::vector<std::string> snapshot_order_;
   bool snapshot_order_saved_ = false;
-  UndoLog undo_;          // records while a Batch is open
-  uint64_t batches_ = 0;  // Batches opened, numbering them
+  UndoLog undo_;             // records while a Batch is open
+  uint64_t batches_ = 0;     // Batches opened, numbering them
   uint64_t tree_batch_ = 0;  // the Batch that saved tree_ (SaveTree)
 };
 

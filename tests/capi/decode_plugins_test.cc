@@ -73,7 +73,7 @@ TEST(DecodePluginsTest, CustomProfiles) {
       At(c.profiles[0], EP::kScore),
       Names({"ImageLocality:5", "NodeAffinity:2", "NodeResourcesFit:1",
              "PodTopologySpread:2", "InterPodAffinity:2", "NodeResourcesBalancedAllocation:1"}));
-  EXPECT_EQ(At(c.profiles[0], EP::kFilter).size(), 12u);  // filters untouched
+  EXPECT_EQ(At(c.profiles[0], EP::kFilter).size(), 13u);  // filters untouched
   // A MultiPoint plugin is appended at each of its points.
   const Names filters1 = At(c.profiles[1], EP::kFilter);
   EXPECT_EQ(filters1.back(), "NodeLabel");

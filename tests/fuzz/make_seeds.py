@@ -285,6 +285,22 @@ HAND_APPLY = [
     '"metadata":{"name":"c1","namespace":"kube-system"},"storageClassName":"fast"}}',
     '{"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"c2"},"storageClassName":"fast",'
     '"nodeTopology":{"matchExpressions":[{"key":"zone","operator":"Bad"}]},"capacity":"-1"}',
+    # DynamicResources' objects (capi/decode_dra.cc) and a pod with claims.
+    '[{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},'
+    '"spec":{"selectors":[{"cel":{"expression":"device.driver == \'gpu.example.com\'"}}]}}},'
+    '{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"n1-gpu"},'
+    '"spec":{"driver":"gpu.example.com","nodeName":"n1","pool":{"name":"n1","generation":1,"resourceSliceCount":1},'
+    '"devices":[{"name":"gpu-0","attributes":{"model":{"string":"a"},"index":{"int":0}},"capacity":{"memory":{"value":"80Gi"}}}]}}},'
+    '{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default"},'
+    '"spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","count":1}}],'
+    '"constraints":[{"matchAttribute":"gpu.example.com/model"}]}},"status":{"allocation":{"devices":{"results":['
+    '{"request":"gpu","driver":"gpu.example.com","pool":"n1","device":"gpu-0"}]},"nodeSelector":{"nodeSelectorTerms":['
+    '{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}},"reservedFor":[{"resource":"pods","name":"p","uid":"u"}]}}},'
+    '{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"t"},'
+    '"spec":{"spec":{"devices":{"requests":[{"name":"gpu","firstAvailable":[{"name":"a","deviceClassName":"gpu"}]}]}}}}}]',
+    '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"dra","namespace":"default"},"spec":{"nodeName":"n1",'
+    '"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"t"}],"containers":[{"name":"c"}]},'
+    '"status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"dra-gpu"}]}}',
     "[]",
     "{}",
     '{"type":"ADDED"}',
@@ -293,6 +309,8 @@ HAND_APPLY = [
 ]
 
 HAND_PODS = [
+    {"kind": "Pod", "metadata": {"name": "claims", "namespace": "default", "uid": "u"},
+     "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimName": "c"}], "containers": [{"name": "c"}]}},
     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
      "spec": {"containers": [{"name": "c", "image": "nginx:1.25"}]}},
     {"kind": "Pod", "metadata": {"name": "big"},

@@ -1,0 +1,163 @@
+// resource.k8s.io/v1 objects, as far as the DynamicResources plugin and its
+// structured-parameters allocator read them (k8s.io/api/resource/v1
+// types.go; k8s.io/dynamic-resource-allocation/structured): ResourceSlice,
+// DeviceClass, ResourceClaim and ResourceClaimTemplate. Opaque driver
+// configuration (config) is not kept: the scheduler only copies it.
+// Fields of features the engine refuses are kept as flags, so that the
+// plugin can name what it refuses (docs/dra.md).
+#ifndef LIBSCHED_MODEL_DRA_H_
+#define LIBSCHED_MODEL_DRA_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libsched/model/interner.h"
+#include "libsched/model/labels.h"
+
+namespace sched {
+
+// resourceapi.AllocationResultsMaxSize: devices per claim.
+inline constexpr int kDraAllocationResultsMaxSize = 32;
+// resourceapi.ResourceClaimReservedForMaxSize.
+inline constexpr int kDraReservedForMaxSize = 256;
+
+// DeviceAttribute: exactly one of int, bool, string, version is set.
+struct DraAttribute {
+  enum class Kind : uint8_t { kInt, kBool, kString, kVersion };
+  Kind kind = Kind::kString;
+  int64_t int_value = 0;
+  bool bool_value = false;
+  std::string text;  // string or version
+  bool operator==(const DraAttribute&) const = default;
+};
+
+// A node selection (ResourceSlice spec or, with perDeviceNodeSelection, a
+// device): nodeName, allNodes or nodeSelector; none set selects nothing.
+struct DraNodeSelection {
+  std::string node_name;
+  bool all_nodes = false;
+  std::optional<NodeSelector> node_selector;
+};
+
+// Device in a ResourceSlice.
+struct DraDevice {
+  std::string name;
+  // attributes and capacity by qualified name ("domain/id" or "id"), in
+  // the order written; capacity values as quantity text ("80Gi").
+  std::vector<std::pair<std::string, DraAttribute>> attributes;
+  std::vector<std::pair<std::string, std::string>> capacity;
+  // perDeviceNodeSelection: where the device is (else the slice's).
+  DraNodeSelection node;
+  // Features the engine refuses (DRAPartitionableDevices' consumesCounters,
+  // DRADeviceTaints' taints, DRADeviceBindingConditions, and
+  // DRAConsumableCapacity's allowMultipleAllocations).
+  bool consumes_counters = false;
+  bool has_taints = false;
+  bool has_binding_conditions = false;
+  bool allow_multiple_allocations = false;
+
+  // The attribute `name` as lookupAttribute resolves a fully qualified name
+  // for a device of `driver` ("driver/id" also finds "id"); null if none.
+  const DraAttribute* FindAttribute(const std::string& driver, const std::string& name) const;
+};
+
+struct ResourceSlice {
+  std::string name;
+  std::string driver;                // spec.driver
+  std::string pool;                  // spec.pool.name
+  int64_t generation = 0;            // spec.pool.generation
+  int64_t resource_slice_count = 0;  // spec.pool.resourceSliceCount
+  DraNodeSelection node;             // spec.nodeName / allNodes / nodeSelector
+  bool per_device_node_selection = false;
+  bool has_shared_counters = false;  // spec.sharedCounters (partitionable)
+  std::vector<DraDevice> devices;
+  AtomHold atoms;
+};
+
+struct DeviceClass {
+  std::string name;
+  std::vector<std::string> selectors;  // spec.selectors[].cel.expression
+  // spec.extendedResourceName ("" when unset): pods requesting it are
+  // refused (DRAExtendedResource, docs/dra.md).
+  std::string extended_resource_name;
+};
+
+// ExactDeviceRequest or a DeviceSubRequest.
+struct DraRequest {
+  enum class Mode : uint8_t { kExactCount, kAll };
+  std::string name;
+  std::string device_class_name;
+  std::vector<std::string> selectors;  // cel.expression of each
+  Mode mode = Mode::kExactCount;
+  int64_t count = 1;
+  bool admin_access = false;
+  bool has_tolerations = false;
+  bool has_capacity = false;  // capacity.requests (DRAConsumableCapacity)
+};
+
+// DeviceRequest: exactly or firstAvailable.
+struct DraDeviceRequest {
+  std::string name;
+  std::optional<DraRequest> exactly;
+  std::vector<DraRequest> first_available;
+};
+
+struct DraConstraint {
+  std::vector<std::string> requests;
+  std::string match_attribute;     // "" when unset
+  std::string distinct_attribute;  // "" when unset
+};
+
+struct DraClaimSpec {
+  std::vector<DraDeviceRequest> requests;
+  std::vector<DraConstraint> constraints;
+};
+
+// DeviceRequestAllocationResult: the device a request got.
+struct DraAllocatedDevice {
+  std::string request, driver, pool, device;
+  bool admin_access = false;
+  bool operator==(const DraAllocatedDevice&) const = default;
+};
+
+struct DraAllocation {
+  std::vector<DraAllocatedDevice> devices;
+  std::optional<NodeSelector> node_selector;
+};
+
+struct ResourceClaim {
+  std::string ns;  // "default" when empty
+  std::string name;
+  std::string uid;
+  bool deleting = false;  // metadata.deletionTimestamp set
+  // The controller ownerReference's uid ("" when none): IsForPod.
+  std::string controller_uid;
+  DraClaimSpec spec;
+  std::optional<DraAllocation> allocation;  // status.allocation
+  std::vector<std::string> reserved_for;    // status.reservedFor[].uid
+  AtomHold atoms;
+};
+
+struct ResourceClaimTemplate {
+  std::string ns;
+  std::string name;
+  DraClaimSpec spec;  // spec.spec
+};
+
+// One entry of a pod's spec.resourceClaims.
+struct PodResourceClaim {
+  std::string name;
+  std::optional<std::string> claim_name;     // resourceClaimName
+  std::optional<std::string> template_name;  // resourceClaimTemplateName
+  // With a template: status.resourceClaimStatuses' entry for `name`, if
+  // any (unset: not created yet; set to nullopt inner: none needed).
+  bool has_status = false;
+  std::optional<std::string> generated_name;
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_MODEL_DRA_H_

@@ -1,0 +1,558 @@
+#include "libsched/plugins/helper/dra_allocator.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <string_view>
+#include <utility>
+
+namespace sched {
+namespace {
+
+using Outcome = DraAllocator::Outcome;
+
+std::string ClaimKey(const ResourceClaim& c) { return c.ns + "/" + c.name; }
+
+// NodeMatches (pools_incubating.go).
+bool NodeMatches(const Node& node, const DraNodeSelection& sel, const Interner& in) {
+  if (!sel.node_name.empty()) return node.name == sel.node_name;
+  if (sel.all_nodes) return true;
+  if (sel.node_selector) return sel.node_selector->Matches(node.labels, node.name_atom, in);
+  return false;
+}
+
+// A pool of one driver as GatherPools builds it for a node.
+struct Pool {
+  std::string driver, name;
+  bool incomplete = false;
+  bool invalid = false;
+  bool binding_conditions = false;
+  std::vector<const ResourceSlice*> slices;  // device slices, by name
+};
+
+// The feature a device needs that libsched does not implement, or null.
+const char* UnsupportedFeature(const DraDevice& d) {
+  if (d.consumes_counters) return "consumes shared counters (DRAPartitionableDevices)";
+  if (d.has_taints) return "has taints (DRADeviceTaints)";
+  if (d.has_binding_conditions) return "has binding conditions (DRADeviceBindingConditions)";
+  if (d.allow_multiple_allocations) {
+    return "allows multiple allocations (DRAConsumableCapacity)";
+  }
+  return nullptr;
+}
+
+CelDevice ToCel(const ResourceSlice& slice, const DraDevice& d) {
+  CelDevice c;
+  c.driver = slice.driver;
+  c.allow_multiple_allocations = d.allow_multiple_allocations;
+  for (const auto& [name, a] : d.attributes) {
+    DeviceAttributeValue v;
+    v.kind = static_cast<DeviceAttributeValue::Kind>(a.kind);
+    v.int_value = a.int_value;
+    v.bool_value = a.bool_value;
+    v.text = a.text;
+    c.attributes.emplace_back(name, std::move(v));
+  }
+  c.capacity = d.capacity;
+  return c;
+}
+
+bool SameValue(const DraAttribute& a, const DraAttribute& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case DraAttribute::Kind::kInt:
+      return a.int_value == b.int_value;
+    case DraAttribute::Kind::kBool:
+      return a.bool_value == b.bool_value;
+    default:
+      return a.text == b.text;
+  }
+}
+
+// A matchAttribute or distinctAttribute constraint (constraint.go) during
+// one search.
+struct Constraint {
+  Constraint(const DraConstraint* s, bool d, const std::string* name)
+      : spec(s), distinct(d), attribute_name(name) {}
+  const DraConstraint* spec;
+  bool distinct;
+  const std::string* attribute_name;
+  // match: the first device's value and the count; distinct: the value per
+  // request name, as upstream keys it.
+  DraAttribute first;
+  int num_devices = 0;
+  std::map<std::string, DraAttribute> values;
+
+  bool Applies(const std::string& request) const {
+    return spec->requests.empty() ||
+           std::find(spec->requests.begin(), spec->requests.end(), request) != spec->requests.end();
+  }
+  bool Add(const std::string& request, const ResourceSlice& slice, const DraDevice& d) {
+    if (!Applies(request)) return true;
+    const DraAttribute* a = d.FindAttribute(slice.driver, *attribute_name);
+    if (a == nullptr) return false;
+    if (num_devices == 0) {
+      if (distinct) {
+        values[request] = *a;
+      } else {
+        first = *a;
+      }
+      num_devices = 1;
+      return true;
+    }
+    if (distinct) {
+      for (const auto& [name, v] : values) {
+        if (SameValue(v, *a)) return false;
+      }
+      values[request] = *a;
+    } else if (!SameValue(first, *a)) {
+      return false;
+    }
+    ++num_devices;
+    return true;
+  }
+  void Remove(const std::string& request) {
+    if (!Applies(request)) return;
+    if (distinct) values.erase(request);
+    --num_devices;
+  }
+};
+
+}  // namespace
+
+std::string DraAllocator::DeviceId(const std::string& driver, const std::string& pool,
+                                   const std::string& device) {
+  return driver + "/" + pool + "/" + device;
+}
+
+DraAllocator::DraAllocator(const ClusterState& state, std::vector<const ResourceClaim*> claims)
+    : state_(state), interner_(state.interner()), claims_(std::move(claims)) {
+  for (const auto& [key, claim] : state.resource_claims()) {
+    if (!claim->allocation) continue;
+    for (const DraAllocatedDevice& d : claim->allocation->devices) {
+      // allocateddevices.go: devices allocated with admin access stay free.
+      if (!d.admin_access) allocated_.insert(DeviceId(d.driver, d.pool, d.device));
+    }
+  }
+  for (const auto& [name, slice] : state.resource_slices()) {
+    if (slice->node.node_name.empty() || slice->has_shared_counters) {
+      slices_shared_.push_back(slice.get());
+    } else {
+      slices_on_node_[slice->node.node_name].push_back(slice.get());
+    }
+  }
+  auto compile = [&](const std::string& expr) {
+    if (expr.empty() || compiled_.contains(expr)) return;
+    Compiled& c = compiled_[expr];
+    c.selector = DeviceSelector::Compile(expr, &c.error);
+  };
+  for (const ResourceClaim* claim : claims_) {
+    for (const DraDeviceRequest& r : claim->spec.requests) {
+      if (!r.exactly) continue;
+      for (const std::string& s : r.exactly->selectors) compile(s);
+      auto it = state.device_classes().find(r.exactly->device_class_name);
+      if (it == state.device_classes().end()) continue;
+      for (const std::string& s : it->second->selectors) compile(s);
+    }
+  }
+}
+
+DraAllocator::~DraAllocator() = default;
+
+// One Allocate call: the allocator struct of allocator_incubating.go.
+class DraAllocator::Search {
+ public:
+  // An error that ends the search (upstream's returned error); thrown
+  // inside the recursion and caught by Allocate, never beyond it.
+  struct Stop {
+    Outcome::Kind kind;
+    std::string message;
+  };
+
+  Search(const DraAllocator& a, const Node& node) : a_(a), node_(node) {}
+
+  Outcome Run();
+
+ private:
+  struct Candidate {
+    const ResourceSlice* slice;
+    const DraDevice* device;
+    std::string id;
+  };
+  struct RequestData {
+    const DraRequest* request = nullptr;
+    const DeviceClass* cls = nullptr;
+    int num_devices = 0;
+    std::vector<Candidate> all_devices;  // mode All
+  };
+  struct Result {
+    const DraRequest* request;
+    const ResourceSlice* slice;
+    const DraDevice* device;
+    std::string id;
+  };
+
+  void GatherPools();
+  bool Selectable(size_t claim, const RequestData& rd, const ResourceSlice& slice,
+                  const DraDevice& d);
+  bool SelectorsMatch(size_t claim, const DeviceClass* cls,
+                      const std::vector<std::string>& selectors, const ResourceSlice& slice,
+                      const DraDevice& d);
+  void Refuse(const ResourceSlice& slice, const DraDevice& d);
+  bool AllocateOne(size_t claim, size_t request, int device, size_t pool0, size_t slice0,
+                   size_t dev0);
+  bool AllocateDevice(size_t claim, const RequestData& rd, const Candidate& c, bool must,
+                      std::function<void()>* undo);
+  bool InUse(const std::string& id) const {
+    if (a_.allocated_.contains(id)) return true;
+    auto it = allocating_.find(id);
+    return it != allocating_.end() && !it->second.empty();
+  }
+  bool AllocatingForClaim(const std::string& id, size_t claim) const {
+    auto it = allocating_.find(id);
+    return it != allocating_.end() && it->second.contains(claim);
+  }
+  std::optional<NodeSelector> NodeSelectorFor(const ResourceClaim& claim,
+                                              const std::vector<Result>& results);
+
+  const DraAllocator& a_;
+  const Node& node_;
+  std::vector<Pool> pools_;
+  std::vector<std::vector<RequestData>> requests_;  // per claim, per request
+  std::vector<std::vector<Constraint>> constraints_;
+  std::map<std::string, std::set<size_t>> allocating_;
+  std::vector<std::vector<Result>> results_;
+};
+
+void DraAllocator::Search::GatherPools() {
+  std::vector<const ResourceSlice*> for_node;
+  if (auto it = a_.slices_on_node_.find(node_.name); it != a_.slices_on_node_.end()) {
+    for_node = it->second;
+  }
+  for_node.insert(for_node.end(), a_.slices_shared_.begin(), a_.slices_shared_.end());
+  // By (driver, pool): the slices of the newest generation seen.
+  std::map<std::pair<std::string, std::string>, std::vector<const ResourceSlice*>> pools;
+  for (const ResourceSlice* s : for_node) {
+    bool relevant = false;
+    if (s->has_shared_counters) {
+      relevant = true;
+    } else if (!s->node.node_name.empty() || s->node.all_nodes || s->node.node_selector) {
+      relevant = NodeMatches(node_, s->node, a_.interner_);
+    } else if (s->per_device_node_selection) {
+      for (const DraDevice& d : s->devices) {
+        if (NodeMatches(node_, d.node, a_.interner_)) {
+          relevant = true;
+          break;
+        }
+      }
+    }
+    if (!relevant) continue;
+    auto& list = pools[{s->driver, s->pool}];
+    if (!list.empty() && s->generation < list[0]->generation) continue;
+    if (!list.empty() && s->generation > list[0]->generation) list.clear();
+    list.push_back(s);
+  }
+  std::vector<Pool> with_binding_conditions;
+  for (auto& [id, slices] : pools) {
+    Pool pool;
+    pool.driver = id.first;
+    pool.name = id.second;
+    const int64_t generation = slices[0]->generation;
+    const int64_t want = slices[0]->resource_slice_count;
+    if (static_cast<int64_t>(slices.size()) != want) {
+      // checkSlicesInPool: what all slices of the pool say.
+      bool obsolete = false;
+      int64_t same = 0;
+      for (const auto& [name, s] : a_.state_.resource_slices()) {
+        if (s->driver != id.first || s->pool != id.second) continue;
+        if (s->generation > generation) obsolete = true;
+        if (s->generation == generation) ++same;
+      }
+      if (obsolete) continue;
+      if (same != want) {
+        pool.incomplete = true;
+        pools_.push_back(std::move(pool));
+        continue;
+      }
+    }
+    std::sort(slices.begin(), slices.end(),
+              [](const ResourceSlice* x, const ResourceSlice* y) { return x->name < y->name; });
+    std::set<std::string_view> names;
+    for (const ResourceSlice* s : slices) {
+      if (s->has_shared_counters) continue;  // a counter set slice: no devices
+      pool.slices.push_back(s);
+      for (const DraDevice& d : s->devices) {
+        if (!names.insert(d.name).second) pool.invalid = true;  // duplicate device name
+        pool.binding_conditions = pool.binding_conditions || d.has_binding_conditions;
+      }
+    }
+    if (pool.invalid) pool.slices.clear();
+    (pool.binding_conditions ? with_binding_conditions : pools_).push_back(std::move(pool));
+  }
+  // Pools whose devices have binding conditions come last.
+  for (Pool& p : with_binding_conditions) pools_.push_back(std::move(p));
+}
+
+void DraAllocator::Search::Refuse(const ResourceSlice& slice, const DraDevice& d) {
+  throw Stop{Outcome::Kind::kRefused, "device " + DeviceId(slice.driver, slice.pool, d.name) + " " +
+                                          UnsupportedFeature(d) + ": not supported by libsched"};
+}
+
+bool DraAllocator::Search::SelectorsMatch(size_t claim, const DeviceClass* cls,
+                                          const std::vector<std::string>& selectors,
+                                          const ResourceSlice& slice, const DraDevice& d) {
+  if (selectors.empty()) return true;
+  const std::string who =
+      cls != nullptr ? "class " + cls->name : "claim " + ClaimKey(*a_.claims_[claim]);
+  const CelDevice device = ToCel(slice, d);
+  for (size_t i = 0; i < selectors.size(); ++i) {
+    const Compiled& c = a_.compiled_.at(selectors[i]);
+    const std::string where = who + ": selector #" + std::to_string(i) + ": ";
+    if (c.selector == nullptr)
+      throw Stop{Outcome::Kind::kError, where + "CEL compile error: " + c.error};
+    std::string error;
+    switch (c.selector->Matches(device, &error)) {
+      case DeviceSelector::Result::kMatch:
+        break;
+      case DeviceSelector::Result::kNoMatch:
+        return false;
+      case DeviceSelector::Result::kError:
+        throw Stop{Outcome::Kind::kError, where + "CEL runtime error: " + error};
+    }
+  }
+  return true;
+}
+
+// isSelectable.
+bool DraAllocator::Search::Selectable(size_t claim, const RequestData& rd,
+                                      const ResourceSlice& slice, const DraDevice& d) {
+  if (rd.cls != nullptr && !SelectorsMatch(claim, rd.cls, rd.cls->selectors, slice, d)) {
+    return false;
+  }
+  if (!SelectorsMatch(claim, nullptr, rd.request->selectors, slice, d)) return false;
+  if (slice.per_device_node_selection && !NodeMatches(node_, d.node, a_.interner_)) return false;
+  if (UnsupportedFeature(d) != nullptr) Refuse(slice, d);
+  return true;
+}
+
+bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, const Candidate& c,
+                                          bool must, std::function<void()>* undo) {
+  const DraRequest& request = *rd.request;
+  if (request.admin_access && AllocatingForClaim(c.id, claim)) return false;
+  if (!request.admin_access && InUse(c.id)) return false;
+  std::vector<Constraint>& constraints = constraints_[claim];
+  size_t added = 0;
+  for (; added < constraints.size(); ++added) {
+    if (!constraints[added].Add(request.name, *c.slice, *c.device)) break;
+  }
+  if (added < constraints.size()) {
+    for (size_t i = added; i-- > 0;) constraints[i].Remove(request.name);
+    if (must) {
+      throw Stop{Outcome::Kind::kError, "claim " + ClaimKey(*a_.claims_[claim]) + ", request " +
+                                            request.name + ": cannot add device " + c.id +
+                                            " because a claim constraint would not be satisfied"};
+    }
+    return false;
+  }
+  allocating_[c.id].insert(claim);
+  results_[claim].push_back({&request, c.slice, c.device, c.id});
+  *undo = [this, claim, id = c.id, name = request.name] {
+    results_[claim].pop_back();
+    allocating_[id].erase(claim);
+    std::vector<Constraint>& cs = constraints_[claim];
+    for (size_t i = cs.size(); i-- > 0;) cs[i].Remove(name);
+  };
+  return true;
+}
+
+// allocateOne: device `device` of request `request` of claim `claim`; the
+// search for it starts at (pool0, slice0, dev0).
+bool DraAllocator::Search::AllocateOne(size_t claim, size_t request, int device, size_t pool0,
+                                       size_t slice0, size_t dev0) {
+  if (claim >= a_.claims_.size()) return true;
+  if (request >= requests_[claim].size()) return AllocateOne(claim + 1, 0, 0, 0, 0, 0);
+  const RequestData& rd = requests_[claim][request];
+  const bool all = rd.request->mode == DraRequest::Mode::kAll;
+  if (all && rd.all_devices.empty()) return false;
+  if (device >= rd.num_devices) return AllocateOne(claim, request + 1, 0, 0, 0, 0);
+  std::function<void()> undo;
+  if (all) {
+    // The order does not matter: this device or no solution.
+    if (!AllocateDevice(claim, rd, rd.all_devices[device], true, &undo)) return false;
+    if (AllocateOne(claim, request, device + 1, 0, 0, 0)) return true;
+    undo();
+    return false;
+  }
+  for (size_t p = pool0; p < pools_.size(); ++p) {
+    const Pool& pool = pools_[p];
+    if (pool.incomplete || pool.invalid) continue;
+    for (size_t s = p == pool0 ? slice0 : 0; s < pool.slices.size(); ++s) {
+      const ResourceSlice& slice = *pool.slices[s];
+      for (size_t d = p == pool0 && s == slice0 ? dev0 : 0; d < slice.devices.size(); ++d) {
+        const DraDevice& dev = slice.devices[d];
+        Candidate c{&slice, &dev, DeviceId(pool.driver, pool.name, dev.name)};
+        if (rd.request->admin_access ? AllocatingForClaim(c.id, claim) : InUse(c.id)) continue;
+        if (!Selectable(claim, rd, slice, dev)) continue;
+        if (!AllocateDevice(claim, rd, c, false, &undo)) continue;
+        if (AllocateOne(claim, request, device + 1, p, s, d + 1)) return true;
+        undo();
+      }
+    }
+  }
+  return false;
+}
+
+std::optional<NodeSelector> DraAllocator::Search::NodeSelectorFor(
+    const ResourceClaim& claim, const std::vector<Result>& results) {
+  NodeSelectorTerm term;
+  auto add_new = [](const std::vector<Requirement>& from, std::vector<Requirement>* to) {
+    for (const Requirement& r : from) {
+      if (std::find(to->begin(), to->end(), r) == to->end()) to->push_back(r);
+    }
+  };
+  for (const Result& r : results) {
+    const DraNodeSelection& sel =
+        r.slice->per_device_node_selection ? r.device->node : r.slice->node;
+    if (!sel.node_name.empty()) {
+      // Local to the node: a selector for exactly this node.
+      Requirement field;
+      field.op = SelectorOp::kIn;
+      field.values = {node_.name_atom};
+      NodeSelector only;
+      only.terms.emplace_back().match_fields.push_back(std::move(field));
+      return only;
+    }
+    if (!sel.node_selector) continue;
+    const size_t n = sel.node_selector->terms.size();
+    if (n == 0) continue;
+    if (n > 1) {
+      throw Stop{Outcome::Kind::kError, "create NodeSelector for claim " + claim.name +
+                                            ": unsupported ResourceSlice.NodeSelector with " +
+                                            std::to_string(n) + " terms"};
+    }
+    add_new(sel.node_selector->terms[0].match_fields, &term.match_fields);
+    add_new(sel.node_selector->terms[0].match_expressions, &term.match_expressions);
+  }
+  if (term.match_fields.empty() && term.match_expressions.empty()) return std::nullopt;
+  NodeSelector out;
+  out.terms.push_back(std::move(term));
+  return out;
+}
+
+Outcome DraAllocator::Search::Run() {
+  GatherPools();
+  const size_t n = a_.claims_.size();
+  requests_.resize(n);
+  constraints_.resize(n);
+  results_.resize(n);
+  for (size_t ci = 0; ci < n; ++ci) {
+    const ResourceClaim& claim = *a_.claims_[ci];
+    const std::string ref = ClaimKey(claim);
+    int min_devices = 0;
+    for (const DraDeviceRequest& req : claim.spec.requests) {
+      if (!req.exactly) {  // the plugin refuses these in PreFilter already
+        throw Stop{Outcome::Kind::kRefused, "claim " + ref + ", request " + req.name +
+                                                ": firstAvailable (DRAPrioritizedList) is not "
+                                                "supported by libsched"};
+      }
+      RequestData rd;
+      rd.request = &*req.exactly;
+      const DraRequest& r = *req.exactly;
+      for (size_t i = 0; i < r.selectors.size(); ++i) {
+        if (r.selectors[i].empty()) {
+          throw Stop{Outcome::Kind::kError, "claim " + ref + ", request " + r.name +
+                                                ", selector #" + std::to_string(i) +
+                                                ": CEL expression empty (unsupported selector "
+                                                "type?)"};
+        }
+      }
+      if (r.device_class_name.empty()) {
+        throw Stop{Outcome::Kind::kError, "claim " + ref + ", request " + r.name +
+                                              ": missing device class name (unsupported request "
+                                              "type?)"};
+      }
+      auto cls = a_.state_.device_classes().find(r.device_class_name);
+      if (cls == a_.state_.device_classes().end()) {
+        throw Stop{Outcome::Kind::kError,
+                   "claim " + ref + ", request " + r.name + ": could not retrieve device class " +
+                       r.device_class_name + ": deviceclass.resource.k8s.io \"" +
+                       r.device_class_name + "\" not found"};
+      }
+      rd.cls = cls->second.get();
+      if (r.mode == DraRequest::Mode::kExactCount) {
+        rd.num_devices = static_cast<int>(std::min<int64_t>(r.count, 1 << 30));
+      } else {
+        for (const Pool& pool : pools_) {
+          const std::string what = "claim " + ref + ", request " + r.name +
+                                   ": asks for all devices, but resource pool " + pool.driver +
+                                   "/" + pool.name;
+          if (pool.incomplete)
+            throw Stop{Outcome::Kind::kError, what + " is currently being updated"};
+          if (pool.invalid) throw Stop{Outcome::Kind::kError, what + " is currently invalid"};
+          for (const ResourceSlice* s : pool.slices) {
+            for (const DraDevice& d : s->devices) {
+              if (Selectable(ci, rd, *s, d)) {
+                rd.all_devices.push_back({s, &d, DeviceId(pool.driver, pool.name, d.name)});
+              }
+            }
+          }
+        }
+        rd.num_devices = static_cast<int>(rd.all_devices.size());
+      }
+      min_devices += rd.num_devices;
+      requests_[ci].push_back(std::move(rd));
+    }
+    if (min_devices > kDraAllocationResultsMaxSize) {
+      throw Stop{Outcome::Kind::kError,
+                 "claim " + ref + ": number of requested devices " + std::to_string(min_devices) +
+                     " exceeds the claim limit of " + std::to_string(kDraAllocationResultsMaxSize)};
+    }
+    for (size_t i = 0; i < claim.spec.constraints.size(); ++i) {
+      const DraConstraint& c = claim.spec.constraints[i];
+      if (!c.match_attribute.empty()) {
+        constraints_[ci].push_back(Constraint(&c, false, &c.match_attribute));
+      } else if (!c.distinct_attribute.empty()) {
+        constraints_[ci].push_back(Constraint(&c, true, &c.distinct_attribute));
+      } else {
+        throw Stop{Outcome::Kind::kError, "claim " + ref + ", constraint #" + std::to_string(i) +
+                                              ": empty constraint (unsupported constraint type?)"};
+      }
+    }
+  }
+  Outcome out;
+  if (!AllocateOne(0, 0, 0, 0, 0, 0)) {
+    for (const Pool& p : pools_) {
+      if (p.invalid) {
+        out.message = "invalid resource pools were encountered";
+        return out;
+      }
+    }
+    out.message = "cannot allocate all claims";
+    return out;
+  }
+  out.kind = Outcome::Kind::kAllocated;
+  for (size_t ci = 0; ci < n; ++ci) {
+    DraAllocation& alloc = out.allocations.emplace_back();
+    for (const Result& r : results_[ci]) {
+      alloc.devices.push_back({r.request->name, r.slice->driver, r.slice->pool, r.device->name,
+                               r.request->admin_access});
+    }
+    alloc.node_selector = NodeSelectorFor(*a_.claims_[ci], results_[ci]);
+  }
+  return out;
+}
+
+DraAllocator::Outcome DraAllocator::Allocate(const Node& node) const {
+  Search search(*this, node);
+  try {
+    return search.Run();
+  } catch (const Search::Stop& stop) {
+    Outcome out;
+    out.kind = stop.kind;
+    out.message = stop.message;
+    return out;
+  }
+}
+
+}  // namespace sched

@@ -1,0 +1,84 @@
+// DraAllocator: the structured-parameters allocator of DRA, as
+// k8s.io/dynamic-resource-allocation/structured v0.36.3 picks it for
+// v1.36.3's default feature gates (the "incubating" variant: AdminAccess,
+// PrioritizedList, PartitionableDevices, DeviceTaints, DeviceBindingAndStatus
+// and ConsumableCapacity on). For one node it gathers the pools of the
+// ResourceSlices that reach the node (generations, completeness, duplicate
+// device names), then searches depth-first, in pool/slice/device order, for
+// devices for every request of every claim to allocate, honouring the
+// classes' and requests' CEL selectors (through DeviceSelector), ExactCount
+// and All modes, matchAttribute and distinctAttribute constraints, admin
+// access, and devices already allocated to other claims; the messages are
+// upstream's.
+//
+// Not implemented, refused with kRefused naming the feature when a device
+// the search reaches needs it: devices that consume shared counters
+// (partitionable devices), tainted devices, devices with binding
+// conditions, devices that allow multiple allocations (consumable
+// capacity). Requests with firstAvailable or capacity requests are refused
+// by the plugin before the allocator runs.
+//
+// Thread-safety: built once per cycle; Allocate is const and may be called
+// concurrently for different nodes.
+#ifndef LIBSCHED_PLUGINS_HELPER_DRA_ALLOCATOR_H_
+#define LIBSCHED_PLUGINS_HELPER_DRA_ALLOCATOR_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "libsched/model/dra.h"
+#include "libsched/model/node.h"
+#include "libsched/plugins/helper/device_selector.h"
+#include "libsched/state/cluster_state.h"
+
+namespace sched {
+
+class DraAllocator {
+ public:
+  struct Outcome {
+    enum class Kind {
+      kAllocated,      // one allocation per claim, in order
+      kUnschedulable,  // no allocation on this node; message says why
+      kError,          // bad input (upstream's Allocate error)
+      kRefused,        // a device needs a feature libsched does not implement
+    };
+    Kind kind = Kind::kUnschedulable;
+    std::string message;
+    std::vector<DraAllocation> allocations;
+  };
+
+  // `claims` are the claims to allocate (not allocated yet), in the pod's
+  // order; every claim in `state` that is allocated holds its devices
+  // (except those it got with admin access). Compiles every selector
+  // once. `state` and the claims must outlive the allocator.
+  DraAllocator(const ClusterState& state, std::vector<const ResourceClaim*> claims);
+  ~DraAllocator();
+
+  Outcome Allocate(const Node& node) const;
+
+  // "driver/pool/device" (DeviceID.String()).
+  static std::string DeviceId(const std::string& driver, const std::string& pool,
+                              const std::string& device);
+
+ private:
+  struct Compiled {
+    std::unique_ptr<DeviceSelector> selector;
+    std::string error;  // when selector is null
+  };
+  class Search;
+
+  const ClusterState& state_;
+  const Interner& interner_;
+  std::vector<const ResourceClaim*> claims_;
+  std::unordered_set<std::string> allocated_;  // DeviceId of every allocated device
+  std::map<std::string, std::vector<const ResourceSlice*>, std::less<>> slices_on_node_;
+  std::vector<const ResourceSlice*> slices_shared_;        // no nodeName, or shared counters
+  std::map<std::string, Compiled, std::less<>> compiled_;  // by expression
+};
+
+}  // namespace sched
+
+#endif  // LIBSCHED_PLUGINS_HELPER_DRA_ALLOCATOR_H_

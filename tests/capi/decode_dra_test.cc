@@ -1,0 +1,243 @@
+// DecodeResourceSlice, DecodeDeviceClass, DecodeResourceClaim,
+// DecodeResourceClaimTemplate through DecodeChanges, and a pod's
+// spec.resourceClaims with status.resourceClaimStatuses. The objects follow
+// the resource.k8s.io/v1 examples of the Kubernetes documentation's DRA
+// pages (a GPU driver's slice, class, claim and template).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/capi/decode_test_util.h"
+
+namespace sched::capi {
+namespace {
+
+using ::sched::capi::testing::CaseName;
+using ::sched::capi::testing::ErrorCase;
+using ::sched::capi::testing::ParseAndDecodePod;
+
+ApiStatus DecodeDoc(const std::string& json, Interner& in, ChangeSet* out) {
+  JsonDoc doc;
+  CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
+  return DecodeChanges(doc.get(), in, out);
+}
+
+TEST(DecodeDraTest, ResourceSlice) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+      "metadata":{"name":"worker-1-gpu.example.com-x7k2p"},
+      "spec":{"driver":"gpu.example.com","nodeName":"worker-1",
+        "pool":{"name":"worker-1","generation":3,"resourceSliceCount":2},
+        "devices":[
+          {"name":"gpu-0","attributes":{"model":{"string":"LATEST-GPU-MODEL"},
+             "gpu.example.com/index":{"int":0},"healthy":{"bool":true},
+             "driverVersion":{"version":"1.2.3"}},
+           "capacity":{"memory":{"value":"80Gi"},"cores":{"value":128}}},
+          {"name":"gpu-1","taints":[{"key":"k","effect":"NoSchedule"}],
+           "allowMultipleAllocations":true}]}})",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 1u);
+  EXPECT_EQ(cs.changes[0].op, Change::Op::kUpsertResourceSlice);
+  EXPECT_EQ(cs.changes[0].key, "worker-1-gpu.example.com-x7k2p");
+  const ResourceSlice& slice = *cs.changes[0].resource_slice;
+  EXPECT_EQ(slice.driver, "gpu.example.com");
+  EXPECT_EQ(slice.pool, "worker-1");
+  EXPECT_EQ(slice.generation, 3);
+  EXPECT_EQ(slice.resource_slice_count, 2);
+  EXPECT_EQ(slice.node.node_name, "worker-1");
+  ASSERT_EQ(slice.devices.size(), 2u);
+  const DraDevice& gpu = slice.devices[0];
+  ASSERT_EQ(gpu.attributes.size(), 4u);
+  EXPECT_EQ(gpu.attributes[0].first, "model");
+  EXPECT_EQ(gpu.attributes[0].second.text, "LATEST-GPU-MODEL");
+  EXPECT_EQ(gpu.attributes[1].second.kind, DraAttribute::Kind::kInt);
+  EXPECT_EQ(gpu.attributes[2].second.kind, DraAttribute::Kind::kBool);
+  EXPECT_TRUE(gpu.attributes[2].second.bool_value);
+  EXPECT_EQ(gpu.attributes[3].second.kind, DraAttribute::Kind::kVersion);
+  ASSERT_NE(gpu.FindAttribute("gpu.example.com", "gpu.example.com/model"), nullptr);
+  EXPECT_EQ(gpu.FindAttribute("gpu.example.com", "other.example.com/model"), nullptr);
+  EXPECT_EQ(gpu.capacity, (std::vector<std::pair<std::string, std::string>>{{"memory", "80Gi"},
+                                                                            {"cores", "128"}}));
+  EXPECT_FALSE(gpu.has_taints);
+  EXPECT_TRUE(slice.devices[1].has_taints);
+  EXPECT_TRUE(slice.devices[1].allow_multiple_allocations);
+}
+
+TEST(DecodeDraTest, DeviceClassClaimAndTemplate) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"({"kind":"List","items":[
+      {"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.example.com"},
+       "spec":{"selectors":[{"cel":{"expression":"device.driver == 'gpu.example.com'"}}]}},
+      {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+       "metadata":{"name":"pod-gpu-abc12","namespace":"ml","uid":"claim-uid",
+         "ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"pod","uid":"pod-uid",
+                             "controller":true}]},
+       "spec":{"devices":{
+         "requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com",
+                        "allocationMode":"ExactCount","count":2,
+                        "selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].healthy"}}]}},
+                     {"name":"nic","firstAvailable":[{"name":"fast","deviceClassName":"nic"},
+                                                     {"name":"any","deviceClassName":"nic","allocationMode":"All"}]}],
+         "constraints":[{"requests":["gpu"],"matchAttribute":"gpu.example.com/numa"}],
+         "config":[{"opaque":{"driver":"gpu.example.com","parameters":{"x":1}}}]}},
+       "status":{"allocation":{"devices":{"results":[
+           {"request":"gpu","driver":"gpu.example.com","pool":"worker-1","device":"gpu-0"},
+           {"request":"gpu","driver":"gpu.example.com","pool":"worker-1","device":"gpu-1","adminAccess":true}]},
+         "nodeSelector":{"nodeSelectorTerms":[{"matchFields":[
+           {"key":"metadata.name","operator":"In","values":["worker-1"]}]}]}},
+         "reservedFor":[{"resource":"pods","name":"pod","uid":"pod-uid"}]}},
+      {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
+       "metadata":{"name":"gpu-template","namespace":"ml"},
+       "spec":{"spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com"}}]}}}}]})",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 3u);
+  EXPECT_EQ(cs.summary.applied, 3);
+  const DeviceClass& cls = *cs.changes[0].device_class;
+  EXPECT_EQ(cls.selectors, std::vector<std::string>{"device.driver == 'gpu.example.com'"});
+
+  EXPECT_EQ(cs.changes[1].op, Change::Op::kUpsertResourceClaim);
+  EXPECT_EQ(cs.changes[1].key, "ml/pod-gpu-abc12");
+  const ResourceClaim& claim = *cs.changes[1].resource_claim;
+  EXPECT_EQ(claim.uid, "claim-uid");
+  EXPECT_EQ(claim.controller_uid, "pod-uid");
+  ASSERT_EQ(claim.spec.requests.size(), 2u);
+  const DraRequest& gpu = *claim.spec.requests[0].exactly;
+  EXPECT_EQ(gpu.name, "gpu");
+  EXPECT_EQ(gpu.count, 2);
+  EXPECT_EQ(gpu.selectors.size(), 1u);
+  EXPECT_FALSE(claim.spec.requests[1].exactly);
+  ASSERT_EQ(claim.spec.requests[1].first_available.size(), 2u);
+  EXPECT_EQ(claim.spec.requests[1].first_available[1].mode, DraRequest::Mode::kAll);
+  ASSERT_EQ(claim.spec.constraints.size(), 1u);
+  EXPECT_EQ(claim.spec.constraints[0].match_attribute, "gpu.example.com/numa");
+  ASSERT_TRUE(claim.allocation);
+  ASSERT_EQ(claim.allocation->devices.size(), 2u);
+  EXPECT_EQ(claim.allocation->devices[0].device, "gpu-0");
+  EXPECT_TRUE(claim.allocation->devices[1].admin_access);
+  ASSERT_TRUE(claim.allocation->node_selector);
+  EXPECT_EQ(claim.reserved_for, std::vector<std::string>{"pod-uid"});
+
+  EXPECT_EQ(cs.changes[2].op, Change::Op::kUpsertResourceClaimTemplate);
+  EXPECT_EQ(cs.changes[2].key, "ml/gpu-template");
+  EXPECT_EQ(cs.changes[2].resource_claim_template->spec.requests.size(), 1u);
+}
+
+TEST(DecodeDraTest, Deletions) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"([
+      {"type":"DELETED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+                                  "metadata":{"name":"c","namespace":"ns"}}},
+      {"type":"DELETED","object":{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",
+                                  "metadata":{"name":"d"}}},
+      {"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1beta1","kind":"DeviceClass",
+                                "metadata":{"name":"old"}}}])",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 2u);
+  EXPECT_EQ(cs.changes[0].op, Change::Op::kRemoveResourceClaim);
+  EXPECT_EQ(cs.changes[0].key, "ns/c");
+  EXPECT_EQ(cs.changes[1].op, Change::Op::kRemoveDeviceClass);
+  EXPECT_EQ(cs.summary.ignored.at("DeviceClass"), 1);
+}
+
+TEST(DecodeDraTest, PodResourceClaims) {
+  Interner in;
+  DecodedPod out;
+  const ApiStatus s = ParseAndDecodePod(R"({"metadata":{"name":"p","namespace":"ml"},
+      "spec":{"containers":[{"name":"c","resources":{"claims":[{"name":"gpu"}]}}],
+        "resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"gpu-template"},
+                          {"name":"shared","resourceClaimName":"shared-claim"},
+                          {"name":"later","resourceClaimTemplateName":"t"},
+                          {"name":"none","resourceClaimTemplateName":"t"}]},
+      "status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"p-gpu-x1"},
+                                         {"name":"gpu","resourceClaimName":"ignored"},
+                                         {"name":"none"}]}})",
+                                        in, &out);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const auto& rc = out.pod->resource_claims;
+  ASSERT_EQ(rc.size(), 4u);
+  EXPECT_EQ(rc[0].template_name, "gpu-template");
+  EXPECT_TRUE(rc[0].has_status);
+  EXPECT_EQ(rc[0].generated_name, "p-gpu-x1");
+  EXPECT_EQ(rc[1].claim_name, "shared-claim");
+  EXPECT_FALSE(rc[1].template_name);
+  EXPECT_FALSE(rc[2].has_status);
+  EXPECT_TRUE(rc[3].has_status);
+  EXPECT_FALSE(rc[3].generated_name);
+}
+
+class DecodeDraErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(DecodeDraErrorTest, NamesPathAndReason) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(GetParam().json, in, &cs);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.path(), GetParam().path);
+  EXPECT_EQ(s.message(), GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, DecodeDraErrorTest,
+    ::testing::Values(
+        ErrorCase{"SliceWithoutDriver",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"pool":{"name":"p","resourceSliceCount":1}}})",
+                  "spec.driver", "spec.driver: Required value"},
+        ErrorCase{"SliceWithoutPool",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d"}})",
+                  "spec.pool", "spec.pool: Required value"},
+        ErrorCase{"SliceCountZero",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p"}}})",
+                  "spec.pool.resourceSliceCount",
+                  "spec.pool.resourceSliceCount: must be greater than zero"},
+        ErrorCase{"AttributeWithTwoValues",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","attributes":{"a":{"int":1,"bool":true}}}]}})",
+                  "spec.devices[0].attributes.a",
+                  "spec.devices[0].attributes.a: must have exactly one of int, bool, string, "
+                  "version"},
+        ErrorCase{"BadCapacity",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","capacity":{"m":{"value":"lots"}}}]}})",
+                  "spec.devices[0].capacity.m.value",
+                  "spec.devices[0].capacity.m.value: invalid quantity \"lots\": invalid quantity "
+                  "syntax"},
+        ErrorCase{"BadAllocationMode",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{
+                      "requests":[{"name":"r","exactly":{"deviceClassName":"c",
+                                   "allocationMode":"Some"}}]}}})",
+                  "spec.devices.requests[0].exactly.allocationMode",
+                  "spec.devices.requests[0].exactly.allocationMode: Unsupported value: \"Some\": "
+                  "supported values: \"All\", \"ExactCount\""},
+        ErrorCase{"RequestWithoutName",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{
+                      "requests":[{"exactly":{"deviceClassName":"c"}}]}}})",
+                  "spec.devices.requests[0].name", "spec.devices.requests[0].name: Required value"},
+        ErrorCase{"SelectorWithoutExpression",
+                  R"({"kind":"DeviceClass","metadata":{"name":"c"},
+                      "spec":{"selectors":[{"cel":{}}]}})",
+                  "spec.selectors[0].cel.expression",
+                  "spec.selectors[0].cel.expression: Required value"},
+        ErrorCase{"AllocatedWithoutDevice",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"status":{"allocation":{
+                      "devices":{"results":[{"request":"r","driver":"d","pool":"p"}]}}}})",
+                  "status.allocation.devices.results[0].device",
+                  "status.allocation.devices.results[0].device: Required value"},
+        ErrorCase{"PodClaimNameNotString",
+                  R"({"kind":"Pod","metadata":{"name":"p"},
+                      "spec":{"resourceClaims":[{"name":"a","resourceClaimName":1}]}})",
+                  "spec.resourceClaims[0].resourceClaimName",
+                  "spec.resourceClaims[0].resourceClaimName: expected a string, got a number"}),
+    CaseName);
+
+}  // namespace
+}  // namespace sched::capi
