@@ -7,13 +7,21 @@
 # Usage: cargo-build.sh CARGO MANIFEST TARGET_DIR OUTPUT [fuzzing]
 set -eu
 cargo=$1 manifest=$2 target_dir=$3 output=$4
+out_dir=$target_dir/release
+target=""
 if [ "${5:-}" = fuzzing ]; then
+  # An explicit --target keeps RUSTFLAGS off build scripts and proc macros,
+  # which run on the host without libFuzzer's runtime (as cargo-fuzz does).
+  host=$(rustc -vV | sed -n 's/^host: //p')
+  target="--target $host"
+  out_dir=$target_dir/$host/release
   RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4"
   RUSTFLAGS="$RUSTFLAGS -Cllvm-args=-sanitizer-coverage-inline-8bit-counters"
   RUSTFLAGS="$RUSTFLAGS -Cllvm-args=-sanitizer-coverage-pc-table"
   RUSTFLAGS="$RUSTFLAGS -Cllvm-args=-sanitizer-coverage-trace-compares"
   export RUSTFLAGS
 fi
-CARGO_TERM_COLOR=never "$cargo" build --locked --release --quiet \
+# shellcheck disable=SC2086  # $target is empty or two words
+CARGO_TERM_COLOR=never "$cargo" build --locked --release --quiet $target \
   --manifest-path "$manifest" --target-dir "$target_dir"
-cp "$target_dir/release/libsched_cel.a" "$output"
+cp "$out_dir/libsched_cel.a" "$output"
