@@ -22,6 +22,24 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// validation upstream, so none reaches the allocator.
 const MAX_LENGTH: usize = 10 * 1024;
 
+/// The identifiers an expression may read: the `device` variable, the type
+/// names, and the namespaces of the `optional` and `strings` functions.
+const DECLARED: &[&str] = &[
+    "device",
+    "bool",
+    "bytes",
+    "double",
+    "int",
+    "list",
+    "map",
+    "null_type",
+    "string",
+    "type",
+    "uint",
+    "optional",
+    "strings",
+];
+
 /// A compiled selector: the parsed expression, instrumented by cost.rs.
 pub struct Selector {
     expr: IdedExpr,
@@ -57,7 +75,7 @@ fn compile(source: &str) -> Result<Selector, String> {
     }
     if let Some(name) = cost::free_variables(&expr)
         .into_iter()
-        .find(|v| v != "device")
+        .find(|v| !DECLARED.contains(&v.as_str()))
     {
         return Err(format!(
             "compilation failed: ERROR: <input>: undeclared reference to '{name}'"
