@@ -3,7 +3,7 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer).
 #
 # Usage: scripts/fuzz.sh [--seconds N] [--build-only] [--setup-only] [--no-build] [--no-replay] [TARGET...]
-#   TARGET   config | apply | schedule | quantity | stateful | nodes (or fuzz_<name>); default: all
+#   TARGET   config | apply | schedule | quantity | stateful | nodes | selector (or fuzz_<name>); default: all
 #   --seconds N       fuzz each target N seconds (default: $FUZZ_SECONDS, else 60)
 #   --build-only      build targets and seeds, replay regressions, do not fuzz
 #   --setup-only      only configure build-fuzz (scripts/test.sh then builds it
@@ -31,7 +31,7 @@ set -euo pipefail
 {
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(config apply schedule quantity stateful nodes)
+ALL_TARGETS=(config apply schedule quantity stateful nodes selector)
 seconds=${FUZZ_SECONDS:-60}
 build_only=0
 setup_only=0
@@ -118,6 +118,8 @@ for t in "${targets[@]}"; do
   # stateful reads opcode bytes, not JSON: short inputs, its own dictionary.
   input_flags=(-max_len=65536 -dict=tests/fuzz/json.dict)
   [ "$t" = stateful ] && input_flags=(-max_len=512 -dict=tests/fuzz/stateful.dict)
+  # selector reads a CEL expression: at most upstream's 10 KiB, its own dictionary.
+  [ "$t" = selector ] && input_flags=(-max_len=10240 -dict=tests/fuzz/cel.dict)
   # shellcheck disable=SC2086
   "$bin" "$out/corpus/$t" "$out/seeds/$t" \
     "${input_flags[@]}" -max_total_time="$seconds" -timeout=30 \

@@ -5,12 +5,16 @@
 # capi_c_valgrind test), and for scripts/fuzz.sh clang with its libFuzzer
 # runtime (libclang-rt-dev pulls libclang-rt-14-dev on bookworm, which has
 # libclang_rt.fuzzer-x86_64.a); openssl and curl for scripts/kube-components.sh
-# (test certificates, the API server's /readyz).
+# (test certificates, the API server's /readyz). cargo builds the CEL
+# evaluator of DRA device selectors (meson -Dcel=auto, docs/dra.md; the cel
+# crate needs Rust 1.86): a machine without one gets Debian's cargo-web
+# (bookworm's cargo, 1.63, is too old), one with rustup's keeps it.
 set -euo pipefail
 
 packages=(meson ninja-build pkg-config gcc g++ binutils libcjson-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libyaml-dev python3
           abigail-tools valgrind clang libclang-rt-dev go-md2man openssl curl)
+command -v cargo >/dev/null || packages+=(cargo-web)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

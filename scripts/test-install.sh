@@ -39,6 +39,10 @@ for f in "$prefix/include/sched/sched.h" "$libdir/libsched.so" "$libdir/libsched
          "$libdir/pkgconfig/libsched-static.pc" "$bindir/schedsim" "$mandir/man1/schedsim.1"; do
   [ -e "$dest$f" ] || fail "not installed: $f"
 done
+# With -Dcel, the CEL evaluator's archive that libsched.a's static links name.
+if [ -e "$builddir/libsched_cel.a" ] && [ ! -e "$dest$libdir/libsched_cel.a" ]; then
+  fail "not installed: $libdir/libsched_cel.a"
+fi
 # Nothing of the tests or benchmarks is installed.
 if [ -n "$(find "$dest" -name workload -o -name '*_test')" ]; then fail "test binaries installed"; fi
 

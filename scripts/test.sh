@@ -100,7 +100,7 @@ run_fuzz() {  # one scripts/fuzz.sh run per target, so each counts on its own
   # Then two targets at a time: libFuzzer uses one core, the machine has two.
   bash scripts/fuzz.sh --build-only --no-replay >/dev/null
   local pair=() t
-  for t in config apply schedule quantity stateful nodes; do
+  for t in config apply schedule quantity stateful nodes selector; do
     pair+=("$t")
     ((${#pair[@]} == 2)) || continue
     fuzz_pair "${pair[@]}"

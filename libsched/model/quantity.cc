@@ -240,4 +240,15 @@ QuantityResult ParseQuantityValue(std::string_view s) {
   return ScaledValue(s, kNanosPerUnit);
 }
 
+QuantityNanosResult ParseQuantityNanos(std::string_view s) {
+  const std::optional<Parsed> p = Parse(s);
+  if (!p) return {0, 0, kSyntaxError};
+  if (!p->nanos) return {0, 0, kRangeError};
+  // At most 10^29 < 2^97: the negation cannot overflow.
+  const I128 magnitude = static_cast<I128>(*p->nanos);
+  const U128 bits = static_cast<U128>(p->negative ? -magnitude : magnitude);
+  return {static_cast<int64_t>(static_cast<uint64_t>(bits >> 64)),
+          static_cast<uint64_t>(bits), {}};
+}
+
 }  // namespace sched

@@ -40,6 +40,19 @@ QuantityResult ParseQuantityMilli(std::string_view s);
 // storage, pods and extended resources.
 QuantityResult ParseQuantityValue(std::string_view s);
 
+// The exact value upstream's parser keeps (its magnitude rounded up to 1n,
+// the sign applied after), in nano-units as a two's complement 128-bit
+// number split in halves: for CEL's quantity library (Quantity.Cmp, Add,
+// AsInt64), which compares values, not rounded units. Values beyond 10^29
+// nano-units are "quantity out of range" (upstream keeps them as inf.Dec).
+struct QuantityNanosResult {
+  int64_t high = 0;
+  uint64_t low = 0;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+QuantityNanosResult ParseQuantityNanos(std::string_view s);
+
 }  // namespace sched
 
 #endif  // LIBSCHED_MODEL_QUANTITY_H_

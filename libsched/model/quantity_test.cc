@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sched {
 namespace {
@@ -270,6 +271,39 @@ TEST(QuantityTest, LongDigitStrings) {
 TEST(QuantityTest, EmbeddedNul) {
   ExpectEq(ParseQuantityValue(std::string_view("1\0", 2)), kSyntax);
   ExpectEq(ParseQuantityValue(std::string_view("\0", 1)), kSyntax);
+}
+
+// The exact values CEL's quantity library compares (ParseQuantityNanos).
+TEST(QuantityTest, Nanos) {
+  __extension__ typedef __int128 I128;
+  __extension__ typedef unsigned __int128 U128;
+  struct NanosCase {
+    std::string input;
+    I128 nanos;
+    std::string error;
+  };
+  const I128 kTen20 = static_cast<I128>(100'000'000'000'000'000) * 1000;
+  const std::vector<NanosCase> cases = {
+      {"1", 1'000'000'000, ""},
+      {"1500m", 1'500'000'000, ""},
+      {"1n", 1, ""},
+      {"0.1n", 1, ""},    // rounded up to 1n, as upstream's parser does
+      {"-0.1n", -1, ""},  // the magnitude rounded up, then negated
+      {"-1.5", -1'500'000'000, ""},
+      {"1Ki", 1024'000'000'000, ""},
+      {"8Ei", static_cast<I128>(INT64_MAX) * 1'000'000'000, ""},  // capped
+      {"1e20", kTen20 * 1'000'000'000, ""},
+      {"1e21", 0, "quantity out of range"},
+      {"1x", 0, "invalid quantity syntax"},
+  };
+  for (const NanosCase& c : cases) {
+    SCOPED_TRACE(testing::Message() << "input \"" << c.input << "\"");
+    const QuantityNanosResult got = ParseQuantityNanos(c.input);
+    EXPECT_EQ(got.error, c.error);
+    const I128 nanos =
+        static_cast<I128>((static_cast<U128>(static_cast<uint64_t>(got.high)) << 64) | got.low);
+    EXPECT_TRUE(nanos == c.nanos) << static_cast<long long>(nanos / 1'000'000'000);
+  }
 }
 
 }  // namespace

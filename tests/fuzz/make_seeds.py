@@ -3,7 +3,7 @@
 
 Usage: make_seeds.py OUTDIR [--corpus DIR] [--examples DIR] [--max-len N]
 
-Creates OUTDIR/{config,apply,schedule,quantity,stateful,nodes}/, one file per seed, named
+Creates OUTDIR/{config,apply,schedule,quantity,stateful,nodes,selector}/, one file per seed, named
 by the SHA-1 of its content (as libFuzzer names corpus files), so reruns are
 idempotent. Sources:
 
@@ -15,7 +15,8 @@ idempotent. Sources:
   * examples/cluster/*.json, the same way, plus sub-Lists below --max-len;
   * small hand-written configs, events, pods and quantities;
   * hand-written operation sequences for fuzz_stateful (HAND_STATEFUL);
-  * hand-written sched_engine_nodes queries for fuzz_nodes (HAND_NODE_QUERIES).
+  * hand-written sched_engine_nodes queries for fuzz_nodes (HAND_NODE_QUERIES);
+  * hand-written CEL device selectors for fuzz_selector (HAND_SELECTORS).
 
 Input formats follow the targets: fuzz_apply splits its input into documents
 at "\\n---\\n"; fuzz_schedule takes one flags byte, then the pod JSON;
@@ -29,7 +30,7 @@ import json
 import os
 import sys
 
-TARGETS = ("config", "apply", "schedule", "quantity", "stateful", "nodes")
+TARGETS = ("config", "apply", "schedule", "quantity", "stateful", "nodes", "selector")
 SEPARATOR = "\n---\n"
 QUANTITY_MAPS = {"requests", "limits", "allocatable", "capacity", "overhead", "allocatedResources"}
 WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "ReplicationController"}
@@ -397,6 +398,22 @@ HAND_NODE_QUERIES = [
 ]
 
 
+HAND_SELECTORS = [
+    'device.driver == "dra.example.com"',
+    'device.attributes["dra.example.com"].model == "a100"',
+    'device.attributes["dra.example.com"].cores > 64 && device.attributes["dra.example.com"].healthy',
+    'device.attributes["dra.example.com"].driverVersion.isGreaterThan(semver("1.0.0"))',
+    'device.capacity["dra.example.com"].memory.compareTo(quantity("40Gi")) >= 0',
+    'device.capacity["other.example.com"].slots.add(quantity("500m")).asInteger() == 2',
+    'cel.bind(d, device.attributes["dra.example.com"], d.model.startsWith("a") && d.cores % 2 == 0)',
+    'device.attributes.exists_one(x, x == "other.example.com")',
+    'device.attributes["dra.example.com"].model.split("1").size() == 2',
+    '[1, 2, 3].map(x, x * 2).filter(y, y > 2).all(z, z < 10)',
+    'isSemver("v1.2", true) && semver("v1.2", true).minor() == 2',
+    'device.allowMultipleAllocations || "zone" in device.attributes["other.example.com"]',
+]
+
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -435,6 +452,8 @@ def main():
         seeds.add("apply", compact(bound))
     for ops in HAND_STATEFUL:
         seeds.add("stateful", bytes(ops))
+    for e in HAND_SELECTORS:
+        seeds.add("selector", e)
     for q in HAND_NODE_QUERIES:
         seeds.add("nodes", q)
     # Garbage the decoders should reject cleanly.
