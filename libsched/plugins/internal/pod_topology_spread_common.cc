@@ -76,11 +76,11 @@ std::vector<int64_t> CountPodsMatchSelectorByNode(const std::optional<LabelSelec
   std::vector<int64_t> out(snapshot.NodeIndexBound(), 0);
   if (!selector || selector->requirements.empty()) return out;
   for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-    if (key.terminating || group.sample.ns != ns ||
-        !selector->Matches(group.sample.labels, snapshot.interner())) {
+    if (key.terminating || group->sample.ns != ns ||
+        !selector->Matches(group->sample.labels, snapshot.interner())) {
       continue;
     }
-    for (const auto& [node, count] : group.nodes) out[node->index()] += count;
+    for (const auto& [index, count] : group->nodes) out[index] += count;
   }
   return out;
 }
