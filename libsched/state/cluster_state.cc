@@ -222,7 +222,8 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
 void ClusterState::UnshareAll() {
   std::vector<const NodeInfo*>& by_index = by_index_.Mutable(nullptr);
   infos_.UnshareAll([&](std::shared_ptr<NodeInfo>& slot) {
-    by_index[Unshare(slot, nullptr).index()] = slot.get();
+    const NodeInfo& mine = Unshare(slot, nullptr);
+    by_index[mine.index()] = &mine;
   });
   pods_.UnshareAll([](const std::shared_ptr<const Pod>&) {});
   std::vector<const NodeInfo*>& list = node_list_.Mutable(nullptr);

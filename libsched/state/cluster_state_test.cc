@@ -508,6 +508,10 @@ TEST(ClusterStateCloneTest, ACloneInsideABatchSurvivesItsRollback) {
     s.UpsertPod(PodBuilder(in, "p").Label("app", "a").NodeName("n1").Build());
     c = s.Clone();
     EXPECT_NE(c->FindNode("n1"), s.FindNode("n1"));
+    // The copy's walk and NodeAt name its own NodeInfo.
+    ASSERT_EQ(c->NodeList().size(), 1u);
+    EXPECT_EQ(c->NodeList()[0], c->FindNode("n1"));
+    EXPECT_EQ(c->NodeAt(c->FindNode("n1")->index()), c->FindNode("n1"));
     s.UpsertPod(PodBuilder(in, "p2").Label("app", "b").NodeName("n1").Build());
   }  // rolled back
   EXPECT_TRUE(s.FindNode("n1")->pods().empty());

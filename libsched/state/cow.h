@@ -38,28 +38,36 @@
 
 namespace sched {
 
-// Makes *p this holder's own (cloned when shared), recording the swap.
+// Makes *p this holder's own (cloned when shared, made when null),
+// recording the swap.
 template <class T>
 T& Unshare(std::shared_ptr<T>& p, UndoLog* log) {
-  if (p.use_count() > 1) {
-    auto copy = std::make_shared<T>(*p);
+  if (p == nullptr || p.use_count() > 1) {
+    auto copy = p == nullptr ? std::make_shared<T>() : std::make_shared<T>(*p);
     undo::Save(log, p);
     p = std::move(copy);
   }
   return *p;
 }
 
+// A value-initialized T for reads of a piece never written: empty pieces
+// cost no allocation (a ClusterState has some twenty).
+template <class T>
+const T& EmptyValue() {
+  static const T empty{};
+  return empty;
+}
+
 template <class T>
 class Cow {
  public:
-  Cow() : p_(std::make_shared<T>()) {}
-  const T& operator*() const { return *p_; }
-  const T* operator->() const { return p_.get(); }
+  const T& operator*() const { return p_ == nullptr ? EmptyValue<T>() : *p_; }
+  const T* operator->() const { return &**this; }
   // The value, for writing: cloned first when another copy shares it.
   T& Mutable(UndoLog* log) { return Unshare(p_, log); }
 
  private:
-  std::shared_ptr<T> p_;
+  std::shared_ptr<T> p_;  // null: empty
 };
 
 template <class K, class V, size_t kShards, class Hash = std::hash<K>>
@@ -69,10 +77,9 @@ class CowMap {
  public:
   using Shard = std::unordered_map<K, V, Hash>;
 
-  CowMap() : table_(std::make_shared<Table>()) {}
-
   // The value under `key`, or null.
   const V* Find(const K& key) const {
+    if (table_ == nullptr) return nullptr;
     const Shard* s = (*table_)[ShardOf(key)].get();
     if (s == nullptr) return nullptr;
     auto it = s->find(key);
@@ -84,18 +91,12 @@ class CowMap {
   // helpers (undo::TryEmplace, undo::Erase, ...).
   Shard& MutableShard(const K& key, UndoLog* log) {
     Table& t = Unshare(table_, log);
-    std::shared_ptr<Shard>& s = t[ShardOf(key)];
-    if (s == nullptr) {
-      auto fresh = std::make_shared<Shard>();
-      undo::Save(log, s);
-      s = std::move(fresh);
-      return *s;
-    }
-    return Unshare(s, log);
+    return Unshare(t[ShardOf(key)], log);
   }
   // Calls fn(key, value) for every entry, in no particular order.
   template <class Fn>
   void ForEach(Fn&& fn) const {
+    if (table_ == nullptr) return;
     for (const auto& s : *table_) {
       if (s == nullptr) continue;
       for (const auto& [k, v] : *s) fn(k, v);
@@ -104,6 +105,7 @@ class CowMap {
   // O(kShards).
   size_t size() const {
     size_t n = 0;
+    if (table_ == nullptr) return n;
     for (const auto& s : *table_) n += s == nullptr ? 0 : s->size();
     return n;
   }
@@ -111,6 +113,7 @@ class CowMap {
   // (ClusterState::UnshareAll: a Clone inside a unit).
   template <class Fn>
   void UnshareAll(Fn&& fn) {
+    if (table_ == nullptr) return;
     Table& t = Unshare(table_, nullptr);
     for (auto& s : t) {
       if (s == nullptr) continue;
@@ -127,7 +130,7 @@ class CowMap {
     return static_cast<size_t>(h >> 40) & (kShards - 1);
   }
 
-  std::shared_ptr<Table> table_;
+  std::shared_ptr<Table> table_;  // null: empty
 };
 
 }  // namespace sched
