@@ -43,8 +43,7 @@ NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
 }
 
 NodeInfo& ClusterState::MutableInfo(const std::string& node_name) {
-  std::shared_ptr<NodeInfo>& slot =
-      infos_.MutableShard(node_name, log()).find(node_name)->second;
+  std::shared_ptr<NodeInfo>& slot = infos_.MutableShard(node_name, log()).find(node_name)->second;
   if (slot.use_count() == 1) return *slot;
   // Shared with a Clone: this side takes a copy, and its node list and
   // NodeAt name the copy (each change undoable, so a rollback returns to
@@ -152,10 +151,10 @@ void ClusterState::RebuildNodeList(bool undoable) {
   // the snapshot's; a node added and removed again, or removed and re-added,
   // leaves the walk as it was.
   const std::vector<std::string>& order = *snapshot_order_;
-  const bool same_nodes =
-      tree_->size() == order.size() &&
-      std::all_of(order.begin(), order.end(),
-                  [&](const std::string& name) { return tree_->ZoneOf(name) != nullptr; });
+  const bool same_nodes = tree_->size() == order.size() &&
+                          std::all_of(order.begin(), order.end(), [&](const std::string& name) {
+                            return tree_->ZoneOf(name) != nullptr;
+                          });
   std::vector<std::string> fresh;
   if (!same_nodes) fresh = tree_->List();
   const std::vector<std::string>& listed = same_nodes ? order : fresh;

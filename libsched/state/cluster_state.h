@@ -143,8 +143,7 @@ class ClusterState {
   // False if unknown.
   bool RemoveWorkload(WorkloadKind kind, std::string_view key);
   // Null if unknown.
-  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns,
-                               std::string_view name) const;
+  const Workload* FindWorkload(WorkloadKind kind, std::string_view ns, std::string_view name) const;
   // Calls fn(const Workload&) for each workload of `kind` in namespace
   // `ns`, in name order.
   template <class Fn>
@@ -256,9 +255,8 @@ class ClusterState {
   // Node object, in no particular order; for state digests.
   template <class Fn>
   void ForEachNodeInfo(Fn&& fn) const {
-    infos_.ForEach([&](const std::string& name, const std::shared_ptr<NodeInfo>& info) {
-      fn(name, *info);
-    });
+    infos_.ForEach(
+        [&](const std::string& name, const std::shared_ptr<NodeInfo>& info) { fn(name, *info); });
   }
   // The NodeInfo of `name` (with or without a Node object), or null.
   const NodeInfo* FindNodeInfo(std::string_view name) const;
@@ -305,10 +303,10 @@ class ClusterState {
   std::shared_ptr<Interner> interner_ = std::make_shared<Interner>();
   // Every container below is shared with Clone()s until written (cow.h):
   // writes go through Mutable / MutableShard / MutableInfo.
-  CowMap<std::string, std::shared_ptr<NodeInfo>, 64> infos_;  // by node name
-  CowMap<std::string, std::shared_ptr<const Pod>, 256> pods_;   // by PodKey
-  Cow<std::vector<const NodeInfo*>> by_index_;  // by NodeInfo::index(); null: free
-  PodLabelIndex pod_labels_;                    // copy-on-write per group
+  CowMap<std::string, std::shared_ptr<NodeInfo>, 64> infos_;   // by node name
+  CowMap<std::string, std::shared_ptr<const Pod>, 256> pods_;  // by PodKey
+  Cow<std::vector<const NodeInfo*>> by_index_;                 // by NodeInfo::index(); null: free
+  PodLabelIndex pod_labels_;                                   // copy-on-write per group
   Cow<AffinityTermIndex> affinity_terms_;
   Cow<TopologyDomains> topology_domains_;
   uint32_t next_node_index_ = 0;
@@ -336,8 +334,8 @@ class ClusterState {
   // snapshot_order_saved_ (a node was added or removed since it).
   Cow<std::vector<std::string>> snapshot_order_;
   bool snapshot_order_saved_ = false;
-  UndoLog undo_;          // records while a Batch is open
-  uint64_t batches_ = 0;  // Batches opened, numbering them
+  UndoLog undo_;             // records while a Batch is open
+  uint64_t batches_ = 0;     // Batches opened, numbering them
   uint64_t tree_batch_ = 0;  // the Batch that saved tree_ (SaveTree)
 };
 

@@ -108,7 +108,8 @@ TEST(CowMapTest, RollbackRestoresTheSharedMap) {
   Put(b, "a", 2, &log);
   Put(b, "f", 3, &log);
   Drop(b, "c", &log);
-  EXPECT_EQ(Dump(b), (std::map<std::string, int>{{"a", 2}, {"b", 1}, {"d", 1}, {"e", 1}, {"f", 3}}));
+  EXPECT_EQ(Dump(b),
+            (std::map<std::string, int>{{"a", 2}, {"b", 1}, {"d", 1}, {"e", 1}, {"f", 3}}));
   log.Rollback();
   EXPECT_EQ(Dump(b), Dump(a));
   Put(a, "a", 5);  // and the two are still apart

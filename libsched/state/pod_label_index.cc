@@ -14,7 +14,8 @@ size_t PodLabelIndex::KeyHash::operator()(const Key& k) const {
 
 void PodLabelIndex::Add(const Pod& pod, uint32_t node, UndoLog* log) {
   Groups& groups = groups_.Mutable(log);
-  auto [it, inserted] = undo::TryEmplace(log, groups, Key{pod.ns_atom, pod.labels, pod.terminating});
+  auto [it, inserted] =
+      undo::TryEmplace(log, groups, Key{pod.ns_atom, pod.labels, pod.terminating});
   Group& g = it->second.Mutable(log);
   if (inserted) {  // a new entry: undone by its erase
     g.sample.ns = pod.ns;
