@@ -435,9 +435,11 @@ SCHED_API sched_status sched_engine_revert(sched_engine *engine, sched_error **e
  * decisions from here. A change to either never shows in the other. The
  * child starts with no transaction open (those of `engine` stay its own)
  * and an empty equivalence cache, which changes no result. Free it with
- * sched_engine_free, before or after `engine`. Cost: O(nodes + pods) time
- * and memory (immutable objects are shared, containers copied); no
- * interned string is copied. Errors: SCHED_INVALID_ARGUMENT for a NULL
+ * sched_engine_free, before or after `engine`. Cost: O(1) in the cluster's
+ * size (the state is shared copy-on-write; each side clones what it first
+ * changes: a node's aggregates, a shard of the pod map) plus O(pending
+ * pods) for the queue; inside a transaction of `engine`, O(nodes + pods).
+ * No interned string is copied. Errors: SCHED_INVALID_ARGUMENT for a NULL
  * engine or child; SCHED_OUT_OF_MEMORY (then *child is untouched and
  * `engine` unchanged). Thread-safety: an engine and its forks (and theirs)
  * share one lock: each may be called, and freed, from any thread at once,

@@ -37,9 +37,11 @@
 // second engine): Session::Fork() returns an independent engine with the
 // same state, config, queue, clock, random sources and start indexes; a
 // change to either never shows in the other. It shares what never changes
-// (model objects, the built config, the Parallelizer's threads) and copies
-// the containers: O(nodes + pods) time and memory, not O(1) (docs/api.md,
-// "Fork", has the figures). A parent and its forks (and theirs) form a
+// (model objects, the built config, the Parallelizer's threads) and the
+// cluster state copy-on-write (ClusterState::Clone): O(1) in the cluster's
+// size, plus the pending pods of the queue, which are copied; each side
+// then clones what it first changes (docs/api.md, "Fork", has the cost
+// model and the figures). A parent and its forks (and theirs) form a
 // family: they share one interner, so they share one lock too, and their
 // sessions serialize with each other. The child starts with no
 // transaction open and an empty equivalence cache (which changes no

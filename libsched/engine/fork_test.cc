@@ -215,6 +215,71 @@ TEST(ForkTest, RandomOperationsOnAFamilyMatchReplays) {
   }
 }
 
+// A long line of forks of forks, each new generation writing what its
+// ancestors still share and older generations writing after it: every
+// generation matches its replay (copy-on-write shares pieces across many
+// engines at once).
+TEST(ForkTest, ManyGenerationsEachMatchTheirReplays) {
+  std::mt19937_64 rng(99);
+  int next_pod = 0;
+  int next_node = 0;
+  std::vector<Member> line;
+  line.push_back({NewFamilyEngine(), {}, {}});
+  auto act = [&](Member& m) {
+    const Op op = RandomOp(rng, &next_pod, &next_node);
+    m.decisions.push_back(Do(*m.engine, op));
+    m.history.push_back(op);
+  };
+  for (int i = 0; i < 12; ++i) act(line[0]);
+  for (int generation = 1; generation <= 24; ++generation) {
+    Member& last = line.back();
+    Member child{Fork(*last.engine), last.history, last.decisions};
+    line.push_back(std::move(child));
+    act(line.back());
+    act(line[rng() % line.size()]);
+    act(line[rng() % line.size()]);
+  }
+  for (size_t i = 0; i < line.size(); ++i) {
+    ExpectSameAsReplay(line[i], "generation " + std::to_string(i));
+  }
+}
+
+// A fork taken inside a transaction, then both sides go on writing (the
+// same nodes and pods included) before the parent reverts: the parent is
+// back where it began, the child has everything it saw and did.
+TEST(ForkTest, ForkInsideATransactionThenBothSidesWrite) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    std::mt19937_64 rng(seed);
+    int next_pod = 0;
+    int next_node = 0;
+    // Changes to cluster state only: Revert puts those back exactly.
+    auto state_op = [&] {
+      for (;;) {
+        const Op op = RandomOp(rng, &next_pod, &next_node);
+        if (op.kind != Op::kClock && op.kind != Op::kRun && op.kind != Op::kQueuePod) return op;
+      }
+    };
+    Member parent{NewFamilyEngine(), {}, {}};
+    auto act = [&](Member& m, const Op& op) {
+      m.decisions.push_back(Do(*m.engine, op));
+      m.history.push_back(op);
+    };
+    for (int i = 0; i < 15; ++i) act(parent, state_op());
+    const std::vector<Op> before = parent.history;
+    const std::vector<std::string> before_decisions = parent.decisions;
+    parent.engine->Lock().Begin();
+    for (int i = 0; i < 6; ++i) act(parent, state_op());
+    Member child{Fork(*parent.engine), parent.history, parent.decisions};
+    for (int i = 0; i < 12; ++i) act(rng() % 2 == 0 ? parent : child, state_op());
+    ASSERT_TRUE(parent.engine->Lock().Revert());
+    parent.history = before;
+    parent.decisions = before_decisions;
+    for (int i = 0; i < 6; ++i) act(rng() % 2 == 0 ? parent : child, state_op());
+    ExpectSameAsReplay(parent, "parent, seed " + std::to_string(seed));
+    ExpectSameAsReplay(child, "child, seed " + std::to_string(seed));
+  }
+}
+
 // The child starts equal: same digest, and the same next decision as the
 // parent for the same pod (random source and start index copied).
 TEST(ForkTest, ChildStartsEqualAndDecidesAlike) {

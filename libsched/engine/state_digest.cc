@@ -378,10 +378,9 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
   // state's.
   e.U64(state.interner().shared() ? 0 : state.interner().size());
   std::vector<const std::string*> names;
-  for (const auto& [name, info] : state.node_infos()) names.push_back(&name);
+  state.ForEachNodeInfo([&](const std::string& name, const NodeInfo&) { names.push_back(&name); });
   std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });
-  e.List(names,
-         [&](const std::string* name) { e.Info(*name, *state.node_infos().at(*name), state); });
+  e.List(names, [&](const std::string* name) { e.Info(*name, *state.FindNodeInfo(*name), state); });
   // PDBs and workloads are in ordered maps already; namespaces are not.
   e.U64(state.pdbs().size());
   for (const auto& [key, pdb] : state.pdbs()) e.Pdb(*pdb);

@@ -143,13 +143,14 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
   if (incoming) {
     std::vector<const AffinityTerm*> anti_matched;
     for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-      const bool affinity_matched = MatchesAllTerms(s.required_affinity, group.sample, in);
+      const bool affinity_matched = MatchesAllTerms(s.required_affinity, group->sample, in);
       anti_matched.clear();
       for (const AffinityTerm& t : s.required_anti_affinity) {
-        if (t.Matches(group.sample, NoLabels(), in)) anti_matched.push_back(&t);
+        if (t.Matches(group->sample, NoLabels(), in)) anti_matched.push_back(&t);
       }
       if (!affinity_matched && anti_matched.empty()) continue;
-      for (const auto& [ni, count] : group.nodes) {
+      for (const auto& [index, count] : group->nodes) {
+        const NodeInfo* ni = snapshot.NodeAt(index);
         if (ni->node() == nullptr) continue;  // not in the snapshot's node list
         const Node& node = *ni->node();
         if (affinity_matched) {

@@ -29,13 +29,14 @@ class ScoreBuilder {
   // P's preferred terms against a group of pods alike (namespace and
   // labels): each term is matched once, then counted on every node
   // holding the group's pods.
-  void ProcessIncomingTerms(const PodLabelIndex::Group& g) {
+  void ProcessIncomingTerms(const PodLabelIndex::Group& g, const ClusterState& snapshot) {
     static const LabelSet kNoLabels;  // P's terms are merged
     for (const auto& [terms, multiplier] :
          {std::pair(&affinity, int64_t{1}), std::pair(&anti_affinity, int64_t{-1})}) {
       for (const WeightedAffinityTerm& t : *terms) {
         if (!t.term.Matches(g.sample, kNoLabels, in_)) continue;
-        for (const auto& [ni, count] : g.nodes) {
+        for (const auto& [index, count] : g.nodes) {
+          const NodeInfo* ni = snapshot.NodeAt(index);
           if (ni->node() == nullptr) continue;  // not in the snapshot's node list
           Add(t.term.topology_key, int64_t{t.weight} * multiplier * count, *ni->node());
         }
@@ -103,7 +104,7 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   // matched once per distinct term.
   if (has_constraints) {
     for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-      builder.ProcessIncomingTerms(group);
+      builder.ProcessIncomingTerms(*group, snapshot);
     }
   }
   using Kind = AffinityTermIndex::Kind;

@@ -8,19 +8,60 @@ namespace sched {
 
 std::string PodKey(const Pod& pod) { return pod.ns + "/" + pod.name; }
 
+namespace {
+
+// Whether AffinityTermIndex::Add would change anything for `pod`: without
+// terms, a fork's shared index need not be cloned.
+bool HasAffinityTerms(const Pod& pod) {
+  const PodAffinityTerms& a = pod.pod_affinity;
+  return !a.required_affinity.empty() || !a.required_anti_affinity.empty() ||
+         !a.preferred_affinity.empty() || !a.preferred_anti_affinity.empty();
+}
+
+}  // namespace
+
 NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
-  if (auto it = infos_.find(node_name); it != infos_.end()) return *it->second;
-  const bool reuse = !free_node_indexes_.empty();
-  auto info = std::make_unique<NodeInfo>(reuse ? free_node_indexes_.back() : next_node_index_);
+  if (infos_.Contains(node_name)) return MutableInfo(node_name);
+  const bool reuse = !free_node_indexes_->empty();
+  const uint32_t index = reuse ? free_node_indexes_->back() : next_node_index_;
+  auto info = std::make_shared<NodeInfo>(index);
   NodeInfo& ref = *info;
-  undo::TryEmplace(log(), infos_, node_name, std::move(info));
+  undo::TryEmplace(log(), infos_.MutableShard(node_name, log()), node_name, std::move(info));
   if (reuse) {
-    undo::PopBack(log(), free_node_indexes_);
+    undo::PopBack(log(), free_node_indexes_.Mutable(log()));
   } else {
     undo::Save(log(), next_node_index_);
     ++next_node_index_;
   }
+  std::vector<const NodeInfo*>& by_index = by_index_.Mutable(log());
+  if (by_index.size() <= index) {
+    undo::Grow(log(), by_index, index + 1, static_cast<const NodeInfo*>(nullptr));
+  }
+  undo::SaveAt(log(), by_index, index);
+  by_index[index] = &ref;
   return ref;
+}
+
+NodeInfo& ClusterState::MutableInfo(const std::string& node_name) {
+  std::shared_ptr<NodeInfo>& slot = infos_.MutableShard(node_name, log()).find(node_name)->second;
+  if (slot.use_count() == 1) return *slot;
+  // Shared with a Clone: this side takes a copy, and its node list and
+  // NodeAt name the copy (each change undoable, so a rollback returns to
+  // sharing the original).
+  const NodeInfo* old = slot.get();
+  Unshare(slot, log());
+  std::vector<const NodeInfo*>& by_index = by_index_.Mutable(log());
+  undo::SaveAt(log(), by_index, old->index());
+  by_index[old->index()] = slot.get();
+  // Searched by address: inside a Batch the list may be stale.
+  const auto& list = *node_list_;
+  if (auto it = std::find(list.begin(), list.end(), old); it != list.end()) {
+    const size_t i = static_cast<size_t>(it - list.begin());
+    std::vector<const NodeInfo*>& mutable_list = node_list_.Mutable(log());
+    undo::SaveAt(log(), mutable_list, i);
+    mutable_list[i] = slot.get();
+  }
+  return *slot;
 }
 
 void ClusterState::SaveNodeInfo(NodeInfo& info) {
@@ -31,7 +72,7 @@ void ClusterState::SaveNodeInfo(NodeInfo& info) {
 
 void ClusterState::SaveTree() {
   if (log() == nullptr || tree_batch_ == batches_) return;
-  undo::Save(log(), tree_);
+  undo::Save(log(), tree_.Mutable(log()));
   // Undone with the tree: after a nested Batch rolls back, the Batch
   // around it has not saved the tree yet (a NodeInfo's mark comes back
   // with the saved NodeInfo the same way).
@@ -44,29 +85,36 @@ void ClusterState::CountImages(const Node& node, int delta) {
   std::unordered_set<Atom> seen;
   for (const auto& img : node.images) {
     for (Atom name : img.names) {
-      if (seen.insert(name).second) undo::AddCount(log(), image_nodes_, name, delta);
+      if (seen.insert(name).second) {
+        undo::AddCount(log(), image_nodes_.Mutable(log()), name, delta);
+      }
     }
   }
 }
 
 int ClusterState::ImageNumNodes(Atom image) const {
-  auto it = image_nodes_.find(image);
-  return it == image_nodes_.end() ? 0 : it->second;
+  auto it = image_nodes_->find(image);
+  return it == image_nodes_->end() ? 0 : it->second;
 }
 
 void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
-  auto it = infos_.find(node_name);
-  if (it != infos_.end() && !it->second->node() && it->second->pods().empty()) {
-    undo::PushBack(log(), free_node_indexes_, it->second->index());
-    // Kept by the log until the Batch commits: pointers to it stay valid.
-    undo::Erase(log(), infos_, it);
-  }
+  const std::shared_ptr<NodeInfo>* found = infos_.Find(node_name);
+  if (found == nullptr || (*found)->node() || !(*found)->pods().empty()) return;
+  const uint32_t index = (*found)->index();
+  undo::PushBack(log(), free_node_indexes_.Mutable(log()), index);
+  std::vector<const NodeInfo*>& by_index = by_index_.Mutable(log());
+  undo::SaveAt(log(), by_index, index);
+  by_index[index] = nullptr;
+  auto& shard = infos_.MutableShard(node_name, log());
+  // Kept by the log until the Batch commits: pointers to it stay valid.
+  undo::Erase(log(), shard, shard.find(node_name));
 }
 
 void ClusterState::MoveAffinityTerms(const NodeInfo& info, const Node* old) {
   for (const Pod* pod : info.pods_with_affinity()) {
-    affinity_terms_.Remove(*pod, old, log());
-    affinity_terms_.Add(*pod, info.node(), log());
+    AffinityTermIndex& terms = affinity_terms_.Mutable(log());
+    terms.Remove(*pod, old, log());
+    terms.Add(*pod, info.node(), log());
   }
 }
 
@@ -75,11 +123,12 @@ void ClusterState::SaveSnapshotOrder() {
   // No node came or went since the snapshot, so node_list_ is its order.
   // Built aside, the old values saved, then swapped in: undoable.
   std::vector<std::string> order;
-  order.reserve(node_list_.size());
-  for (const NodeInfo* info : node_list_) order.push_back(info->node()->name);
-  undo::Save(log(), snapshot_order_);
+  order.reserve(node_list_->size());
+  for (const NodeInfo* info : *node_list_) order.push_back(info->node()->name);
+  std::vector<std::string>& saved = snapshot_order_.Mutable(log());
+  undo::Save(log(), saved);
   undo::Save(log(), snapshot_order_saved_);
-  snapshot_order_.swap(order);
+  saved.swap(order);
   snapshot_order_saved_ = true;
 }
 
@@ -101,28 +150,30 @@ void ClusterState::RebuildNodeList(bool undoable) {
   // changes since the snapshot included) only if the node set differs from
   // the snapshot's; a node added and removed again, or removed and re-added,
   // leaves the walk as it was.
-  const bool same_nodes =
-      tree_.size() == snapshot_order_.size() &&
-      std::all_of(snapshot_order_.begin(), snapshot_order_.end(),
-                  [&](const std::string& name) { return tree_.ZoneOf(name) != nullptr; });
+  const std::vector<std::string>& order = *snapshot_order_;
+  const bool same_nodes = tree_->size() == order.size() &&
+                          std::all_of(order.begin(), order.end(), [&](const std::string& name) {
+                            return tree_->ZoneOf(name) != nullptr;
+                          });
   std::vector<std::string> fresh;
-  if (!same_nodes) fresh = tree_.List();
-  const std::vector<std::string>& listed = same_nodes ? snapshot_order_ : fresh;
+  if (!same_nodes) fresh = tree_->List();
+  const std::vector<std::string>& listed = same_nodes ? order : fresh;
   // Built aside, then swapped in: nothing changes unless it completes.
   std::vector<const NodeInfo*> list;
   std::vector<uint32_t> indexes;
   list.reserve(listed.size());
   indexes.reserve(listed.size());
   for (const auto& name : listed) {
-    list.push_back(infos_.at(name).get());
+    list.push_back(infos_.Find(name)->get());
     indexes.push_back(list.back()->index());
   }
-  if (undoable) {
-    undo::Save(log(), node_list_);
-    undo::Save(log(), node_index_list_);
-  }
-  node_list_.swap(list);
-  node_index_list_.swap(indexes);
+  UndoLog* const undo_log = undoable ? log() : nullptr;
+  std::vector<const NodeInfo*>& node_list = node_list_.Mutable(undo_log);
+  std::vector<uint32_t>& node_index_list = node_index_list_.Mutable(undo_log);
+  undo::Save(undo_log, node_list);
+  undo::Save(undo_log, node_index_list);
+  node_list.swap(list);
+  node_index_list.swap(indexes);
   node_list_stale_ = false;
 }
 
@@ -131,16 +182,10 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
   if (node_list_stale_) throw std::logic_error("ClusterState::Clone with a stale node list");
   auto c = std::make_unique<ClusterState>();
   c->interner_ = interner_;
-  c->infos_.reserve(infos_.size());
-  std::unordered_map<const NodeInfo*, const NodeInfo*> copy_of;
-  copy_of.reserve(infos_.size());
-  for (const auto& [name, info] : infos_) {
-    auto copy = std::make_unique<NodeInfo>(*info);
-    copy_of.emplace(info.get(), copy.get());
-    c->infos_.emplace(name, std::move(copy));
-  }
+  c->infos_ = infos_;
   c->pods_ = pods_;
-  c->pod_labels_ = pod_labels_.Remapped(copy_of);
+  c->by_index_ = by_index_;
+  c->pod_labels_ = pod_labels_;
   c->affinity_terms_ = affinity_terms_;
   c->topology_domains_ = topology_domains_;
   c->next_node_index_ = next_node_index_;
@@ -163,9 +208,7 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
   c->pvc_ref_counts_ = pvc_ref_counts_;
   c->tree_ = tree_;
   c->generation_ = generation_;
-  // The same walk, over the copies.
-  c->node_list_.reserve(node_list_.size());
-  for (const NodeInfo* ni : node_list_) c->node_list_.push_back(copy_of.at(ni));
+  c->node_list_ = node_list_;
   c->node_index_list_ = node_index_list_;
   c->snapshot_order_ = snapshot_order_;
   c->snapshot_order_saved_ = snapshot_order_saved_;
@@ -173,7 +216,44 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
   // copy's next Batch must be newer than any of them.
   c->batches_ = batches_;
   c->tree_batch_ = tree_batch_;
+  // This state's open Batch may roll back into what it changed so far,
+  // in place: the copy must not see those objects.
+  if (undo_.recording()) c->UnshareAll();
   return c;
+}
+
+void ClusterState::UnshareAll() {
+  std::vector<const NodeInfo*>& by_index = by_index_.Mutable(nullptr);
+  infos_.UnshareAll([&](std::shared_ptr<NodeInfo>& slot) {
+    const NodeInfo& mine = Unshare(slot, nullptr);
+    by_index[mine.index()] = &mine;
+  });
+  pods_.UnshareAll([](const std::shared_ptr<const Pod>&) {});
+  std::vector<const NodeInfo*>& list = node_list_.Mutable(nullptr);
+  for (size_t i = 0; i < list.size(); ++i) list[i] = by_index[(*node_index_list_)[i]];
+  pod_labels_.UnshareAll();
+  affinity_terms_.Mutable(nullptr);
+  topology_domains_.Mutable(nullptr);
+  free_node_indexes_.Mutable(nullptr);
+  image_nodes_.Mutable(nullptr);
+  pdbs_.Mutable(nullptr);
+  namespaces_.Mutable(nullptr);
+  for (auto& w : workloads_) w.Mutable(nullptr);
+  pvs_.Mutable(nullptr);
+  pvcs_.Mutable(nullptr);
+  storage_classes_.Mutable(nullptr);
+  csi_nodes_.Mutable(nullptr);
+  csi_drivers_.Mutable(nullptr);
+  csi_storage_capacities_.Mutable(nullptr);
+  volume_attachments_.Mutable(nullptr);
+  resource_claims_.Mutable(nullptr);
+  resource_claim_templates_.Mutable(nullptr);
+  device_classes_.Mutable(nullptr);
+  resource_slices_.Mutable(nullptr);
+  pvc_ref_counts_.Mutable(nullptr);
+  tree_.Mutable(nullptr);
+  node_index_list_.Mutable(nullptr);
+  snapshot_order_.Mutable(nullptr);
 }
 
 ClusterState::Batch::Batch(ClusterState& s) : s_(s), nested_(s.in_batch_) {
@@ -209,24 +289,29 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   if (old) CountImages(*old, -1);
   CountImages(*node, +1);
   if (old == nullptr || old->labels != node->labels) {
-    if (old) topology_domains_.RemoveNode(info.index(), old->labels, log());
-    topology_domains_.AddNode(info.index(), node->labels, log());
+    TopologyDomains& domains = topology_domains_.Mutable(log());
+    if (old) domains.RemoveNode(info.index(), old->labels, log());
+    domains.AddNode(info.index(), node->labels, log());
   }
   info.SetNode(std::move(node), Bump());
   if (!old || old->labels != info.node()->labels) MoveAffinityTerms(info, old.get());
 
-  const std::string* old_zone = tree_.ZoneOf(name);
-  if (old_zone == nullptr || *old_zone != zone) SaveTree();
+  const std::string* old_zone = tree_->ZoneOf(name);
+  if (old_zone != nullptr && *old_zone == zone) return;
+  SaveTree();  // may clone the tree: old_zone is read again below
+  old_zone = tree_->ZoneOf(name);
+  NodeTree& tree = tree_.Mutable(log());
   if (old_zone == nullptr) {
     SaveSnapshotOrder();
-    tree_.Add(zone, name);
+    tree.Add(zone, name);
     NodeListChanged();
-  } else if (*old_zone != zone) {
+  } else {
     // A zone change moves the node to the end of its new zone in the tree,
     // as upstream; the walk follows only if nodes came or went since the
     // snapshot (NodeListChanged).
-    tree_.Remove(*old_zone, name);
-    tree_.Add(zone, name);
+    const std::string from = *old_zone;  // a string in the tree Remove frees
+    tree.Remove(from, name);
+    tree.Add(zone, name);
     if (snapshot_order_saved_) NodeListChanged();
   }
 }
@@ -234,25 +319,26 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
 void ClusterState::AddNodeListed(std::shared_ptr<const Node> node) {
   const std::string name = node->name;
   UpsertNode(std::move(node));
-  const NodeInfo* info = infos_.at(name).get();
-  undo::PushBack(log(), node_list_, info);
-  undo::PushBack(log(), node_index_list_, info->index());
+  const NodeInfo* info = infos_.Find(name)->get();
+  undo::PushBack(log(), node_list_.Mutable(log()), info);
+  undo::PushBack(log(), node_index_list_.Mutable(log()), info->index());
 }
 
 bool ClusterState::RemoveNode(std::string_view name) {
   const std::string key(name);
-  const std::string* zone = tree_.ZoneOf(key);
-  if (zone == nullptr) return false;
+  if (tree_->ZoneOf(key) == nullptr) return false;
   SaveSnapshotOrder();  // while node_list_ still names this node
-  NodeInfo& info = *infos_.at(key);
+  NodeInfo& info = MutableInfo(key);
   SaveNodeInfo(info);
   CountImages(*info.node(), -1);
   const std::shared_ptr<const Node> old = info.shared_node();
-  topology_domains_.RemoveNode(info.index(), old->labels, log());
+  topology_domains_.Mutable(log()).RemoveNode(info.index(), old->labels, log());
   info.ClearNode(Bump());
   MoveAffinityTerms(info, old.get());
   SaveTree();
-  tree_.Remove(*zone, key);
+  NodeTree& tree = tree_.Mutable(log());
+  const std::string zone = *tree.ZoneOf(key);  // a string in the tree Remove frees
+  tree.Remove(zone, key);
   DropNodeInfoIfEmpty(key);
   NodeListChanged();
   return true;
@@ -265,23 +351,27 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   NodeInfo& info = InfoFor(pod->node_name);
   SaveNodeInfo(info);
   info.AddPod(pod, Bump());
-  pod_labels_.Add(*pod, &info, log());
-  affinity_terms_.Add(*pod, info.node(), log());
+  pod_labels_.Add(*pod, info.index(), log());
+  if (HasAffinityTerms(*pod)) affinity_terms_.Mutable(log()).Add(*pod, info.node(), log());
   CountPVCRefs(*pod, +1);
-  undo::TryEmplace(log(), pods_, std::move(key), std::move(pod));
+  auto& shard = pods_.MutableShard(key, log());
+  undo::TryEmplace(log(), shard, std::move(key), std::move(pod));
 }
 
 bool ClusterState::RemovePod(std::string_view key) {
-  auto it = pods_.find(std::string(key));
-  if (it == pods_.end()) return false;
-  const std::string node_name = it->second->node_name;
-  NodeInfo* info = infos_.at(node_name).get();
-  SaveNodeInfo(*info);
-  info->RemovePod(it->second.get(), Bump());
-  pod_labels_.Remove(*it->second, info, log());
-  affinity_terms_.Remove(*it->second, info->node(), log());
-  CountPVCRefs(*it->second, -1);
-  undo::Erase(log(), pods_, it);
+  const std::string k(key);
+  if (!pods_.Contains(k)) return false;
+  auto& shard = pods_.MutableShard(k, log());
+  auto it = shard.find(k);
+  const Pod& pod = *it->second;
+  const std::string node_name = pod.node_name;
+  NodeInfo& info = MutableInfo(node_name);
+  SaveNodeInfo(info);
+  info.RemovePod(&pod, Bump());
+  pod_labels_.Remove(pod, info.index(), log());
+  if (HasAffinityTerms(pod)) affinity_terms_.Mutable(log()).Remove(pod, info.node(), log());
+  CountPVCRefs(pod, -1);
+  undo::Erase(log(), shard, it);
   DropNodeInfoIfEmpty(node_name);
   return true;
 }
@@ -293,58 +383,59 @@ uint64_t ClusterState::Bump() {
 
 void ClusterState::UpsertPdb(std::shared_ptr<const PodDisruptionBudget> pdb) {
   std::string key = pdb->ns + "/" + pdb->name;
-  undo::InsertOrAssign(log(), pdbs_, std::move(key), std::move(pdb));
+  undo::InsertOrAssign(log(), pdbs_.Mutable(log()), std::move(key), std::move(pdb));
   Bump();
 }
 
 bool ClusterState::RemovePdb(std::string_view key) {
-  auto it = pdbs_.find(key);
-  if (it == pdbs_.end()) return false;
-  undo::Erase(log(), pdbs_, it);
+  if (pdbs_->find(key) == pdbs_->end()) return false;
+  auto& pdbs = pdbs_.Mutable(log());
+  undo::Erase(log(), pdbs, pdbs.find(key));
   Bump();
   return true;
 }
 
 void ClusterState::UpsertNamespace(std::shared_ptr<const Namespace> ns) {
   const Atom name = ns->name_atom;
-  undo::InsertOrAssign(log(), namespaces_, name, std::move(ns));
+  undo::InsertOrAssign(log(), namespaces_.Mutable(log()), name, std::move(ns));
   Bump();
 }
 
 bool ClusterState::RemoveNamespace(std::string_view name) {
   const Atom a = interner_->Find(name);
-  const auto it = a == kNoAtom ? namespaces_.end() : namespaces_.find(a);
-  if (it == namespaces_.end()) return false;
-  undo::Erase(log(), namespaces_, it);
+  if (a == kNoAtom || !namespaces_->contains(a)) return false;
+  auto& namespaces = namespaces_.Mutable(log());
+  undo::Erase(log(), namespaces, namespaces.find(a));
   Bump();
   return true;
 }
 
 void ClusterState::UpsertWorkload(std::shared_ptr<const Workload> w) {
   std::string key = w->ns + "/" + w->name;
-  auto& m = workloads_[static_cast<int>(w->kind)];
+  auto& m = workloads_[static_cast<int>(w->kind)].Mutable(log());
   undo::InsertOrAssign(log(), m, std::move(key), std::move(w));
   Bump();
 }
 
 bool ClusterState::RemoveWorkload(WorkloadKind kind, std::string_view key) {
-  auto& m = workloads_[static_cast<int>(kind)];
-  auto it = m.find(key);
-  if (it == m.end()) return false;
-  undo::Erase(log(), m, it);
+  Cow<std::map<std::string, std::shared_ptr<const Workload>, std::less<>>>& w =
+      workloads_[static_cast<int>(kind)];
+  if (w->find(key) == w->end()) return false;
+  auto& m = w.Mutable(log());
+  undo::Erase(log(), m, m.find(key));
   Bump();
   return true;
 }
 
 const LabelSet& ClusterState::NamespaceLabels(Atom name) const {
   static const LabelSet kNoLabels;
-  auto it = namespaces_.find(name);
-  return it == namespaces_.end() ? kNoLabels : it->second->labels;
+  auto it = namespaces_->find(name);
+  return it == namespaces_->end() ? kNoLabels : it->second->labels;
 }
 
 const Workload* ClusterState::FindWorkload(WorkloadKind kind, std::string_view ns,
                                            std::string_view name) const {
-  const auto& m = workloads_[static_cast<int>(kind)];
+  const auto& m = *workloads_[static_cast<int>(kind)];
   auto it = m.find(std::string(ns) + "/" + std::string(name));
   return it == m.end() ? nullptr : it->second.get();
 }
@@ -353,33 +444,33 @@ void ClusterState::CountPVCRefs(const Pod& pod, int delta) {
   for (const PodVolume& v : pod.volumes) {
     if (v.source != PodVolume::Source::kPersistentVolumeClaim) continue;
     const std::string key = pod.ns + "/" + v.claim_name;
-    undo::AddCount(log(), pvc_ref_counts_, key, delta);
+    undo::AddCount(log(), pvc_ref_counts_.Mutable(log()), key, delta);
   }
 }
 
 bool ClusterState::IsPVCUsedByPods(std::string_view key) const {
-  return pvc_ref_counts_.contains(std::string(key));
+  return pvc_ref_counts_->contains(std::string(key));
 }
 
 namespace {
 
 template <class M, class T>
-void Upsert(UndoLog* log, M& m, std::string key, std::shared_ptr<const T> v) {
-  undo::InsertOrAssign(log, m, std::move(key), std::move(v));
+void Upsert(UndoLog* log, Cow<M>& m, std::string key, std::shared_ptr<const T> v) {
+  undo::InsertOrAssign(log, m.Mutable(log), std::move(key), std::move(v));
 }
 
 template <class M>
-bool Remove(UndoLog* log, M& m, std::string_view key) {
-  auto it = m.find(key);
-  if (it == m.end()) return false;
-  undo::Erase(log, m, it);
+bool Remove(UndoLog* log, Cow<M>& cow, std::string_view key) {
+  if (cow->find(key) == cow->end()) return false;
+  M& m = cow.Mutable(log);
+  undo::Erase(log, m, m.find(key));
   return true;
 }
 
 template <class M>
-auto Find(const M& m, std::string_view key) -> decltype(m.begin()->second.get()) {
-  auto it = m.find(key);
-  return it == m.end() ? nullptr : it->second.get();
+auto Find(const Cow<M>& m, std::string_view key) -> decltype(m->begin()->second.get()) {
+  auto it = m->find(key);
+  return it == m->end() ? nullptr : it->second.get();
 }
 
 }  // namespace
@@ -516,14 +607,18 @@ const CSIDriver* ClusterState::FindCSIDriver(std::string_view name) const {
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }
 
 std::shared_ptr<const Pod> ClusterState::GetPod(std::string_view key) const {
-  auto it = pods_.find(std::string(key));
-  return it == pods_.end() ? nullptr : it->second;
+  const std::shared_ptr<const Pod>* pod = pods_.Find(std::string(key));
+  return pod == nullptr ? nullptr : *pod;
+}
+
+const NodeInfo* ClusterState::FindNodeInfo(std::string_view name) const {
+  const std::shared_ptr<NodeInfo>* info = infos_.Find(std::string(name));
+  return info == nullptr ? nullptr : info->get();
 }
 
 const NodeInfo* ClusterState::FindNode(std::string_view name) const {
-  auto it = infos_.find(std::string(name));
-  if (it == infos_.end() || !it->second->node()) return nullptr;
-  return it->second.get();
+  const NodeInfo* info = FindNodeInfo(name);
+  return info == nullptr || info->node() == nullptr ? nullptr : info;
 }
 
 }  // namespace sched

@@ -30,6 +30,7 @@
 #include "libsched/model/volume_attachment.h"
 #include "libsched/model/workload.h"
 #include "libsched/state/affinity_term_index.h"
+#include "libsched/state/cow.h"
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
 #include "libsched/state/pod_label_index.h"
@@ -75,12 +76,18 @@ class ClusterState {
   Interner& interner() { return *interner_; }
   const Interner& interner() const { return *interner_; }
 
-  // A copy that shares the interner and the model objects (immutable) and
-  // copies the containers and NodeInfos: O(nodes + pods) time and memory.
-  // Changes to either never show in the other; the shared interner needs
-  // the callers' common lock (Engine's family). The copy has no Batch
-  // open and records nothing of this state's open ones. REQUIRES:
-  // NodeList() current (not between changes and the Commit of a Batch).
+  // A copy that shares the interner, the model objects (immutable) and,
+  // copy-on-write (state/cow.h), every container and NodeInfo: O(1) time
+  // and memory. A later change clones what it touches, once per side: the
+  // NodeInfo (and that side's node list entry), one shard of the pod and
+  // NodeInfo maps, one PodLabelIndex group, and whole the small
+  // containers (indexes, object maps) it writes. Changes to either never
+  // show in the other; the shared pieces and interner need the callers'
+  // common lock (Engine's family). The copy has no Batch open and records
+  // nothing of this state's open ones; a Clone inside a Batch unshares
+  // the copy at once (O(nodes + pods)), so this state's rollback writes
+  // only into its own pieces. REQUIRES: NodeList() current (not between
+  // changes and the Commit of a Batch).
   std::unique_ptr<ClusterState> Clone() const;
 
   // Adds or replaces a node (watch ADDED / MODIFIED).
@@ -105,7 +112,7 @@ class ClusterState {
   // Assume: the pod is placed on `node_name` before it is bound, so the next
   // cycle sees it (cache.AssumePod). REQUIRES: pod->node_name == node_name.
   void AssumePod(std::shared_ptr<const Pod> pod);
-  bool HasPod(std::string_view key) const { return pods_.count(std::string(key)) > 0; }
+  bool HasPod(std::string_view key) const { return pods_.Contains(std::string(key)); }
   // The bound or assumed pod with `key`, or null.
   std::shared_ptr<const Pod> GetPod(std::string_view key) const;
 
@@ -115,7 +122,7 @@ class ClusterState {
   bool RemovePdb(std::string_view key);
   const std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>>& pdbs()
       const {
-    return pdbs_;
+    return *pdbs_;
   }
 
   // Adds or replaces a Namespace by name (watch ADDED / MODIFIED).
@@ -128,7 +135,7 @@ class ClusterState {
   const LabelSet& NamespaceLabels(Atom name) const;
   // Every known Namespace, by interned name (the namespace lister).
   const std::unordered_map<Atom, std::shared_ptr<const Namespace>>& namespaces() const {
-    return namespaces_;
+    return *namespaces_;
   }
 
   // Services, ReplicationControllers, ReplicaSets and StatefulSets, keyed
@@ -142,7 +149,7 @@ class ClusterState {
   // `ns`, in name order.
   template <class Fn>
   void ForEachWorkloadIn(WorkloadKind kind, std::string_view ns, Fn&& fn) const {
-    const auto& m = workloads_[static_cast<int>(kind)];
+    const auto& m = *workloads_[static_cast<int>(kind)];
     const std::string prefix = std::string(ns) + "/";
     for (auto it = m.lower_bound(prefix); it != m.end() && it->first.starts_with(prefix); ++it) {
       fn(*it->second);
@@ -152,7 +159,7 @@ class ClusterState {
   // The workloads of `kind` by "namespace/name"; for state digests.
   const std::map<std::string, std::shared_ptr<const Workload>, std::less<>>& workloads(
       WorkloadKind kind) const {
-    return workloads_[static_cast<int>(kind)];
+    return *workloads_[static_cast<int>(kind)];
   }
 
   // Volume objects (the PV, PVC, StorageClass, CSINode, CSIDriver,
@@ -185,24 +192,24 @@ class ClusterState {
   // Every object of a kind, in key order (also what state digests read).
   template <class T>
   using ByName = std::map<std::string, std::shared_ptr<const T>, std::less<>>;
-  const ByName<PersistentVolume>& persistent_volumes() const { return pvs_; }
-  const ByName<PersistentVolumeClaim>& persistent_volume_claims() const { return pvcs_; }
-  const ByName<StorageClass>& storage_classes() const { return storage_classes_; }
-  const ByName<CSINode>& csi_nodes() const { return csi_nodes_; }
-  const ByName<CSIDriver>& csi_drivers() const { return csi_drivers_; }
-  const ByName<VolumeAttachment>& volume_attachments() const { return volume_attachments_; }
+  const ByName<PersistentVolume>& persistent_volumes() const { return *pvs_; }
+  const ByName<PersistentVolumeClaim>& persistent_volume_claims() const { return *pvcs_; }
+  const ByName<StorageClass>& storage_classes() const { return *storage_classes_; }
+  const ByName<CSINode>& csi_nodes() const { return *csi_nodes_; }
+  const ByName<CSIDriver>& csi_drivers() const { return *csi_drivers_; }
+  const ByName<VolumeAttachment>& volume_attachments() const { return *volume_attachments_; }
   // Calls fn(const VolumeAttachment&) for each VolumeAttachment whose
   // spec.nodeName is `node`, in name order.
   template <class Fn>
   void VolumeAttachmentsOn(std::string_view node, Fn&& fn) const {
     const std::string prefix = std::string(node) + "/";
-    for (auto it = volume_attachments_.lower_bound(prefix);
-         it != volume_attachments_.end() && it->first.starts_with(prefix); ++it) {
+    for (auto it = volume_attachments_->lower_bound(prefix);
+         it != volume_attachments_->end() && it->first.starts_with(prefix); ++it) {
       fn(*it->second);
     }
   }
   const ByName<CSIStorageCapacity>& csi_storage_capacities() const {
-    return csi_storage_capacities_;
+    return *csi_storage_capacities_;
   }
   // resource.k8s.io objects (the listers DynamicResources reads):
   // ResourceClaims and ResourceClaimTemplates keyed "namespace/name",
@@ -216,12 +223,12 @@ class ClusterState {
   bool RemoveDeviceClass(std::string_view name);
   void UpsertResourceSlice(std::shared_ptr<const ResourceSlice> slice);
   bool RemoveResourceSlice(std::string_view name);
-  const ByName<ResourceClaim>& resource_claims() const { return resource_claims_; }
+  const ByName<ResourceClaim>& resource_claims() const { return *resource_claims_; }
   const ByName<ResourceClaimTemplate>& resource_claim_templates() const {
-    return resource_claim_templates_;
+    return *resource_claim_templates_;
   }
-  const ByName<DeviceClass>& device_classes() const { return device_classes_; }
-  const ByName<ResourceSlice>& resource_slices() const { return resource_slices_; }
+  const ByName<DeviceClass>& device_classes() const { return *device_classes_; }
+  const ByName<ResourceSlice>& resource_slices() const { return *resource_slices_; }
 
   // Whether a bound or assumed pod uses the claim "namespace/name" through
   // a persistentVolumeClaim volume (StorageInfoLister.IsPVCUsedByPods).
@@ -232,16 +239,19 @@ class ClusterState {
   // the last SnapshotTaken() (the node set differs), else that cycle's
   // order, zone changes notwithstanding (upstream's UpdateSnapshot re-lists
   // the tree only then: updateAllLists).
-  const std::vector<const NodeInfo*>& NodeList() const { return node_list_; }
+  const std::vector<const NodeInfo*>& NodeList() const { return *node_list_; }
   // A scheduling cycle took its snapshot of NodeList() (upstream's
   // UpdateSnapshot at the start of each cycle). O(1); undone with its
   // Batch; outside a Batch it records nothing and cannot fail.
   void SnapshotTaken();
   // NodeInfo::index() of each NodeList() entry, in the same order: a
   // per-node walk over flat arrays that need not touch the NodeInfos.
-  const std::vector<uint32_t>& NodeIndexList() const { return node_index_list_; }
+  const std::vector<uint32_t>& NodeIndexList() const { return *node_index_list_; }
   const NodeInfo* FindNode(std::string_view name) const;
-  size_t NumNodes() const { return tree_.size(); }
+  // The NodeInfo with NodeInfo::index() `index` (with or without a Node
+  // object). REQUIRES: one is held (e.g. a PodLabelIndex group names it).
+  const NodeInfo* NodeAt(uint32_t index) const { return (*by_index_)[index]; }
+  size_t NumNodes() const { return tree_->size(); }
   size_t NumPods() const { return pods_.size(); }
   // The pods grouped by namespace and labels, with per-node counts (what
   // InterPodAffinity matches an incoming pod's terms against).
@@ -249,10 +259,10 @@ class ClusterState {
   // The distinct (anti-)affinity terms of the bound and assumed pods, with
   // per-topology-domain counts (what InterPodAffinity matches the incoming
   // pod against, instead of every existing pod's terms).
-  const AffinityTermIndex& affinity_term_index() const { return affinity_terms_; }
+  const AffinityTermIndex& affinity_term_index() const { return *affinity_terms_; }
   // Each node's topology domain per label key, by NodeInfo::index() (what
   // PodTopologySpread counts into flat per-domain arrays).
-  const TopologyDomains& topology_domains() const { return topology_domains_; }
+  const TopologyDomains& topology_domains() const { return *topology_domains_; }
   // One past the largest NodeInfo::index() in use: the size of a
   // per-node array indexed by it.
   size_t NodeIndexBound() const { return next_node_index_; }
@@ -260,14 +270,26 @@ class ClusterState {
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
   uint64_t generation() const { return generation_; }
-  // Every NodeInfo by node name, including those holding pods bound to a
-  // node that has no Node object; for state digests.
-  const std::unordered_map<std::string, std::unique_ptr<NodeInfo>>& node_infos() const {
-    return infos_;
+  // Calls fn(const std::string& node_name, const NodeInfo&) for every
+  // NodeInfo, including those holding pods bound to a node that has no
+  // Node object, in no particular order; for state digests.
+  template <class Fn>
+  void ForEachNodeInfo(Fn&& fn) const {
+    infos_.ForEach(
+        [&](const std::string& name, const std::shared_ptr<NodeInfo>& info) { fn(name, *info); });
   }
+  // The NodeInfo of `name` (with or without a Node object), or null.
+  const NodeInfo* FindNodeInfo(std::string_view name) const;
 
  private:
+  // The NodeInfo of `node_name`, made first if unknown; this state's own
+  // (MutableInfo).
   NodeInfo& InfoFor(const std::string& node_name);
+  // The NodeInfo of `node_name`, cloned first when a Clone shares it (the
+  // node list and NodeAt then name the clone), undoably. REQUIRES: known.
+  NodeInfo& MutableInfo(const std::string& node_name);
+  // Every shared piece made this state's own (Clone inside a Batch).
+  void UnshareAll();
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
   // The node of `info` changed from `old` (null: none) to info.node(): its
@@ -299,38 +321,42 @@ class ClusterState {
 
   // Shared with Clone()s; first, so objects holding its ids go before it.
   std::shared_ptr<Interner> interner_ = std::make_shared<Interner>();
-  std::unordered_map<std::string, std::unique_ptr<NodeInfo>> infos_;
-  std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
-  PodLabelIndex pod_labels_;
-  AffinityTermIndex affinity_terms_;
-  TopologyDomains topology_domains_;
+  // Every container below is shared with Clone()s until written (cow.h):
+  // writes go through Mutable / MutableShard / MutableInfo.
+  CowMap<std::string, std::shared_ptr<NodeInfo>, 64> infos_;   // by node name
+  CowMap<std::string, std::shared_ptr<const Pod>, 256> pods_;  // by PodKey
+  Cow<std::vector<const NodeInfo*>> by_index_;                 // by NodeInfo::index(); null: free
+  PodLabelIndex pod_labels_;                                   // copy-on-write per group
+  Cow<AffinityTermIndex> affinity_terms_;
+  Cow<TopologyDomains> topology_domains_;
   uint32_t next_node_index_ = 0;
-  std::vector<uint32_t> free_node_indexes_;  // of dropped NodeInfos
-  std::unordered_map<Atom, int> image_nodes_;
-  std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>> pdbs_;
-  std::unordered_map<Atom, std::shared_ptr<const Namespace>> namespaces_;
-  std::map<std::string, std::shared_ptr<const Workload>, std::less<>> workloads_[kNumWorkloadKinds];
-  ByName<PersistentVolume> pvs_;
-  ByName<PersistentVolumeClaim> pvcs_;
-  ByName<StorageClass> storage_classes_;
-  ByName<CSINode> csi_nodes_;
-  ByName<CSIDriver> csi_drivers_;
-  ByName<CSIStorageCapacity> csi_storage_capacities_;
-  ByName<VolumeAttachment> volume_attachments_;
-  ByName<ResourceClaim> resource_claims_;
-  ByName<ResourceClaimTemplate> resource_claim_templates_;
-  ByName<DeviceClass> device_classes_;
-  ByName<ResourceSlice> resource_slices_;
-  std::unordered_map<std::string, int> pvc_ref_counts_;  // "ns/claim" -> pods
-  NodeTree tree_;
+  Cow<std::vector<uint32_t>> free_node_indexes_;  // of dropped NodeInfos
+  Cow<std::unordered_map<Atom, int>> image_nodes_;
+  Cow<std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>>> pdbs_;
+  Cow<std::unordered_map<Atom, std::shared_ptr<const Namespace>>> namespaces_;
+  Cow<std::map<std::string, std::shared_ptr<const Workload>, std::less<>>>
+      workloads_[kNumWorkloadKinds];
+  Cow<ByName<PersistentVolume>> pvs_;
+  Cow<ByName<PersistentVolumeClaim>> pvcs_;
+  Cow<ByName<StorageClass>> storage_classes_;
+  Cow<ByName<CSINode>> csi_nodes_;
+  Cow<ByName<CSIDriver>> csi_drivers_;
+  Cow<ByName<CSIStorageCapacity>> csi_storage_capacities_;
+  Cow<ByName<VolumeAttachment>> volume_attachments_;
+  Cow<ByName<ResourceClaim>> resource_claims_;
+  Cow<ByName<ResourceClaimTemplate>> resource_claim_templates_;
+  Cow<ByName<DeviceClass>> device_classes_;
+  Cow<ByName<ResourceSlice>> resource_slices_;
+  Cow<std::unordered_map<std::string, int>> pvc_ref_counts_;  // "ns/claim" -> pods
+  Cow<NodeTree> tree_;
   uint64_t generation_ = 0;
-  std::vector<const NodeInfo*> node_list_;
-  std::vector<uint32_t> node_index_list_;
+  Cow<std::vector<const NodeInfo*>> node_list_;
+  Cow<std::vector<uint32_t>> node_index_list_;
   bool in_batch_ = false;
   bool node_list_stale_ = false;
   // Node names in the walk order of the last snapshot; valid while
   // snapshot_order_saved_ (a node was added or removed since it).
-  std::vector<std::string> snapshot_order_;
+  Cow<std::vector<std::string>> snapshot_order_;
   bool snapshot_order_saved_ = false;
   UndoLog undo_;             // records while a Batch is open
   uint64_t batches_ = 0;     // Batches opened, numbering them

@@ -446,3 +446,81 @@ TEST(ClusterStateTest, WorkloadsByKindAndNamespace) {
 
 }  // namespace
 }  // namespace sched
+
+namespace sched {
+namespace {
+
+// Clone shares every NodeInfo; a change clones only the NodeInfo it
+// touches, on the side that makes it, and that side's node list and
+// NodeAt name the clone. A rollback returns to sharing.
+TEST(ClusterStateCloneTest, AChangeClonesOnlyTheNodeItTouches) {
+  ClusterState s;
+  Interner& in = s.interner();
+  for (const char* n : {"n1", "n2", "n3"}) {
+    s.UpsertNode(NodeBuilder(in, n).Capacity(4000, 8LL << 30).Build());
+    s.UpsertPod(PodBuilder(in, std::string("p-") + n).Label("app", "a").NodeName(n).Build());
+  }
+  std::unique_ptr<ClusterState> c = s.Clone();
+  for (const char* n : {"n1", "n2", "n3"}) EXPECT_EQ(c->FindNode(n), s.FindNode(n)) << n;
+  EXPECT_EQ(c->NodeList(), s.NodeList());
+
+  {
+    ClusterState::Batch b(*c);
+    c->UpsertPod(PodBuilder(in, "q").Label("app", "a").NodeName("n2").Build());
+  }  // rolled back
+  EXPECT_EQ(c->FindNode("n2"), s.FindNode("n2"));
+  EXPECT_EQ(c->NodeList(), s.NodeList());
+
+  c->UpsertPod(PodBuilder(in, "q").Label("app", "a").NodeName("n2").Build());
+  const NodeInfo* mine = c->FindNode("n2");
+  EXPECT_NE(mine, s.FindNode("n2"));
+  EXPECT_EQ(mine->pods().size(), 2u);
+  EXPECT_EQ(s.FindNode("n2")->pods().size(), 1u);
+  EXPECT_EQ(c->FindNode("n1"), s.FindNode("n1"));
+  EXPECT_EQ(c->NodeAt(mine->index()), mine);
+  EXPECT_NE(std::find(c->NodeList().begin(), c->NodeList().end(), mine), c->NodeList().end());
+  EXPECT_EQ(std::find(s.NodeList().begin(), s.NodeList().end(), mine), s.NodeList().end());
+  EXPECT_TRUE(c->HasPod("default/q"));
+  EXPECT_FALSE(s.HasPod("default/q"));
+  EXPECT_EQ(c->NumPods(), 4u);
+  EXPECT_EQ(s.NumPods(), 3u);
+
+  // The original's changes stay out of the copy, node removal included.
+  EXPECT_TRUE(s.RemoveNode("n1"));
+  EXPECT_TRUE(s.RemovePod("default/p-n3"));
+  EXPECT_EQ(c->NumNodes(), 3u);
+  ASSERT_NE(c->FindNode("n1"), nullptr);
+  EXPECT_EQ(c->FindNode("n3")->pods().size(), 1u);
+  EXPECT_TRUE(c->HasPod("default/p-n3"));
+  EXPECT_EQ(Names(*c), (std::vector<std::string>{"n1", "n2", "n3"}));
+  EXPECT_EQ(Names(s), (std::vector<std::string>{"n2", "n3"}));
+}
+
+// A Clone made while a Batch is open shares nothing the Batch may roll
+// back into: the original's rollback leaves the copy as it was.
+TEST(ClusterStateCloneTest, ACloneInsideABatchSurvivesItsRollback) {
+  ClusterState s;
+  Interner& in = s.interner();
+  s.UpsertNode(NodeBuilder(in, "n1").Capacity(4000, 8LL << 30).Build());
+  std::unique_ptr<ClusterState> c;
+  {
+    ClusterState::Batch b(s);
+    s.UpsertPod(PodBuilder(in, "p").Label("app", "a").NodeName("n1").Build());
+    c = s.Clone();
+    EXPECT_NE(c->FindNode("n1"), s.FindNode("n1"));
+    // The copy's walk and NodeAt name its own NodeInfo.
+    ASSERT_EQ(c->NodeList().size(), 1u);
+    EXPECT_EQ(c->NodeList()[0], c->FindNode("n1"));
+    EXPECT_EQ(c->NodeAt(c->FindNode("n1")->index()), c->FindNode("n1"));
+    s.UpsertPod(PodBuilder(in, "p2").Label("app", "b").NodeName("n1").Build());
+  }  // rolled back
+  EXPECT_TRUE(s.FindNode("n1")->pods().empty());
+  EXPECT_TRUE(s.pod_label_index().groups().empty());
+  ASSERT_EQ(c->FindNode("n1")->pods().size(), 1u);
+  EXPECT_EQ(c->pod_label_index().groups().size(), 1u);
+  EXPECT_TRUE(c->HasPod("default/p"));
+  EXPECT_FALSE(c->HasPod("default/p2"));
+}
+
+}  // namespace
+}  // namespace sched

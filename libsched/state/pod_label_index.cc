@@ -12,10 +12,11 @@ size_t PodLabelIndex::KeyHash::operator()(const Key& k) const {
   return std::hash<uint64_t>()(h);
 }
 
-void PodLabelIndex::Add(const Pod& pod, const NodeInfo* node, UndoLog* log) {
+void PodLabelIndex::Add(const Pod& pod, uint32_t node, UndoLog* log) {
+  Groups& groups = groups_.Mutable(log);
   auto [it, inserted] =
-      undo::TryEmplace(log, groups_, Key{pod.ns_atom, pod.labels, pod.terminating});
-  Group& g = it->second;
+      undo::TryEmplace(log, groups, Key{pod.ns_atom, pod.labels, pod.terminating});
+  Group& g = it->second.Mutable(log);
   if (inserted) {  // a new entry: undone by its erase
     g.sample.ns = pod.ns;
     g.sample.ns_atom = pod.ns_atom;
@@ -24,17 +25,19 @@ void PodLabelIndex::Add(const Pod& pod, const NodeInfo* node, UndoLog* log) {
   }
   auto [pos, added] = undo::TryEmplace(log, g.position, node, g.nodes.size());
   if (added) {
-    undo::PushBack(log, g.nodes, std::pair<const NodeInfo*, int64_t>(node, 1));
+    undo::PushBack(log, g.nodes, std::pair<uint32_t, int64_t>(node, 1));
   } else {
     undo::SaveAt(log, g.nodes, pos->second);
     ++g.nodes[pos->second].second;
   }
 }
 
-void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node, UndoLog* log) {
-  auto it = groups_.find(Key{pod.ns_atom, pod.labels, pod.terminating});
-  if (it == groups_.end()) return;
-  Group& g = it->second;
+void PodLabelIndex::Remove(const Pod& pod, uint32_t node, UndoLog* log) {
+  const Key key{pod.ns_atom, pod.labels, pod.terminating};
+  if (!groups_->contains(key)) return;
+  Groups& groups = groups_.Mutable(log);
+  auto it = groups.find(key);
+  Group& g = it->second.Mutable(log);
   auto pos = g.position.find(node);
   if (pos == g.position.end()) return;
   const size_t i = pos->second;
@@ -50,23 +53,11 @@ void PodLabelIndex::Remove(const Pod& pod, const NodeInfo* node, UndoLog* log) {
     moved->second = i;
   }
   undo::PopBack(log, g.nodes);
-  if (g.nodes.empty()) undo::Erase(log, groups_, it);
+  if (g.nodes.empty()) undo::Erase(log, groups, it);
 }
 
-PodLabelIndex PodLabelIndex::Remapped(
-    const std::unordered_map<const NodeInfo*, const NodeInfo*>& to) const {
-  PodLabelIndex out;
-  out.groups_.reserve(groups_.size());
-  for (const auto& [key, g] : groups_) {
-    Group& copy = out.groups_.emplace(key, Group{g.sample, {}, {}}).first->second;
-    copy.nodes.reserve(g.nodes.size());
-    copy.position.reserve(g.nodes.size());
-    for (const auto& [node, count] : g.nodes) {
-      copy.position.emplace(to.at(node), copy.nodes.size());
-      copy.nodes.emplace_back(to.at(node), count);
-    }
-  }
-  return out;
+void PodLabelIndex::UnshareAll() {
+  for (auto& [key, group] : groups_.Mutable(nullptr)) group.Mutable(nullptr);
 }
 
 }  // namespace sched

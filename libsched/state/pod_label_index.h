@@ -7,7 +7,10 @@
 // getIncomingAffinityAntiAffinityCounts, scoring.go PreScore). Pods of one
 // template share a group, so there are few.
 //
-// Kept up to date by ClusterState as pods come and go.
+// Kept up to date by ClusterState as pods come and go. Nodes are named by
+// NodeInfo::index(), not by address, and groups are shared copy-on-write
+// (state/cow.h): a copy of the index (ClusterState::Clone) is O(1), and a
+// change clones only the group it touches.
 // Thread-safety: const methods may be called concurrently; mutation needs
 // exclusive access.
 #ifndef LIBSCHED_STATE_POD_LABEL_INDEX_H_
@@ -21,11 +24,10 @@
 
 #include "libsched/model/labels.h"
 #include "libsched/model/pod.h"
+#include "libsched/state/cow.h"
 #include "libsched/state/undo_log.h"
 
 namespace sched {
-
-class NodeInfo;
 
 class PodLabelIndex {
  public:
@@ -33,11 +35,12 @@ class PodLabelIndex {
     // A pod with only the group's ns, ns_atom, labels and terminating set:
     // what AffinityTerm::Matches and PodTopologySpread's counting read.
     Pod sample;
-    // The nodes holding pods of the group, each with its count (> 0); the
-    // order follows the history of adds and removes.
-    std::vector<std::pair<const NodeInfo*, int64_t>> nodes;
+    // The nodes holding pods of the group, by NodeInfo::index() (see
+    // ClusterState::NodeAt), each with its count (> 0); the order follows
+    // the history of adds and removes.
+    std::vector<std::pair<uint32_t, int64_t>> nodes;
     // Position of each node in `nodes`.
-    std::unordered_map<const NodeInfo*, size_t> position;
+    std::unordered_map<uint32_t, size_t> position;
   };
   struct Key {
     Atom ns;
@@ -50,21 +53,20 @@ class PodLabelIndex {
   struct KeyHash {
     size_t operator()(const Key& k) const;
   };
-  using Groups = std::unordered_map<Key, Group, KeyHash>;
+  using Groups = std::unordered_map<Key, Cow<Group>, KeyHash>;
 
-  // `pod` now runs on `node` (a pointer that stays valid while it holds
-  // pods). Changes are recorded in `log` when given (state/undo_log.h).
-  void Add(const Pod& pod, const NodeInfo* node, UndoLog* log = nullptr);
-  // `pod` left `node`. REQUIRES: a matching Add.
-  void Remove(const Pod& pod, const NodeInfo* node, UndoLog* log = nullptr);
+  // `pod` now runs on the node with index `node`. Changes are recorded in
+  // `log` when given (state/undo_log.h).
+  void Add(const Pod& pod, uint32_t node, UndoLog* log = nullptr);
+  // `pod` left the node with index `node`. REQUIRES: a matching Add.
+  void Remove(const Pod& pod, uint32_t node, UndoLog* log = nullptr);
   // The groups with at least one pod.
-  const Groups& groups() const { return groups_; }
-  // A copy whose node pointers are mapped through `to` (ClusterState::Clone:
-  // the same pods on the copy's NodeInfos). REQUIRES: `to` maps every node.
-  PodLabelIndex Remapped(const std::unordered_map<const NodeInfo*, const NodeInfo*>& to) const;
+  const Groups& groups() const { return *groups_; }
+  // Every group made this copy's own (ClusterState::Clone inside a Batch).
+  void UnshareAll();
 
  private:
-  Groups groups_;
+  Cow<Groups> groups_;
 };
 
 }  // namespace sched

@@ -19,14 +19,15 @@ using testing::PodBuilder;
 std::map<std::string, std::map<std::string, int64_t>> Dump(const ClusterState& s) {
   std::map<std::string, std::map<std::string, int64_t>> out;
   const Interner& in = s.interner();
-  for (const auto& [key, g] : s.pod_label_index().groups()) {
+  for (const auto& [key, group] : s.pod_label_index().groups()) {
+    const PodLabelIndex::Group& g = *group;
     std::string name = g.sample.ns;
     for (const auto& [k, v] : g.sample.labels.entries()) name += " " + in.Str(k) + "=" + in.Str(v);
     auto& nodes = out[name];
     EXPECT_EQ(g.nodes.size(), g.position.size());
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       EXPECT_EQ(g.position.at(g.nodes[i].first), i);
-      nodes[g.nodes[i].first->node()->name] = g.nodes[i].second;
+      nodes[s.NodeAt(g.nodes[i].first)->node()->name] = g.nodes[i].second;
     }
   }
   return out;
@@ -73,7 +74,8 @@ TEST(PodLabelIndexTest, TerminatingPodsGroupApart) {
   s.UpsertPod(PodBuilder(in, "a2").Label("app", "a").NodeName("n1").Build());
   s.UpsertPod(PodBuilder(in, "a2").Label("app", "a").NodeName("n1").Terminating().Build());
   std::map<bool, int64_t> by_terminating;
-  for (const auto& [key, g] : s.pod_label_index().groups()) {
+  for (const auto& [key, group] : s.pod_label_index().groups()) {
+    const PodLabelIndex::Group& g = *group;
     EXPECT_EQ(key.terminating, g.sample.terminating);
     ASSERT_EQ(g.nodes.size(), 1u);
     by_terminating[key.terminating] += g.nodes[0].second;

@@ -75,11 +75,11 @@ void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, cons
                               const ClusterState& snapshot, Fn&& fn) {
   if (!selector || selector->requirements.empty()) return;
   for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-    if (key.terminating || group.sample.ns != ns ||
-        !selector->Matches(group.sample.labels, snapshot.interner())) {
+    if (key.terminating || group->sample.ns != ns ||
+        !selector->Matches(group->sample.labels, snapshot.interner())) {
       continue;
     }
-    for (const auto& [node, count] : group.nodes) fn(*node, count);
+    for (const auto& [index, count] : group->nodes) fn(*snapshot.NodeAt(index), count);
   }
 }
 

@@ -554,7 +554,8 @@ impl Engine {
     /// shows in the other. The child starts with no transaction open. An
     /// engine and its forks share one lock inside the library: each may be
     /// used and dropped from any thread at once, and their calls
-    /// serialize. Costs O(nodes + pods) (docs/api.md, "Fork").
+    /// serialize. Costs O(1) in the cluster's size plus the pending pods
+    /// (the state is shared copy-on-write; docs/api.md, "Fork").
     ///
     /// ```
     /// let engine = libsched::Engine::new("{}")?;

@@ -1,0 +1,130 @@
+#include "libsched/state/cow.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace {
+
+TEST(CowTest, ACopyClonesOnlyWhenItWritesWhileShared) {
+  Cow<std::vector<int>> a;
+  a.Mutable(nullptr).push_back(1);
+  const std::vector<int>* before = &*a;
+  a.Mutable(nullptr).push_back(2);  // not shared: written in place
+  EXPECT_EQ(&*a, before);
+  Cow<std::vector<int>> b = a;
+  EXPECT_EQ(&*b, &*a);  // shared
+  b.Mutable(nullptr).push_back(3);
+  EXPECT_NE(&*b, &*a);
+  EXPECT_EQ(*a, (std::vector<int>{1, 2}));
+  EXPECT_EQ(*b, (std::vector<int>{1, 2, 3}));
+  a.Mutable(nullptr).push_back(4);  // a alone now: in place
+  EXPECT_EQ(&*a, before);
+  EXPECT_EQ(*b, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(CowTest, RollbackReturnsToTheSharedValue) {
+  Cow<std::vector<int>> a;
+  a.Mutable(nullptr).push_back(1);
+  Cow<std::vector<int>> b = a;
+  UndoLog log;
+  log.Begin();
+  undo::PushBack(&log, b.Mutable(&log), 2);
+  EXPECT_NE(&*b, &*a);
+  log.Rollback();
+  EXPECT_EQ(&*b, &*a);  // shared again, nothing copied left behind
+  EXPECT_EQ(*b, (std::vector<int>{1}));
+}
+
+using Map = CowMap<std::string, int, 4>;
+
+std::map<std::string, int> Dump(const Map& m) {
+  std::map<std::string, int> out;
+  m.ForEach([&](const std::string& k, int v) { out.emplace(k, v); });
+  return out;
+}
+
+void Put(Map& m, const std::string& k, int v, UndoLog* log = nullptr) {
+  auto& shard = m.MutableShard(k, log);
+  if (auto it = shard.find(k); it != shard.end()) {
+    undo::Save(log, it->second);
+    it->second = v;
+  } else {
+    undo::TryEmplace(log, shard, k, v);
+  }
+}
+
+void Drop(Map& m, const std::string& k, UndoLog* log = nullptr) {
+  auto& shard = m.MutableShard(k, log);
+  undo::Erase(log, shard, shard.find(k));
+}
+
+// Writes, erases and copies in every order, each copy checked against a
+// plain map with the same history.
+TEST(CowMapTest, CopiesNeverSeeEachOthersChanges) {
+  struct Step {
+    int copy;  // which of the copies writes (a new copy of it is made at -1)
+    std::string key;
+    int value;  // 0: erase
+  };
+  const std::vector<Step> steps = {
+      {0, "a", 1}, {0, "b", 2},  {0, "c", 3},  {-1, "", 0}, {1, "a", 10}, {0, "b", 0},
+      {1, "d", 4}, {-1, "", 0},  {2, "c", 30}, {1, "c", 0}, {0, "e", 5},  {2, "a", 0},
+      {-1, "", 0}, {3, "z", 26}, {0, "a", 0},  {3, "b", 0}, {1, "b", 20},
+  };
+  std::vector<Map> copies(1);
+  std::vector<std::map<std::string, int>> want(1);
+  for (const Step& s : steps) {
+    if (s.copy < 0) {
+      copies.push_back(copies.back());
+      want.push_back(want.back());
+      continue;
+    }
+    if (s.value == 0) {
+      Drop(copies[s.copy], s.key);
+      want[s.copy].erase(s.key);
+    } else {
+      Put(copies[s.copy], s.key, s.value);
+      want[s.copy][s.key] = s.value;
+    }
+    for (size_t i = 0; i < copies.size(); ++i) {
+      EXPECT_EQ(Dump(copies[i]), want[i]) << "copy " << i;
+      EXPECT_EQ(copies[i].size(), want[i].size()) << "copy " << i;
+    }
+  }
+  EXPECT_EQ(*copies[1].Find("b"), 20);
+  EXPECT_EQ(copies[0].Find("b"), nullptr);
+}
+
+TEST(CowMapTest, RollbackRestoresTheSharedMap) {
+  Map a;
+  for (const char* k : {"a", "b", "c", "d", "e"}) Put(a, k, 1);
+  Map b = a;
+  UndoLog log;
+  log.Begin();
+  Put(b, "a", 2, &log);
+  Put(b, "f", 3, &log);
+  Drop(b, "c", &log);
+  EXPECT_EQ(Dump(b),
+            (std::map<std::string, int>{{"a", 2}, {"b", 1}, {"d", 1}, {"e", 1}, {"f", 3}}));
+  log.Rollback();
+  EXPECT_EQ(Dump(b), Dump(a));
+  Put(a, "a", 5);  // and the two are still apart
+  EXPECT_EQ(*b.Find("a"), 1);
+}
+
+TEST(CowMapTest, UnshareAllLeavesNothingShared) {
+  Map a;
+  for (const char* k : {"a", "b", "c", "d", "e"}) Put(a, k, 1);
+  Map b = a;
+  int values = 0;
+  b.UnshareAll([&](int& v) { v += ++values; });
+  EXPECT_EQ(values, 5);
+  for (const char* k : {"a", "b", "c", "d", "e"}) EXPECT_EQ(*a.Find(k), 1) << k;
+}
+
+}  // namespace
+}  // namespace sched
