@@ -17,8 +17,11 @@ import (
 // affinity's namespaceSelector; preemption) and the Services,
 // ReplicationControllers, ReplicaSets and StatefulSets whose selectors
 // PodTopologySpread's system default constraints read, and the
-// resource.k8s.io objects DynamicResources reads. Kinds the engine does not
-// use yet are counted as ignored by it.
+// resource.k8s.io objects DynamicResources reads. ResourceClaimTemplates are
+// not watched: like upstream, the scheduler reads only the claims the
+// resourceclaim controller generates from them, and system:kube-scheduler
+// may not list them (plugin/pkg/auth/authorizer/rbac/bootstrappolicy). Kinds
+// the engine does not use yet are counted as ignored by it.
 func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInformer {
 	return []cache.SharedIndexInformer{
 		f.Core().V1().Nodes().Informer(),
@@ -34,7 +37,6 @@ func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInfor
 		f.Storage().V1().CSINodes().Informer(),
 		f.Policy().V1().PodDisruptionBudgets().Informer(),
 		f.Resource().V1().ResourceClaims().Informer(),
-		f.Resource().V1().ResourceClaimTemplates().Informer(),
 		f.Resource().V1().DeviceClasses().Informer(),
 		f.Resource().V1().ResourceSlices().Informer(),
 	}
