@@ -339,13 +339,6 @@ func TestFailoverThroughLease(t *testing.T) {
 // its part and removes pods that the API server left terminating.
 func TestPreemptionAgainstAPIServer(t *testing.T) {
 	e := setup(t)
-	if os.Getenv("LIBSCHED_E2E_KNOWN_FAILURES") == "" {
-		// Known failure: the victim is preempted as upstream does, but the
-		// engine may apply the victim's deletion after the preemptor's
-		// retry, which then waits for an event already past (the engine
-		// follows the informers through its own handlers; README.md).
-		t.Skip("known failure (engine feed lags pod deletions); LIBSCHED_E2E_KNOWN_FAILURES=1 runs it")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	e.startScheduler(t, e.deploy(ctx, t), "scheduler-preempt")
