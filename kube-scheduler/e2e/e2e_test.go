@@ -342,9 +342,11 @@ func TestPreemptionAgainstAPIServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	e.startScheduler(t, e.deploy(ctx, t), "scheduler-preempt")
-	const ns = "preempt"
+	// Names unique to the run, so -count=N reruns it against one API
+	// server (no namespace controller runs here to delete a namespace).
+	ns := fmt.Sprintf("preempt-%d", time.Now().UnixNano())
 	e.namespace(ctx, t, ns)
-	e.nodes(ctx, t, "preempt", 3, "2", nil)
+	e.nodes(ctx, t, ns, 3, "2", nil)
 	for name, value := range map[string]int32{"e2e-low": 100, "e2e-high": 1000} {
 		pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Value: value}
 		if _, err := e.client.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
