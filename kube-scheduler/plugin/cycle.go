@@ -45,8 +45,8 @@ type cycleState struct {
 // Clone returns s: it is never modified after PreFilter.
 func (s *cycleState) Clone() fwk.StateData { return s }
 
-// PreFilter runs one engine cycle for the pod over all nodes and stores the
-// answer. In ModeAlgorithm a chosen node is returned as the PreFilterResult,
+// PreFilter brings the engine up to the scheduler's snapshot (catchUp),
+// runs one engine cycle for the pod over all nodes and stores the answer. In ModeAlgorithm a chosen node is returned as the PreFilterResult,
 // so upstream filters that node only.
 func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	if st := pl.waitForSync(ctx); st != nil {
