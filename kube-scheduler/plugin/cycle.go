@@ -45,12 +45,15 @@ type cycleState struct {
 // Clone returns s: it is never modified after PreFilter.
 func (s *cycleState) Clone() fwk.StateData { return s }
 
-// PreFilter runs one engine cycle for the pod over all nodes and stores the
-// answer. In ModeAlgorithm a chosen node is returned as the PreFilterResult,
+// PreFilter brings the engine up to the scheduler's snapshot (catchUp),
+// runs one engine cycle for the pod over all nodes and stores the answer. In ModeAlgorithm a chosen node is returned as the PreFilterResult,
 // so upstream filters that node only.
 func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	if st := pl.waitForSync(ctx); st != nil {
 		return nil, st
+	}
+	if err := pl.feed.view.catchUp(ctx, nodes); err != nil {
+		return nil, fwk.AsStatus(err) // retried from backoff, as below
 	}
 	doc, err := encodePod(pod, pl.args.Mode)
 	if err != nil {
@@ -173,12 +176,7 @@ func (pl *LibSched) Unreserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, 
 func (pl *LibSched) applyPod(eventType string, pod *v1.Pod, nodeName string) error {
 	p := *pod // shallow: only top-level fields of the copy change
 	p.Spec.NodeName = nodeName
-	doc, err := encodeEvent(eventType, &p)
-	if err != nil {
-		return err
-	}
-	_, err = pl.engine.Apply(doc)
-	return err
+	return pl.feed.send(eventType, &p)
 }
 
 // encodePod is the pod as the engine's Schedule takes it: apiVersion and

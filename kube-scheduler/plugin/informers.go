@@ -42,9 +42,11 @@ func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInfor
 	}
 }
 
-// feed keeps an engine's cluster state following the scheduler's informers.
+// feed keeps an engine's cluster state following the scheduler's informers,
+// and records in view what it sent.
 type feed struct {
 	engine *sched.Engine
+	view   *engineView
 	logger klog.Logger
 }
 
@@ -72,12 +74,18 @@ func (f *feed) register(factory informers.SharedInformerFactory) ([]cache.Inform
 // an object the engine rejects is logged and skipped (the engine is left
 // unchanged by a failed apply).
 func (f *feed) apply(eventType string, obj any) {
+	if err := f.send(eventType, obj); err != nil && !errors.Is(err, sched.ErrClosed) {
+		key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+		f.logger.Error(err, "LibSched: cluster event not applied", "type", eventType, "kind", fmt.Sprintf("%T", obj), "key", key)
+	}
+}
+
+// send sends one event to the engine and records it in the view.
+func (f *feed) send(eventType string, obj any) error {
 	doc, err := encodeEvent(eventType, obj)
 	if err == nil {
 		_, err = f.engine.Apply(doc)
 	}
-	if err != nil && !errors.Is(err, sched.ErrClosed) {
-		key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-		f.logger.Error(err, "LibSched: cluster event not applied", "type", eventType, "kind", fmt.Sprintf("%T", obj), "key", key)
-	}
+	f.view.record(eventType, obj)
+	return err
 }

@@ -75,7 +75,9 @@ func newPlugin(ctx context.Context, c *config.KubeSchedulerConfiguration, obj ru
 	if err != nil {
 		return nil, err
 	}
-	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, logger: klog.FromContext(ctx)}}
+	core := h.SharedInformerFactory().Core().V1()
+	view := newEngineView(core.Nodes().Lister(), core.Pods().Lister())
+	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, view: view, logger: klog.FromContext(ctx)}}
 	if pl.preemptor, err = newPreemptor(ctx, h); err != nil {
 		engine.Close()
 		return nil, fmt.Errorf("LibSched: preemption: %w", err)
