@@ -30,6 +30,7 @@ using testing::CallResult;
 using testing::CallRun;
 using testing::CallSchedule;
 using testing::EventJson;
+using testing::SeedsToRun;
 
 constexpr uint32_t kAllFlags = SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
 
@@ -403,10 +404,10 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
 }
 
 TEST(EcachePropertyTest, CacheOnAndOffGiveIdenticalResults) {
-  // Sized to run in a few seconds (about 20 s under ASan); every mutant
-  // tried (a repair skipped, a key not fed, nominations ignored) fails
-  // within these seeds.
-  for (uint32_t seed = 1; seed <= 6; ++seed) {
+  // Sized to run in a few seconds; every mutant tried (a repair skipped, a
+  // key not fed, nominations ignored) fails within these seeds (all of
+  // them run in the plain build; SeedsToRun).
+  for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
     RunSequence(seed, 250);
     if (HasFatalFailure()) return;
   }
@@ -416,7 +417,7 @@ TEST(EcachePropertyTest, FailureMemoGivesIdenticalResults) {
   // Every mutant tried (the memo ignores the state generation, does not
   // repeat the cycle's draws, or ignores priority or preemptionPolicy)
   // fails within these seeds.
-  for (uint32_t seed = 1; seed <= 6; ++seed) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
     RunSequence(seed, 250, {.failing = true});
     if (HasFatalFailure()) return;
   }
@@ -428,7 +429,7 @@ TEST(EcachePropertyTest, FailureMemoGivesIdenticalResults) {
 // cache (a pod placed in a zone changes its siblings' spread scores on
 // nodes whose generation did not change).
 TEST(EcachePropertyTest, LiveScoreColumnsGiveIdenticalResults) {
-  for (uint32_t seed = 1; seed <= 6; ++seed) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
     RunSequence(seed, 250, {.owned = true});
     if (HasFatalFailure()) return;
   }
@@ -444,7 +445,7 @@ TEST(EcachePropertyTest, LiveScoreColumnsGiveIdenticalResults) {
 // index only).
 TEST(EcachePropertyTest, OwnedPodsUnderNodeChurnWithDefaultConfig) {
   for (const int percentage : {-1, 50}) {
-    for (uint32_t seed = 1; seed <= 3; ++seed) {
+    for (uint32_t seed = 1; seed <= SeedsToRun(3); ++seed) {
       SCOPED_TRACE("percentageOfNodesToScore " + std::to_string(percentage));
       RunSequence(seed, 200,
                   {.churn = true,
@@ -463,7 +464,7 @@ TEST(EcachePropertyTest, OwnedPodsUnderNodeChurnWithDefaultConfig) {
 // the start index (a crash, or a result that differs from the cache off).
 TEST(EcachePropertyTest, NodeChurnWithTheStartIndexAnywhere) {
   for (const int percentage : {-1, 5, 50}) {
-    for (uint32_t seed = 1; seed <= 2; ++seed) {
+    for (uint32_t seed = 1; seed <= SeedsToRun(2); ++seed) {
       SCOPED_TRACE("percentageOfNodesToScore " + std::to_string(percentage));
       RunSequence(seed, 150,
                   {.churn = true,
@@ -476,7 +477,7 @@ TEST(EcachePropertyTest, NodeChurnWithTheStartIndexAnywhere) {
 
 // The failure memo (its rotated start index) under the same churn.
 TEST(EcachePropertyTest, FailureMemoUnderNodeChurn) {
-  for (uint32_t seed = 1; seed <= 2; ++seed) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(2); ++seed) {
     RunSequence(seed, 150, {.failing = true, .churn = true, .churn_nodes = 160});
     if (HasFatalFailure()) return;
   }

@@ -21,6 +21,7 @@ using testing::CallResult;
 using testing::CallRun;
 using testing::CallSchedule;
 using testing::NodeJson;
+using testing::SeedsToRun;
 
 struct EngineDeleter {
   void operator()(sched_engine* e) const { sched_engine_free(e); }
@@ -81,7 +82,7 @@ std::string RandomCluster(uint64_t seed, int num_nodes, int num_pending) {
 
 TEST(ParallelismTest, SameResultsAndDigestAtEveryParallelism) {
   constexpr uint32_t kFlags = SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
-  for (uint64_t seed = 1; seed <= 3; ++seed) {
+  for (uint64_t seed = 1; seed <= SeedsToRun(3); ++seed) {
     const std::string cluster = RandomCluster(seed, 300, 80);
     const std::string probe = AppPod("probe", "a", "500m", "", "");
     std::string want_run, want_probe;

@@ -4,9 +4,12 @@
 # "fuzzing" (meson -Dfuzzing=true), the crate gets libFuzzer's coverage
 # instrumentation too (as cargo-fuzz sets it), so fuzz_selector's feedback
 # reaches into the CEL parser and interpreter.
+# SCHED_CEL_TARGET_DIR, when set, replaces TARGET_DIR: build dirs whose
+# crate builds are the same share one (scripts/test.sh: the TSan build uses
+# the plain build's, and cargo finds it up to date).
 # Usage: cargo-build.sh CARGO MANIFEST TARGET_DIR OUTPUT [fuzzing]
 set -eu
-cargo=$1 manifest=$2 target_dir=$3 output=$4
+cargo=$1 manifest=$2 target_dir=${SCHED_CEL_TARGET_DIR:-$3} output=$4
 out_dir=$target_dir/release
 target=""
 if [ "${5:-}" = fuzzing ]; then
