@@ -30,8 +30,12 @@ type Decision struct {
 	// Message is FitError.Error() with the PostFilter message; "" when a
 	// node was feasible.
 	Message string
-	// PostFilterMsg (upstream only) is DefaultPreemption's message, part
-	// of Message.
+	// Error is the text of a plugin's Error that ended the cycle
+	// (RunPreFilterPlugins' or RunFilterPlugins' wrapping of it, as
+	// schedulePod returns it); the other fields are then empty.
+	Error string
+	// PostFilterMsg (upstream only) is the PostFilter plugins' message,
+	// part of Message.
 	PostFilterMsg string
 	// Nominated is the node preemption nominates (engine: at most one;
 	// upstream: every node pickOneNodeForPreemption may pick, sorted, as
