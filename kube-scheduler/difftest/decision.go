@@ -37,6 +37,9 @@ type Decision struct {
 	// PostFilterMsg (upstream only) is the PostFilter plugins' message,
 	// part of Message.
 	PostFilterMsg string
+	// postFilterError (upstream only): DefaultPreemption's PostFilter
+	// returned an Error, whose message alone is PostFilterMsg.
+	postFilterError bool
 	// Nominated is the node preemption nominates (engine: at most one;
 	// upstream: every node pickOneNodeForPreemption may pick, sorted, as
 	// it breaks the last tie by map order).

@@ -237,7 +237,7 @@ func (up *upstream) postFilter(ctx context.Context, state fwk.CycleState, pod *v
 	if err := preemptUpstream(ctx, up.pl, up.fw, state, pod, m, d); err != nil {
 		return err
 	}
-	if len(d.Nominated) == 0 {
+	if len(d.Nominated) == 0 && !d.postFilterError {
 		d.PostFilterMsg = strings.Join(append(s.Reasons(), d.PostFilterMsg), ", ")
 	}
 	return nil
