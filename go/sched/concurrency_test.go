@@ -88,7 +88,7 @@ func TestConcurrentApplyAndSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatalf("probe: %v", err)
 	}
-	want := fmt.Sprintf("0/%d nodes are available: %d Too many pods. preemption: "+
+	want := fmt.Sprintf("0/%d nodes are available: %d Too many pods. no new claims to deallocate, preemption: "+
 		"0/%d nodes are available: %d No preemption victims found for incoming pod.",
 		nodes, nodes, nodes, nodes)
 	if r.Message != want || r.NumAllNodes != nodes || len(r.NodeStatuses) != nodes {

@@ -26,7 +26,7 @@ func TestScheduleAllocatesResourceClaims(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Schedule: %v", err)
 	}
-	want := "0/2 nodes are available: " + missing + ". preemption: 0/2 nodes are available: " +
+	want := "0/2 nodes are available: " + missing + ". no new claims to deallocate, preemption: 0/2 nodes are available: " +
 		"2 Preemption is not helpful for scheduling."
 	if got.Reason != sched.ReasonUnschedulable || got.Node != "" || got.Message != want {
 		t.Errorf("reason, node, message = %v, %q, %q; want Unschedulable, \"\", %q", got.Reason, got.Node, got.Message, want)

@@ -168,7 +168,7 @@ func TestSchedule(t *testing.T) {
 				NumAllNodes: 2, EvaluatedNodes: 2, FeasibleNodes: 1}},
 		{name: "fits nowhere", pod: schedtest.Pod("big", "3", ""),
 			want: sched.Result{Pod: "prod/big", Reason: sched.ReasonUnschedulable,
-				Message: "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes " +
+				Message: "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes " +
 					"are available: 2 Preemption is not helpful for scheduling.",
 				NumAllNodes: 2, EvaluatedNodes: 2}},
 		// 1500m exceeds n2's allocatable cpu: fit.go calls that unresolvable.
@@ -253,7 +253,7 @@ func TestScheduleAssume(t *testing.T) {
 	// The assumed pod takes n1's room.
 	r, err = e.Schedule(ctx, pod("web-2"))
 	if err != nil || r.Reason != sched.ReasonUnschedulable ||
-		r.Message != "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are "+
+		r.Message != "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are "+
 			"available: 1 No preemption victims found for incoming pod, 1 Preemption is not "+
 			"helpful for scheduling." {
 		t.Fatalf("after Assume: %+v, %v; want 2 Insufficient cpu", r, err)

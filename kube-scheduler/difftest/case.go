@@ -5,6 +5,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -33,20 +34,29 @@ type Case struct {
 	CSIDrivers           []*storagev1.CSIDriver
 	CSIStorageCapacities []*storagev1.CSIStorageCapacity
 	VolumeAttachments    []*storagev1.VolumeAttachment
+	// DRA objects (dra.go); empty in cases without them.
+	DeviceClasses          []*resourceapi.DeviceClass
+	ResourceSlices         []*resourceapi.ResourceSlice
+	ResourceClaims         []*resourceapi.ResourceClaim
+	ResourceClaimTemplates []*resourceapi.ResourceClaimTemplate
 }
 
 var (
-	nodeType      = metav1.TypeMeta{APIVersion: "v1", Kind: "Node"}
-	podType       = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
-	namespaceType = metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}
-	pdbType       = metav1.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}
-	pvType        = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolume"}
-	pvcType       = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"}
-	classType     = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"}
-	csiNodeType   = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSINode"}
-	csiDriverType = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSIDriver"}
-	capacityType  = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSIStorageCapacity"}
-	attachType    = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "VolumeAttachment"}
+	nodeType          = metav1.TypeMeta{APIVersion: "v1", Kind: "Node"}
+	podType           = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
+	namespaceType     = metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}
+	pdbType           = metav1.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}
+	pvType            = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolume"}
+	pvcType           = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"}
+	classType         = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"}
+	csiNodeType       = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSINode"}
+	csiDriverType     = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSIDriver"}
+	capacityType      = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "CSIStorageCapacity"}
+	attachType        = metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "VolumeAttachment"}
+	deviceClassType   = metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "DeviceClass"}
+	sliceType         = metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceSlice"}
+	resourceClaimType = metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaim"}
+	claimTemplateType = metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaimTemplate"}
 )
 
 // prepare sets what the API server would have set and the JSON encoding
@@ -83,6 +93,18 @@ func (c *Case) prepare() {
 	for _, va := range c.VolumeAttachments {
 		va.TypeMeta = attachType
 	}
+	for _, o := range c.DeviceClasses {
+		o.TypeMeta = deviceClassType
+	}
+	for _, o := range c.ResourceSlices {
+		o.TypeMeta = sliceType
+	}
+	for _, o := range c.ResourceClaims {
+		o.TypeMeta = resourceClaimType
+	}
+	for _, o := range c.ResourceClaimTemplates {
+		o.TypeMeta = claimTemplateType
+	}
 	for _, p := range append(append([]*v1.Pod(nil), c.Pods...), c.Pod) {
 		if p == nil {
 			continue // a sequence's cluster (sequence.go) has no pod of its own
@@ -98,7 +120,7 @@ func (c *Case) prepare() {
 }
 
 // JSON returns the cluster as one v1 List (namespaces, nodes, bound pods,
-// PodDisruptionBudgets, volume objects)
+// PodDisruptionBudgets, volume objects, DRA objects)
 // and the pod, encoded with encoding/json from the structs upstream gets.
 func (c *Case) JSON() (cluster, pod []byte, err error) {
 	items := make([]any, 0, len(c.Namespaces)+len(c.Nodes)+len(c.Pods)+len(c.PDBs))
@@ -114,7 +136,7 @@ func (c *Case) JSON() (cluster, pod []byte, err error) {
 	for _, pdb := range c.PDBs {
 		items = append(items, pdb)
 	}
-	for _, o := range c.volumeObjects() {
+	for _, o := range append(c.volumeObjects(), c.draObjects()...) {
 		items = append(items, o)
 	}
 	if cluster, err = listJSON(items); err != nil {
@@ -128,26 +150,18 @@ func (c *Case) JSON() (cluster, pod []byte, err error) {
 // CSIStorageCapacities and VolumeAttachments: what upstream's volume
 // plugins read through informers.
 func (c *Case) volumeObjects() []runtime.Object {
-	var out []runtime.Object
-	for _, o := range c.PVs {
-		out = append(out, o)
-	}
-	for _, o := range c.PVCs {
-		out = append(out, o)
-	}
-	for _, o := range c.StorageClasses {
-		out = append(out, o)
-	}
-	for _, o := range c.CSINodes {
-		out = append(out, o)
-	}
-	for _, o := range c.CSIDrivers {
-		out = append(out, o)
-	}
-	for _, o := range c.CSIStorageCapacities {
-		out = append(out, o)
-	}
-	for _, o := range c.VolumeAttachments {
+	out := objects(nil, c.PVs)
+	out = objects(out, c.PVCs)
+	out = objects(out, c.StorageClasses)
+	out = objects(out, c.CSINodes)
+	out = objects(out, c.CSIDrivers)
+	out = objects(out, c.CSIStorageCapacities)
+	return objects(out, c.VolumeAttachments)
+}
+
+// objects appends xs to out.
+func objects[T runtime.Object](out []runtime.Object, xs []T) []runtime.Object {
+	for _, o := range xs {
 		out = append(out, o)
 	}
 	return out

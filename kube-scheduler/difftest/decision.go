@@ -30,9 +30,16 @@ type Decision struct {
 	// Message is FitError.Error() with the PostFilter message; "" when a
 	// node was feasible.
 	Message string
-	// PostFilterMsg (upstream only) is DefaultPreemption's message, part
-	// of Message.
+	// Error is the text of a plugin's Error that ended the cycle
+	// (RunPreFilterPlugins' or RunFilterPlugins' wrapping of it, as
+	// schedulePod returns it); the other fields are then empty.
+	Error string
+	// PostFilterMsg (upstream only) is the PostFilter plugins' message,
+	// part of Message.
 	PostFilterMsg string
+	// postFilterError (upstream only): DefaultPreemption's PostFilter
+	// returned an Error, whose message alone is PostFilterMsg.
+	postFilterError bool
 	// Nominated is the node preemption nominates (engine: at most one;
 	// upstream: every node pickOneNodeForPreemption may pick, sorted, as
 	// it breaks the last tie by map order).

@@ -35,11 +35,17 @@ type counts struct {
 	sharedPorts   int // unschedulable cases whose preemption was not compared (sharesHostPort)
 	configured    int // cases with a pluginConfig (plugin args other than the defaults)
 	configScored  int // ... in which two or more nodes were feasible (scores compared)
+	claims        int // cases whose pod has ResourceClaims (DynamicResources decides)
+	claimsPlaced  int // ... and fits a node
+	draRejected   int // (pod,node) pairs DynamicResources rejected
+	pluginErrors  int // cases a plugin's Error ended (its text compared)
+	// unschedulable cases whose preemption hit a Filter Error (not compared)
+	preemptionErrors int
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored), %d (pod,node) pairs compared; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports)",
-		c.cases, c.configured, c.configScored, c.pairs, c.unschedulable, c.nominated, c.tied, c.sharedPorts)
+	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored; %d with ResourceClaims, %d of them placed), %d (pod,node) pairs compared (%d rejected by DynamicResources); %d plugin errors; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports), %d (Filter errors in the dry run)",
+		c.cases, c.configured, c.configScored, c.claims, c.claimsPlaced, c.pairs, c.draRejected, c.pluginErrors, c.unschedulable, c.nominated, c.tied, c.sharedPorts, c.preemptionErrors)
 }
 
 // run compares upstream and the engine on each case; it reports each
@@ -68,8 +74,25 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 		if up.Message != "" {
 			n.unschedulable++
 		}
+		if up.Error != "" {
+			n.pluginErrors++
+		}
+		if len(c.Pod.Spec.ResourceClaims) > 0 {
+			n.claims++
+			if len(up.Feasible) > 0 {
+				n.claimsPlaced++
+			}
+		}
+		for _, v := range up.Rejected {
+			if v.Plugin == dynamicResources {
+				n.draRejected++
+			}
+		}
 		if normalizeSharedPorts(c, up, eng) {
 			n.sharedPorts++
+		}
+		if normalizePreemptionError(up, eng) {
+			n.preemptionErrors++
 		}
 		if len(up.Nominated) > 0 {
 			n.nominated++
@@ -89,6 +112,7 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 		up, _ = decideUpstream(ctx, small)
 		eng, _ = decideEngine(ctx, small)
 		normalizeSharedPorts(small, up, eng)
+		normalizePreemptionError(up, eng)
 		t.Errorf("%s: upstream and engine differ:\n  %s\n%s", c.Name, strings.Join(compare(up, eng), "\n  "), repro(small))
 	}
 	return n

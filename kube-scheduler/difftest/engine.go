@@ -49,7 +49,7 @@ func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
 // named (scheduled with NodeStatuses and Scores) as a Decision.
 func engineDecision(res *sched.Result, nodes []string) (*Decision, error) {
 	if res.Reason == sched.ReasonSchedulerError {
-		return nil, fmt.Errorf("Schedule: SchedulerError: %s", res.Message)
+		return &Decision{Error: res.Message}, nil
 	}
 
 	d := &Decision{Rejected: map[string]Verdict{}}

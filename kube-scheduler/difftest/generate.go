@@ -78,6 +78,7 @@ func (g *generator) Case(i int) *Case {
 	g.preemption(c)
 	c.PluginConfig = g.pluginConfig()
 	g.volumes(c)
+	g.dra(c)
 	if g.chance(0.05) {
 		c.Pod.Spec.NodeName = fmt.Sprintf("node-%d", g.n(len(c.Nodes)+1))
 	}

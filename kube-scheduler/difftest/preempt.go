@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
@@ -61,7 +60,10 @@ func preemptUpstream(ctx context.Context, pl *defaultpreemption.DefaultPreemptio
 		d.NominatedAny = int(num) < len(potential)
 		candidates, statuses, err = pl.Evaluator.DryRunPreemption(ctx, state, pod, potential, pdbs, offset, num)
 		if err != nil && len(candidates) == 0 {
-			return fmt.Errorf("DryRunPreemption: %w", err)
+			// Preempt returns the error as its status; PostFilter prefixes
+			// it, and RunPostFilterPlugins ends with it alone.
+			d.PostFilterMsg, d.postFilterError = "preemption: "+err.Error(), true
+			return nil
 		}
 	}
 	if len(candidates) == 0 {
@@ -94,4 +96,19 @@ func podKeys(pods []*v1.Pod) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// normalizePreemptionError leaves preemption out of both decisions when
+// upstream's dry run hit a Filter Error (a DRA claim constraint that All
+// mode cannot satisfy): the engine reports the first such error without
+// RunFilterPlugins' `running "P" filter plugin:` wrapping and does not
+// aggregate several (docs/differential-test.md, "Known differences"). It
+// reports whether it did.
+func normalizePreemptionError(up, eng *Decision) bool {
+	if !up.postFilterError {
+		return false
+	}
+	dropPreemption(up)
+	dropPreemption(eng)
+	return true
 }

@@ -278,6 +278,7 @@ func (s *sequence) cycle(ctx context.Context, n *seqCounts) ([]string, *v1.Pod, 
 	view := *s.world
 	view.Pod = pod
 	normalizeSharedPorts(&view, ud, ed)
+	normalizePreemptionError(ud, ed)
 	n.cycles++
 	n.pairs += len(names)
 	n.evaluated += len(names) - len(ud.Unlisted)

@@ -19,6 +19,7 @@ func shrink(ctx context.Context, c *Case) *Case {
 			return (err1 == nil) != (err2 == nil)
 		}
 		normalizeSharedPorts(c, up, eng)
+		normalizePreemptionError(up, eng)
 		return len(compare(up, eng)) > 0
 	}
 	for i := len(c.Pods) - 1; i >= 0; i-- {

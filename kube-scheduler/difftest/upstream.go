@@ -4,25 +4,34 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/wait"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 )
 
 // enginePlugins is the profile the engine runs today
@@ -44,6 +53,9 @@ var enginePlugins = []config.Plugin{
 	{Name: names.VolumeZone},
 	{Name: names.PodTopologySpread, Weight: 2},
 	{Name: names.InterPodAffinity, Weight: 2},
+	// applyDynamicResources puts it where DefaultPreemption is (built
+	// apart, preempt.go), so its PostFilter runs first.
+	{Name: names.DynamicResources, Weight: 2},
 	{Name: names.NodeResourcesBalancedAllocation, Weight: 1},
 	{Name: names.ImageLocality, Weight: 1},
 	{Name: names.DefaultBinder},
@@ -69,10 +81,11 @@ func upstreamProfile(pluginConfig []byte, percentage *int32) (*config.KubeSchedu
 	}, nil
 }
 
-// noDRA is the SharedDRAManager of a cluster without DeviceClasses, as the
-// engine models it: no extended resource is backed by DRA
-// (DRAExtendedResource is on in v1.36). With no class, NodeResourcesFit and
-// BalancedAllocation call nothing but DeviceClassResolver; without a
+// noDRA is the SharedDRAManager of a case without DRA objects (cheaper
+// than informers per case; draManager builds the real one): no extended
+// resource is backed by DRA. With no class, NodeResourcesFit and
+// BalancedAllocation call nothing but DeviceClassResolver, and
+// DynamicResources nothing at all for pods without claims; without a
 // manager they crash scoring an extended resource.
 type noDRA struct{ fwk.SharedDRAManager }
 
@@ -134,13 +147,19 @@ func newUpstream(ctx context.Context, c *Case, snapshot *internalcache.Snapshot,
 		objects = append(objects, pdb)
 	}
 	objects = append(objects, c.volumeObjects()...)
+	objects = append(objects, c.draObjects()...)
 	client := fake.NewClientset(objects...)
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
 	up := &upstream{percentage: percentage, close: func() {
 		cancel() // the informers run until ctx is done; Shutdown waits for them
 		informerFactory.Shutdown()
 	}}
+	var dra fwk.SharedDRAManager = noDRA{}
+	var draSynced []cache.InformerSynced
 	profile, err := upstreamProfile(c.PluginConfig, percentage)
+	if err == nil && c.hasDRA() {
+		dra, draSynced, err = draManager(ctx, client, informerFactory)
+	}
 	if err == nil {
 		up.fw, err = frameworkruntime.NewFramework(ctx, plugins.NewInTreeRegistry(), profile,
 			frameworkruntime.WithSnapshotSharedLister(snapshot),
@@ -149,7 +168,7 @@ func newUpstream(ctx context.Context, c *Case, snapshot *internalcache.Snapshot,
 			frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(
 				informerFactory.Storage().V1().CSINodes().Lister())),
 			frameworkruntime.WithPodNominator(noNominatedPods{}),
-			frameworkruntime.WithSharedDRAManager(noDRA{}),
+			frameworkruntime.WithSharedDRAManager(dra),
 			frameworkruntime.WithParallelism(1))
 		if err != nil {
 			err = fmt.Errorf("NewFramework: %w", err)
@@ -166,7 +185,62 @@ func newUpstream(ctx context.Context, c *Case, snapshot *internalcache.Snapshot,
 	}
 	informerFactory.Start(ctx.Done())
 	informerFactory.WaitForCacheSync(ctx.Done())
+	// The DRA manager's views (allocated devices, slices) follow the
+	// informers through handlers of their own: polled every millisecond,
+	// as cache.WaitForCacheSync's 100 ms would double the run's time.
+	synced := func(context.Context) (bool, error) {
+		for _, s := range draSynced {
+			if !s() {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	if err := wait.PollUntilContextTimeout(ctx, time.Millisecond, time.Minute, true, synced); err != nil {
+		up.close()
+		return nil, fmt.Errorf("the DRA manager did not sync: %w", err)
+	}
 	return up, nil
+}
+
+// draManager is the SharedDRAManager scheduler.go builds (an assume cache
+// of claims, the ResourceSlice tracker without DeviceTaintRules, which are
+// off in v1.36) and the checks that its views have caught up.
+func draManager(ctx context.Context, client *fake.Clientset, f informers.SharedInformerFactory) (fwk.SharedDRAManager, []cache.InformerSynced, error) {
+	claims := assumecache.NewAssumeCache(klog.FromContext(ctx), f.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+	tracker, err := resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
+		EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+		SliceInformer:            f.Resource().V1().ResourceSlices(),
+		KubeClient:               client,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("resource slice tracker: %w", err)
+	}
+	m := dynamicresources.NewDRAManager(ctx, claims, tracker, f)
+	// The claim cache's handlers share one registration: synced once the
+	// allocated devices have seen every claim.
+	reg := claims.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+	return m, []cache.InformerSynced{reg.HasSynced, tracker.HasSynced}, nil
+}
+
+// postFilter does what RunPostFilterPlugins does with DynamicResources
+// (the profile's only PostFilter plugin) before DefaultPreemption
+// (preemptUpstream): an Error or UnschedulableAndUnresolvable from the
+// first ends it with that message; otherwise preemption runs, and when it
+// nominates nobody the message joins both plugins' reasons.
+func (up *upstream) postFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m *framework.NodeToStatus, d *Decision) error {
+	_, s := up.fw.RunPostFilterPlugins(ctx, state, pod, m)
+	if s.Code() != fwk.Unschedulable {
+		d.PostFilterMsg = s.Message()
+		return nil
+	}
+	if err := preemptUpstream(ctx, up.pl, up.fw, state, pod, m, d); err != nil {
+		return err
+	}
+	if len(d.Nominated) == 0 && !d.postFilterError {
+		d.PostFilterMsg = strings.Join(append(s.Reasons(), d.PostFilterMsg), ", ")
+	}
+	return nil
 }
 
 // walk is the scheduler's state across cycles that decides which nodes a
@@ -205,7 +279,7 @@ func (up *upstream) decide(ctx context.Context, pod *v1.Pod, allNodes []fwk.Node
 	preRes, s, unschedulablePlugins := fw.RunPreFilterPlugins(ctx, state, pod)
 	switch {
 	case !s.IsSuccess() && !s.IsRejected():
-		return nil, fmt.Errorf("PreFilter: %w", s.AsError())
+		return &Decision{Error: s.Message()}, nil
 	case !s.IsSuccess():
 		diagnosis.NodeToStatus.SetAbsentNodesStatus(s)
 		diagnosis.PreFilterMsg = s.Message()
@@ -232,7 +306,7 @@ func (up *upstream) decide(ctx context.Context, pod *v1.Pod, allNodes []fwk.Node
 			status := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, n)
 			switch {
 			case status.Code() == fwk.Error:
-				return nil, fmt.Errorf("Filter on %s: %w", n.Node().Name, status.AsError())
+				return &Decision{Error: status.Message()}, nil
 			case status.IsSuccess():
 				feasible = append(feasible, n)
 			default:
@@ -266,7 +340,7 @@ func (up *upstream) decide(ctx context.Context, pod *v1.Pod, allNodes []fwk.Node
 	case 0:
 		// schedule_one.go runs PostFilter on the Filter statuses, then
 		// prints the FitError with its message.
-		if err := preemptUpstream(ctx, up.pl, fw, state, pod, diagnosis.NodeToStatus, d); err != nil {
+		if err := up.postFilter(ctx, state, pod, diagnosis.NodeToStatus, d); err != nil {
 			return nil, err
 		}
 		diagnosis.PostFilterMsg = d.PostFilterMsg

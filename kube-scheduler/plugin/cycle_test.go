@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -137,5 +138,19 @@ func TestEncodePodResourceClaims(t *testing.T) {
 				t.Fatal("encodePod changed the informer's pod")
 			}
 		})
+	}
+}
+
+// The engine's FitError up to " preemption: " gives DynamicResources'
+// PostFilter reason, which upstream's FitError carries before preemption's.
+func TestDynamicResourcesReasons(t *testing.T) {
+	for before, want := range map[string][]string{
+		"0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate,":     {"no new claims to deallocate"},
+		"0/2 nodes are available: 2 cannot allocate all claims. still not schedulable,": {"still not schedulable"},
+		"0/2 nodes are available: 2 Insufficient cpu.":                                  nil, // no DynamicResources
+	} {
+		if got := dynamicResourcesReasons(before); !slices.Equal(got, want) {
+			t.Errorf("dynamicResourcesReasons(%q) = %q, want %q", before, got, want)
+		}
 	}
 }

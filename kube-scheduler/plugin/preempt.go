@@ -117,7 +117,8 @@ func victimsInSnapshot(s *cycleState, nodes []fwk.NodeInfo) error {
 // PostFilter acts on the engine's preemption verdict. With a nominated
 // node, upstream's Evaluator (DefaultPreemption's PostFilter) evicts the
 // victims and nominates the pod. Without one, the engine's own PostFilter
-// message is the answer ("preemption: ..."), and a former nomination is
+// reasons are the answer (DynamicResources' "no new claims to
+// deallocate", then "preemption: ..."), and a former nomination is
 // cleared as upstream does when preemption cannot help.
 func (pl *LibSched) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	s, err := readState(state)
@@ -127,17 +128,31 @@ func (pl *LibSched) PostFilter(ctx context.Context, state fwk.CycleState, pod *v
 	if s.nominated != "" {
 		return pl.preemptor.dp.PostFilter(ctx, state, pod, m)
 	}
-	_, msg, found := strings.Cut(s.message, preemptionPrefix)
+	before, msg, found := strings.Cut(s.message, preemptionPrefix)
 	if !found {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
 	klog.FromContext(ctx).V(5).Info("LibSched: no preemption", "pod", klog.KObj(pod), "reason", msg)
+	reasons := append(dynamicResourcesReasons(before), "preemption: "+msg)
 	// Upstream keeps the nomination when the pod is not eligible
 	// (a nil result) and clears it when no candidate was found.
 	if strings.HasPrefix(msg, "not eligible") {
-		return nil, fwk.NewStatus(fwk.Unschedulable, "preemption: "+msg)
+		return nil, fwk.NewStatus(fwk.Unschedulable, reasons...)
 	}
-	return framework.NewPostFilterResultWithNominatedNode(""), fwk.NewStatus(fwk.Unschedulable, "preemption: "+msg)
+	return framework.NewPostFilterResultWithNominatedNode(""), fwk.NewStatus(fwk.Unschedulable, reasons...)
+}
+
+// dynamicResourcesReasons is the reason DynamicResources' PostFilter gave
+// before preemption's in the engine's message (its FitError up to
+// preemptionPrefix: "0/N nodes are available: <reasons>. <reason>,"), so
+// that the scheduler's FitError carries it as upstream's does; none when
+// the profile has no DynamicResources. Its reasons hold no ". ".
+func dynamicResourcesReasons(before string) []string {
+	i := strings.LastIndex(before, ". ")
+	if i < 0 || !strings.HasSuffix(before, ",") {
+		return nil
+	}
+	return []string{strings.TrimSuffix(before[i+2:], ",")}
 }
 
 // PreEnqueue is DefaultPreemption's: with asynchronous preemption, a pod

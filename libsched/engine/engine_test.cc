@@ -86,9 +86,10 @@ TEST(EngineTest, UnschedulablePodGetsTheFitErrorMessage) {
   const PodResult r = s.Schedule(PendingPod(s.interner(), "huge", 8000), {});
   EXPECT_EQ(r.outcome, Outcome::kUnschedulable);
   EXPECT_TRUE(r.node.empty());
-  EXPECT_EQ(r.message,
-            "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 "
-            "Preemption is not helpful for scheduling.");
+  EXPECT_EQ(
+      r.message,
+      "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 "
+      "nodes are available: 2 Preemption is not helpful for scheduling.");
 }
 
 TEST(EngineTest, RunSchedulesTheQueueAndRequeuesWhatDoesNotFit) {

@@ -181,6 +181,16 @@ class Encoder {
       List(v.rbd_monitors, [&](const std::string& m) { Str(m); });
       U64(v.read_only);
     });
+    List(p.resource_claims, [&](const PodResourceClaim& c) {
+      Str(c.name);
+      U64(c.claim_name.has_value());
+      Str(c.claim_name.value_or(""));
+      U64(c.template_name.has_value());
+      Str(c.template_name.value_or(""));
+      U64(c.has_status);
+      U64(c.generated_name.has_value());
+      Str(c.generated_name.value_or(""));
+    });
   }
 
   void NodeSelectorFields(const std::optional<NodeSelector>& s) {
@@ -273,6 +283,100 @@ class Encoder {
     Str(va.node_name);
     U64(va.persistent_volume_name.has_value());
     Str(va.persistent_volume_name.value_or(""));
+  }
+
+  void DraNode(const DraNodeSelection& n) {
+    Str(n.node_name);
+    U64(n.all_nodes);
+    NodeSelectorFields(n.node_selector);
+  }
+
+  void DraRequestFields(const DraRequest& r) {
+    Str(r.name);
+    Str(r.device_class_name);
+    List(r.selectors, [&](const std::string& s) { Str(s); });
+    U64(static_cast<uint64_t>(r.mode));
+    I64(r.count);
+    U64(r.admin_access);
+    U64(r.has_tolerations);
+    U64(r.has_capacity);
+  }
+
+  void DraClaimSpecFields(const DraClaimSpec& spec) {
+    List(spec.requests, [&](const DraDeviceRequest& r) {
+      Str(r.name);
+      U64(r.exactly.has_value());
+      if (r.exactly) DraRequestFields(*r.exactly);
+      List(r.first_available, [&](const DraRequest& sub) { DraRequestFields(sub); });
+    });
+    List(spec.constraints, [&](const DraConstraint& c) {
+      List(c.requests, [&](const std::string& s) { Str(s); });
+      Str(c.match_attribute);
+      Str(c.distinct_attribute);
+    });
+  }
+
+  void ResourceClaimFields(const ResourceClaim& c) {
+    Str(c.ns);
+    Str(c.name);
+    Str(c.uid);
+    U64(c.deleting);
+    Str(c.controller_uid);
+    DraClaimSpecFields(c.spec);
+    U64(c.allocation.has_value());
+    if (c.allocation) {
+      List(c.allocation->devices, [&](const DraAllocatedDevice& d) {
+        Str(d.request);
+        Str(d.driver);
+        Str(d.pool);
+        Str(d.device);
+        U64(d.admin_access);
+      });
+      NodeSelectorFields(c.allocation->node_selector);
+    }
+    List(c.reserved_for, [&](const std::string& uid) { Str(uid); });
+  }
+
+  void ResourceClaimTemplateFields(const ResourceClaimTemplate& t) {
+    Str(t.ns);
+    Str(t.name);
+    DraClaimSpecFields(t.spec);
+  }
+
+  void DeviceClassFields(const DeviceClass& c) {
+    Str(c.name);
+    List(c.selectors, [&](const std::string& s) { Str(s); });
+    Str(c.extended_resource_name);
+  }
+
+  void ResourceSliceFields(const ResourceSlice& s) {
+    Str(s.name);
+    Str(s.driver);
+    Str(s.pool);
+    I64(s.generation);
+    I64(s.resource_slice_count);
+    DraNode(s.node);
+    U64(s.per_device_node_selection);
+    U64(s.has_shared_counters);
+    List(s.devices, [&](const DraDevice& d) {
+      Str(d.name);
+      List(d.attributes, [&](const auto& a) {
+        Str(a.first);
+        U64(static_cast<uint64_t>(a.second.kind));
+        I64(a.second.int_value);
+        U64(a.second.bool_value);
+        Str(a.second.text);
+      });
+      List(d.capacity, [&](const auto& c) {
+        Str(c.first);
+        Str(c.second);
+      });
+      DraNode(d.node);
+      U64(d.consumes_counters);
+      U64(d.has_taints);
+      U64(d.has_binding_conditions);
+      U64(d.allow_multiple_allocations);
+    });
   }
 
   // The pods of a NodeInfo's derived list, by key: which of its pods are in
@@ -411,6 +515,15 @@ uint64_t StateDigest(const ClusterState& state, std::span<const Scheduler* const
   for (const auto& [key, c] : state.csi_storage_capacities()) e.CSIStorageCapacityFields(*c);
   e.U64(state.volume_attachments().size());
   for (const auto& [key, va] : state.volume_attachments()) e.VolumeAttachmentFields(*va);
+  // DRA objects, in key order.
+  e.U64(state.resource_claims().size());
+  for (const auto& [key, c] : state.resource_claims()) e.ResourceClaimFields(*c);
+  e.U64(state.resource_claim_templates().size());
+  for (const auto& [key, t] : state.resource_claim_templates()) e.ResourceClaimTemplateFields(*t);
+  e.U64(state.device_classes().size());
+  for (const auto& [key, c] : state.device_classes()) e.DeviceClassFields(*c);
+  e.U64(state.resource_slices().size());
+  for (const auto& [key, s] : state.resource_slices()) e.ResourceSliceFields(*s);
   if (scope == DigestScope::kAll) {
     e.List(state.NodeList(), [&](const NodeInfo* n) { e.Str(n->node()->name); });
     e.U64(schedulers.size());

@@ -7,9 +7,11 @@
 // selector values, scalar resources, nodes, NodeInfos); a zero scalar
 // resource equals an absent one. Lists keep their order where order is
 // observable (containers' images, taints, tolerations, pods on a node).
-// Every field of Pod, Node, PodDisruptionBudget, Namespace, Workload and of
-// the queue's view of a pod (QueuedPodView) is encoded: when one gains a
-// field, add it to state_digest.cc.
+// Every field of Pod, Node, PodDisruptionBudget, Namespace, Workload, the
+// volume objects, the DRA objects (ResourceClaim, ResourceClaimTemplate,
+// DeviceClass, ResourceSlice) and of the queue's view of a pod
+// (QueuedPodView) is encoded: when one gains a field, add it to
+// state_digest.cc.
 //
 // Thread-safety: pure functions over const state; callers hold whatever
 // lock guards that state.
@@ -31,8 +33,9 @@ enum class DigestScope {
   // ports, image sizes and spread, the pods with (anti-)affinity), the pod
   // and node counts, the cluster generation, the interner's size (0 for one a fork
   // family shares, Interner::Share),
-  // PodDisruptionBudgets, Namespaces and workloads (Services, RCs, RSs,
-  // StatefulSets): everything independent of the order in which unrelated
+  // PodDisruptionBudgets, Namespaces, workloads (Services, RCs, RSs,
+  // StatefulSets), volume objects and DRA objects: everything independent of the order in which
+  // unrelated
   // events arrived.
   kCluster,
   // kCluster plus what does depend on that order or on time: the node list

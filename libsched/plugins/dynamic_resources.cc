@@ -1,6 +1,7 @@
 #include "libsched/plugins/dynamic_resources.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -61,9 +62,12 @@ ResolvedClaims ResolveClaims(const Pod& pod, const ClusterState& cluster) {
 }
 
 struct DraState final : StateData {
-  const Interner* interner;
+  const Interner* interner = nullptr;
   std::vector<std::shared_ptr<const ResourceClaim>> claims;
   std::unique_ptr<DraAllocator> allocator;  // when some claim needs allocation
+  // By claim: Filter found it unavailable on some node (upstream's
+  // unavailableClaims, for PostFilter). Filter runs on many threads.
+  std::unique_ptr<std::atomic<bool>[]> unavailable;
 };
 
 // validateDeviceClass, then what the engine refuses, for one request.
@@ -185,6 +189,11 @@ Status DynamicResources::PreEnqueue(const Pod& pod, const ClusterState& cluster)
 
 Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
+  // Upstream writes its (empty) state first: PostFilter tells a pod
+  // without claims from one whose PreFilter never ran.
+  auto owned = std::make_unique<DraState>();
+  DraState* st = owned.get();
+  state.Write(slot(), std::move(owned));
   if (!snapshot.device_classes().empty()) {
     if (auto s = CheckExtendedResources(pod, snapshot)) return std::move(*s);
   }
@@ -192,7 +201,6 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
   ResolvedClaims r = ResolveClaims(pod, snapshot);
   if (!r.error.empty()) return Status::Owned(Code::kUnschedulableAndUnresolvable, r.error);
   if (r.claims.empty()) return Status(Code::kSkip);
-  auto st = std::make_unique<DraState>();
   st->interner = &snapshot.interner();
   std::vector<const ResourceClaim*> to_allocate;
   for (const auto& claim : r.claims) {
@@ -206,19 +214,21 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
   if (!to_allocate.empty()) {
     st->allocator = std::make_unique<DraAllocator>(snapshot, std::move(to_allocate));
   }
+  // Claims are kept only once PreFilter succeeds, as upstream's.
+  st->unavailable = std::make_unique<std::atomic<bool>[]>(r.claims.size());
   st->claims = std::move(r.claims);
-  state.Write(slot(), std::move(st));
   return Status();
 }
 
 Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
                                 const NodeInfo& node_info) const {
   const auto* st = state.Read<DraState>(slot());
-  if (st == nullptr) return Status();
+  if (st == nullptr || st->claims.empty()) return Status();
   const Node& node = *node_info.node();
-  bool unavailable = false;
-  for (const auto& claim : st->claims) {
-    if (claim->allocation && !AvailableOn(*claim, node, *st->interner)) unavailable = true;
+  std::vector<size_t> unavailable;
+  for (size_t i = 0; i < st->claims.size(); ++i) {
+    const ResourceClaim& claim = *st->claims[i];
+    if (claim.allocation && !AvailableOn(claim, node, *st->interner)) unavailable.push_back(i);
   }
   if (st->allocator) {
     DraAllocator::Outcome out = st->allocator->Allocate(node);
@@ -236,8 +246,31 @@ Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
         return Status::Owned(Code::kUnschedulableAndUnresolvable, std::move(out.message));
     }
   }
-  if (unavailable) return Status(Code::kUnschedulableAndUnresolvable, kNotAvailable);
+  if (!unavailable.empty()) {
+    for (size_t i : unavailable) st->unavailable[i].store(true, std::memory_order_relaxed);
+    return Status(Code::kUnschedulableAndUnresolvable, kNotAvailable);
+  }
   return Status();
+}
+
+Status DynamicResources::PostFilter(const Framework& /*fw*/, const CycleState& state,
+                                    const Pod& pod, const NodeToStatus& /*statuses*/,
+                                    PostFilterResult* /*result*/) const {
+  const auto* st = state.Read<DraState>(slot());
+  // An earlier PreFilter stopped the cycle: upstream's state read fails.
+  if (st == nullptr) return Status::Error("not found");
+  if (st->claims.empty()) return Status(Code::kUnschedulable, kNoClaims);
+  for (size_t i = 0; i < st->claims.size(); ++i) {
+    const ResourceClaim& claim = *st->claims[i];
+    const auto& reserved = claim.reserved_for;
+    if (st->unavailable[i].load(std::memory_order_relaxed) &&
+        (reserved.empty() || (reserved.size() == 1 && reserved[0] == pod.uid))) {
+      return Status::Owned(Code::kUnschedulable, "deallocation of ResourceClaim " + claim.ns + "/" +
+                                                     claim.name +
+                                                     " needed (libsched makes no API calls)");
+    }
+  }
+  return Status(Code::kUnschedulable, kStillNotSchedulable);
 }
 
 void DynamicResources::SignPod(const Pod& pod, PodSigner& sig) const {

@@ -12,9 +12,10 @@
 // firstAvailable (DRAPrioritizedList), capacity requests
 // (DRAConsumableCapacity), and devices the allocator refuses. The engine
 // has no Reserve / PreBind: AssumePodClaims records the allocation where
-// upstream's Reserve and PreBind would. No PostFilter (upstream's
-// deallocates claims through the API) and no Score (it only ranks
-// firstAvailable choices).
+// upstream's Reserve and PreBind would. PostFilter gives upstream's reason
+// but makes no API call: where upstream deallocates a claim, the engine
+// names the claim instead (docs/upstream-differences.md). No Score (it
+// only ranks firstAvailable choices).
 //
 // Thread-safety: stateless; const methods may be called concurrently.
 #ifndef LIBSCHED_PLUGINS_DYNAMIC_RESOURCES_H_
@@ -31,6 +32,7 @@ namespace sched {
 
 class DynamicResources final : public PreFilterPlugin,
                                public FilterPlugin,
+                               public PostFilterPlugin,
                                public PreEnqueuePlugin,
                                public EnqueueExtensions {
  public:
@@ -38,6 +40,9 @@ class DynamicResources final : public PreFilterPlugin,
   // Filter's statuses (UnschedulableAndUnresolvable).
   static constexpr std::string_view kCannotAllocate = "cannot allocate all claims";
   static constexpr std::string_view kNotAvailable = "resourceclaim not available on the node";
+  // PostFilter's statuses (Unschedulable).
+  static constexpr std::string_view kNoClaims = "no new claims to deallocate";
+  static constexpr std::string_view kStillNotSchedulable = "still not schedulable";
 
   std::string_view Name() const override { return kName; }
   // Node add / label / allocatable changes; ResourceClaim add and update
@@ -54,6 +59,17 @@ class DynamicResources final : public PreFilterPlugin,
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  // Unschedulable (it runs before DefaultPreemption, whose reasons
+  // follow): "no new claims to deallocate" when PreFilter did not load
+  // claims (any pod without them); an Error "not found" when an earlier
+  // PreFilter stopped the cycle before this one ran (upstream's CycleState
+  // read fails; the FitError then ends with it and no preemption runs); when an allocated claim
+  // that Filter found unavailable on a node is reserved by nobody or by this pod only, upstream
+  // deallocates it through the API ("deallocation of ResourceClaim completed"), the engine says
+  // "deallocation of ResourceClaim ns/c needed (libsched makes no API calls)"; else "still not
+  // schedulable".
+  Status PostFilter(const Framework& fw, const CycleState& state, const Pod& pod,
+                    const NodeToStatus& statuses, PostFilterResult* result) const override;
   // Upstream does not sign pods with claims (they bypass its cache); the
   // engine's cache is bypassed by Filter not being node-local, and the
   // claims are signed so that such pods never share a class anyway.

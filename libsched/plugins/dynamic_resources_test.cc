@@ -4,10 +4,14 @@
 
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "libsched/framework/framework.h"
+#include "libsched/framework/node_to_status.h"
+#include "libsched/framework/profile.h"
 #include "libsched/plugins/helper/device_selector.h"
 #include "libsched/plugins/helper/dra_allocator.h"
 #include "libsched/testing/builders.h"
@@ -674,6 +678,79 @@ TEST(DynamicResourcesTest, AssumeAllocatesClaims) {
   EXPECT_TRUE(pl.Filter(cs2, *f.pod, *f.state.FindNode("worker")).IsSuccess());
   EXPECT_EQ(pl.Filter(cs2, *f.pod, *f.state.FindNode("worker-2")).Message(),
             "resourceclaim not available on the node");
+}
+
+// PostFilter's reasons (upstream's TestPlugin postfilter results; the
+// FitError text in test/integration/dra): no claims, claims that cannot be
+// helped, a claim upstream would deallocate ("wrong-topology"), and a
+// cycle whose PreFilter never ran (the state read fails).
+TEST(DynamicResourcesTest, PostFilter) {
+  const NodeToStatus statuses({}, nullptr);
+  const Profile profile("default-scheduler");
+  std::mt19937_64 rng;
+  struct PostFilterCase {
+    std::string name;
+    std::function<void(Fixture&)> setup;
+    std::vector<std::string> filter_on;  // nodes Filter runs on
+    Code want_code;
+    std::string want;
+  };
+  const auto allocated = [](std::vector<std::string> reserved_for) {
+    return [reserved_for](Fixture& f) {
+      f.UseClaim("c");
+      auto c = Claim("c");
+      c->allocation = AllocatedOn(f.state.interner(), "instance-1", "worker");
+      c->reserved_for = reserved_for;
+      f.state.UpsertResourceClaim(c);
+    };
+  };
+  const std::vector<PostFilterCase> cases = {
+      {"empty", [](Fixture&) {}, {}, Code::kUnschedulable, "no new claims to deallocate"},
+      {"claim-not-created",
+       [](Fixture& f) { f.UseTemplate(false, std::nullopt); },
+       {},
+       Code::kUnschedulable,
+       "no new claims to deallocate"},
+      {"in-use-elsewhere",
+       allocated({"other-pod"}),
+       {"worker", "worker-2"},
+       Code::kUnschedulable,
+       "still not schedulable"},
+      {"wrong-topology",
+       allocated({}),
+       {"worker", "worker-2"},
+       Code::kUnschedulable,
+       "deallocation of ResourceClaim default/c needed (libsched makes no API calls)"},
+      {"reserved-for-this-pod",
+       allocated({kPodUid}),
+       {"worker-2"},
+       Code::kUnschedulable,
+       "deallocation of ResourceClaim default/c needed (libsched makes no API calls)"},
+      {"available-where-filtered",
+       allocated({}),
+       {"worker"},
+       Code::kUnschedulable,
+       "still not schedulable"},
+  };
+  for (const PostFilterCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    Fixture f;
+    c.setup(f);
+    DynamicResources pl;
+    CycleState cs(1);
+    PreFilterResult result;
+    pl.PreFilter(cs, *f.pod, f.state, &result);
+    for (const std::string& node : c.filter_on) pl.Filter(cs, *f.pod, *f.state.FindNode(node));
+    const Status s =
+        pl.PostFilter(Framework(profile, f.state, nullptr, rng), cs, *f.pod, statuses, nullptr);
+    EXPECT_EQ(s.code(), c.want_code);
+    EXPECT_EQ(s.Message(), c.want);
+  }
+  Fixture f;
+  const Status s = DynamicResources().PostFilter(Framework(profile, f.state, nullptr, rng),
+                                                 CycleState(1), *f.pod, statuses, nullptr);
+  EXPECT_EQ(s.code(), Code::kError);
+  EXPECT_EQ(s.Message(), "not found");
 }
 
 // isSchedulableAfterClaimChange and isSchedulableAfterPodChange.

@@ -53,8 +53,10 @@ TEST(RegistryTest, DefaultProfile) {
                                       "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
                                       "VolumeZone", "PodTopologySpread", "InterPodAffinity",
                                       "DynamicResources"}));
-  EXPECT_EQ(Names(p.post_filter()), std::vector<std::string>({"DefaultPreemption"}));
-  // DynamicResources has no PostFilter or Score here (docs/dra.md).
+  // applyDynamicResources: DynamicResources' PostFilter runs first.
+  EXPECT_EQ(Names(p.post_filter()),
+            std::vector<std::string>({"DynamicResources", "DefaultPreemption"}));
+  // DynamicResources has no Score here (docs/dra.md).
   EXPECT_EQ(Names(p.pre_filter()).back(), "DynamicResources");
   std::vector<std::pair<std::string, int64_t>> score;
   for (const WeightedScorePlugin& s : p.score()) score.emplace_back(s.plugin->Name(), s.weight);

@@ -237,9 +237,9 @@ TEST_F(ParallelCycleErrorsTest, TheFilterErrorIsTheFirstInRotationOrder) {
   };
   // 1000 nodes: the adaptive rule stops after 420 feasible nodes.
   const Case cases[] = {
-      {"first of two", {"n900", "n300"}, "broken n300"},
+      {"first of two", {"n900", "n300"}, "running \"ErrorFilter\" filter plugin: broken n300"},
       {"behind the stop", {"n500"}, ""},
-      {"the very first node", {"n0", "n1"}, "broken n0"},
+      {"the very first node", {"n0", "n1"}, "running \"ErrorFilter\" filter plugin: broken n0"},
   };
   for (const Case& c : cases) {
     for (int p : kParallelisms) {

@@ -25,6 +25,13 @@ std::vector<std::string> Intersect(const std::vector<std::string>& a,
   return out;
 }
 
+// RunFilterPlugins wraps a Filter plugin's Error as "running %q filter
+// plugin: %w"; an error adding nominated pods (no plugin) is not wrapped.
+std::string FilterErrorMessage(const Status& s) {
+  if (s.plugin().empty()) return s.Message();
+  return "running \"" + std::string(s.plugin()) + "\" filter plugin: " + s.Message();
+}
+
 }  // namespace
 
 Scheduler::Scheduler(Profile profile, uint64_t seed, Parallelizer* parallelizer)
@@ -283,7 +290,7 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
     } else if (s.code() == Code::kError) {
       // findNodesThatPassFilters: an error ends the cycle.
       r.error = true;
-      r.message = s.Message();
+      r.message = FilterErrorMessage(s);
       return;
     } else {
       r.failures.push_back({ni, std::move(s)});
@@ -319,7 +326,7 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
       feasible->push_back(ni);
     } else if (s->code() == Code::kError) {
       r.error = true;  // findNodesThatPassFilters: an error ends the cycle
-      r.message = s->Message();
+      r.message = FilterErrorMessage(*s);
       return;
     } else {
       r.failures.push_back({ni, *s});

@@ -277,8 +277,9 @@ static void TestApplyIsAllOrNothing(void) {
   CHECK_STREQ(after, before);
   CHECK_STREQ(after,
               "{\"pod\":\"prod/big\",\"node\":null,\"reason\":\"Unschedulable\","
-              "\"message\":\"0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 "
-              "nodes are available: 2 Preemption is not helpful for scheduling.\","
+              "\"message\":\"0/2 nodes are available: 2 Insufficient cpu. no new claims "
+              "to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not "
+              "helpful for scheduling.\","
               "\"numAllNodes\":2,\"evaluatedNodes\":2,\"feasibleNodes\":0,"
               "\"assumed\":false}");
   sched_free(before);
@@ -319,8 +320,9 @@ static void TestSchedule(void) {
   result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUSES);
   CHECK_CONTAINS(result, "\"node\":null,\"reason\":\"Unschedulable\","
                          "\"message\":\"0/2 nodes are available: 2 Insufficient cpu. "
-                         "preemption: 0/2 nodes are available: 1 No preemption victims found "
-                         "for incoming pod, 1 Preemption is not helpful for scheduling.\"");
+                         "no new claims to deallocate, preemption: 0/2 nodes are available: "
+                         "1 No preemption victims found for incoming pod, 1 Preemption is "
+                         "not helpful for scheduling.\"");
   CHECK_CONTAINS(result, "\"nodeStatuses\":[{\"node\":");
   CHECK_CONTAINS(result, "\"code\":\"Unschedulable\",\"plugin\":\"NodeResourcesFit\","
                          "\"reasons\":[\"Insufficient cpu\"]");

@@ -25,7 +25,9 @@ namespace {
 
 using testing::BaseEngine;
 using testing::BatchWithFifth;
+using testing::ClaimJson;
 using testing::CSINodeJson;
+using testing::DeviceClassJson;
 using testing::EnginePtr;
 using testing::kAntiAffinity;
 using testing::kNever;
@@ -34,6 +36,7 @@ using testing::kSpread;
 using testing::NamespaceJson;
 using testing::PdbJson;
 using testing::ReplicaSetJson;
+using testing::SliceJson;
 using testing::ServiceJson;
 using testing::StorageClassJson;
 using testing::CallAdvanceClock;
@@ -418,6 +421,24 @@ std::vector<StateChange> StateChanges() {
       modified(PodJson("waiting", "1"), PodJson("waiting", "1", "", R"("priority":2,)")), false);
   add("PendingPodSpread",
       modified(PodJson("waiting", "1"), PodJson("waiting", "1", "", kRichSpec)), false);
+  const auto added = [](const std::string& control, const std::string& changed) {
+    return std::pair(Applying("ADDED", control), Applying("ADDED", changed));
+  };
+  add("ResourceClaimAdded",
+      added(ClaimJson("ResourceClaim", "a", 1), ClaimJson("ResourceClaim", "b", 1)), true);
+  add("ResourceClaimCount",
+      added(ClaimJson("ResourceClaim", "a", 1), ClaimJson("ResourceClaim", "a", 2)), true);
+  add("ResourceClaimTemplateCount",
+      added(ClaimJson("ResourceClaimTemplate", "t", 1), ClaimJson("ResourceClaimTemplate", "t", 2)),
+      true);
+  add("DeviceClassSelector", added(DeviceClassJson("gpu", "true"), DeviceClassJson("gpu", "false")),
+      true);
+  add("ResourceSliceDevice", added(SliceJson("s", "gpu-0"), SliceJson("s", "gpu-1")), true);
+  add("BoundPodResourceClaims",
+      modified(PodJson("bound-n1", "1", "n1"),
+               PodJson("bound-n1", "1", "n1",
+                       R"("resourceClaims":[{"name":"r","resourceClaimName":"a"}],)")),
+      true);
   add("ClockAdvanced", std::pair(Advancing(0), Advancing(1)), false);
   add("BackoffEnds", std::pair(Advancing(0), Advancing(60'000)), false);
   return v;

@@ -74,6 +74,27 @@ inline std::string CSINodeJson(const std::string& name, const std::string& count
          R"("},"spec":{"drivers":[{"name":"ebs.csi.aws.com","allocatable":{"count":)" + count +
          "}}]}}";
 }
+// DRA objects (resource.k8s.io/v1) in namespace "ns": a claim asking for
+// `count` devices of class "gpu", a template, a class with one selector,
+// and a slice of n0 with one device.
+inline std::string ClaimJson(const std::string& kind, const std::string& name, int count) {
+  const std::string spec = R"({"devices":{"requests":[{"name":"r","exactly":{)"
+                           R"("deviceClassName":"gpu","count":)" +
+                           std::to_string(count) + "}}]}}";
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":")" + kind + R"(","metadata":{"name":")" +
+         name + R"(","namespace":"ns"},"spec":)" +
+         (kind == "ResourceClaimTemplate" ? R"({"spec":)" + spec + "}" : spec) + "}";
+}
+inline std::string DeviceClassJson(const std::string& name, const std::string& expression) {
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":")" + name +
+         R"("},"spec":{"selectors":[{"cel":{"expression":")" + expression + R"("}}]}})";
+}
+inline std::string SliceJson(const std::string& name, const std::string& device) {
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":")" +
+         name + R"("},"spec":{"driver":"gpu.example.com","nodeName":"n0",)" +
+         R"("pool":{"name":"n0","generation":1,"resourceSliceCount":1},)" +
+         R"("devices":[{"name":")" + device + R"("}]}})";
+}
 // Pod fields of the newer plugins: a spread constraint, pod anti-affinity,
 // preemptionPolicy. The bound pod "rich" has all three.
 inline const std::string kSpread =

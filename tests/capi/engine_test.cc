@@ -319,8 +319,8 @@ TEST_F(EngineTest, PodAffinityFollowsNamespacesAndAssumedPods) {
   JsonDoc r = Schedule(near);
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. "
-               "preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
-               "scheduling.");
+               "no new claims to deallocate, preemption: 0/2 nodes are available: 2 "
+               "Preemption is not helpful for scheduling.");
 
   // One replica per host: the first is assumed on n1 (emptier than n2).
   auto replica = [](const std::string& name) {
@@ -335,8 +335,8 @@ TEST_F(EngineTest, PodAffinityFollowsNamespacesAndAssumedPods) {
   r = Schedule(replica("r3"));
   EXPECT_STREQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message")->valuestring,
                "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. "
-               "preemption: 0/2 nodes are available: 2 No preemption victims found for "
-               "incoming pod.");
+               "no new claims to deallocate, preemption: 0/2 nodes are available: 2 No "
+               "preemption victims found for incoming pod.");
 }
 
 TEST_F(EngineTest, SameSeedSameDecisions) {

@@ -74,13 +74,13 @@ class GeneratedClusters(unittest.TestCase):
 
     @staticmethod
     def no_victims(n):
-        """DefaultPreemption's suffix when no node has lower-priority pods."""
-        return f" preemption: 0/{n} nodes are available: {n} No preemption victims found for incoming pod."
+        """The PostFilter suffix (DynamicResources, DefaultPreemption) when no node has lower-priority pods."""
+        return f" no new claims to deallocate, preemption: 0/{n} nodes are available: {n} No preemption victims found for incoming pod."
 
     @staticmethod
     def not_helpful(n):
-        """DefaultPreemption's suffix when every node failed for good."""
-        return f" preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling."
+        """The PostFilter suffix (DynamicResources, DefaultPreemption) when every node failed for good."""
+        return f" no new claims to deallocate, preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling."
 
     def assertAllUnschedulable(self, out, message):
         self.assertEqual(out["placements"], [])

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "claims.h"
 #include "daemonsets.h"
 #include "names.h"
 #include "priority.h"
@@ -38,6 +39,8 @@ class Builder {
         node_objects_.push_back(obj.json);
       } else if (obj.kind == "Pod" || obj.kind == "ReplicaSet") {
         CountOwned(obj);
+      } else if (obj.kind == "ResourceClaimTemplate" || obj.kind == "ResourceClaim") {
+        claim_controller_.Add(obj);
       } else if (obj.kind == "PersistentVolumeClaim") {
         const cJSON* meta = Member(obj.json, "metadata");
         const cJSON* ns = Member(meta, "namespace");
@@ -76,10 +79,27 @@ class Builder {
     // Drop the pods a later definition replaced.
     std::erase_if(others_, [](const InputObject& o) { return o.json == nullptr; });
     std::erase_if(c_.pending, [](const PendingPod& p) { return p.json == nullptr; });
+    GenerateClaims();
     c_.resident.insert(c_.resident.end(), others_.begin(), others_.end());
   }
 
  private:
+  // The ResourceClaims of pods' claim templates, as kube-controller-manager
+  // makes them before the scheduler sees the pods.
+  void GenerateClaims() {
+    const auto add = [&](cJSON* pod, Loc loc) {  // a copy: others_ grows
+      for (JsonPtr& claim : claim_controller_.ForPod(pod, loc, diag_)) {
+        others_.push_back(InputObject{claim.get(), "ResourceClaim", loc});
+        c_.generated.push_back(std::move(claim));
+      }
+    };
+    const size_t residents = others_.size();
+    for (size_t i = 0; i < residents; ++i) {
+      if (others_[i].kind == "Pod") add(others_[i].json, others_[i].loc);
+    }
+    for (const PendingPod& p : c_.pending) add(p.json, p.loc);
+  }
+
   // Reads metadata, naming an object that has only generateName as the API
   // server would (deterministically here).
   Meta ReadMeta(const InputObject& obj) {
@@ -275,6 +295,7 @@ class Builder {
   std::vector<const cJSON*> node_objects_;        // every Node, in input order
   std::set<std::string> claims_;                  // the input's PVCs, "ns/name"
   std::unique_ptr<NodeFilter> filter_;            // made at the first DaemonSet
+  ClaimController claim_controller_;              // claims from pods' templates
   std::vector<InputObject> daemon_sets_;          // expanded after the loop
   std::map<std::string, uint64_t> generated_;     // generateName counters
   std::unordered_map<std::string, PodDef> pods_;  // pod definitions by key
