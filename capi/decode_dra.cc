@@ -150,7 +150,8 @@ ApiStatus DecodeSelectors(const cJSON* obj, const JsonPath& path, std::vector<st
   });
 }
 
-ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, DraRequest* out) {
+// An ExactDeviceRequest, or a DeviceSubRequest (`sub`: no adminAccess).
+ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, bool sub, DraRequest* out) {
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
   std::string_view cls, mode;
   CAPI_RETURN_IF_ERROR(GetString(v, "deviceClassName", path, &cls));
@@ -167,7 +168,7 @@ ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, DraRequest* ou
   if (out->mode == DraRequest::Mode::kExactCount && out->count <= 0) {
     return ApiStatus::Invalid(path.Child("count"), "must be greater than zero");
   }
-  CAPI_RETURN_IF_ERROR(GetBool(v, "adminAccess", path, &out->admin_access));
+  if (!sub) CAPI_RETURN_IF_ERROR(GetBool(v, "adminAccess", path, &out->admin_access));
   CAPI_RETURN_IF_ERROR(NonEmpty(v, "tolerations", path, &out->has_tolerations));
   const cJSON* capacity;
   CAPI_RETURN_IF_ERROR(GetObject(v, "capacity", path, &capacity));
@@ -215,13 +216,13 @@ ApiStatus DecodeClaimSpec(const cJSON* spec, const JsonPath& path, DraClaimSpec*
         if (exactly != nullptr) {
           DraRequest& body = req.exactly.emplace();
           body.name = req.name;
-          CAPI_RETURN_IF_ERROR(DecodeRequestBody(exactly, p.Child("exactly"), &body));
+          CAPI_RETURN_IF_ERROR(DecodeRequestBody(exactly, p.Child("exactly"), false, &body));
         }
         return ForEachElement(r, "firstAvailable", p, [&](const cJSON* s, const JsonPath& sp) {
           CAPI_RETURN_IF_ERROR(AsObject(s, sp));
           DraRequest& sub = req.first_available.emplace_back();
           CAPI_RETURN_IF_ERROR(DecodeRequestName(s, sp, &sub.name));
-          return DecodeRequestBody(s, sp, &sub);
+          return DecodeRequestBody(s, sp, true, &sub);
         });
       }));
   return ForEachElement(devices, "constraints", dp, [&](const cJSON* c, const JsonPath& p) {

@@ -21,6 +21,8 @@ namespace sched {
 
 // resourceapi.AllocationResultsMaxSize: devices per claim.
 inline constexpr int kDraAllocationResultsMaxSize = 32;
+// resourceapi.FirstAvailableDeviceRequestMaxSize: subrequests per request.
+inline constexpr int kDraFirstAvailableMaxSize = 8;
 // resourceapi.ResourceClaimReservedForMaxSize.
 inline constexpr int kDraReservedForMaxSize = 256;
 

@@ -7,19 +7,22 @@
 // the node's devices, found by the structured allocator
 // (helper/dra_allocator.h) (Filter). Messages are upstream's.
 //
+// Score ranks the firstAvailable subrequests the node's allocation picked
+// (computeScore), normalized by DefaultNormalizeScore.
+//
 // What the engine does not implement is refused with
-// UnschedulableAndUnresolvable naming it (docs/dra.md): requests with
-// firstAvailable (DRAPrioritizedList), capacity requests
+// UnschedulableAndUnresolvable naming it (docs/dra.md): capacity requests
 // (DRAConsumableCapacity), and devices the allocator refuses. The engine
 // has no Reserve / PreBind: AssumePodClaims records the allocation where
 // upstream's Reserve and PreBind would. No PostFilter (upstream's
-// deallocates claims through the API) and no Score (it only ranks
-// firstAvailable choices).
+// deallocates claims through the API).
 //
 // Thread-safety: stateless; const methods may be called concurrently.
 #ifndef LIBSCHED_PLUGINS_DYNAMIC_RESOURCES_H_
 #define LIBSCHED_PLUGINS_DYNAMIC_RESOURCES_H_
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +34,7 @@ namespace sched {
 
 class DynamicResources final : public PreFilterPlugin,
                                public FilterPlugin,
+                               public ScorePlugin,
                                public PreEnqueuePlugin,
                                public EnqueueExtensions {
  public:
@@ -54,6 +58,18 @@ class DynamicResources final : public PreFilterPlugin,
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  // Score (DRAPrioritizedList, GA): the sum over the pod's firstAvailable
+  // requests of 8 (FirstAvailableDeviceRequestMaxSize) minus the index of
+  // the subrequest allocated on the node; 0 for pods without claims or
+  // when every claim is allocated already. Reads what Filter found.
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+  // Cacheable for pods without claims (always 0); pods with claims bypass
+  // the cache at Filter.
+  bool ScoreCacheKey(const CycleState& state, PodSigner& key) const override;
+  bool HasNormalizeScore() const override { return true; }
+  Status NormalizeScore(const CycleState& state, const Pod& pod,
+                        std::span<int64_t> scores) const override;
   // Upstream does not sign pods with claims (they bypass its cache); the
   // engine's cache is bypassed by Filter not being node-local, and the
   // claims are signed so that such pods never share a class anyway.

@@ -54,7 +54,7 @@ TEST(RegistryTest, DefaultProfile) {
                                       "VolumeZone", "PodTopologySpread", "InterPodAffinity",
                                       "DynamicResources"}));
   EXPECT_EQ(Names(p.post_filter()), std::vector<std::string>({"DefaultPreemption"}));
-  // DynamicResources has no PostFilter or Score here (docs/dra.md).
+  // DynamicResources has no PostFilter here (docs/dra.md).
   EXPECT_EQ(Names(p.pre_filter()).back(), "DynamicResources");
   std::vector<std::pair<std::string, int64_t>> score;
   for (const WeightedScorePlugin& s : p.score()) score.emplace_back(s.plugin->Name(), s.weight);
@@ -64,6 +64,7 @@ TEST(RegistryTest, DefaultProfile) {
                                                           {"NodeResourcesFit", 1},
                                                           {"PodTopologySpread", 2},
                                                           {"InterPodAffinity", 2},
+                                                          {"DynamicResources", 2},
                                                           {"NodeResourcesBalancedAllocation", 1},
                                                           {"ImageLocality", 1}}));
 }
