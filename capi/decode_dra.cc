@@ -10,6 +10,7 @@
 #include "capi/decode.h"
 #include "capi/json_reader.h"
 #include "capi/limits.h"
+#include "libsched/model/quantity.h"
 
 namespace sched::capi {
 namespace {
@@ -84,6 +85,79 @@ ApiStatus DecodeAttribute(const cJSON* v, const JsonPath& path, DraAttribute* ou
   return ApiStatus();
 }
 
+// A CounterSet (`name`) or DeviceCounterConsumption (`counterSet`):
+// counters {name: {value: quantity}}, values exact in nano-units.
+ApiStatus DecodeCounterSet(const cJSON* v, const JsonPath& path, const char* name_field,
+                           DraCounterSet* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  std::string_view name;
+  CAPI_RETURN_IF_ERROR(GetString(v, name_field, path, &name));
+  if (name.empty()) return Required(path.Child(name_field));
+  CAPI_RETURN_IF_ERROR(CheckLength(name, path.Child(name_field), kMaxNameBytes));
+  out->name = name;
+  const cJSON* counters;
+  CAPI_RETURN_IF_ERROR(GetObject(v, "counters", path, &counters));
+  if (counters == nullptr) return ApiStatus();
+  const JsonPath cp = path.Child("counters");
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(counters, cp));
+  for (const cJSON* c = counters->child; c != nullptr; c = c->next) {
+    const JsonPath p = cp.Child(c->string);
+    CAPI_RETURN_IF_ERROR(AsObject(c, p));
+    const cJSON* value;
+    CAPI_RETURN_IF_ERROR(Member(c, "value", p, &value));
+    if (value == nullptr) return Required(p.Child("value"));
+    int64_t checked;  // rejects what is no quantity, with the usual message
+    CAPI_RETURN_IF_ERROR(DecodeQuantity(value, p.Child("value"), false, &checked));
+    const QuantityNanosResult q = ParseQuantityNanos(
+        cJSON_IsString(value) ? std::string(value->valuestring) : NumberText(value->valuedouble));
+    if (!q.ok()) return ApiStatus::Invalid(p.Child("value"), q.error);
+    out->counters.emplace_back(
+        c->string, static_cast<DraCounterValue>(q.high) * (static_cast<DraCounterValue>(1) << 64) +
+                       static_cast<DraCounterValue>(q.low));
+  }
+  return ApiStatus();
+}
+
+// spec.devices[].taints[] (DeviceTaint): key required; an effect other
+// than NoSchedule, NoExecute and None is kept and treated as None, as the
+// API asks consumers to.
+ApiStatus DecodeTaints(const cJSON* v, const JsonPath& path, std::vector<DraTaint>* out) {
+  return ForEachElement(v, "taints", path, [&](const cJSON* t, const JsonPath& p) {
+    CAPI_RETURN_IF_ERROR(AsObject(t, p));
+    std::string_view key, value, effect;
+    CAPI_RETURN_IF_ERROR(GetString(t, "key", p, &key));
+    if (key.empty()) return Required(p.Child("key"));
+    CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, p.Child("key")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "value", p, &value));
+    CAPI_RETURN_IF_ERROR(CheckLabelValueLength(value, p.Child("value")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "effect", p, &effect));
+    if (effect.empty()) return Required(p.Child("effect"));
+    CAPI_RETURN_IF_ERROR(CheckLength(effect, p.Child("effect"), kMaxNameBytes));
+    out->push_back({std::string(key), std::string(value), std::string(effect)});
+    return ApiStatus();
+  });
+}
+
+// A request's tolerations[] (DeviceToleration).
+ApiStatus DecodeTolerations(const cJSON* v, const JsonPath& path, std::vector<DraToleration>* out) {
+  return ForEachElement(v, "tolerations", path, [&](const cJSON* t, const JsonPath& p) {
+    CAPI_RETURN_IF_ERROR(AsObject(t, p));
+    std::string_view key, op, value, effect;
+    CAPI_RETURN_IF_ERROR(GetString(t, "key", p, &key));
+    CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, p.Child("key")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "operator", p, &op));
+    if (!op.empty() && op != "Equal" && op != "Exists") {
+      return Unsupported(p.Child("operator"), op, {"Equal", "Exists"});
+    }
+    CAPI_RETURN_IF_ERROR(GetString(t, "value", p, &value));
+    CAPI_RETURN_IF_ERROR(CheckLabelValueLength(value, p.Child("value")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "effect", p, &effect));
+    CAPI_RETURN_IF_ERROR(CheckLength(effect, p.Child("effect"), kMaxNameBytes));
+    out->push_back({std::string(key), std::string(op), std::string(value), std::string(effect)});
+    return ApiStatus();
+  });
+}
+
 ApiStatus DecodeDevice(const cJSON* v, const JsonPath& path, bool per_device, Interner& in,
                        DraDevice* out) {
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
@@ -121,8 +195,11 @@ ApiStatus DecodeDevice(const cJSON* v, const JsonPath& path, bool per_device, In
     }
   }
   if (per_device) CAPI_RETURN_IF_ERROR(DecodeNodeSelection(v, path, in, &out->node));
-  CAPI_RETURN_IF_ERROR(NonEmpty(v, "consumesCounters", path, &out->consumes_counters));
-  CAPI_RETURN_IF_ERROR(NonEmpty(v, "taints", path, &out->has_taints));
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(v, "consumesCounters", path, [&](const cJSON* c, const JsonPath& p) {
+        return DecodeCounterSet(c, p, "counterSet", &out->consumes_counters.emplace_back());
+      }));
+  CAPI_RETURN_IF_ERROR(DecodeTaints(v, path, &out->taints));
   CAPI_RETURN_IF_ERROR(NonEmpty(v, "bindingConditions", path, &out->has_binding_conditions));
   return GetBool(v, "allowMultipleAllocations", path, &out->allow_multiple_allocations);
 }
@@ -169,7 +246,7 @@ ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, bool sub, DraR
     return ApiStatus::Invalid(path.Child("count"), "must be greater than zero");
   }
   if (!sub) CAPI_RETURN_IF_ERROR(GetBool(v, "adminAccess", path, &out->admin_access));
-  CAPI_RETURN_IF_ERROR(NonEmpty(v, "tolerations", path, &out->has_tolerations));
+  CAPI_RETURN_IF_ERROR(DecodeTolerations(v, path, &out->tolerations));
   const cJSON* capacity;
   CAPI_RETURN_IF_ERROR(GetObject(v, "capacity", path, &capacity));
   if (capacity != nullptr) {
@@ -315,7 +392,10 @@ ApiStatus DecodeResourceSlice(const cJSON* obj, const JsonPath& path, Interner& 
   }
   CAPI_RETURN_IF_ERROR(DecodeNodeSelection(spec, sp, in, &s->node));
   CAPI_RETURN_IF_ERROR(GetBool(spec, "perDeviceNodeSelection", sp, &s->per_device_node_selection));
-  CAPI_RETURN_IF_ERROR(NonEmpty(spec, "sharedCounters", sp, &s->has_shared_counters));
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(spec, "sharedCounters", sp, [&](const cJSON* c, const JsonPath& p) {
+        return DecodeCounterSet(c, p, "name", &s->shared_counters.emplace_back());
+      }));
   CAPI_RETURN_IF_ERROR(ForEachElement(spec, "devices", sp, [&](const cJSON* d, const JsonPath& p) {
     return DecodeDevice(d, p, s->per_device_node_selection, in, &s->devices.emplace_back());
   }));

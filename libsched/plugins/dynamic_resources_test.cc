@@ -556,19 +556,18 @@ TEST(DynamicResourcesTest, Plugin) {
       {"extended-resource-not-backed",
        [](Fixture& f) { f.pod->requests.SetScalar(f.state.interner().Pin("example.com/fpga"), 1); },
        Code::kSkip},
-      {"tainted-device-refused",
+      // DRADeviceTaints: an untolerated NoSchedule taint hides the device.
+      {"tainted-device",
        [](Fixture& f) {
          f.UseClaim("c");
          f.state.UpsertResourceClaim(Claim("c"));
          DraDevice d = Device("instance-1");
-         d.has_taints = true;
+         d.taints = {{"taint-key", "taint-value", "NoSchedule"}};
          f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {d}));
        },
        Code::kSuccess,
        "",
-       {"device some-driver/worker/instance-1 has taints (DRADeviceTaints): not supported by "
-        "libsched",
-        "cannot allocate all claims"}},
+       {"cannot allocate all claims", "cannot allocate all claims"}},
   };
   RunCases(cases);
 }
@@ -882,6 +881,289 @@ TEST(DraAllocatorTest, PrioritizedList) {
          },
          {Results("req-0/sub-1", "pool-2", 0, 1, "driver-b")}});
   }
+  RunAllocCases(cases);
+}
+
+// allocator_testing.go's tainted-* cases (DRADeviceTaints): a NoSchedule
+// or NoExecute taint keeps a device from requests that do not tolerate it;
+// other effects do not.
+TEST(DraAllocatorTest, DeviceTaints) {
+  using Claims = std::vector<std::shared_ptr<ResourceClaim>>;
+  const DraTaint none{"taint-key", "taint-value", "None"};
+  const DraTaint no_schedule{"taint-key", "taint-value", "NoSchedule"};
+  const DraTaint no_execute{"taint-key", "taint-value-2", "NoExecute"};
+  const DraToleration tol_no_schedule{"taint-key", "Exists", "", "NoSchedule"};
+  const DraToleration tol_no_execute{"taint-key", "Equal", "taint-value-2", "NoExecute"};
+  auto tainted = [](std::string name, std::vector<DraTaint> taints) {
+    DraDevice d = Device(std::move(name));
+    d.taints = std::move(taints);
+    return d;
+  };
+  auto slice = [&](Fixture& f, std::vector<DraDevice> devices) {
+    f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1"));
+  };
+  auto tolerating = [](DraRequest r, std::vector<DraToleration> t) {
+    r.tolerations = std::move(t);
+    return r;
+  };
+  const std::string kNo = "cannot allocate all claims";
+  constexpr auto kUnsched = DraAllocator::Outcome::Kind::kUnschedulable;
+  const std::vector<AllocCase> cases = {
+      {"tainted-two-devices",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule}), tainted("device-2", {no_execute})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"tainted-one-device-two-taints",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule, no_execute})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"tainted-two-devices-tolerated",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule}), tainted("device-2", {no_execute})});
+         return Claims{Claim("claim-0", {tolerating(Exact("req-0"), {tol_no_execute})})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false}}}},
+      {"tainted-two-devices-prioritized-list-tolerated",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule}), tainted("device-2", {no_execute})});
+         auto c = Claim("claim-0", {});
+         c->spec.requests.push_back(FirstAvailable(
+             "req-0", {Exact("sub-0"), tolerating(Exact("sub-1"), {tol_no_execute})}));
+         return Claims{c};
+       },
+       {{{"req-0/sub-1", kDriver, "pool-1", "device-2", false}}}},
+      {"tainted-no-effect",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {none})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"tainted-unknown-effect",  // treated like None
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {{"taint-key", "", "Evict"}})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"tainted-one-device-two-taints-both-tolerated",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule, no_execute})});
+         return Claims{
+             Claim("claim-0", {tolerating(Exact("req-0"), {tol_no_schedule, tol_no_execute})})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"tainted-admin-access",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule})});
+         DraRequest r = Exact("req-0");
+         r.admin_access = true;
+         return Claims{Claim("claim-0", {r})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"tainted-all-devices-single",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule})});
+         return Claims{Claim("claim-0", {Exact("req-0", 0, DraRequest::Mode::kAll)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      // ToleratesTaint: an empty key or effect matches any; Equal compares
+      // values; an empty operator is Equal.
+      {"toleration-wildcard",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule, no_execute})});
+         return Claims{Claim("claim-0", {tolerating(Exact("req-0"), {{"", "Exists", "", ""}})})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"toleration-value-mismatch",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule})});
+         return Claims{
+             Claim("claim-0", {tolerating(Exact("req-0"), {{"taint-key", "", "other", ""}})})};
+       },
+       {},
+       kUnsched,
+       kNo},
+  };
+  RunAllocCases(cases);
+}
+
+// allocator_testing.go's partitionable-devices-* cases
+// (DRAPartitionableDevices): devices draw on their pool's shared counters.
+TEST(DraAllocatorTest, PartitionableDevices) {
+  using Claims = std::vector<std::shared_ptr<ResourceClaim>>;
+  auto gi = [](int64_t n) {
+    return static_cast<DraCounterValue>(n) * (int64_t{1} << 30) * 1000000000;
+  };
+  auto consuming = [](std::string name, DraCounters counters, std::string set = "counter-set-1") {
+    DraDevice d = Device(std::move(name));
+    d.consumes_counters.push_back({std::move(set), std::move(counters)});
+    return d;
+  };
+  // The pool: a device slice on worker and a counter set slice.
+  auto pool = [&](Fixture& f, std::vector<DraDevice> devices, std::vector<DraCounterSet> sets) {
+    f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1", 1, 2));
+    auto counters = Slice("slice-2", "", {}, "pool-1", 1, 2);
+    counters->shared_counters = std::move(sets);
+    f.state.UpsertResourceSlice(counters);
+  };
+  auto in_use = [](Fixture& f, const std::string& device) {
+    auto other = Claim("other-" + device);
+    other->allocation.emplace().devices.push_back({"req-1", kDriver, "pool-1", device, false});
+    f.state.UpsertResourceClaim(other);
+  };
+  const std::string kNo = "cannot allocate all claims";
+  constexpr auto kUnsched = DraAllocator::Outcome::Kind::kUnschedulable;
+  const std::vector<AllocCase> cases = {
+      {"partitionable-devices-single-device",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"partitionable-devices-multiple-devices",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"memory", gi(6)}}),
+               consuming("device-3", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0"), Exact("req-1")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false},
+         {"req-1", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-prioritized-list",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"memory", gi(6)}}),
+               consuming("device-3", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         auto c = Claim("claim-0", {Exact("req-0")});
+         // sub-0 needs two devices: with device-1 taken, 4Gi are left.
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("sub-0", 2), Exact("sub-1")}));
+         return Claims{c};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false},
+         {"req-1/sub-1", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-taint-releases-counter",
+       [&](Fixture& f) {
+         DraDevice tainted = consuming("device-1", {{"c", 1000000000}});
+         tainted.taints = {{"taint-key", "taint-value", "NoSchedule"}};
+         pool(f, {tainted, consuming("device-2", {{"c", 1000000000}})},
+              {{"counter-set-1", {{"c", 1000000000}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false}}}},
+      {"partitionable-devices-constraint-releases-counter",
+       [&](Fixture& f) {
+         auto colour = [&](std::string name, std::string c) {
+           DraDevice d = consuming(std::move(name), {{"c", 1000000000}});
+           d.attributes = {{"stringAttribute", Str(std::move(c))}};
+           return d;
+         };
+         pool(f,
+              {colour("device-1", "red"), colour("device-2", "blue"), colour("device-3", "blue")},
+              {{"counter-set-1", {{"c", 2000000000}}}});
+         auto c = Claim("claim-0", {Exact("req-0", 2)});
+         c->spec.constraints.push_back({{}, "some-driver/stringAttribute", ""});
+         return Claims{c};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false},
+         {"req-0", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-unused-counters-in-counter-set",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(5)}}),
+               consuming("device-2", {{"memory", gi(4)}}),
+               consuming("device-3", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}, {"unused", gi(1)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0", 2)})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false},
+         {"req-0", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-no-capacity-available",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"memory", gi(16)}})},
+              {{"counter-set-1", {{"memory", gi(18)}}}});
+         in_use(f, "device-2");
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      // A counter left negative by allocated devices fails every device of
+      // the pool, whichever counters it consumes (checkAvailableCounters
+      // compares all of them).
+      {"partitionable-devices-overallocated-other-counter",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"cores", 3000000000}})},
+              {{"counter-set-1", {{"memory", gi(18)}, {"cores", 2000000000}}}});
+         in_use(f, "device-2");
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      // The counters of allocated devices in slices that do not reach the
+      // node count too.
+      {"partitionable-devices-other-node",
+       [&](Fixture& f) {
+         f.state.UpsertResourceSlice(Slice(
+             "slice-1", "worker", {consuming("device-1", {{"memory", gi(4)}})}, "pool-1", 1, 3));
+         f.state.UpsertResourceSlice(Slice(
+             "slice-3", "worker-2", {consuming("device-2", {{"memory", gi(6)}})}, "pool-1", 1, 3));
+         auto counters = Slice("slice-2", "", {}, "pool-1", 1, 3);
+         counters->shared_counters = {{"counter-set-1", {{"memory", gi(8)}}}};
+         f.state.UpsertResourceSlice(counters);
+         in_use(f, "device-2");
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"partitionable-devices-counter-set-not-found",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"memory", gi(4)}}, "other-set")},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       "invalid resource pools were encountered"},
+      {"partitionable-devices-counter-not-found",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"cores", 1}})}, {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       "invalid resource pools were encountered"},
+      {"partitionable-devices-duplicate-counter-set",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}, {"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       "invalid resource pools were encountered"},
+  };
   RunAllocCases(cases);
 }
 

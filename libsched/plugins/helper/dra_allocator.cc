@@ -29,12 +29,34 @@ struct Pool {
   bool invalid = false;
   bool binding_conditions = false;
   std::vector<const ResourceSlice*> slices;  // device slices, by name
+  // DRAPartitionableDevices: the pool's counter sets (from the slices with
+  // sharedCounters), and the device slices of the pool that do not reach
+  // the node (their allocated devices consume counters too).
+  std::map<std::string, const DraCounters*, std::less<>> counter_sets;
+  std::vector<const ResourceSlice*> not_targeting;
 };
+
+// validateDeviceCounterConsumption: every consumed counter exists.
+bool CountersValid(const Pool& pool, const std::vector<const ResourceSlice*>& slices) {
+  for (const ResourceSlice* s : slices) {
+    for (const DraDevice& d : s->devices) {
+      for (const DraCounterSet& use : d.consumes_counters) {
+        auto set = pool.counter_sets.find(use.name);
+        if (set == pool.counter_sets.end()) return false;
+        for (const auto& [name, value] : use.counters) {
+          if (std::none_of(set->second->begin(), set->second->end(),
+                           [&](const auto& c) { return c.first == name; })) {
+            return false;
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
 
 // The feature a device needs that libsched does not implement, or null.
 const char* UnsupportedFeature(const DraDevice& d) {
-  if (d.consumes_counters) return "consumes shared counters (DRAPartitionableDevices)";
-  if (d.has_taints) return "has taints (DRADeviceTaints)";
   if (d.has_binding_conditions) return "has binding conditions (DRADeviceBindingConditions)";
   if (d.allow_multiple_allocations) {
     return "allows multiple allocations (DRAConsumableCapacity)";
@@ -56,6 +78,27 @@ CelDevice ToCel(const ResourceSlice& slice, const DraDevice& d) {
   }
   c.capacity = d.capacity;
   return c;
+}
+
+// resourceclaim.ToleratesTaint.
+bool Tolerates(const DraToleration& t, const DraTaint& taint) {
+  if (!t.effect.empty() && t.effect != taint.effect) return false;
+  if (!t.key.empty() && t.key != taint.key) return false;
+  if (t.op.empty() || t.op == "Equal") return t.value == taint.value;
+  return t.op == "Exists";
+}
+
+// taintPreventsAllocation: a NoSchedule or NoExecute taint the request
+// does not tolerate.
+bool TaintPreventsAllocation(const DraDevice& d, const DraRequest& r) {
+  for (const DraTaint& taint : d.taints) {
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+    if (std::none_of(r.tolerations.begin(), r.tolerations.end(),
+                     [&](const DraToleration& t) { return Tolerates(t, taint); })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool SameValue(const DraAttribute& a, const DraAttribute& b) {
@@ -140,7 +183,7 @@ DraAllocator::DraAllocator(const ClusterState& state, std::vector<const Resource
     }
   }
   for (const auto& [name, slice] : state.resource_slices()) {
-    if (slice->node.node_name.empty() || slice->has_shared_counters) {
+    if (slice->node.node_name.empty() || !slice->shared_counters.empty()) {
       slices_shared_.push_back(slice.get());
     } else {
       slices_on_node_[slice->node.node_name].push_back(slice.get());
@@ -186,7 +229,10 @@ class DraAllocator::Search {
     const ResourceSlice* slice;
     const DraDevice* device;
     std::string id;
+    const Pool* pool;
   };
+  // Counter values by counter set, then counter name.
+  using CounterSets = std::map<std::string, std::map<std::string, DraCounterValue>, std::less<>>;
   // A request, or one subrequest of a firstAvailable request.
   struct RequestData {
     const DraRequest* request = nullptr;
@@ -224,6 +270,9 @@ class DraAllocator::Search {
                    size_t pool0, size_t slice0, size_t dev0);
   bool AllocateDevice(size_t claim, const RequestData& rd, const Candidate& c, bool must,
                       std::function<void()>* undo);
+  const CounterSets& AvailableCounters(const Pool& pool);
+  bool ReserveCounters(const Candidate& c);
+  void ReleaseCounters(const Candidate& c);
   bool InUse(const std::string& id) const {
     if (a_.allocated_.contains(id)) return true;
     auto it = allocating_.find(id);
@@ -243,6 +292,10 @@ class DraAllocator::Search {
   std::vector<std::vector<std::vector<RequestData>>> requests_;
   std::vector<std::vector<Constraint>> constraints_;
   std::map<std::string, std::set<size_t>> allocating_;
+  // By pool name, as upstream keys them: the counters left by allocated
+  // devices, and those the devices being allocated consume.
+  std::map<std::string, CounterSets, std::less<>> available_;
+  std::map<std::string, CounterSets, std::less<>> consumed_;
   std::vector<std::vector<Result>> results_;
 };
 
@@ -256,7 +309,7 @@ void DraAllocator::Search::GatherPools() {
   std::map<std::pair<std::string, std::string>, std::vector<const ResourceSlice*>> pools;
   for (const ResourceSlice* s : for_node) {
     bool relevant = false;
-    if (s->has_shared_counters) {
+    if (!s->shared_counters.empty()) {
       relevant = true;
     } else if (!s->node.node_name.empty() || s->node.all_nodes || s->node.node_selector) {
       relevant = NodeMatches(node_, s->node, a_.interner_);
@@ -281,6 +334,9 @@ void DraAllocator::Search::GatherPools() {
     pool.name = id.second;
     const int64_t generation = slices[0]->generation;
     const int64_t want = slices[0]->resource_slice_count;
+    // The pool's slices that do not reach the node, when it is complete
+    // only with them.
+    std::vector<const ResourceSlice*> others;
     if (static_cast<int64_t>(slices.size()) != want) {
       // checkSlicesInPool: what all slices of the pool say.
       bool obsolete = false;
@@ -288,7 +344,11 @@ void DraAllocator::Search::GatherPools() {
       for (const auto& [name, s] : a_.state_.resource_slices()) {
         if (s->driver != id.first || s->pool != id.second) continue;
         if (s->generation > generation) obsolete = true;
-        if (s->generation == generation) ++same;
+        if (s->generation != generation) continue;
+        ++same;
+        if (std::find(slices.begin(), slices.end(), s.get()) == slices.end()) {
+          others.push_back(s.get());
+        }
       }
       if (obsolete) continue;
       if (same != want) {
@@ -297,18 +357,31 @@ void DraAllocator::Search::GatherPools() {
         continue;
       }
     }
+    // buildPool.
     std::sort(slices.begin(), slices.end(),
               [](const ResourceSlice* x, const ResourceSlice* y) { return x->name < y->name; });
     std::set<std::string_view> names;
     for (const ResourceSlice* s : slices) {
-      if (s->has_shared_counters) continue;  // a counter set slice: no devices
+      for (const DraCounterSet& set : s->shared_counters) {
+        // A duplicate counter set name makes the pool invalid.
+        if (!pool.counter_sets.emplace(set.name, &set.counters).second) pool.invalid = true;
+      }
+      if (!s->shared_counters.empty()) continue;  // a counter set slice: no devices
       pool.slices.push_back(s);
       for (const DraDevice& d : s->devices) {
         if (!names.insert(d.name).second) pool.invalid = true;  // duplicate device name
         pool.binding_conditions = pool.binding_conditions || d.has_binding_conditions;
       }
     }
-    if (pool.invalid) pool.slices.clear();
+    pool.invalid =
+        pool.invalid || !CountersValid(pool, pool.slices) || !CountersValid(pool, others);
+    for (const ResourceSlice* s : others) {
+      if (s->shared_counters.empty()) pool.not_targeting.push_back(s);
+    }
+    if (pool.invalid) {
+      pool.slices.clear();
+      pool.binding_conditions = false;
+    }
     (pool.binding_conditions ? with_binding_conditions : pools_).push_back(std::move(pool));
   }
   // Pools whose devices have binding conditions come last.
@@ -362,6 +435,12 @@ bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, c
   const bool admin = rd.admin_access();
   if (admin && AllocatingForClaim(c.id, claim)) return false;
   if (!admin && InUse(c.id)) return false;
+  const bool counters = !c.device->consumes_counters.empty();
+  if (counters && !ReserveCounters(c)) return false;
+  if (TaintPreventsAllocation(*c.device, *rd.request)) {
+    if (counters) ReleaseCounters(c);
+    return false;
+  }
   const std::string& base = rd.base_name();
   const std::string sub = rd.sub_name();
   std::vector<Constraint>& constraints = constraints_[claim];
@@ -371,6 +450,7 @@ bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, c
   }
   if (added < constraints.size()) {
     for (size_t i = added; i-- > 0;) constraints[i].Remove(base, sub);
+    if (counters) ReleaseCounters(c);
     if (must) {
       throw Stop{Outcome::Kind::kError, "claim " + ClaimKey(*a_.claims_[claim]) + ", request " +
                                             rd.request->name + ": cannot add device " + c.id +
@@ -380,13 +460,73 @@ bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, c
   }
   allocating_[c.id].insert(claim);
   results_[claim].push_back({&rd, c.slice, c.device, c.id});
-  *undo = [this, claim, id = c.id, base, sub] {
+  *undo = [this, claim, c, base, sub, counters] {
     results_[claim].pop_back();
-    allocating_[id].erase(claim);
+    allocating_[c.id].erase(claim);
     std::vector<Constraint>& cs = constraints_[claim];
     for (size_t i = cs.size(); i-- > 0;) cs[i].Remove(base, sub);
+    if (counters) ReleaseCounters(c);
   };
   return true;
+}
+
+// checkAvailableCounters' first part: the pool's counter sets less what the
+// allocated devices of all its slices consume (negative values stay).
+const DraAllocator::Search::CounterSets& DraAllocator::Search::AvailableCounters(const Pool& pool) {
+  auto [it, added] = available_.try_emplace(pool.name);
+  if (!added) return it->second;
+  CounterSets& sets = it->second;
+  for (const auto& [name, counters] : pool.counter_sets) {
+    for (const auto& [counter, value] : *counters) sets[name][counter] = value;
+  }
+  for (const auto* slices : {&pool.slices, &pool.not_targeting}) {
+    for (const ResourceSlice* s : *slices) {
+      for (const DraDevice& d : s->devices) {
+        if (!a_.allocated_.contains(DeviceId(s->driver, s->pool, d.name))) continue;
+        for (const DraCounterSet& use : d.consumes_counters) {
+          auto set = sets.find(use.name);
+          if (set == sets.end()) continue;
+          for (const auto& [counter, value] : use.counters) {
+            if (auto c = set->second.find(counter); c != set->second.end()) c->second -= value;
+          }
+        }
+      }
+    }
+  }
+  return sets;
+}
+
+// checkAvailableCounters: adds the device's consumption to the pool's and
+// keeps it when no counter of the pool is exceeded.
+bool DraAllocator::Search::ReserveCounters(const Candidate& c) {
+  const CounterSets& available = AvailableCounters(*c.pool);
+  CounterSets& consumed = consumed_[c.pool->name];
+  for (const DraCounterSet& use : c.device->consumes_counters) {
+    for (const auto& [counter, value] : use.counters) consumed[use.name][counter] += value;
+  }
+  // Every counter of the pool: one left negative by allocated devices
+  // fails any device of the pool.
+  for (const auto& [set, counters] : available) {
+    auto used = consumed.find(set);
+    for (const auto& [counter, value] : counters) {
+      DraCounterValue u = 0;
+      if (used != consumed.end()) {
+        if (auto it = used->second.find(counter); it != used->second.end()) u = it->second;
+      }
+      if (value < u) {
+        ReleaseCounters(c);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void DraAllocator::Search::ReleaseCounters(const Candidate& c) {
+  CounterSets& consumed = consumed_[c.pool->name];
+  for (const DraCounterSet& use : c.device->consumes_counters) {
+    for (const auto& [counter, value] : use.counters) consumed[use.name][counter] -= value;
+  }
 }
 
 // allocateOne: device `device` of request `request` (its subrequest `sub`
@@ -438,7 +578,7 @@ DraAllocator::Search::Step DraAllocator::Search::AllocateOne(size_t claim, size_
       const ResourceSlice& slice = *pool.slices[s];
       for (size_t d = p == pool0 && s == slice0 ? dev0 : 0; d < slice.devices.size(); ++d) {
         const DraDevice& dev = slice.devices[d];
-        Candidate c{&slice, &dev, DeviceId(pool.driver, pool.name, dev.name)};
+        Candidate c{&slice, &dev, DeviceId(pool.driver, pool.name, dev.name), &pool};
         if (admin ? AllocatingForClaim(c.id, claim) : InUse(c.id)) continue;
         if (!Selectable(claim, rd, slice, dev)) continue;
         if (!AllocateDevice(claim, rd, c, false, &undo)) continue;
@@ -529,7 +669,7 @@ DraAllocator::Search::RequestData DraAllocator::Search::ValidateRequest(
     for (const ResourceSlice* s : pool.slices) {
       for (const DraDevice& d : s->devices) {
         if (Selectable(claim, rd, *s, d)) {
-          rd.all_devices.push_back({s, &d, DeviceId(pool.driver, pool.name, d.name)});
+          rd.all_devices.push_back({s, &d, DeviceId(pool.driver, pool.name, d.name), &pool});
         }
       }
     }

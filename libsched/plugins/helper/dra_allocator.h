@@ -9,12 +9,13 @@
 // classes' and requests' CEL selectors (through DeviceSelector), ExactCount
 // and All modes, firstAvailable subrequests in order (results named
 // "request/subrequest"), matchAttribute and distinctAttribute constraints,
-// admin access, and devices already allocated to other claims; the
-// messages are upstream's.
+// admin access, device taints (a NoSchedule or NoExecute taint the request
+// does not tolerate hides the device), partitionable devices (devices draw
+// on their pool's shared counters), and devices already allocated to
+// other claims; the messages are upstream's.
 //
 // Not implemented, refused with kRefused naming the feature when a device
-// the search reaches needs it: devices that consume shared counters
-// (partitionable devices), tainted devices, devices with binding
+// the search reaches needs it: devices with binding
 // conditions, devices that allow multiple allocations (consumable
 // capacity). Requests with capacity requests are refused by the plugin
 // before the allocator runs.
