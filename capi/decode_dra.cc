@@ -3,6 +3,7 @@
 // listers (libsched/model/dra.h), and a pod's spec.resourceClaims with
 // status.resourceClaimStatuses (resourceclaim.Name).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -85,6 +86,33 @@ ApiStatus DecodeAttribute(const cJSON* v, const JsonPath& path, DraAttribute* ou
   return ApiStatus();
 }
 
+// A map `field` of {name: {value: quantity}} (DeviceCapacity, Counter):
+// `fn` gets each name, the value's text (checked as a quantity) and its
+// path.
+ApiStatus ForEachQuantityValue(
+    const cJSON* obj, const char* field, const JsonPath& path,
+    const std::function<ApiStatus(const char*, std::string, const JsonPath&)>& fn) {
+  const cJSON* map;
+  CAPI_RETURN_IF_ERROR(GetObject(obj, field, path, &map));
+  if (map == nullptr) return ApiStatus();
+  const JsonPath mp = path.Child(field);
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(map, mp));
+  for (const cJSON* c = map->child; c != nullptr; c = c->next) {
+    const JsonPath p = mp.Child(c->string);
+    CAPI_RETURN_IF_ERROR(AsObject(c, p));
+    const cJSON* value;
+    CAPI_RETURN_IF_ERROR(Member(c, "value", p, &value));
+    if (value == nullptr) return Required(p.Child("value"));
+    int64_t checked;  // rejects what is no quantity, with the usual message
+    CAPI_RETURN_IF_ERROR(DecodeQuantity(value, p.Child("value"), false, &checked));
+    CAPI_RETURN_IF_ERROR(
+        fn(c->string,
+           cJSON_IsString(value) ? std::string(value->valuestring) : NumberText(value->valuedouble),
+           p.Child("value")));
+  }
+  return ApiStatus();
+}
+
 // A CounterSet (`name`) or DeviceCounterConsumption (`counterSet`):
 // counters {name: {value: quantity}}, values exact in nano-units.
 ApiStatus DecodeCounterSet(const cJSON* v, const JsonPath& path, const char* name_field,
@@ -95,27 +123,15 @@ ApiStatus DecodeCounterSet(const cJSON* v, const JsonPath& path, const char* nam
   if (name.empty()) return Required(path.Child(name_field));
   CAPI_RETURN_IF_ERROR(CheckLength(name, path.Child(name_field), kMaxNameBytes));
   out->name = name;
-  const cJSON* counters;
-  CAPI_RETURN_IF_ERROR(GetObject(v, "counters", path, &counters));
-  if (counters == nullptr) return ApiStatus();
-  const JsonPath cp = path.Child("counters");
-  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(counters, cp));
-  for (const cJSON* c = counters->child; c != nullptr; c = c->next) {
-    const JsonPath p = cp.Child(c->string);
-    CAPI_RETURN_IF_ERROR(AsObject(c, p));
-    const cJSON* value;
-    CAPI_RETURN_IF_ERROR(Member(c, "value", p, &value));
-    if (value == nullptr) return Required(p.Child("value"));
-    int64_t checked;  // rejects what is no quantity, with the usual message
-    CAPI_RETURN_IF_ERROR(DecodeQuantity(value, p.Child("value"), false, &checked));
-    const QuantityNanosResult q = ParseQuantityNanos(
-        cJSON_IsString(value) ? std::string(value->valuestring) : NumberText(value->valuedouble));
-    if (!q.ok()) return ApiStatus::Invalid(p.Child("value"), q.error);
-    out->counters.emplace_back(
-        c->string, static_cast<DraCounterValue>(q.high) * (static_cast<DraCounterValue>(1) << 64) +
-                       static_cast<DraCounterValue>(q.low));
-  }
-  return ApiStatus();
+  return ForEachQuantityValue(
+      v, "counters", path, [&](const char* counter, std::string text, const JsonPath& p) {
+        const QuantityNanosResult q = ParseQuantityNanos(text);
+        if (!q.ok()) return ApiStatus::Invalid(p, q.error);
+        out->counters.emplace_back(counter, static_cast<DraCounterValue>(q.high) *
+                                                    (static_cast<DraCounterValue>(1) << 64) +
+                                                static_cast<DraCounterValue>(q.low));
+        return ApiStatus();
+      });
 }
 
 // spec.devices[].taints[] (DeviceTaint): key required; an effect other
@@ -177,23 +193,11 @@ ApiStatus DecodeDevice(const cJSON* v, const JsonPath& path, bool per_device, In
       CAPI_RETURN_IF_ERROR(DecodeAttribute(a, ap.Child(a->string), &value));
     }
   }
-  const cJSON* capacity;
-  CAPI_RETURN_IF_ERROR(GetObject(v, "capacity", path, &capacity));
-  if (capacity != nullptr) {
-    const JsonPath cp = path.Child("capacity");
-    CAPI_RETURN_IF_ERROR(CheckUniqueKeys(capacity, cp));
-    for (const cJSON* c = capacity->child; c != nullptr; c = c->next) {
-      const JsonPath p = cp.Child(c->string);
-      CAPI_RETURN_IF_ERROR(AsObject(c, p));
-      const cJSON* value;
-      CAPI_RETURN_IF_ERROR(Member(c, "value", p, &value));
-      if (value == nullptr) return Required(p.Child("value"));
-      int64_t checked;  // the text is kept; this rejects what is no quantity
-      CAPI_RETURN_IF_ERROR(DecodeQuantity(value, p.Child("value"), false, &checked));
-      out->capacity.emplace_back(c->string, cJSON_IsString(value) ? std::string(value->valuestring)
-                                                                  : NumberText(value->valuedouble));
-    }
-  }
+  CAPI_RETURN_IF_ERROR(ForEachQuantityValue(
+      v, "capacity", path, [&](const char* name, std::string text, const JsonPath&) {
+        out->capacity.emplace_back(name, std::move(text));  // the text is kept
+        return ApiStatus();
+      }));
   if (per_device) CAPI_RETURN_IF_ERROR(DecodeNodeSelection(v, path, in, &out->node));
   CAPI_RETURN_IF_ERROR(
       ForEachElement(v, "consumesCounters", path, [&](const cJSON* c, const JsonPath& p) {

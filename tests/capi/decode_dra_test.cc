@@ -73,7 +73,7 @@ TEST(DecodeDraTest, ResourceSlice) {
 TEST(DecodeDraTest, Counters) {
   Interner in;
   ChangeSet cs;
-  const ApiStatus s = DecodeDoc(R"([
+  const ApiStatus s = DecodeDoc(R"({"kind":"List","items":[
       {"kind":"ResourceSlice","metadata":{"name":"counters"},
        "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":2},
          "sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"80Gi"},
@@ -81,7 +81,7 @@ TEST(DecodeDraTest, Counters) {
       {"kind":"ResourceSlice","metadata":{"name":"devices"},
        "spec":{"driver":"d","nodeName":"n","pool":{"name":"p","resourceSliceCount":2},
          "devices":[{"name":"gpu-0-half","consumesCounters":[
-           {"counterSet":"gpu-0","counters":{"memory":{"value":"40Gi"},"sm":{"value":"500m"}}}]}]}}])",
+           {"counterSet":"gpu-0","counters":{"memory":{"value":"40Gi"},"sm":{"value":"500m"}}}]}]}}]})",
                                 in, &cs);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cs.changes.size(), 2u);
