@@ -3,6 +3,7 @@
 // listers (libsched/model/dra.h), and a pod's spec.resourceClaims with
 // status.resourceClaimStatuses (resourceclaim.Name).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include "capi/decode.h"
 #include "capi/json_reader.h"
 #include "capi/limits.h"
+#include "libsched/model/quantity.h"
 
 namespace sched::capi {
 namespace {
@@ -84,6 +86,94 @@ ApiStatus DecodeAttribute(const cJSON* v, const JsonPath& path, DraAttribute* ou
   return ApiStatus();
 }
 
+// A map `field` of {name: {value: quantity}} (DeviceCapacity, Counter):
+// `fn` gets each name, the value's text (checked as a quantity) and its
+// path.
+ApiStatus ForEachQuantityValue(
+    const cJSON* obj, const char* field, const JsonPath& path,
+    const std::function<ApiStatus(const char*, std::string, const JsonPath&)>& fn) {
+  const cJSON* map;
+  CAPI_RETURN_IF_ERROR(GetObject(obj, field, path, &map));
+  if (map == nullptr) return ApiStatus();
+  const JsonPath mp = path.Child(field);
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(map, mp));
+  for (const cJSON* c = map->child; c != nullptr; c = c->next) {
+    const JsonPath p = mp.Child(c->string);
+    CAPI_RETURN_IF_ERROR(AsObject(c, p));
+    const cJSON* value;
+    CAPI_RETURN_IF_ERROR(Member(c, "value", p, &value));
+    if (value == nullptr) return Required(p.Child("value"));
+    int64_t checked;  // rejects what is no quantity, with the usual message
+    CAPI_RETURN_IF_ERROR(DecodeQuantity(value, p.Child("value"), false, &checked));
+    CAPI_RETURN_IF_ERROR(
+        fn(c->string,
+           cJSON_IsString(value) ? std::string(value->valuestring) : NumberText(value->valuedouble),
+           p.Child("value")));
+  }
+  return ApiStatus();
+}
+
+// A CounterSet (`name`) or DeviceCounterConsumption (`counterSet`):
+// counters {name: {value: quantity}}, values exact in nano-units.
+ApiStatus DecodeCounterSet(const cJSON* v, const JsonPath& path, const char* name_field,
+                           DraCounterSet* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  std::string_view name;
+  CAPI_RETURN_IF_ERROR(GetString(v, name_field, path, &name));
+  if (name.empty()) return Required(path.Child(name_field));
+  CAPI_RETURN_IF_ERROR(CheckLength(name, path.Child(name_field), kMaxNameBytes));
+  out->name = name;
+  return ForEachQuantityValue(
+      v, "counters", path, [&](const char* counter, std::string text, const JsonPath& p) {
+        const QuantityNanosResult q = ParseQuantityNanos(text);
+        if (!q.ok()) return ApiStatus::Invalid(p, q.error);
+        out->counters.emplace_back(counter, static_cast<DraCounterValue>(q.high) *
+                                                    (static_cast<DraCounterValue>(1) << 64) +
+                                                static_cast<DraCounterValue>(q.low));
+        return ApiStatus();
+      });
+}
+
+// spec.devices[].taints[] (DeviceTaint): key required; an effect other
+// than NoSchedule, NoExecute and None is kept and treated as None, as the
+// API asks consumers to.
+ApiStatus DecodeTaints(const cJSON* v, const JsonPath& path, std::vector<DraTaint>* out) {
+  return ForEachElement(v, "taints", path, [&](const cJSON* t, const JsonPath& p) {
+    CAPI_RETURN_IF_ERROR(AsObject(t, p));
+    std::string_view key, value, effect;
+    CAPI_RETURN_IF_ERROR(GetString(t, "key", p, &key));
+    if (key.empty()) return Required(p.Child("key"));
+    CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, p.Child("key")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "value", p, &value));
+    CAPI_RETURN_IF_ERROR(CheckLabelValueLength(value, p.Child("value")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "effect", p, &effect));
+    if (effect.empty()) return Required(p.Child("effect"));
+    CAPI_RETURN_IF_ERROR(CheckLength(effect, p.Child("effect"), kMaxNameBytes));
+    out->push_back({std::string(key), std::string(value), std::string(effect)});
+    return ApiStatus();
+  });
+}
+
+// A request's tolerations[] (DeviceToleration).
+ApiStatus DecodeTolerations(const cJSON* v, const JsonPath& path, std::vector<DraToleration>* out) {
+  return ForEachElement(v, "tolerations", path, [&](const cJSON* t, const JsonPath& p) {
+    CAPI_RETURN_IF_ERROR(AsObject(t, p));
+    std::string_view key, op, value, effect;
+    CAPI_RETURN_IF_ERROR(GetString(t, "key", p, &key));
+    CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(key, p.Child("key")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "operator", p, &op));
+    if (!op.empty() && op != "Equal" && op != "Exists") {
+      return Unsupported(p.Child("operator"), op, {"Equal", "Exists"});
+    }
+    CAPI_RETURN_IF_ERROR(GetString(t, "value", p, &value));
+    CAPI_RETURN_IF_ERROR(CheckLabelValueLength(value, p.Child("value")));
+    CAPI_RETURN_IF_ERROR(GetString(t, "effect", p, &effect));
+    CAPI_RETURN_IF_ERROR(CheckLength(effect, p.Child("effect"), kMaxNameBytes));
+    out->push_back({std::string(key), std::string(op), std::string(value), std::string(effect)});
+    return ApiStatus();
+  });
+}
+
 ApiStatus DecodeDevice(const cJSON* v, const JsonPath& path, bool per_device, Interner& in,
                        DraDevice* out) {
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
@@ -103,26 +193,17 @@ ApiStatus DecodeDevice(const cJSON* v, const JsonPath& path, bool per_device, In
       CAPI_RETURN_IF_ERROR(DecodeAttribute(a, ap.Child(a->string), &value));
     }
   }
-  const cJSON* capacity;
-  CAPI_RETURN_IF_ERROR(GetObject(v, "capacity", path, &capacity));
-  if (capacity != nullptr) {
-    const JsonPath cp = path.Child("capacity");
-    CAPI_RETURN_IF_ERROR(CheckUniqueKeys(capacity, cp));
-    for (const cJSON* c = capacity->child; c != nullptr; c = c->next) {
-      const JsonPath p = cp.Child(c->string);
-      CAPI_RETURN_IF_ERROR(AsObject(c, p));
-      const cJSON* value;
-      CAPI_RETURN_IF_ERROR(Member(c, "value", p, &value));
-      if (value == nullptr) return Required(p.Child("value"));
-      int64_t checked;  // the text is kept; this rejects what is no quantity
-      CAPI_RETURN_IF_ERROR(DecodeQuantity(value, p.Child("value"), false, &checked));
-      out->capacity.emplace_back(c->string, cJSON_IsString(value) ? std::string(value->valuestring)
-                                                                  : NumberText(value->valuedouble));
-    }
-  }
+  CAPI_RETURN_IF_ERROR(ForEachQuantityValue(
+      v, "capacity", path, [&](const char* name, std::string text, const JsonPath&) {
+        out->capacity.emplace_back(name, std::move(text));  // the text is kept
+        return ApiStatus();
+      }));
   if (per_device) CAPI_RETURN_IF_ERROR(DecodeNodeSelection(v, path, in, &out->node));
-  CAPI_RETURN_IF_ERROR(NonEmpty(v, "consumesCounters", path, &out->consumes_counters));
-  CAPI_RETURN_IF_ERROR(NonEmpty(v, "taints", path, &out->has_taints));
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(v, "consumesCounters", path, [&](const cJSON* c, const JsonPath& p) {
+        return DecodeCounterSet(c, p, "counterSet", &out->consumes_counters.emplace_back());
+      }));
+  CAPI_RETURN_IF_ERROR(DecodeTaints(v, path, &out->taints));
   CAPI_RETURN_IF_ERROR(NonEmpty(v, "bindingConditions", path, &out->has_binding_conditions));
   return GetBool(v, "allowMultipleAllocations", path, &out->allow_multiple_allocations);
 }
@@ -150,7 +231,8 @@ ApiStatus DecodeSelectors(const cJSON* obj, const JsonPath& path, std::vector<st
   });
 }
 
-ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, DraRequest* out) {
+// An ExactDeviceRequest, or a DeviceSubRequest (`sub`: no adminAccess).
+ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, bool sub, DraRequest* out) {
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
   std::string_view cls, mode;
   CAPI_RETURN_IF_ERROR(GetString(v, "deviceClassName", path, &cls));
@@ -167,8 +249,8 @@ ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, DraRequest* ou
   if (out->mode == DraRequest::Mode::kExactCount && out->count <= 0) {
     return ApiStatus::Invalid(path.Child("count"), "must be greater than zero");
   }
-  CAPI_RETURN_IF_ERROR(GetBool(v, "adminAccess", path, &out->admin_access));
-  CAPI_RETURN_IF_ERROR(NonEmpty(v, "tolerations", path, &out->has_tolerations));
+  if (!sub) CAPI_RETURN_IF_ERROR(GetBool(v, "adminAccess", path, &out->admin_access));
+  CAPI_RETURN_IF_ERROR(DecodeTolerations(v, path, &out->tolerations));
   const cJSON* capacity;
   CAPI_RETURN_IF_ERROR(GetObject(v, "capacity", path, &capacity));
   if (capacity != nullptr) {
@@ -215,13 +297,13 @@ ApiStatus DecodeClaimSpec(const cJSON* spec, const JsonPath& path, DraClaimSpec*
         if (exactly != nullptr) {
           DraRequest& body = req.exactly.emplace();
           body.name = req.name;
-          CAPI_RETURN_IF_ERROR(DecodeRequestBody(exactly, p.Child("exactly"), &body));
+          CAPI_RETURN_IF_ERROR(DecodeRequestBody(exactly, p.Child("exactly"), false, &body));
         }
         return ForEachElement(r, "firstAvailable", p, [&](const cJSON* s, const JsonPath& sp) {
           CAPI_RETURN_IF_ERROR(AsObject(s, sp));
           DraRequest& sub = req.first_available.emplace_back();
           CAPI_RETURN_IF_ERROR(DecodeRequestName(s, sp, &sub.name));
-          return DecodeRequestBody(s, sp, &sub);
+          return DecodeRequestBody(s, sp, true, &sub);
         });
       }));
   return ForEachElement(devices, "constraints", dp, [&](const cJSON* c, const JsonPath& p) {
@@ -314,7 +396,10 @@ ApiStatus DecodeResourceSlice(const cJSON* obj, const JsonPath& path, Interner& 
   }
   CAPI_RETURN_IF_ERROR(DecodeNodeSelection(spec, sp, in, &s->node));
   CAPI_RETURN_IF_ERROR(GetBool(spec, "perDeviceNodeSelection", sp, &s->per_device_node_selection));
-  CAPI_RETURN_IF_ERROR(NonEmpty(spec, "sharedCounters", sp, &s->has_shared_counters));
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(spec, "sharedCounters", sp, [&](const cJSON* c, const JsonPath& p) {
+        return DecodeCounterSet(c, p, "name", &s->shared_counters.emplace_back());
+      }));
   CAPI_RETURN_IF_ERROR(ForEachElement(spec, "devices", sp, [&](const cJSON* d, const JsonPath& p) {
     return DecodeDevice(d, p, s->per_device_node_selection, in, &s->devices.emplace_back());
   }));

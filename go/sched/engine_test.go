@@ -206,8 +206,9 @@ func TestScheduleScores(t *testing.T) {
 	if got.FeasibleNodes != 2 || len(got.NodeStatuses) != 0 || got.Scores == nil {
 		t.Fatalf("result = %+v, want two feasible nodes, no statuses, scores", got)
 	}
-	// NodeAffinity's PreScore skips a pod without preferred terms.
-	wantPlugins := []string{"TaintToleration", "NodeResourcesFit",
+	// NodeAffinity's PreScore skips a pod without preferred terms;
+	// DynamicResources has no PreScore (its Score is 0 without claims).
+	wantPlugins := []string{"TaintToleration", "NodeResourcesFit", "DynamicResources",
 		"NodeResourcesBalancedAllocation", "ImageLocality"}
 	if !reflect.DeepEqual(got.Scores.Plugins, wantPlugins) {
 		t.Errorf("plugins = %v, want %v", got.Scores.Plugins, wantPlugins)

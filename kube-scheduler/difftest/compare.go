@@ -56,9 +56,6 @@ func compare(up, eng *Decision) []string {
 		for _, plugin := range unionKeys(u, e) {
 			us, uok := u[plugin]
 			es, eok := e[plugin]
-			if plugin == dynamicResources && uok && !eok && us == 0 {
-				continue // an engine without DynamicResources' Score
-			}
 			if uok != eok || us != es {
 				add("node %s plugin %s: upstream score %s, engine %s", node, plugin, score(us, uok), score(es, eok))
 			}
@@ -83,12 +80,6 @@ func compare(up, eng *Decision) []string {
 	}
 	return diffs
 }
-
-// dynamicResources is the plugin's name. Its Score ranks only
-// firstAvailable subrequests, which the cases do not use: 0 on every
-// node. An engine without that Score (docs/dra.md) shows no column for
-// it, which compares equal to 0.
-const dynamicResources = "DynamicResources"
 
 func score(s int64, ok bool) string {
 	if !ok {

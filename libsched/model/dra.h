@@ -21,6 +21,8 @@ namespace sched {
 
 // resourceapi.AllocationResultsMaxSize: devices per claim.
 inline constexpr int kDraAllocationResultsMaxSize = 32;
+// resourceapi.FirstAvailableDeviceRequestMaxSize: subrequests per request.
+inline constexpr int kDraFirstAvailableMaxSize = 8;
 // resourceapi.ResourceClaimReservedForMaxSize.
 inline constexpr int kDraReservedForMaxSize = 256;
 
@@ -42,6 +44,30 @@ struct DraNodeSelection {
   std::optional<NodeSelector> node_selector;
 };
 
+// DeviceTaint (DRADeviceTaints): effect as written; only NoSchedule and
+// NoExecute prevent allocation, unknown effects count as None.
+struct DraTaint {
+  std::string key, value, effect;
+};
+
+// DeviceToleration: operator "" (Equal), "Equal" or "Exists"; effect ""
+// matches every effect.
+struct DraToleration {
+  std::string key, op, value, effect;
+};
+
+// Counters (DRAPartitionableDevices), by name, with their values exact in
+// nano-units (resource.Quantity's Cmp, Add and Sub).
+__extension__ typedef __int128 DraCounterValue;
+using DraCounters = std::vector<std::pair<std::string, DraCounterValue>>;
+
+// A CounterSet of spec.sharedCounters, or a device's DeviceCounterConsumption
+// (consumesCounters: the set it draws from, and how much).
+struct DraCounterSet {
+  std::string name;  // name, or counterSet
+  DraCounters counters;
+};
+
 // Device in a ResourceSlice.
 struct DraDevice {
   std::string name;
@@ -51,11 +77,10 @@ struct DraDevice {
   std::vector<std::pair<std::string, std::string>> capacity;
   // perDeviceNodeSelection: where the device is (else the slice's).
   DraNodeSelection node;
-  // Features the engine refuses (DRAPartitionableDevices' consumesCounters,
-  // DRADeviceTaints' taints, DRADeviceBindingConditions, and
+  std::vector<DraTaint> taints;
+  std::vector<DraCounterSet> consumes_counters;
+  // Features the engine refuses (DRADeviceBindingConditions, and
   // DRAConsumableCapacity's allowMultipleAllocations).
-  bool consumes_counters = false;
-  bool has_taints = false;
   bool has_binding_conditions = false;
   bool allow_multiple_allocations = false;
 
@@ -72,7 +97,7 @@ struct ResourceSlice {
   int64_t resource_slice_count = 0;  // spec.pool.resourceSliceCount
   DraNodeSelection node;             // spec.nodeName / allNodes / nodeSelector
   bool per_device_node_selection = false;
-  bool has_shared_counters = false;  // spec.sharedCounters (partitionable)
+  std::vector<DraCounterSet> shared_counters;  // spec.sharedCounters
   std::vector<DraDevice> devices;
   AtomHold atoms;
 };
@@ -94,7 +119,7 @@ struct DraRequest {
   Mode mode = Mode::kExactCount;
   int64_t count = 1;
   bool admin_access = false;
-  bool has_tolerations = false;
+  std::vector<DraToleration> tolerations;
   bool has_capacity = false;  // capacity.requests (DRAConsumableCapacity)
 };
 

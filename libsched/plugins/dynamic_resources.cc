@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 
 #include "libsched/plugins/helper/dra_allocator.h"
+#include "libsched/plugins/helper/normalize_score.h"
 
 namespace sched {
 namespace {
@@ -68,7 +71,43 @@ struct DraState final : StateData {
   // By claim: Filter found it unavailable on some node (upstream's
   // unavailableClaims, for PostFilter). Filter runs on many threads.
   std::unique_ptr<std::atomic<bool>[]> unavailable;
+  // Some claim has a firstAvailable request: Score ranks the subrequests
+  // Filter's allocation picked on each node (else every score is 0).
+  bool prioritized = false;
+  mutable std::mutex mu;
+  mutable std::map<std::string, int64_t, std::less<>> scores;  // by node, from Filter
 };
+
+// computeScore: per firstAvailable request, FirstAvailableDeviceRequestMaxSize
+// minus the index of the subrequest the claim's allocation used. Claims
+// allocated before take their status.allocation; the others, in order,
+// the allocations found on the node.
+int64_t ComputeScore(const std::vector<std::shared_ptr<const ResourceClaim>>& claims,
+                     const std::vector<DraAllocation>& allocations) {
+  int64_t score = 0;
+  size_t next = 0;
+  for (const auto& claim : claims) {
+    const DraAllocation* alloc = nullptr;
+    if (claim->allocation) {
+      alloc = &*claim->allocation;
+    } else if (next < allocations.size()) {
+      alloc = &allocations[next++];
+    } else {
+      continue;
+    }
+    for (const DraDeviceRequest& req : claim->spec.requests) {
+      if (req.exactly) continue;
+      for (size_t i = 0; i < req.first_available.size(); ++i) {
+        const std::string ref = req.name + "/" + req.first_available[i].name;
+        if (std::any_of(alloc->devices.begin(), alloc->devices.end(),
+                        [&](const DraAllocatedDevice& d) { return d.request == ref; })) {
+          score += kDraFirstAvailableMaxSize - static_cast<int64_t>(i);
+        }
+      }
+    }
+  }
+  return score;
+}
 
 // validateDeviceClass, then what the engine refuses, for one request.
 std::optional<Status> CheckRequest(const ClusterState& cluster, const ResourceClaim& claim,
@@ -96,9 +135,7 @@ std::optional<Status> CheckRequest(const ClusterState& cluster, const ResourceCl
     for (const DraRequest& sub : req.first_available) {
       if (auto s = check_class(sub, req.name + "/" + sub.name)) return s;
     }
-    return Status::Owned(Code::kUnschedulableAndUnresolvable,
-                         "resource claim " + ref + ", request " + req.name +
-                             ": firstAvailable (DRAPrioritizedList) is not supported by libsched");
+    return std::nullopt;
   }
   return Status::Owned(
       Code::kUnschedulableAndUnresolvable,
@@ -211,6 +248,11 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
       if (auto s = CheckRequest(snapshot, *claim, req)) return std::move(*s);
     }
   }
+  for (const auto& claim : r.claims) {
+    for (const DraDeviceRequest& req : claim->spec.requests) {
+      st->prioritized = st->prioritized || !req.exactly;
+    }
+  }
   if (!to_allocate.empty()) {
     st->allocator = std::make_unique<DraAllocator>(snapshot, std::move(to_allocate));
   }
@@ -234,6 +276,11 @@ Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
     DraAllocator::Outcome out = st->allocator->Allocate(node);
     switch (out.kind) {
       case DraAllocator::Outcome::Kind::kAllocated:
+        if (st->prioritized && unavailable.empty()) {
+          const int64_t score = ComputeScore(st->claims, out.allocations);
+          std::lock_guard<std::mutex> lock(st->mu);
+          st->scores[node.name] = score;
+        }
         break;
       case DraAllocator::Outcome::Kind::kError:
         return Status::Error(std::move(out.message));
@@ -271,6 +318,38 @@ Status DynamicResources::PostFilter(const Framework& /*fw*/, const CycleState& s
     }
   }
   return Status(Code::kUnschedulable, kStillNotSchedulable);
+}
+
+Status DynamicResources::Score(const CycleState& state, const Pod& /*pod*/,
+                               const NodeInfo& node_info, int64_t* score) const {
+  *score = 0;
+  const auto* st = state.Read<DraState>(slot());
+  if (st == nullptr || !st->allocator || !st->prioritized) return Status();
+  const std::string& name = node_info.node()->name;
+  {
+    std::lock_guard<std::mutex> lock(st->mu);
+    if (auto it = st->scores.find(name); it != st->scores.end()) {
+      *score = it->second;
+      return Status();
+    }
+  }
+  // Filter ran on another copy of the state (or not at all): allocate again.
+  DraAllocator::Outcome out = st->allocator->Allocate(*node_info.node());
+  if (out.kind == DraAllocator::Outcome::Kind::kAllocated) {
+    *score = ComputeScore(st->claims, out.allocations);
+  }
+  return Status();
+}
+
+bool DynamicResources::ScoreCacheKey(const CycleState& state, PodSigner& /*key*/) const {
+  // Without claims every score is 0; with claims the cache is bypassed.
+  const auto* st = state.Read<DraState>(slot());
+  return st == nullptr || st->claims.empty();
+}
+
+Status DynamicResources::NormalizeScore(const CycleState& /*state*/, const Pod& /*pod*/,
+                                        std::span<int64_t> scores) const {
+  return DefaultNormalizeScore(kMaxNodeScore, false, scores);
 }
 
 void DynamicResources::SignPod(const Pod& pod, PodSigner& sig) const {

@@ -7,20 +7,23 @@
 // the node's devices, found by the structured allocator
 // (helper/dra_allocator.h) (Filter). Messages are upstream's.
 //
+// Score ranks the firstAvailable subrequests the node's allocation picked
+// (computeScore), normalized by DefaultNormalizeScore.
+//
 // What the engine does not implement is refused with
-// UnschedulableAndUnresolvable naming it (docs/dra.md): requests with
-// firstAvailable (DRAPrioritizedList), capacity requests
+// UnschedulableAndUnresolvable naming it (docs/dra.md): capacity requests
 // (DRAConsumableCapacity), and devices the allocator refuses. The engine
 // has no Reserve / PreBind: AssumePodClaims records the allocation where
 // upstream's Reserve and PreBind would. PostFilter gives upstream's reason
 // but makes no API call: where upstream deallocates a claim, the engine
-// names the claim instead (docs/upstream-differences.md). No Score (it
-// only ranks firstAvailable choices).
+// names the claim instead (docs/upstream-differences.md).
 //
 // Thread-safety: stateless; const methods may be called concurrently.
 #ifndef LIBSCHED_PLUGINS_DYNAMIC_RESOURCES_H_
 #define LIBSCHED_PLUGINS_DYNAMIC_RESOURCES_H_
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +36,7 @@ namespace sched {
 class DynamicResources final : public PreFilterPlugin,
                                public FilterPlugin,
                                public PostFilterPlugin,
+                               public ScorePlugin,
                                public PreEnqueuePlugin,
                                public EnqueueExtensions {
  public:
@@ -70,6 +74,18 @@ class DynamicResources final : public PreFilterPlugin,
   // schedulable".
   Status PostFilter(const Framework& fw, const CycleState& state, const Pod& pod,
                     const NodeToStatus& statuses, PostFilterResult* result) const override;
+  // Score (DRAPrioritizedList, GA): the sum over the pod's firstAvailable
+  // requests of 8 (FirstAvailableDeviceRequestMaxSize) minus the index of
+  // the subrequest allocated on the node; 0 for pods without claims or
+  // when every claim is allocated already. Reads what Filter found.
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+  // Cacheable for pods without claims (always 0); pods with claims bypass
+  // the cache at Filter.
+  bool ScoreCacheKey(const CycleState& state, PodSigner& key) const override;
+  bool HasNormalizeScore() const override { return true; }
+  Status NormalizeScore(const CycleState& state, const Pod& pod,
+                        std::span<int64_t> scores) const override;
   // Upstream does not sign pods with claims (they bypass its cache); the
   // engine's cache is bypassed by Filter not being node-local, and the
   // claims are signed so that such pods never share a class anyway.

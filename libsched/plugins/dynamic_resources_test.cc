@@ -72,6 +72,13 @@ DraDeviceRequest Request(DraRequest r) {
   return d;
 }
 
+DraDeviceRequest FirstAvailable(std::string name, std::vector<DraRequest> subs) {
+  DraDeviceRequest d;
+  d.name = std::move(name);
+  d.first_available = std::move(subs);
+  return d;
+}
+
 std::shared_ptr<ResourceClaim> Claim(std::string name,
                                      std::vector<DraRequest> requests = {Exact("req-1")}) {
   auto c = std::make_shared<ResourceClaim>();
@@ -473,18 +480,54 @@ TEST(DynamicResourcesTest, Plugin) {
         "because a claim constraint would not be satisfied",
         "cannot allocate all claims"},
        Code::kError},
-      {"first-available-refused",
+      // firstAvailable (DRAPrioritizedList).
+      {"first-available-missing-class",
        [](Fixture& f) {
          f.UseClaim("c");
          auto c = Claim("c", {});
-         DraDeviceRequest& r = c->spec.requests.emplace_back();
-         r.name = "req-1";
-         r.first_available = {Exact("sub-1")};
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("sub-1"), Exact("sub-2")}));
+         c->spec.requests[0].first_available[1].device_class_name = "does-not-exist";
          f.state.UpsertResourceClaim(c);
        },
-       kReject,
-       "resource claim default/c, request req-1: firstAvailable (DRAPrioritizedList) is not "
-       "supported by libsched"},
+       kReject, "request req-1/sub-2: device class does-not-exist does not exist"},
+      {"first-available-second-fits",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {});
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("sub-1", 2), Exact("sub-2")}));
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      // prioritized-list-too-many-in-first-subrequest: past the claim
+      // limit, the next subrequest is tried.
+      {"first-available-too-many-in-first",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {});
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("sub-1", 500), Exact("sub-2")}));
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"first-available-all-too-many",
+       [](Fixture& f) {
+         f.UseClaim("c");
+         auto c = Claim("c", {Exact("req-0", 20)});
+         c->spec.requests.push_back(
+             FirstAvailable("req-1", {Exact("sub-1", 20), Exact("sub-2", 13)}));
+         f.state.UpsertResourceClaim(c);
+       },
+       Code::kSuccess,
+       "",
+       {"claim default/c: number of requested devices 33 exceeds the claim limit of 32",
+        "claim default/c: number of requested devices 33 exceeds the claim limit of 32"},
+       Code::kError,
+       Code::kError},
       {"capacity-refused",
        [](Fixture& f) {
          f.UseClaim("c");
@@ -517,19 +560,18 @@ TEST(DynamicResourcesTest, Plugin) {
       {"extended-resource-not-backed",
        [](Fixture& f) { f.pod->requests.SetScalar(f.state.interner().Pin("example.com/fpga"), 1); },
        Code::kSkip},
-      {"tainted-device-refused",
+      // DRADeviceTaints: an untolerated NoSchedule taint hides the device.
+      {"tainted-device",
        [](Fixture& f) {
          f.UseClaim("c");
          f.state.UpsertResourceClaim(Claim("c"));
          DraDevice d = Device("instance-1");
-         d.has_taints = true;
+         d.taints = {{"taint-key", "taint-value", "NoSchedule"}};
          f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {d}));
        },
        Code::kSuccess,
        "",
-       {"device some-driver/worker/instance-1 has taints (DRADeviceTaints): not supported by "
-        "libsched",
-        "cannot allocate all claims"}},
+       {"cannot allocate all claims", "cannot allocate all claims"}},
   };
   RunCases(cases);
 }
@@ -644,6 +686,569 @@ TEST(DraAllocatorTest, AllocatesInOrder) {
     const DraAllocator::Outcome out = alloc.Allocate(*f.state.FindNode("worker")->node());
     ASSERT_EQ(out.kind, DraAllocator::Outcome::Kind::kAllocated) << out.message;
     EXPECT_EQ(out.allocations[0].devices.size(), 3u);
+  }
+}
+
+// An allocator case after allocator_testing.go: the claims to allocate on
+// worker and what the allocator answers.
+struct AllocCase {
+  std::string name;
+  std::function<std::vector<std::shared_ptr<ResourceClaim>>(Fixture&)> setup;
+  std::vector<std::vector<DraAllocatedDevice>> want;  // per claim; empty: no allocation
+  DraAllocator::Outcome::Kind want_kind = DraAllocator::Outcome::Kind::kAllocated;
+  std::string want_message = "";
+};
+
+void RunAllocCases(const std::vector<AllocCase>& cases) {
+  for (const AllocCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    Fixture f;
+    const auto claims = c.setup(f);
+    std::vector<const ResourceClaim*> ptrs;
+    for (const auto& claim : claims) ptrs.push_back(claim.get());
+    const DraAllocator::Outcome out =
+        DraAllocator(f.state, ptrs).Allocate(*f.state.FindNode("worker")->node());
+    EXPECT_EQ(out.kind, c.want_kind) << out.message;
+    EXPECT_EQ(out.message, c.want_message);
+    std::vector<std::vector<DraAllocatedDevice>> got;
+    for (const DraAllocation& a : out.allocations) got.push_back(a.devices);
+    EXPECT_EQ(got, c.want);
+  }
+}
+
+// A class selecting the devices of `driver` (allocator_testing.go's class()).
+void AddClass(Fixture& f, const std::string& name, const std::string& driver) {
+  auto cls = std::make_shared<DeviceClass>();
+  cls->name = name;
+  cls->selectors = {"device.driver == \"" + driver + "\""};
+  f.state.UpsertDeviceClass(cls);
+}
+
+std::shared_ptr<ResourceSlice> DriverSlice(std::string name, std::string driver, std::string pool,
+                                           std::vector<DraDevice> devices) {
+  auto s = Slice(std::move(name), "worker", std::move(devices), std::move(pool));
+  s->driver = std::move(driver);
+  return s;
+}
+
+std::vector<DraDevice> Devices(int n) {
+  std::vector<DraDevice> out;
+  for (int i = 0; i < n; ++i) out.push_back(Device("device-" + std::to_string(i)));
+  return out;
+}
+
+DraRequest Of(DraRequest r, std::string cls) {
+  r.device_class_name = std::move(cls);
+  return r;
+}
+
+std::vector<DraAllocatedDevice> Results(const std::string& request, const std::string& pool,
+                                        int first, int n, const std::string& driver = kDriver) {
+  std::vector<DraAllocatedDevice> out;
+  for (int i = first; i < first + n; ++i) {
+    out.push_back({request, driver, pool, "device-" + std::to_string(i), false});
+  }
+  return out;
+}
+
+// allocator_testing.go's prioritized-list cases (DRAPrioritizedList, GA):
+// subrequests in order, results named "request/subrequest".
+TEST(DraAllocatorTest, PrioritizedList) {
+  using Claims = std::vector<std::shared_ptr<ResourceClaim>>;
+  const DraRequest all = Exact("sub-0", 0, DraRequest::Mode::kAll);
+  std::vector<AllocCase> cases = {
+      {"prioritized-list-allocation-mode-all-multiple-requests",
+       [&](Fixture& f) {
+         auto c = Claim("claim-0", {Exact("req-0")});
+         c->spec.requests.push_back(FirstAvailable("req-1", {all, Exact("sub-1")}));
+         f.state.UpsertResourceSlice(Slice("slice-1", "worker", Devices(2), "pool-1"));
+         return Claims{c};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-0", false},
+         {"req-1/sub-1", kDriver, "pool-1", "device-1", false}}}},
+      {"prioritized-list-subrequests-with-allocation-mode-all",
+       [&](Fixture& f) {
+         auto c = Claim("claim-0", {});
+         c->spec.requests.push_back(FirstAvailable("req-0", {all, Exact("sub-1")}));
+         f.state.UpsertResourceSlice(Slice("slice-1", "worker", Devices(2), "pool-1"));
+         auto other = Claim("other");
+         other->allocation.emplace().devices.push_back(
+             {"req-1", kDriver, "pool-1", "device-0", false});
+         f.state.UpsertResourceClaim(other);
+         return Claims{c};
+       },
+       {{{"req-0/sub-1", kDriver, "pool-1", "device-1", false}}}},
+      {"prioritized-list-max-allocation-limit-request",
+       [&](Fixture& f) {
+         auto c = Claim("claim-0", {});
+         for (const char* name : {"req-0", "req-1"}) {
+           c->spec.requests.push_back(
+               FirstAvailable(name, {Exact("sub-0", 32), Exact("sub-1", 16)}));
+         }
+         f.state.UpsertResourceSlice(Slice("slice-1", "worker", Devices(64), "pool-1"));
+         return Claims{c};
+       },
+       {[] {
+         auto r = Results("req-0/sub-1", "pool-1", 0, 16);
+         auto r2 = Results("req-1/sub-1", "pool-1", 16, 16);
+         r.insert(r.end(), r2.begin(), r2.end());
+         return r;
+       }()}},
+      {"prioritized-list-non-available",
+       [&](Fixture& f) {
+         auto c = Claim("claim-0", {});
+         c->spec.requests.push_back(
+             FirstAvailable("req-0", {Exact("sub-0", 2), Exact("sub-1", 3)}));
+         f.state.UpsertResourceSlice(Slice("slice-1", "worker", Devices(1), "pool-1"));
+         return Claims{c};
+       },
+       {},
+       DraAllocator::Outcome::Kind::kUnschedulable,
+       "cannot allocate all claims"},
+      // A constraint naming the parent request applies to its subrequests.
+      {"prioritized-list-subrequests-with-constraints-ref-parent-request",
+       [&](Fixture& f) {
+         auto c = Claim("claim-0", {Exact("req-0")});
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("sub-0", 2), Exact("sub-1")}));
+         c->spec.constraints.push_back({{"req-0", "req-1"}, "some-driver/model", ""});
+         f.state.UpsertResourceSlice(Slice(
+             "slice-1", "worker",
+             {Device("device-0", {{"model", Str("x")}}), Device("device-1", {{"model", Str("y")}}),
+              Device("device-2", {{"model", Str("x")}})},
+             "pool-1"));
+         return Claims{c};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-0", false},
+         {"req-1/sub-1", kDriver, "pool-1", "device-2", false}}}},
+      {"prioritized-list-subrequests-with-constraints-ref-sub-request",
+       [&](Fixture& f) {
+         auto c = Claim("claim-0", {Exact("req-0")});
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("sub-0"), Exact("sub-1")}));
+         c->spec.constraints.push_back({{"req-0", "req-1/sub-0"}, "some-driver/model", ""});
+         f.state.UpsertResourceSlice(Slice(
+             "slice-1", "worker",
+             {Device("device-0", {{"model", Str("x")}}), Device("device-1", {{"model", Str("y")}})},
+             "pool-1"));
+         return Claims{c};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-0", false},
+         {"req-1/sub-1", kDriver, "pool-1", "device-1", false}}}},
+  };
+  if (DeviceSelector::Available()) {
+    // Classes of two drivers: their selectors are CEL.
+    cases.push_back(
+        {"prioritized-list-first-unavailable",
+         [&](Fixture& f) {
+           AddClass(f, "class-a", "driver-a");
+           AddClass(f, "class-b", "driver-b");
+           auto c = Claim("claim-0", {});
+           c->spec.requests.push_back(FirstAvailable(
+               "req-0", {Of(Exact("sub-0"), "class-b"), Of(Exact("sub-1"), "class-a")}));
+           f.state.UpsertResourceSlice(DriverSlice("slice-1", "driver-a", "pool-1", Devices(1)));
+           return Claims{c};
+         },
+         {Results("req-0/sub-1", "pool-1", 0, 1, "driver-a")}});
+    cases.push_back(
+        {"prioritized-list-max-allocation-allocation-mode-all",
+         [&](Fixture& f) {
+           AddClass(f, "class-a", "driver-a");
+           AddClass(f, "class-b", "driver-b");
+           auto c = Claim("claim-0", {});
+           c->spec.requests.push_back(
+               FirstAvailable("req-0", {Of(all, "class-a"), Of(Exact("sub-1", 2), "class-a")}));
+           c->spec.requests.push_back(Request(Of(Exact("req-1", 2), "class-b")));
+           f.state.UpsertResourceSlice(DriverSlice("slice-1", "driver-a", "pool-1", Devices(31)));
+           f.state.UpsertResourceSlice(DriverSlice("slice-2", "driver-b", "pool-2", Devices(2)));
+           return Claims{c};
+         },
+         {[] {
+           auto r = Results("req-0/sub-1", "pool-1", 0, 2, "driver-a");
+           auto r2 = Results("req-1", "pool-2", 0, 2, "driver-b");
+           r.insert(r.end(), r2.begin(), r2.end());
+           return r;
+         }()}});
+    cases.push_back(
+        {"all-devices-some-allocated-prioritized-list",
+         [&](Fixture& f) {
+           AddClass(f, "class-a", "driver-a");
+           AddClass(f, "class-b", "driver-b");
+           auto c = Claim("claim-0", {});
+           c->spec.requests.push_back(
+               FirstAvailable("req-0", {Of(all, "class-a"), Of(Exact("sub-1"), "class-b")}));
+           f.state.UpsertResourceSlice(DriverSlice("slice-1", "driver-a", "pool-1", Devices(2)));
+           f.state.UpsertResourceSlice(DriverSlice("slice-2", "driver-b", "pool-2", Devices(1)));
+           auto other = Claim("other");
+           other->allocation.emplace().devices.push_back(
+               {"req-1", "driver-a", "pool-1", "device-0", false});
+           f.state.UpsertResourceClaim(other);
+           return Claims{c};
+         },
+         {Results("req-0/sub-1", "pool-2", 0, 1, "driver-b")}});
+  }
+  RunAllocCases(cases);
+}
+
+// allocator_testing.go's tainted-* cases (DRADeviceTaints): a NoSchedule
+// or NoExecute taint keeps a device from requests that do not tolerate it;
+// other effects do not.
+TEST(DraAllocatorTest, DeviceTaints) {
+  using Claims = std::vector<std::shared_ptr<ResourceClaim>>;
+  const DraTaint none{"taint-key", "taint-value", "None"};
+  const DraTaint no_schedule{"taint-key", "taint-value", "NoSchedule"};
+  const DraTaint no_execute{"taint-key", "taint-value-2", "NoExecute"};
+  const DraToleration tol_no_schedule{"taint-key", "Exists", "", "NoSchedule"};
+  const DraToleration tol_no_execute{"taint-key", "Equal", "taint-value-2", "NoExecute"};
+  auto tainted = [](std::string name, std::vector<DraTaint> taints) {
+    DraDevice d = Device(std::move(name));
+    d.taints = std::move(taints);
+    return d;
+  };
+  auto slice = [&](Fixture& f, std::vector<DraDevice> devices) {
+    f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1"));
+  };
+  auto tolerating = [](DraRequest r, std::vector<DraToleration> t) {
+    r.tolerations = std::move(t);
+    return r;
+  };
+  const std::string kNo = "cannot allocate all claims";
+  constexpr auto kUnsched = DraAllocator::Outcome::Kind::kUnschedulable;
+  const std::vector<AllocCase> cases = {
+      {"tainted-two-devices",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule}), tainted("device-2", {no_execute})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"tainted-one-device-two-taints",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule, no_execute})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"tainted-two-devices-tolerated",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule}), tainted("device-2", {no_execute})});
+         return Claims{Claim("claim-0", {tolerating(Exact("req-0"), {tol_no_execute})})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false}}}},
+      {"tainted-two-devices-prioritized-list-tolerated",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule}), tainted("device-2", {no_execute})});
+         auto c = Claim("claim-0", {});
+         c->spec.requests.push_back(FirstAvailable(
+             "req-0", {Exact("sub-0"), tolerating(Exact("sub-1"), {tol_no_execute})}));
+         return Claims{c};
+       },
+       {{{"req-0/sub-1", kDriver, "pool-1", "device-2", false}}}},
+      {"tainted-no-effect",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {none})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"tainted-unknown-effect",  // treated like None
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {{"taint-key", "", "Evict"}})});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"tainted-one-device-two-taints-both-tolerated",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule, no_execute})});
+         return Claims{
+             Claim("claim-0", {tolerating(Exact("req-0"), {tol_no_schedule, tol_no_execute})})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"tainted-admin-access",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule})});
+         DraRequest r = Exact("req-0");
+         r.admin_access = true;
+         return Claims{Claim("claim-0", {r})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"tainted-all-devices-single",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule})});
+         return Claims{Claim("claim-0", {Exact("req-0", 0, DraRequest::Mode::kAll)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      // ToleratesTaint: an empty key or effect matches any; Equal compares
+      // values; an empty operator is Equal.
+      {"toleration-wildcard",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule, no_execute})});
+         return Claims{Claim("claim-0", {tolerating(Exact("req-0"), {{"", "Exists", "", ""}})})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"toleration-value-mismatch",
+       [&](Fixture& f) {
+         slice(f, {tainted("device-1", {no_schedule})});
+         return Claims{
+             Claim("claim-0", {tolerating(Exact("req-0"), {{"taint-key", "", "other", ""}})})};
+       },
+       {},
+       kUnsched,
+       kNo},
+  };
+  RunAllocCases(cases);
+}
+
+// allocator_testing.go's partitionable-devices-* cases
+// (DRAPartitionableDevices): devices draw on their pool's shared counters.
+TEST(DraAllocatorTest, PartitionableDevices) {
+  using Claims = std::vector<std::shared_ptr<ResourceClaim>>;
+  auto gi = [](int64_t n) {
+    return static_cast<DraCounterValue>(n) * (int64_t{1} << 30) * 1000000000;
+  };
+  auto consuming = [](std::string name, DraCounters counters, std::string set = "counter-set-1") {
+    DraDevice d = Device(std::move(name));
+    d.consumes_counters.push_back({std::move(set), std::move(counters)});
+    return d;
+  };
+  // The pool: a device slice on worker and a counter set slice.
+  auto pool = [&](Fixture& f, std::vector<DraDevice> devices, std::vector<DraCounterSet> sets) {
+    f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1", 1, 2));
+    auto counters = Slice("slice-2", "", {}, "pool-1", 1, 2);
+    counters->shared_counters = std::move(sets);
+    f.state.UpsertResourceSlice(counters);
+  };
+  auto in_use = [](Fixture& f, const std::string& device) {
+    auto other = Claim("other-" + device);
+    other->allocation.emplace().devices.push_back({"req-1", kDriver, "pool-1", device, false});
+    f.state.UpsertResourceClaim(other);
+  };
+  const std::string kNo = "cannot allocate all claims";
+  constexpr auto kUnsched = DraAllocator::Outcome::Kind::kUnschedulable;
+  const std::vector<AllocCase> cases = {
+      {"partitionable-devices-single-device",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false}}}},
+      {"partitionable-devices-multiple-devices",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"memory", gi(6)}}),
+               consuming("device-3", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0"), Exact("req-1")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false},
+         {"req-1", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-prioritized-list",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"memory", gi(6)}}),
+               consuming("device-3", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         auto c = Claim("claim-0", {Exact("req-0")});
+         // sub-0 needs two devices: with device-1 taken, 4Gi are left.
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("sub-0", 2), Exact("sub-1")}));
+         return Claims{c};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-1", false},
+         {"req-1/sub-1", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-taint-releases-counter",
+       [&](Fixture& f) {
+         DraDevice tainted = consuming("device-1", {{"c", 1000000000}});
+         tainted.taints = {{"taint-key", "taint-value", "NoSchedule"}};
+         pool(f, {tainted, consuming("device-2", {{"c", 1000000000}})},
+              {{"counter-set-1", {{"c", 1000000000}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false}}}},
+      {"partitionable-devices-constraint-releases-counter",
+       [&](Fixture& f) {
+         auto colour = [&](std::string name, std::string c) {
+           DraDevice d = consuming(std::move(name), {{"c", 1000000000}});
+           d.attributes = {{"stringAttribute", Str(std::move(c))}};
+           return d;
+         };
+         pool(f,
+              {colour("device-1", "red"), colour("device-2", "blue"), colour("device-3", "blue")},
+              {{"counter-set-1", {{"c", 2000000000}}}});
+         auto c = Claim("claim-0", {Exact("req-0", 2)});
+         c->spec.constraints.push_back({{}, "some-driver/stringAttribute", ""});
+         return Claims{c};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false},
+         {"req-0", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-unused-counters-in-counter-set",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(5)}}),
+               consuming("device-2", {{"memory", gi(4)}}),
+               consuming("device-3", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}, {"unused", gi(1)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0", 2)})};
+       },
+       {{{"req-0", kDriver, "pool-1", "device-2", false},
+         {"req-0", kDriver, "pool-1", "device-3", false}}}},
+      {"partitionable-devices-no-capacity-available",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"memory", gi(16)}})},
+              {{"counter-set-1", {{"memory", gi(18)}}}});
+         in_use(f, "device-2");
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      // A counter left negative by allocated devices fails every device of
+      // the pool, whichever counters it consumes (checkAvailableCounters
+      // compares all of them).
+      {"partitionable-devices-overallocated-other-counter",
+       [&](Fixture& f) {
+         pool(f,
+              {consuming("device-1", {{"memory", gi(4)}}),
+               consuming("device-2", {{"cores", 3000000000}})},
+              {{"counter-set-1", {{"memory", gi(18)}, {"cores", 2000000000}}}});
+         in_use(f, "device-2");
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      // The counters of allocated devices in slices that do not reach the
+      // node count too.
+      {"partitionable-devices-other-node",
+       [&](Fixture& f) {
+         f.state.UpsertResourceSlice(Slice(
+             "slice-1", "worker", {consuming("device-1", {{"memory", gi(4)}})}, "pool-1", 1, 3));
+         f.state.UpsertResourceSlice(Slice(
+             "slice-3", "worker-2", {consuming("device-2", {{"memory", gi(6)}})}, "pool-1", 1, 3));
+         auto counters = Slice("slice-2", "", {}, "pool-1", 1, 3);
+         counters->shared_counters = {{"counter-set-1", {{"memory", gi(8)}}}};
+         f.state.UpsertResourceSlice(counters);
+         in_use(f, "device-2");
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"partitionable-devices-counter-set-not-found",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"memory", gi(4)}}, "other-set")},
+              {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       "invalid resource pools were encountered"},
+      {"partitionable-devices-counter-not-found",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"cores", 1}})}, {{"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       "invalid resource pools were encountered"},
+      {"partitionable-devices-duplicate-counter-set",
+       [&](Fixture& f) {
+         pool(f, {consuming("device-1", {{"memory", gi(4)}})},
+              {{"counter-set-1", {{"memory", gi(8)}}}, {"counter-set-1", {{"memory", gi(8)}}}});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       "invalid resource pools were encountered"},
+  };
+  RunAllocCases(cases);
+}
+
+// Score (DRAPrioritizedList): upstream's *-prioritized-list-scoring cases
+// of TestPlugin, with Score taken from Filter's allocation and afresh.
+TEST(DynamicResourcesTest, Score) {
+  struct ScoreCase {
+    std::string name;
+    std::function<void(Fixture&)> setup;
+    std::vector<int64_t> want_raw;         // worker, worker-2, worker-3
+    std::vector<int64_t> want_normalized;  // of the nodes that pass Filter
+  };
+  auto slices = [](Fixture& f, std::vector<int> devices) {
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const std::string node = i == 0 ? "worker" : "worker-" + std::to_string(i + 1);
+      f.state.UpsertResourceSlice(Slice(node + "-slice", node, Devices(devices[i])));
+    }
+  };
+  const std::vector<ScoreCase> cases = {
+      {"multiple-claims-prioritized-list-scoring",
+       [&](Fixture& f) {
+         auto c = Claim("c", {});
+         c->spec.requests.push_back(FirstAvailable("req-1", {Exact("subreq-1")}));
+         auto d = Claim("d", {});
+         d->spec.requests.push_back(
+             FirstAvailable("req-1", {Exact("subreq-1", 4), Exact("subreq-2", 3),
+                                      Exact("subreq-3", 2), Exact("subreq-4", 1)}));
+         f.UseClaim("c");
+         f.UseClaim("d");
+         f.state.UpsertResourceClaim(c);
+         f.state.UpsertResourceClaim(d);
+         slices(f, {4, 2, 1});
+       },
+       {15, 13, 0},
+       {100, 86}},
+      {"multiple-requests-prioritized-list-scoring",
+       [&](Fixture& f) {
+         auto c = Claim("c", {});
+         for (const char* name : {"req-1", "req-2"}) {
+           c->spec.requests.push_back(
+               FirstAvailable(name, {Exact("subreq-1", 2), Exact("subreq-2", 1)}));
+         }
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(c);
+         slices(f, {4, 3, 2});
+       },
+       {16, 15, 14},
+       {100, 93, 87}},
+      {"no-first-available",
+       [&](Fixture& f) {
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         slices(f, {1, 1, 1});
+       },
+       {0, 0, 0},
+       {0, 0, 0}},
+  };
+  for (const ScoreCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    Fixture f;
+    f.state.UpsertNode(NodeBuilder(f.state.interner(), "worker-3").Build());
+    c.setup(f);
+    DynamicResources pl;
+    for (bool filter_first : {true, false}) {
+      CycleState cs(1);
+      PreFilterResult result;
+      ASSERT_TRUE(pl.PreFilter(cs, *f.pod, f.state, &result).IsSuccess());
+      std::vector<int64_t> raw, feasible;
+      for (const char* node : {"worker", "worker-2", "worker-3"}) {
+        const NodeInfo& ni = *f.state.FindNode(node);
+        const bool fits = pl.Filter(cs, *f.pod, ni).IsSuccess();
+        int64_t score = -1;
+        if (!filter_first) cs = CycleState(1), pl.PreFilter(cs, *f.pod, f.state, &result);
+        ASSERT_TRUE(pl.Score(cs, *f.pod, ni, &score).IsSuccess());
+        raw.push_back(fits ? score : 0);
+        if (fits) feasible.push_back(score);
+      }
+      EXPECT_EQ(raw, c.want_raw);
+      ASSERT_TRUE(pl.NormalizeScore(cs, *f.pod, feasible).IsSuccess());
+      EXPECT_EQ(feasible, c.want_normalized);
+    }
   }
 }
 

@@ -89,9 +89,10 @@ constexpr RegistryEntry kRegistry[] = {
      }},
     {"ImageLocality", kPreScore | kScore, Make<ImageLocality>},
     {"DefaultBinder", kBind, nullptr},
-    // Upstream's also has Score, Reserve and PreBind; the engine assumes
-    // claims where those run (AssumePodClaims, docs/dra.md).
-    {"DynamicResources", kPreEnqueue | kPreFilter | kFilter | kPostFilter, Make<DynamicResources>},
+    // Upstream's also has Reserve and PreBind; the engine assumes claims
+    // where those run (AssumePodClaims, docs/dra.md).
+    {"DynamicResources", kPreEnqueue | kPreFilter | kFilter | kPostFilter | kScore,
+     Make<DynamicResources>},
     {"NodeDeclaredFeatures", kPreFilter | kFilter, nullptr},
     {"GangScheduling", kPreEnqueue | kPermit, nullptr},
     // Placement* points only, which the engine has none of.

@@ -56,7 +56,6 @@ TEST(RegistryTest, DefaultProfile) {
   // applyDynamicResources: DynamicResources' PostFilter runs first.
   EXPECT_EQ(Names(p.post_filter()),
             std::vector<std::string>({"DynamicResources", "DefaultPreemption"}));
-  // DynamicResources has no Score here (docs/dra.md).
   EXPECT_EQ(Names(p.pre_filter()).back(), "DynamicResources");
   std::vector<std::pair<std::string, int64_t>> score;
   for (const WeightedScorePlugin& s : p.score()) score.emplace_back(s.plugin->Name(), s.weight);
@@ -66,6 +65,7 @@ TEST(RegistryTest, DefaultProfile) {
                                                           {"NodeResourcesFit", 1},
                                                           {"PodTopologySpread", 2},
                                                           {"InterPodAffinity", 2},
+                                                          {"DynamicResources", 2},
                                                           {"NodeResourcesBalancedAllocation", 1},
                                                           {"ImageLocality", 1}}));
 }

@@ -60,9 +60,42 @@ TEST(DecodeDraTest, ResourceSlice) {
   EXPECT_EQ(gpu.FindAttribute("gpu.example.com", "other.example.com/model"), nullptr);
   EXPECT_EQ(gpu.capacity, (std::vector<std::pair<std::string, std::string>>{{"memory", "80Gi"},
                                                                             {"cores", "128"}}));
-  EXPECT_FALSE(gpu.has_taints);
-  EXPECT_TRUE(slice.devices[1].has_taints);
+  EXPECT_TRUE(gpu.taints.empty());
+  ASSERT_EQ(slice.devices[1].taints.size(), 1u);
+  EXPECT_EQ(slice.devices[1].taints[0].key, "k");
+  EXPECT_EQ(slice.devices[1].taints[0].value, "");
+  EXPECT_EQ(slice.devices[1].taints[0].effect, "NoSchedule");
   EXPECT_TRUE(slice.devices[1].allow_multiple_allocations);
+}
+
+// DRAPartitionableDevices: sharedCounters and consumesCounters, values
+// exact in nano-units.
+TEST(DecodeDraTest, Counters) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"({"kind":"List","items":[
+      {"kind":"ResourceSlice","metadata":{"name":"counters"},
+       "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":2},
+         "sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"80Gi"},
+                                                       "sm":{"value":100}}}]}},
+      {"kind":"ResourceSlice","metadata":{"name":"devices"},
+       "spec":{"driver":"d","nodeName":"n","pool":{"name":"p","resourceSliceCount":2},
+         "devices":[{"name":"gpu-0-half","consumesCounters":[
+           {"counterSet":"gpu-0","counters":{"memory":{"value":"40Gi"},"sm":{"value":"500m"}}}]}]}}]})",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 2u);
+  const ResourceSlice& counters = *cs.changes[0].resource_slice;
+  ASSERT_EQ(counters.shared_counters.size(), 1u);
+  EXPECT_EQ(counters.shared_counters[0].name, "gpu-0");
+  const DraCounterValue gi = static_cast<DraCounterValue>(int64_t{1} << 30) * 1000000000;
+  EXPECT_TRUE(counters.shared_counters[0].counters ==
+              (DraCounters{{"memory", 80 * gi}, {"sm", DraCounterValue{100} * 1000000000}}));
+  const DraDevice& half = cs.changes[1].resource_slice->devices[0];
+  ASSERT_EQ(half.consumes_counters.size(), 1u);
+  EXPECT_EQ(half.consumes_counters[0].name, "gpu-0");
+  EXPECT_TRUE(half.consumes_counters[0].counters ==
+              (DraCounters{{"memory", 40 * gi}, {"sm", DraCounterValue{500000000}}}));
 }
 
 TEST(DecodeDraTest, DeviceClassClaimAndTemplate) {
@@ -78,7 +111,9 @@ TEST(DecodeDraTest, DeviceClassClaimAndTemplate) {
        "spec":{"devices":{
          "requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com",
                         "allocationMode":"ExactCount","count":2,
-                        "selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].healthy"}}]}},
+                        "selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].healthy"}}],
+                        "tolerations":[{"key":"k","operator":"Exists","effect":"NoSchedule"},
+                                       {"key":"k2","value":"v","tolerationSeconds":30}]}},
                      {"name":"nic","firstAvailable":[{"name":"fast","deviceClassName":"nic"},
                                                      {"name":"any","deviceClassName":"nic","allocationMode":"All"}]}],
          "constraints":[{"requests":["gpu"],"matchAttribute":"gpu.example.com/numa"}],
@@ -109,6 +144,12 @@ TEST(DecodeDraTest, DeviceClassClaimAndTemplate) {
   EXPECT_EQ(gpu.name, "gpu");
   EXPECT_EQ(gpu.count, 2);
   EXPECT_EQ(gpu.selectors.size(), 1u);
+  ASSERT_EQ(gpu.tolerations.size(), 2u);
+  EXPECT_EQ(gpu.tolerations[0].op, "Exists");
+  EXPECT_EQ(gpu.tolerations[0].effect, "NoSchedule");
+  EXPECT_EQ(gpu.tolerations[1].key, "k2");
+  EXPECT_EQ(gpu.tolerations[1].op, "");
+  EXPECT_EQ(gpu.tolerations[1].value, "v");
   EXPECT_FALSE(claim.spec.requests[1].exactly);
   ASSERT_EQ(claim.spec.requests[1].first_available.size(), 2u);
   EXPECT_EQ(claim.spec.requests[1].first_available[1].mode, DraRequest::Mode::kAll);
@@ -232,6 +273,37 @@ INSTANTIATE_TEST_SUITE_P(
                       "devices":{"results":[{"request":"r","driver":"d","pool":"p"}]}}}})",
                   "status.allocation.devices.results[0].device",
                   "status.allocation.devices.results[0].device: Required value"},
+        ErrorCase{"TaintWithoutKey",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","taints":[{"effect":"NoSchedule"}]}]}})",
+                  "spec.devices[0].taints[0].key", "spec.devices[0].taints[0].key: Required value"},
+        ErrorCase{"TaintWithoutEffect",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","taints":[{"key":"k"}]}]}})",
+                  "spec.devices[0].taints[0].effect",
+                  "spec.devices[0].taints[0].effect: Required value"},
+        ErrorCase{"TolerationOperator",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{
+                      "requests":[{"name":"r","firstAvailable":[{"name":"s","deviceClassName":"c",
+                                   "tolerations":[{"key":"k","operator":"In"}]}]}]}}})",
+                  "spec.devices.requests[0].firstAvailable[0].tolerations[0].operator",
+                  "spec.devices.requests[0].firstAvailable[0].tolerations[0].operator: "
+                  "Unsupported value: \"In\": supported values: \"Equal\", \"Exists\""},
+        ErrorCase{"ConsumptionWithoutCounterSet",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","consumesCounters":[{"counters":{}}]}]}})",
+                  "spec.devices[0].consumesCounters[0].counterSet",
+                  "spec.devices[0].consumesCounters[0].counterSet: Required value"},
+        ErrorCase{"BadCounterValue",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "sharedCounters":[{"name":"c","counters":{"m":{"value":"x"}}}]}})",
+                  "spec.sharedCounters[0].counters.m.value",
+                  "spec.sharedCounters[0].counters.m.value: invalid quantity \"x\": invalid "
+                  "quantity syntax"},
         ErrorCase{"PodClaimNameNotString",
                   R"({"kind":"Pod","metadata":{"name":"p"},
                       "spec":{"resourceClaims":[{"name":"a","resourceClaimName":1}]}})",

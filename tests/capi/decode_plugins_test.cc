@@ -43,8 +43,8 @@ TEST(DecodePluginsTest, DefaultProfile) {
                    "PodTopologySpread", "InterPodAffinity", "DynamicResources"}));
   EXPECT_EQ(At(p, EP::kScore),
             Names({"TaintToleration:3", "NodeAffinity:2", "NodeResourcesFit:1",
-                   "PodTopologySpread:2", "InterPodAffinity:2", "NodeResourcesBalancedAllocation:1",
-                   "ImageLocality:1"}));
+                   "PodTopologySpread:2", "InterPodAffinity:2", "DynamicResources:2",
+                   "NodeResourcesBalancedAllocation:1", "ImageLocality:1"}));
   EXPECT_EQ(At(p, EP::kBind), Names({"DefaultBinder"}));
   EXPECT_FALSE(p.run_all_filters);
 }
@@ -71,8 +71,8 @@ TEST(DecodePluginsTest, CustomProfiles) {
   // place first; a disabled one is gone.
   EXPECT_EQ(
       At(c.profiles[0], EP::kScore),
-      Names({"ImageLocality:5", "NodeAffinity:2", "NodeResourcesFit:1",
-             "PodTopologySpread:2", "InterPodAffinity:2", "NodeResourcesBalancedAllocation:1"}));
+      Names({"ImageLocality:5", "NodeAffinity:2", "NodeResourcesFit:1", "PodTopologySpread:2",
+             "InterPodAffinity:2", "DynamicResources:2", "NodeResourcesBalancedAllocation:1"}));
   EXPECT_EQ(At(c.profiles[0], EP::kFilter).size(), 13u);  // filters untouched
   // A MultiPoint plugin is appended at each of its points.
   const Names filters1 = At(c.profiles[1], EP::kFilter);

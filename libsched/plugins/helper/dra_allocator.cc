@@ -29,12 +29,34 @@ struct Pool {
   bool invalid = false;
   bool binding_conditions = false;
   std::vector<const ResourceSlice*> slices;  // device slices, by name
+  // DRAPartitionableDevices: the pool's counter sets (from the slices with
+  // sharedCounters), and the device slices of the pool that do not reach
+  // the node (their allocated devices consume counters too).
+  std::map<std::string, const DraCounters*, std::less<>> counter_sets;
+  std::vector<const ResourceSlice*> not_targeting;
 };
+
+// validateDeviceCounterConsumption: every consumed counter exists.
+bool CountersValid(const Pool& pool, const std::vector<const ResourceSlice*>& slices) {
+  for (const ResourceSlice* s : slices) {
+    for (const DraDevice& d : s->devices) {
+      for (const DraCounterSet& use : d.consumes_counters) {
+        auto set = pool.counter_sets.find(use.name);
+        if (set == pool.counter_sets.end()) return false;
+        for (const auto& [name, value] : use.counters) {
+          if (std::none_of(set->second->begin(), set->second->end(),
+                           [&](const auto& c) { return c.first == name; })) {
+            return false;
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
 
 // The feature a device needs that libsched does not implement, or null.
 const char* UnsupportedFeature(const DraDevice& d) {
-  if (d.consumes_counters) return "consumes shared counters (DRAPartitionableDevices)";
-  if (d.has_taints) return "has taints (DRADeviceTaints)";
   if (d.has_binding_conditions) return "has binding conditions (DRADeviceBindingConditions)";
   if (d.allow_multiple_allocations) {
     return "allows multiple allocations (DRAConsumableCapacity)";
@@ -56,6 +78,27 @@ CelDevice ToCel(const ResourceSlice& slice, const DraDevice& d) {
   }
   c.capacity = d.capacity;
   return c;
+}
+
+// resourceclaim.ToleratesTaint.
+bool Tolerates(const DraToleration& t, const DraTaint& taint) {
+  if (!t.effect.empty() && t.effect != taint.effect) return false;
+  if (!t.key.empty() && t.key != taint.key) return false;
+  if (t.op.empty() || t.op == "Equal") return t.value == taint.value;
+  return t.op == "Exists";
+}
+
+// taintPreventsAllocation: a NoSchedule or NoExecute taint the request
+// does not tolerate.
+bool TaintPreventsAllocation(const DraDevice& d, const DraRequest& r) {
+  for (const DraTaint& taint : d.taints) {
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+    if (std::none_of(r.tolerations.begin(), r.tolerations.end(),
+                     [&](const DraToleration& t) { return Tolerates(t, taint); })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool SameValue(const DraAttribute& a, const DraAttribute& b) {
@@ -84,12 +127,16 @@ struct Constraint {
   int num_devices = 0;
   std::map<std::string, DraAttribute> values;
 
-  bool Applies(const std::string& request) const {
-    return spec->requests.empty() ||
-           std::find(spec->requests.begin(), spec->requests.end(), request) != spec->requests.end();
+  // matches: the request, or a subrequest by "request/sub" or its request.
+  bool Applies(const std::string& request, const std::string& sub) const {
+    auto has = [&](const std::string& n) {
+      return std::find(spec->requests.begin(), spec->requests.end(), n) != spec->requests.end();
+    };
+    return spec->requests.empty() || has(request) || (!sub.empty() && has(request + "/" + sub));
   }
-  bool Add(const std::string& request, const ResourceSlice& slice, const DraDevice& d) {
-    if (!Applies(request)) return true;
+  bool Add(const std::string& request, const std::string& sub, const ResourceSlice& slice,
+           const DraDevice& d) {
+    if (!Applies(request, sub)) return true;
     const DraAttribute* a = d.FindAttribute(slice.driver, *attribute_name);
     if (a == nullptr) return false;
     if (num_devices == 0) {
@@ -112,8 +159,8 @@ struct Constraint {
     ++num_devices;
     return true;
   }
-  void Remove(const std::string& request) {
-    if (!Applies(request)) return;
+  void Remove(const std::string& request, const std::string& sub) {
+    if (!Applies(request, sub)) return;
     if (distinct) values.erase(request);
     --num_devices;
   }
@@ -136,7 +183,7 @@ DraAllocator::DraAllocator(const ClusterState& state, std::vector<const Resource
     }
   }
   for (const auto& [name, slice] : state.resource_slices()) {
-    if (slice->node.node_name.empty() || slice->has_shared_counters) {
+    if (slice->node.node_name.empty() || !slice->shared_counters.empty()) {
       slices_shared_.push_back(slice.get());
     } else {
       slices_on_node_[slice->node.node_name].push_back(slice.get());
@@ -149,11 +196,14 @@ DraAllocator::DraAllocator(const ClusterState& state, std::vector<const Resource
   };
   for (const ResourceClaim* claim : claims_) {
     for (const DraDeviceRequest& r : claim->spec.requests) {
-      if (!r.exactly) continue;
-      for (const std::string& s : r.exactly->selectors) compile(s);
-      auto it = state.device_classes().find(r.exactly->device_class_name);
-      if (it == state.device_classes().end()) continue;
-      for (const std::string& s : it->second->selectors) compile(s);
+      auto add = [&](const DraRequest& body) {
+        for (const std::string& s : body.selectors) compile(s);
+        auto it = state.device_classes().find(body.device_class_name);
+        if (it == state.device_classes().end()) return;
+        for (const std::string& s : it->second->selectors) compile(s);
+      };
+      if (r.exactly) add(*r.exactly);
+      for (const DraRequest& sub : r.first_available) add(sub);
     }
   }
 }
@@ -179,19 +229,34 @@ class DraAllocator::Search {
     const ResourceSlice* slice;
     const DraDevice* device;
     std::string id;
+    const Pool* pool;
   };
+  // Counter values by counter set, then counter name.
+  using CounterSets = std::map<std::string, std::map<std::string, DraCounterValue>, std::less<>>;
+  // A request, or one subrequest of a firstAvailable request.
   struct RequestData {
     const DraRequest* request = nullptr;
+    const DraDeviceRequest* parent = nullptr;  // a subrequest's request
     const DeviceClass* cls = nullptr;
     int num_devices = 0;
     std::vector<Candidate> all_devices;  // mode All
+    // A DeviceSubRequest has no adminAccess.
+    bool admin_access() const { return parent == nullptr && request->admin_access; }
+    const std::string& base_name() const { return parent ? parent->name : request->name; }
+    std::string sub_name() const { return parent ? request->name : std::string(); }
+    // The allocation result's request: "request" or "request/subrequest".
+    std::string result_name() const {
+      return parent ? parent->name + "/" + request->name : request->name;
+    }
   };
   struct Result {
-    const DraRequest* request;
+    const RequestData* rd;
     const ResourceSlice* slice;
     const DraDevice* device;
     std::string id;
   };
+  // allocateOne's outcomes: errAllocationResultMaxSizeExceeded is kTooMany.
+  enum class Step { kNo, kDone, kTooMany };
 
   void GatherPools();
   bool Selectable(size_t claim, const RequestData& rd, const ResourceSlice& slice,
@@ -200,10 +265,14 @@ class DraAllocator::Search {
                       const std::vector<std::string>& selectors, const ResourceSlice& slice,
                       const DraDevice& d);
   void Refuse(const ResourceSlice& slice, const DraDevice& d);
-  bool AllocateOne(size_t claim, size_t request, int device, size_t pool0, size_t slice0,
-                   size_t dev0);
+  RequestData ValidateRequest(size_t claim, const DraRequest& r, const DraDeviceRequest* parent);
+  Step AllocateOne(size_t claim, size_t request, size_t sub, int device, bool allocate_sub,
+                   size_t pool0, size_t slice0, size_t dev0);
   bool AllocateDevice(size_t claim, const RequestData& rd, const Candidate& c, bool must,
                       std::function<void()>* undo);
+  const CounterSets& AvailableCounters(const Pool& pool);
+  bool ReserveCounters(const Candidate& c);
+  void ReleaseCounters(const Candidate& c);
   bool InUse(const std::string& id) const {
     if (a_.allocated_.contains(id)) return true;
     auto it = allocating_.find(id);
@@ -219,9 +288,14 @@ class DraAllocator::Search {
   const DraAllocator& a_;
   const Node& node_;
   std::vector<Pool> pools_;
-  std::vector<std::vector<RequestData>> requests_;  // per claim, per request
+  // Per claim, per request: the request itself, or its subrequests in order.
+  std::vector<std::vector<std::vector<RequestData>>> requests_;
   std::vector<std::vector<Constraint>> constraints_;
   std::map<std::string, std::set<size_t>> allocating_;
+  // By pool name, as upstream keys them: the counters left by allocated
+  // devices, and those the devices being allocated consume.
+  std::map<std::string, CounterSets, std::less<>> available_;
+  std::map<std::string, CounterSets, std::less<>> consumed_;
   std::vector<std::vector<Result>> results_;
 };
 
@@ -235,7 +309,7 @@ void DraAllocator::Search::GatherPools() {
   std::map<std::pair<std::string, std::string>, std::vector<const ResourceSlice*>> pools;
   for (const ResourceSlice* s : for_node) {
     bool relevant = false;
-    if (s->has_shared_counters) {
+    if (!s->shared_counters.empty()) {
       relevant = true;
     } else if (!s->node.node_name.empty() || s->node.all_nodes || s->node.node_selector) {
       relevant = NodeMatches(node_, s->node, a_.interner_);
@@ -260,6 +334,9 @@ void DraAllocator::Search::GatherPools() {
     pool.name = id.second;
     const int64_t generation = slices[0]->generation;
     const int64_t want = slices[0]->resource_slice_count;
+    // The pool's slices that do not reach the node, when it is complete
+    // only with them.
+    std::vector<const ResourceSlice*> others;
     if (static_cast<int64_t>(slices.size()) != want) {
       // checkSlicesInPool: what all slices of the pool say.
       bool obsolete = false;
@@ -267,7 +344,11 @@ void DraAllocator::Search::GatherPools() {
       for (const auto& [name, s] : a_.state_.resource_slices()) {
         if (s->driver != id.first || s->pool != id.second) continue;
         if (s->generation > generation) obsolete = true;
-        if (s->generation == generation) ++same;
+        if (s->generation != generation) continue;
+        ++same;
+        if (std::find(slices.begin(), slices.end(), s.get()) == slices.end()) {
+          others.push_back(s.get());
+        }
       }
       if (obsolete) continue;
       if (same != want) {
@@ -276,18 +357,31 @@ void DraAllocator::Search::GatherPools() {
         continue;
       }
     }
+    // buildPool.
     std::sort(slices.begin(), slices.end(),
               [](const ResourceSlice* x, const ResourceSlice* y) { return x->name < y->name; });
     std::set<std::string_view> names;
     for (const ResourceSlice* s : slices) {
-      if (s->has_shared_counters) continue;  // a counter set slice: no devices
+      for (const DraCounterSet& set : s->shared_counters) {
+        // A duplicate counter set name makes the pool invalid.
+        if (!pool.counter_sets.emplace(set.name, &set.counters).second) pool.invalid = true;
+      }
+      if (!s->shared_counters.empty()) continue;  // a counter set slice: no devices
       pool.slices.push_back(s);
       for (const DraDevice& d : s->devices) {
         if (!names.insert(d.name).second) pool.invalid = true;  // duplicate device name
         pool.binding_conditions = pool.binding_conditions || d.has_binding_conditions;
       }
     }
-    if (pool.invalid) pool.slices.clear();
+    pool.invalid =
+        pool.invalid || !CountersValid(pool, pool.slices) || !CountersValid(pool, others);
+    for (const ResourceSlice* s : others) {
+      if (s->shared_counters.empty()) pool.not_targeting.push_back(s);
+    }
+    if (pool.invalid) {
+      pool.slices.clear();
+      pool.binding_conditions = false;
+    }
     (pool.binding_conditions ? with_binding_conditions : pools_).push_back(std::move(pool));
   }
   // Pools whose devices have binding conditions come last.
@@ -338,52 +432,145 @@ bool DraAllocator::Search::Selectable(size_t claim, const RequestData& rd,
 
 bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, const Candidate& c,
                                           bool must, std::function<void()>* undo) {
-  const DraRequest& request = *rd.request;
-  if (request.admin_access && AllocatingForClaim(c.id, claim)) return false;
-  if (!request.admin_access && InUse(c.id)) return false;
+  const bool admin = rd.admin_access();
+  if (admin && AllocatingForClaim(c.id, claim)) return false;
+  if (!admin && InUse(c.id)) return false;
+  const bool counters = !c.device->consumes_counters.empty();
+  if (counters && !ReserveCounters(c)) return false;
+  if (TaintPreventsAllocation(*c.device, *rd.request)) {
+    if (counters) ReleaseCounters(c);
+    return false;
+  }
+  const std::string& base = rd.base_name();
+  const std::string sub = rd.sub_name();
   std::vector<Constraint>& constraints = constraints_[claim];
   size_t added = 0;
   for (; added < constraints.size(); ++added) {
-    if (!constraints[added].Add(request.name, *c.slice, *c.device)) break;
+    if (!constraints[added].Add(base, sub, *c.slice, *c.device)) break;
   }
   if (added < constraints.size()) {
-    for (size_t i = added; i-- > 0;) constraints[i].Remove(request.name);
+    for (size_t i = added; i-- > 0;) constraints[i].Remove(base, sub);
+    if (counters) ReleaseCounters(c);
     if (must) {
       throw Stop{Outcome::Kind::kError, "claim " + ClaimKey(*a_.claims_[claim]) + ", request " +
-                                            request.name + ": cannot add device " + c.id +
+                                            rd.request->name + ": cannot add device " + c.id +
                                             " because a claim constraint would not be satisfied"};
     }
     return false;
   }
   allocating_[c.id].insert(claim);
-  results_[claim].push_back({&request, c.slice, c.device, c.id});
-  *undo = [this, claim, id = c.id, name = request.name] {
+  results_[claim].push_back({&rd, c.slice, c.device, c.id});
+  *undo = [this, claim, c, base, sub, counters] {
     results_[claim].pop_back();
-    allocating_[id].erase(claim);
+    allocating_[c.id].erase(claim);
     std::vector<Constraint>& cs = constraints_[claim];
-    for (size_t i = cs.size(); i-- > 0;) cs[i].Remove(name);
+    for (size_t i = cs.size(); i-- > 0;) cs[i].Remove(base, sub);
+    if (counters) ReleaseCounters(c);
   };
   return true;
 }
 
-// allocateOne: device `device` of request `request` of claim `claim`; the
-// search for it starts at (pool0, slice0, dev0).
-bool DraAllocator::Search::AllocateOne(size_t claim, size_t request, int device, size_t pool0,
-                                       size_t slice0, size_t dev0) {
-  if (claim >= a_.claims_.size()) return true;
-  if (request >= requests_[claim].size()) return AllocateOne(claim + 1, 0, 0, 0, 0, 0);
-  const RequestData& rd = requests_[claim][request];
+// checkAvailableCounters' first part: the pool's counter sets less what the
+// allocated devices of all its slices consume (negative values stay).
+const DraAllocator::Search::CounterSets& DraAllocator::Search::AvailableCounters(const Pool& pool) {
+  auto [it, added] = available_.try_emplace(pool.name);
+  if (!added) return it->second;
+  CounterSets& sets = it->second;
+  for (const auto& [name, counters] : pool.counter_sets) {
+    for (const auto& [counter, value] : *counters) sets[name][counter] = value;
+  }
+  for (const auto* slices : {&pool.slices, &pool.not_targeting}) {
+    for (const ResourceSlice* s : *slices) {
+      for (const DraDevice& d : s->devices) {
+        if (!a_.allocated_.contains(DeviceId(s->driver, s->pool, d.name))) continue;
+        for (const DraCounterSet& use : d.consumes_counters) {
+          auto set = sets.find(use.name);
+          if (set == sets.end()) continue;
+          for (const auto& [counter, value] : use.counters) {
+            if (auto c = set->second.find(counter); c != set->second.end()) c->second -= value;
+          }
+        }
+      }
+    }
+  }
+  return sets;
+}
+
+// checkAvailableCounters: adds the device's consumption to the pool's and
+// keeps it when no counter of the pool is exceeded.
+bool DraAllocator::Search::ReserveCounters(const Candidate& c) {
+  const CounterSets& available = AvailableCounters(*c.pool);
+  CounterSets& consumed = consumed_[c.pool->name];
+  for (const DraCounterSet& use : c.device->consumes_counters) {
+    for (const auto& [counter, value] : use.counters) consumed[use.name][counter] += value;
+  }
+  // Every counter of the pool: one left negative by allocated devices
+  // fails any device of the pool.
+  for (const auto& [set, counters] : available) {
+    auto used = consumed.find(set);
+    for (const auto& [counter, value] : counters) {
+      DraCounterValue u = 0;
+      if (used != consumed.end()) {
+        if (auto it = used->second.find(counter); it != used->second.end()) u = it->second;
+      }
+      if (value < u) {
+        ReleaseCounters(c);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void DraAllocator::Search::ReleaseCounters(const Candidate& c) {
+  CounterSets& consumed = consumed_[c.pool->name];
+  for (const DraCounterSet& use : c.device->consumes_counters) {
+    for (const auto& [counter, value] : use.counters) consumed[use.name][counter] -= value;
+  }
+}
+
+// allocateOne: device `device` of request `request` (its subrequest `sub`
+// when allocate_sub) of claim `claim`; the search for it starts at (pool0,
+// slice0, dev0).
+DraAllocator::Search::Step DraAllocator::Search::AllocateOne(size_t claim, size_t request,
+                                                             size_t sub, int device,
+                                                             bool allocate_sub, size_t pool0,
+                                                             size_t slice0, size_t dev0) {
+  if (claim >= a_.claims_.size()) return Step::kDone;
+  if (request >= requests_[claim].size()) {
+    const Step next = AllocateOne(claim + 1, 0, 0, 0, false, 0, 0, 0);
+    // Another allocation of earlier claims may pick smaller subrequests.
+    return next == Step::kTooMany ? Step::kNo : next;
+  }
+  const std::vector<RequestData>& subs = requests_[claim][request];
+  if (!allocate_sub && subs[0].parent != nullptr) {
+    // firstAvailable: the first subrequest that leads to a solution.
+    bool all_too_many = true;
+    for (size_t i = 0; i < subs.size(); ++i) {
+      const Step step = AllocateOne(claim, request, i, device, true, 0, 0, 0);
+      if (step == Step::kTooMany) continue;
+      all_too_many = false;
+      if (step == Step::kDone) return step;
+    }
+    return all_too_many ? Step::kTooMany : Step::kNo;
+  }
+  const RequestData& rd = subs[sub];
   const bool all = rd.request->mode == DraRequest::Mode::kAll;
-  if (all && rd.all_devices.empty()) return false;
-  if (device >= rd.num_devices) return AllocateOne(claim, request + 1, 0, 0, 0, 0);
+  if (all && rd.all_devices.empty()) return Step::kNo;
+  if (device >= rd.num_devices) return AllocateOne(claim, request + 1, 0, 0, false, 0, 0, 0);
+  if (static_cast<int64_t>(results_[claim].size()) + rd.num_devices - device >
+      kDraAllocationResultsMaxSize) {
+    return Step::kTooMany;
+  }
   std::function<void()> undo;
   if (all) {
     // The order does not matter: this device or no solution.
-    if (!AllocateDevice(claim, rd, rd.all_devices[device], true, &undo)) return false;
-    if (AllocateOne(claim, request, device + 1, 0, 0, 0)) return true;
-    undo();
-    return false;
+    if (!AllocateDevice(claim, rd, rd.all_devices[device], true, &undo)) return Step::kNo;
+    const Step step = AllocateOne(claim, request, sub, device + 1, allocate_sub, 0, 0, 0);
+    if (step != Step::kDone) undo();
+    return step;
   }
+  const bool admin = rd.admin_access();
   for (size_t p = pool0; p < pools_.size(); ++p) {
     const Pool& pool = pools_[p];
     if (pool.incomplete || pool.invalid) continue;
@@ -391,16 +578,18 @@ bool DraAllocator::Search::AllocateOne(size_t claim, size_t request, int device,
       const ResourceSlice& slice = *pool.slices[s];
       for (size_t d = p == pool0 && s == slice0 ? dev0 : 0; d < slice.devices.size(); ++d) {
         const DraDevice& dev = slice.devices[d];
-        Candidate c{&slice, &dev, DeviceId(pool.driver, pool.name, dev.name)};
-        if (rd.request->admin_access ? AllocatingForClaim(c.id, claim) : InUse(c.id)) continue;
+        Candidate c{&slice, &dev, DeviceId(pool.driver, pool.name, dev.name), &pool};
+        if (admin ? AllocatingForClaim(c.id, claim) : InUse(c.id)) continue;
         if (!Selectable(claim, rd, slice, dev)) continue;
         if (!AllocateDevice(claim, rd, c, false, &undo)) continue;
-        if (AllocateOne(claim, request, device + 1, p, s, d + 1)) return true;
+        const Step step = AllocateOne(claim, request, sub, device + 1, allocate_sub, p, s, d + 1);
+        if (step == Step::kDone) return step;
         undo();
+        if (step == Step::kTooMany) return step;
       }
     }
   }
-  return false;
+  return Step::kNo;
 }
 
 std::optional<NodeSelector> DraAllocator::Search::NodeSelectorFor(
@@ -440,6 +629,55 @@ std::optional<NodeSelector> DraAllocator::Search::NodeSelectorFor(
   return out;
 }
 
+// validateDeviceRequest.
+DraAllocator::Search::RequestData DraAllocator::Search::ValidateRequest(
+    size_t claim, const DraRequest& r, const DraDeviceRequest* parent) {
+  const std::string ref = ClaimKey(*a_.claims_[claim]);
+  RequestData rd;
+  rd.request = &r;
+  rd.parent = parent;
+  for (size_t i = 0; i < r.selectors.size(); ++i) {
+    if (r.selectors[i].empty()) {
+      throw Stop{Outcome::Kind::kError, "claim " + ref + ", request " + r.name + ", selector #" +
+                                            std::to_string(i) +
+                                            ": CEL expression empty (unsupported selector type?)"};
+    }
+  }
+  if (r.device_class_name.empty()) {
+    throw Stop{Outcome::Kind::kError,
+               "claim " + ref + ", request " + r.name +
+                   ": missing device class name (unsupported request type?)"};
+  }
+  auto cls = a_.state_.device_classes().find(r.device_class_name);
+  if (cls == a_.state_.device_classes().end()) {
+    throw Stop{Outcome::Kind::kError, "claim " + ref + ", request " + r.name +
+                                          ": could not retrieve device class " +
+                                          r.device_class_name + ": deviceclass.resource.k8s.io \"" +
+                                          r.device_class_name + "\" not found"};
+  }
+  rd.cls = cls->second.get();
+  if (r.mode == DraRequest::Mode::kExactCount) {
+    rd.num_devices = static_cast<int>(std::min<int64_t>(r.count, 1 << 30));
+    return rd;
+  }
+  for (const Pool& pool : pools_) {
+    const std::string what = "claim " + ref + ", request " + r.name +
+                             ": asks for all devices, but resource pool " + pool.driver + "/" +
+                             pool.name;
+    if (pool.incomplete) throw Stop{Outcome::Kind::kError, what + " is currently being updated"};
+    if (pool.invalid) throw Stop{Outcome::Kind::kError, what + " is currently invalid"};
+    for (const ResourceSlice* s : pool.slices) {
+      for (const DraDevice& d : s->devices) {
+        if (Selectable(claim, rd, *s, d)) {
+          rd.all_devices.push_back({s, &d, DeviceId(pool.driver, pool.name, d.name), &pool});
+        }
+      }
+    }
+  }
+  rd.num_devices = static_cast<int>(rd.all_devices.size());
+  return rd;
+}
+
 Outcome DraAllocator::Search::Run() {
   GatherPools();
   const size_t n = a_.claims_.size();
@@ -449,59 +687,25 @@ Outcome DraAllocator::Search::Run() {
   for (size_t ci = 0; ci < n; ++ci) {
     const ResourceClaim& claim = *a_.claims_[ci];
     const std::string ref = ClaimKey(claim);
-    int min_devices = 0;
+    int64_t min_devices = 0;
     for (const DraDeviceRequest& req : claim.spec.requests) {
-      if (!req.exactly) {  // the plugin refuses these in PreFilter already
-        throw Stop{Outcome::Kind::kRefused, "claim " + ref + ", request " + req.name +
-                                                ": firstAvailable (DRAPrioritizedList) is not "
-                                                "supported by libsched"};
-      }
-      RequestData rd;
-      rd.request = &*req.exactly;
-      const DraRequest& r = *req.exactly;
-      for (size_t i = 0; i < r.selectors.size(); ++i) {
-        if (r.selectors[i].empty()) {
-          throw Stop{Outcome::Kind::kError, "claim " + ref + ", request " + r.name +
-                                                ", selector #" + std::to_string(i) +
-                                                ": CEL expression empty (unsupported selector "
-                                                "type?)"};
+      std::vector<RequestData>& subs = requests_[ci].emplace_back();
+      if (!req.first_available.empty()) {
+        // The fewest devices any subrequest needs.
+        int64_t fewest = INT64_MAX;
+        for (const DraRequest& sub : req.first_available) {
+          subs.push_back(ValidateRequest(ci, sub, &req));
+          fewest = std::min<int64_t>(fewest, subs.back().num_devices);
         }
-      }
-      if (r.device_class_name.empty()) {
-        throw Stop{Outcome::Kind::kError, "claim " + ref + ", request " + r.name +
+        min_devices += fewest;
+      } else if (req.exactly) {
+        subs.push_back(ValidateRequest(ci, *req.exactly, nullptr));
+        min_devices += subs.back().num_devices;
+      } else {  // the plugin rejects these in PreFilter already
+        throw Stop{Outcome::Kind::kError, "claim " + ref + ", request " + req.name +
                                               ": missing device class name (unsupported request "
                                               "type?)"};
       }
-      auto cls = a_.state_.device_classes().find(r.device_class_name);
-      if (cls == a_.state_.device_classes().end()) {
-        throw Stop{Outcome::Kind::kError,
-                   "claim " + ref + ", request " + r.name + ": could not retrieve device class " +
-                       r.device_class_name + ": deviceclass.resource.k8s.io \"" +
-                       r.device_class_name + "\" not found"};
-      }
-      rd.cls = cls->second.get();
-      if (r.mode == DraRequest::Mode::kExactCount) {
-        rd.num_devices = static_cast<int>(std::min<int64_t>(r.count, 1 << 30));
-      } else {
-        for (const Pool& pool : pools_) {
-          const std::string what = "claim " + ref + ", request " + r.name +
-                                   ": asks for all devices, but resource pool " + pool.driver +
-                                   "/" + pool.name;
-          if (pool.incomplete)
-            throw Stop{Outcome::Kind::kError, what + " is currently being updated"};
-          if (pool.invalid) throw Stop{Outcome::Kind::kError, what + " is currently invalid"};
-          for (const ResourceSlice* s : pool.slices) {
-            for (const DraDevice& d : s->devices) {
-              if (Selectable(ci, rd, *s, d)) {
-                rd.all_devices.push_back({s, &d, DeviceId(pool.driver, pool.name, d.name)});
-              }
-            }
-          }
-        }
-        rd.num_devices = static_cast<int>(rd.all_devices.size());
-      }
-      min_devices += rd.num_devices;
-      requests_[ci].push_back(std::move(rd));
     }
     if (min_devices > kDraAllocationResultsMaxSize) {
       throw Stop{Outcome::Kind::kError,
@@ -521,7 +725,12 @@ Outcome DraAllocator::Search::Run() {
     }
   }
   Outcome out;
-  if (!AllocateOne(0, 0, 0, 0, 0, 0)) {
+  const Step step = AllocateOne(0, 0, 0, 0, false, 0, 0, 0);
+  if (step == Step::kTooMany) {
+    // Upstream returns errAllocationResultMaxSizeExceeded itself here.
+    throw Stop{Outcome::Kind::kError, "allocation max size exceeded"};
+  }
+  if (step == Step::kNo) {
     for (const Pool& p : pools_) {
       if (p.invalid) {
         out.message = "invalid resource pools were encountered";
@@ -535,8 +744,8 @@ Outcome DraAllocator::Search::Run() {
   for (size_t ci = 0; ci < n; ++ci) {
     DraAllocation& alloc = out.allocations.emplace_back();
     for (const Result& r : results_[ci]) {
-      alloc.devices.push_back({r.request->name, r.slice->driver, r.slice->pool, r.device->name,
-                               r.request->admin_access});
+      alloc.devices.push_back({r.rd->result_name(), r.slice->driver, r.slice->pool, r.device->name,
+                               r.rd->admin_access()});
     }
     alloc.node_selector = NodeSelectorFor(*a_.claims_[ci], results_[ci]);
   }

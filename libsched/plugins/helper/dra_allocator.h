@@ -7,16 +7,18 @@
 // device names), then searches depth-first, in pool/slice/device order, for
 // devices for every request of every claim to allocate, honouring the
 // classes' and requests' CEL selectors (through DeviceSelector), ExactCount
-// and All modes, matchAttribute and distinctAttribute constraints, admin
-// access, and devices already allocated to other claims; the messages are
-// upstream's.
+// and All modes, firstAvailable subrequests in order (results named
+// "request/subrequest"), matchAttribute and distinctAttribute constraints,
+// admin access, device taints (a NoSchedule or NoExecute taint the request
+// does not tolerate hides the device), partitionable devices (devices draw
+// on their pool's shared counters), and devices already allocated to
+// other claims; the messages are upstream's.
 //
 // Not implemented, refused with kRefused naming the feature when a device
-// the search reaches needs it: devices that consume shared counters
-// (partitionable devices), tainted devices, devices with binding
+// the search reaches needs it: devices with binding
 // conditions, devices that allow multiple allocations (consumable
-// capacity). Requests with firstAvailable or capacity requests are refused
-// by the plugin before the allocator runs.
+// capacity). Requests with capacity requests are refused by the plugin
+// before the allocator runs.
 //
 // Thread-safety: built once per cycle; Allocate is const and may be called
 // concurrently for different nodes.
