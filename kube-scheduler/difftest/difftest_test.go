@@ -84,7 +84,7 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 			}
 		}
 		for _, v := range up.Rejected {
-			if v.Plugin == dynamicResources {
+			if v.Plugin == "DynamicResources" {
 				n.draRejected++
 			}
 		}
