@@ -298,8 +298,25 @@ class Encoder {
     U64(static_cast<uint64_t>(r.mode));
     I64(r.count);
     U64(r.admin_access);
-    U64(r.has_tolerations);
+    List(r.tolerations, [&](const DraToleration& t) {
+      Str(t.key);
+      Str(t.op);
+      Str(t.value);
+      Str(t.effect);
+    });
     U64(r.has_capacity);
+  }
+
+  void DraCounterSets(const std::vector<DraCounterSet>& sets) {
+    List(sets, [&](const DraCounterSet& set) {
+      Str(set.name);
+      List(set.counters, [&](const auto& c) {
+        Str(c.first);
+        // The exact 128-bit value, in two halves.
+        U64(static_cast<uint64_t>(c.second >> 64));
+        U64(static_cast<uint64_t>(c.second));
+      });
+    });
   }
 
   void DraClaimSpecFields(const DraClaimSpec& spec) {
@@ -357,7 +374,7 @@ class Encoder {
     I64(s.resource_slice_count);
     DraNode(s.node);
     U64(s.per_device_node_selection);
-    U64(s.has_shared_counters);
+    DraCounterSets(s.shared_counters);
     List(s.devices, [&](const DraDevice& d) {
       Str(d.name);
       List(d.attributes, [&](const auto& a) {
@@ -372,8 +389,12 @@ class Encoder {
         Str(c.second);
       });
       DraNode(d.node);
-      U64(d.consumes_counters);
-      U64(d.has_taints);
+      DraCounterSets(d.consumes_counters);
+      List(d.taints, [&](const DraTaint& t) {
+        Str(t.key);
+        Str(t.value);
+        Str(t.effect);
+      });
       U64(d.has_binding_conditions);
       U64(d.allow_multiple_allocations);
     });

@@ -434,6 +434,17 @@ std::vector<StateChange> StateChanges() {
   add("DeviceClassSelector", added(DeviceClassJson("gpu", "true"), DeviceClassJson("gpu", "false")),
       true);
   add("ResourceSliceDevice", added(SliceJson("s", "gpu-0"), SliceJson("s", "gpu-1")), true);
+  add("ResourceSliceDeviceTaint",
+      added(SliceJson("s", "gpu-0", R"(,"taints":[{"key":"k","effect":"NoSchedule"}])"),
+            SliceJson("s", "gpu-0", R"(,"taints":[{"key":"k","effect":"NoExecute"}])")),
+      true);
+  const auto counters = [](const std::string& value) {
+    return SliceJson("s", "gpu-0",
+                     R"(,"consumesCounters":[{"counterSet":"set","counters":{"mem":{"value":"1"}}}])",
+                     R"(,"sharedCounters":[{"name":"set","counters":{"mem":{"value":")" + value +
+                         R"("}}}])");
+  };
+  add("ResourceSliceSharedCounter", added(counters("4"), counters("8")), true);
   add("BoundPodResourceClaims",
       modified(PodJson("bound-n1", "1", "n1"),
                PodJson("bound-n1", "1", "n1",

@@ -89,11 +89,15 @@ inline std::string DeviceClassJson(const std::string& name, const std::string& e
   return R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":")" + name +
          R"("},"spec":{"selectors":[{"cel":{"expression":")" + expression + R"("}}]}})";
 }
-inline std::string SliceJson(const std::string& name, const std::string& device) {
+// `spec_extra` is spliced into the slice's spec and `device_extra` into its
+// device; each starts with ',' when given.
+inline std::string SliceJson(const std::string& name, const std::string& device,
+                             const std::string& device_extra = "",
+                             const std::string& spec_extra = "") {
   return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":")" +
          name + R"("},"spec":{"driver":"gpu.example.com","nodeName":"n0",)" +
          R"("pool":{"name":"n0","generation":1,"resourceSliceCount":1},)" +
-         R"("devices":[{"name":")" + device + R"("}]}})";
+         R"("devices":[{"name":")" + device + "\"" + device_extra + "}]" + spec_extra + "}}";
 }
 // Pod fields of the newer plugins: a spread constraint, pod anti-affinity,
 // preemptionPolicy. The bound pod "rich" has all three.
