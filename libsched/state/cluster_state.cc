@@ -70,16 +70,6 @@ void ClusterState::SaveNodeInfo(NodeInfo& info) {
   info.batch_ = batches_;
 }
 
-void ClusterState::SaveTree() {
-  if (log() == nullptr || tree_batch_ == batches_) return;
-  undo::Save(log(), tree_.Mutable(log()));
-  // Undone with the tree: after a nested Batch rolls back, the Batch
-  // around it has not saved the tree yet (a NodeInfo's mark comes back
-  // with the saved NodeInfo the same way).
-  undo::Save(log(), tree_batch_);
-  tree_batch_ = batches_;
-}
-
 void ClusterState::CountImages(const Node& node, int delta) {
   // A node counts once per image name, however often it lists the name.
   std::unordered_set<Atom> seen;
@@ -105,6 +95,11 @@ void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   std::vector<const NodeInfo*>& by_index = by_index_.Mutable(log());
   undo::SaveAt(log(), by_index, index);
   by_index[index] = nullptr;
+  // The index may go to another node before the walk returns to the
+  // snapshot's order, which names this node by it (RebuildNodeList).
+  if (snapshot_order_saved_) {
+    undo::TryEmplace(log(), snapshot_freed_.Mutable(log()), index, node_name);
+  }
   auto& shard = infos_.MutableShard(node_name, log());
   // Kept by the log until the Batch commits: pointers to it stay valid.
   undo::Erase(log(), shard, shard.find(node_name));
@@ -120,16 +115,28 @@ void ClusterState::MoveAffinityTerms(const NodeInfo& info, const Node* old) {
 
 void ClusterState::SaveSnapshotOrder() {
   if (snapshot_order_saved_) return;
-  // No node came or went since the snapshot, so node_list_ is its order.
-  // Built aside, the old values saved, then swapped in: undoable.
-  std::vector<std::string> order;
-  order.reserve(node_list_->size());
-  for (const NodeInfo* info : *node_list_) order.push_back(info->node()->name);
-  std::vector<std::string>& saved = snapshot_order_.Mutable(log());
-  undo::Save(log(), saved);
+  // No node came or went since the snapshot, so node_index_list_ is its
+  // order: shared, not copied (a rebuild replaces the list, never writes
+  // into it).
+  undo::Save(log(), snapshot_order_);
+  undo::Save(log(), snapshot_freed_);
+  undo::Save(log(), nodes_since_snapshot_);
   undo::Save(log(), snapshot_order_saved_);
-  saved.swap(order);
+  snapshot_order_ = node_index_list_;
+  snapshot_freed_ = {};
+  nodes_since_snapshot_ = {};
   snapshot_order_saved_ = true;
+}
+
+void ClusterState::NodeCameOrWent(const std::string& name, int delta) {
+  // A name's changes alternate (added when absent, removed when present),
+  // so a second change takes it back to the snapshot's.
+  std::unordered_map<std::string, int>& changed = nodes_since_snapshot_.Mutable(log());
+  if (auto it = changed.find(name); it != changed.end()) {
+    undo::Erase(log(), changed, it);
+  } else {
+    undo::TryEmplace(log(), changed, name, delta);
+  }
 }
 
 void ClusterState::SnapshotTaken() {
@@ -149,31 +156,25 @@ void ClusterState::RebuildNodeList(bool undoable) {
   // UpdateSnapshot's updateAllLists: the tree is listed afresh (zone
   // changes since the snapshot included) only if the node set differs from
   // the snapshot's; a node added and removed again, or removed and re-added,
-  // leaves the walk as it was.
-  const std::vector<std::string>& order = *snapshot_order_;
-  const bool same_nodes = tree_->size() == order.size() &&
-                          std::all_of(order.begin(), order.end(), [&](const std::string& name) {
-                            return tree_->ZoneOf(name) != nullptr;
-                          });
-  std::vector<std::string> fresh;
-  if (!same_nodes) fresh = tree_->List();
-  const std::vector<std::string>& listed = same_nodes ? order : fresh;
-  // Built aside, then swapped in: nothing changes unless it completes.
-  std::vector<const NodeInfo*> list;
-  std::vector<uint32_t> indexes;
-  list.reserve(listed.size());
-  indexes.reserve(listed.size());
-  for (const auto& name : listed) {
-    list.push_back(infos_.Find(name)->get());
-    indexes.push_back(list.back()->index());
+  // leaves the walk as it was. O(nodes) over integers: no names, no hashing
+  // (but of the snapshot's nodes whose index was freed meanwhile).
+  const bool same_nodes = snapshot_order_saved_ && nodes_since_snapshot_->empty();
+  std::vector<uint32_t> indexes = same_nodes ? *snapshot_order_ : tree_->List();
+  if (same_nodes && !snapshot_freed_->empty()) {
+    for (uint32_t& index : indexes) {
+      if (auto it = snapshot_freed_->find(index); it != snapshot_freed_->end()) {
+        index = (*infos_.Find(it->second))->index();
+      }
+    }
   }
+  // Built aside, then set: nothing changes unless it completes.
+  auto list = std::make_shared<std::vector<const NodeInfo*>>();
+  list->reserve(indexes.size());
+  for (const uint32_t index : indexes) list->push_back((*by_index_)[index]);
+  auto index_list = std::make_shared<std::vector<uint32_t>>(std::move(indexes));
   UndoLog* const undo_log = undoable ? log() : nullptr;
-  std::vector<const NodeInfo*>& node_list = node_list_.Mutable(undo_log);
-  std::vector<uint32_t>& node_index_list = node_index_list_.Mutable(undo_log);
-  undo::Save(undo_log, node_list);
-  undo::Save(undo_log, node_index_list);
-  node_list.swap(list);
-  node_index_list.swap(indexes);
+  node_list_.Set(std::move(list), undo_log);
+  node_index_list_.Set(std::move(index_list), undo_log);
   node_list_stale_ = false;
 }
 
@@ -211,11 +212,12 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
   c->node_list_ = node_list_;
   c->node_index_list_ = node_index_list_;
   c->snapshot_order_ = snapshot_order_;
+  c->snapshot_freed_ = snapshot_freed_;
+  c->nodes_since_snapshot_ = nodes_since_snapshot_;
   c->snapshot_order_saved_ = snapshot_order_saved_;
-  // NodeInfo::batch_ and tree_batch_ number this state's Batches; the
-  // copy's next Batch must be newer than any of them.
+  // NodeInfo::batch_ numbers this state's Batches; the copy's next Batch
+  // must be newer than any of them.
   c->batches_ = batches_;
-  c->tree_batch_ = tree_batch_;
   // This state's open Batch may roll back into what it changed so far,
   // in place: the copy must not see those objects.
   if (undo_.recording()) c->UnshareAll();
@@ -254,6 +256,8 @@ void ClusterState::UnshareAll() {
   tree_.Mutable(nullptr);
   node_index_list_.Mutable(nullptr);
   snapshot_order_.Mutable(nullptr);
+  snapshot_freed_.Mutable(nullptr);
+  nodes_since_snapshot_.Mutable(nullptr);
 }
 
 ClusterState::Batch::Batch(ClusterState& s) : s_(s), nested_(s.in_batch_) {
@@ -298,20 +302,19 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
 
   const std::string* old_zone = tree_->ZoneOf(name);
   if (old_zone != nullptr && *old_zone == zone) return;
-  SaveTree();  // may clone the tree: old_zone is read again below
-  old_zone = tree_->ZoneOf(name);
-  NodeTree& tree = tree_.Mutable(log());
+  const uint32_t index = info.index();
   if (old_zone == nullptr) {
     SaveSnapshotOrder();
-    tree.Add(zone, name);
+    NodeCameOrWent(name, +1);
+    tree_.Mutable(log()).Add(zone, name, index, log());
     NodeListChanged();
   } else {
     // A zone change moves the node to the end of its new zone in the tree,
     // as upstream; the walk follows only if nodes came or went since the
     // snapshot (NodeListChanged).
-    const std::string from = *old_zone;  // a string in the tree Remove frees
-    tree.Remove(from, name);
-    tree.Add(zone, name);
+    NodeTree& tree = tree_.Mutable(log());
+    tree.Remove(name, log());
+    tree.Add(zone, name, index, log());
     if (snapshot_order_saved_) NodeListChanged();
   }
 }
@@ -328,6 +331,7 @@ bool ClusterState::RemoveNode(std::string_view name) {
   const std::string key(name);
   if (tree_->ZoneOf(key) == nullptr) return false;
   SaveSnapshotOrder();  // while node_list_ still names this node
+  NodeCameOrWent(key, -1);
   NodeInfo& info = MutableInfo(key);
   SaveNodeInfo(info);
   CountImages(*info.node(), -1);
@@ -335,10 +339,7 @@ bool ClusterState::RemoveNode(std::string_view name) {
   topology_domains_.Mutable(log()).RemoveNode(info.index(), old->labels, log());
   info.ClearNode(Bump());
   MoveAffinityTerms(info, old.get());
-  SaveTree();
-  NodeTree& tree = tree_.Mutable(log());
-  const std::string zone = *tree.ZoneOf(key);  // a string in the tree Remove frees
-  tree.Remove(zone, key);
+  tree_.Mutable(log()).Remove(key, log());
   DropNodeInfoIfEmpty(key);
   NodeListChanged();
   return true;

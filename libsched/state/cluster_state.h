@@ -298,8 +298,12 @@ class ClusterState {
   // Counts the pod's persistentVolumeClaim volumes in pvc_ref_counts_.
   void CountPVCRefs(const Pod& pod, int delta);
   // Before a node is added or removed: keeps the last snapshot's order
-  // (once per snapshot), which the walk returns to if the node set does.
+  // (once per snapshot, O(1)), which the walk returns to if the node set
+  // does.
   void SaveSnapshotOrder();
+  // The node `name` was added to (delta +1) or removed from (-1) the tree
+  // since the snapshot (nodes_since_snapshot_).
+  void NodeCameOrWent(const std::string& name, int delta);
   // After a node is added, removed or changes zone: rebuild now, or when
   // the Batch commits.
   void NodeListChanged();
@@ -312,11 +316,6 @@ class ClusterState {
   // aggregates change in many places per pod, and a copy of one node's
   // pods is small next to a cycle. Null when not in a Batch.
   void SaveNodeInfo(NodeInfo& info);
-  // Saves the NodeTree whole, once per Batch, before its first change: it
-  // changes only when a node comes, goes or changes zone, which rebuilds
-  // the O(nodes) node list anyway; once per node, a List of n nodes cost
-  // O(n^2) time and memory.
-  void SaveTree();
   UndoLog* log() { return undo_.recording() ? &undo_ : nullptr; }
 
   // Shared with Clone()s; first, so objects holding its ids go before it.
@@ -354,13 +353,18 @@ class ClusterState {
   Cow<std::vector<uint32_t>> node_index_list_;
   bool in_batch_ = false;
   bool node_list_stale_ = false;
-  // Node names in the walk order of the last snapshot; valid while
-  // snapshot_order_saved_ (a node was added or removed since it).
-  Cow<std::vector<std::string>> snapshot_order_;
+  // Valid while snapshot_order_saved_ (a node was added or removed since
+  // the last snapshot): the NodeInfo::index() of the nodes in that
+  // snapshot's walk order (node_index_list_ then, shared); the node names
+  // of indexes freed since (another node may hold them now); and the
+  // names added (+1) or removed (-1) since, each once (a second change
+  // takes the name back): the node set is the snapshot's when it is empty.
+  Cow<std::vector<uint32_t>> snapshot_order_;
+  Cow<std::unordered_map<uint32_t, std::string>> snapshot_freed_;
+  Cow<std::unordered_map<std::string, int>> nodes_since_snapshot_;
   bool snapshot_order_saved_ = false;
-  UndoLog undo_;             // records while a Batch is open
-  uint64_t batches_ = 0;     // Batches opened, numbering them
-  uint64_t tree_batch_ = 0;  // the Batch that saved tree_ (SaveTree)
+  UndoLog undo_;          // records while a Batch is open
+  uint64_t batches_ = 0;  // Batches opened, numbering them
 };
 
 }  // namespace sched

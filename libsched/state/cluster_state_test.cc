@@ -190,6 +190,21 @@ TEST(ClusterStateTest, NodeListAtTheNextCycleFollowsUpdateSnapshot) {
        false,
        {{Event::kRemove, "a1", ""}, {Event::kAdd, "a1", "a"}},
        {"a1", "b1", "a2", "b2"}},
+      // a1's NodeInfo index goes to c1, a1 comes back under a new one.
+      {"removed, its index reused, added again",
+       false,
+       {{Event::kRemove, "a1", ""},
+        {Event::kAdd, "c1", "c"},
+        {Event::kAdd, "a1", "a"},
+        {Event::kRemove, "c1", ""}},
+       {"a1", "b1", "a2", "b2"}},
+      {"the same in one batch",
+       true,
+       {{Event::kRemove, "a1", ""},
+        {Event::kAdd, "c1", "c"},
+        {Event::kAdd, "a1", "a"},
+        {Event::kRemove, "c1", ""}},
+       {"a1", "b1", "a2", "b2"}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -287,9 +302,9 @@ TEST(ClusterStateTest, BatchDefersTheNodeListUntilItEnds) {
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "a2"}));
 }
 
-// The node tree is saved once per Batch (SaveTree): a Batch of many node
+// The node tree's changes are recorded one by one: a Batch of many node
 // changes that is not committed restores the tree and the walk as they
-// were, and so does the next one (each Batch saves it again).
+// were, and so does the next one.
 TEST(ClusterStateTest, UncommittedBatchesRestoreTheNodeTree) {
   ClusterState s;
   {
@@ -316,8 +331,8 @@ TEST(ClusterStateTest, UncommittedBatchesRestoreTheNodeTree) {
   EXPECT_EQ(Names(s), (std::vector<std::string>{"a1", "b1", "a2"}));
 }
 
-// A nested Batch that changed the tree and rolled back leaves the Batch
-// around it to save the tree itself before its own change.
+// A nested Batch that changed the tree and rolled back, then the Batch
+// around it: both undone.
 TEST(ClusterStateTest, OuterBatchRestoresTheTreeAfterANestedRollback) {
   ClusterState s;
   {

@@ -65,6 +65,13 @@ class Cow {
   const T* operator->() const { return &**this; }
   // The value, for writing: cloned first when another copy shares it.
   T& Mutable(UndoLog* log) { return Unshare(p_, log); }
+  // Replaces the value by `p` (null: empty), recording the old pointer:
+  // O(1) whatever the size. Throws only while recording (the record's
+  // room), changing nothing.
+  void Set(std::shared_ptr<T> p, UndoLog* log) {
+    undo::Save(log, p_);
+    p_ = std::move(p);
+  }
 
  private:
   std::shared_ptr<T> p_;  // null: empty

@@ -29,43 +29,51 @@ std::string ZoneKey(const Node& node, const Interner& interner) {
   return region + std::string(":\0:", 3) + zone;
 }
 
-void NodeTree::Add(const std::string& zone, const std::string& node) {
+void NodeTree::Add(const std::string& zone, const std::string& node, uint32_t index, UndoLog* log) {
   // Upstream's addNode scans the zone for the name; the map keeps applying
   // N nodes O(N) instead of O(N^2).
-  if (!zone_of_.try_emplace(node, zone).second) return;
-  auto [it, inserted] = tree_.try_emplace(zone);
-  if (inserted) zones_.push_back(zone);
-  it->second.push_back(node);
+  if (!undo::TryEmplace(log, of_, node, Entry{zone, index}).second) return;
+  auto [it, inserted] = undo::TryEmplace(log, tree_, zone);
+  if (inserted) undo::PushBack(log, zones_, zone);
+  undo::PushBack(log, it->second, index);
+  undo::Save(log, num_nodes_);
   ++num_nodes_;
 }
 
 const std::string* NodeTree::ZoneOf(const std::string& node) const {
-  auto it = zone_of_.find(node);
-  return it == zone_of_.end() ? nullptr : &it->second;
+  auto it = of_.find(node);
+  return it == of_.end() ? nullptr : &it->second.zone;
 }
 
-bool NodeTree::Remove(const std::string& zone, const std::string& node) {
-  auto z = zone_of_.find(node);
-  if (z == zone_of_.end() || z->second != zone) return false;
+bool NodeTree::Remove(const std::string& node, UndoLog* log) {
+  auto entry = of_.find(node);
+  if (entry == of_.end()) return false;
+  const std::string& zone = entry->second.zone;
   auto it = tree_.find(zone);
-  auto& nodes = it->second;
-  nodes.erase(std::find(nodes.begin(), nodes.end(), node));
+  std::vector<uint32_t>& nodes = it->second;
+  const auto at = std::find(nodes.begin(), nodes.end(), entry->second.index);
+  undo::EraseAt(log, nodes, static_cast<size_t>(at - nodes.begin()));
+  undo::Save(log, num_nodes_);
   --num_nodes_;
   if (nodes.empty()) {
-    tree_.erase(it);
-    zones_.erase(std::find(zones_.begin(), zones_.end(), zone));
+    undo::Erase(log, tree_, it);
+    const auto z = std::find(zones_.begin(), zones_.end(), zone);
+    undo::EraseAt(log, zones_, static_cast<size_t>(z - zones_.begin()));
   }
-  zone_of_.erase(z);  // last: `zone` may be this entry's value
+  undo::Erase(log, of_, entry);  // last: `zone` is this entry's
   return true;
 }
 
-std::vector<std::string> NodeTree::List() const {
-  std::vector<std::string> out;
+std::vector<uint32_t> NodeTree::List() const {
+  // The zones' lists looked up once, not once per round.
+  std::vector<const std::vector<uint32_t>*> zones;
+  zones.reserve(zones_.size());
+  for (const auto& z : zones_) zones.push_back(&tree_.at(z));
+  std::vector<uint32_t> out;
   out.reserve(num_nodes_);
   for (size_t i = 0; out.size() < num_nodes_; ++i) {
-    for (const auto& z : zones_) {
-      const auto& nodes = tree_.at(z);
-      if (i < nodes.size()) out.push_back(nodes[i]);
+    for (const std::vector<uint32_t>* nodes : zones) {
+      if (i < nodes->size()) out.push_back((*nodes)[i]);
     }
   }
   return out;

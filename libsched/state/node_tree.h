@@ -5,15 +5,22 @@
 // zone from the failure-domain.beta.kubernetes.io/{region,zone} labels,
 // falling back to topology.kubernetes.io/{region,zone}
 // (component-helpers/node/topology GetZoneKey).
+//
+// Nodes are held by name and by their NodeInfo::index(), so that List()
+// costs a pass over integers (no strings, no hashing). Changes record
+// their undo in `log` (null: not recorded), so a Batch of node changes
+// costs O(changes), not a copy of the tree.
 #ifndef LIBSCHED_STATE_NODE_TREE_H_
 #define LIBSCHED_STATE_NODE_TREE_H_
 
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "libsched/model/interner.h"
 #include "libsched/model/node.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -21,20 +28,26 @@ std::string ZoneKey(const Node& node, const Interner& interner);
 
 class NodeTree {
  public:
-  // Ignored when the node is in the tree already (in any zone); O(1).
-  void Add(const std::string& zone, const std::string& node);
-  // Returns false when the node is not in that zone. O(nodes in the zone).
-  bool Remove(const std::string& zone, const std::string& node);
+  // Adds `node` (NodeInfo::index() `index`) at the end of `zone`; ignored
+  // when the node is in the tree already (in any zone). O(1).
+  void Add(const std::string& zone, const std::string& node, uint32_t index, UndoLog* log);
+  // Removes `node` from its zone; false when it is not in the tree.
+  // O(nodes in the zone), integers only.
+  bool Remove(const std::string& node, UndoLog* log);
   // The zone key the node was added under, or null when it is not in the tree.
   const std::string* ZoneOf(const std::string& node) const;
-  // Node names in round-robin zone order.
-  std::vector<std::string> List() const;
+  // The nodes' indexes in round-robin zone order.
+  std::vector<uint32_t> List() const;
   size_t size() const { return num_nodes_; }
 
  private:
-  std::vector<std::string> zones_;  // insertion order
-  std::unordered_map<std::string, std::vector<std::string>> tree_;
-  std::unordered_map<std::string, std::string> zone_of_;  // node -> zone key
+  struct Entry {
+    std::string zone;
+    uint32_t index;
+  };
+  std::vector<std::string> zones_;                               // insertion order
+  std::unordered_map<std::string, std::vector<uint32_t>> tree_;  // zone -> indexes
+  std::unordered_map<std::string, Entry> of_;                    // by node name
   size_t num_nodes_ = 0;
 };
 

@@ -7,31 +7,32 @@
 namespace sched {
 namespace {
 
+// Nodes n<i> have index i.
 TEST(NodeTreeTest, ListInterleavesZonesInInsertionOrder) {
   struct Case {
     const char* name;
-    std::vector<std::pair<std::string, std::string>> adds;  // zone, node
-    std::vector<std::pair<std::string, std::string>> removes;
-    std::vector<std::string> want;
+    std::vector<std::pair<std::string, uint32_t>> adds;  // zone, node
+    std::vector<uint32_t> removes;
+    std::vector<uint32_t> want;
   };
   const Case cases[] = {
       {"empty", {}, {}, {}},
-      {"one zone keeps insertion order", {{"a", "n1"}, {"a", "n2"}, {"a", "n3"}}, {}, {"n1", "n2", "n3"}},
+      {"one zone keeps insertion order", {{"a", 1}, {"a", 2}, {"a", 3}}, {}, {1, 2, 3}},
       {"round robin across zones",
-       {{"a", "a1"}, {"a", "a2"}, {"b", "b1"}, {"a", "a3"}, {"c", "c1"}, {"b", "b2"}},
+       {{"a", 1}, {"a", 2}, {"b", 3}, {"a", 4}, {"c", 5}, {"b", 6}},
        {},
-       {"a1", "b1", "c1", "a2", "b2", "a3"}},
-      {"duplicate add is ignored", {{"a", "n1"}, {"a", "n1"}}, {}, {"n1"}},
-      {"add under a second zone is ignored", {{"a", "n1"}, {"b", "n1"}}, {}, {"n1"}},
+       {1, 3, 5, 2, 6, 4}},
+      {"duplicate add is ignored", {{"a", 1}, {"a", 1}}, {}, {1}},
+      {"add under a second zone is ignored", {{"a", 1}, {"b", 1}}, {}, {1}},
       {"remove keeps order and drops empty zones",
-       {{"a", "a1"}, {"b", "b1"}, {"a", "a2"}, {"b", "b2"}},
-       {{"b", "b1"}, {"b", "b2"}},
-       {"a1", "a2"}},
+       {{"a", 1}, {"b", 2}, {"a", 3}, {"b", 4}},
+       {2, 4},
+       {1, 3}},
   };
   for (const auto& c : cases) {
     NodeTree t;
-    for (const auto& [z, n] : c.adds) t.Add(z, n);
-    for (const auto& [z, n] : c.removes) EXPECT_TRUE(t.Remove(z, n)) << c.name;
+    for (const auto& [z, i] : c.adds) t.Add(z, "n" + std::to_string(i), i, nullptr);
+    for (uint32_t i : c.removes) EXPECT_TRUE(t.Remove("n" + std::to_string(i), nullptr)) << c.name;
     EXPECT_EQ(t.List(), c.want) << c.name;
     EXPECT_EQ(t.size(), c.want.size()) << c.name;
   }
@@ -39,24 +40,45 @@ TEST(NodeTreeTest, ListInterleavesZonesInInsertionOrder) {
 
 TEST(NodeTreeTest, RemoveUnknownReturnsFalse) {
   NodeTree t;
-  t.Add("a", "n1");
-  EXPECT_FALSE(t.Remove("a", "n2"));
-  EXPECT_FALSE(t.Remove("b", "n1"));
+  t.Add("a", "n1", 1, nullptr);
+  EXPECT_FALSE(t.Remove("n2", nullptr));
   EXPECT_EQ(t.size(), 1u);
 }
 
 TEST(NodeTreeTest, ZoneOfFollowsAddAndRemove) {
   NodeTree t;
   EXPECT_EQ(t.ZoneOf("n1"), nullptr);
-  t.Add("a", "n1");
+  t.Add("a", "n1", 1, nullptr);
   ASSERT_NE(t.ZoneOf("n1"), nullptr);
   EXPECT_EQ(*t.ZoneOf("n1"), "a");
-  // Removing by the tree's own zone string (the last node of the zone).
-  EXPECT_TRUE(t.Remove(*t.ZoneOf("n1"), "n1"));
+  EXPECT_TRUE(t.Remove("n1", nullptr));  // the last node of its zone
   EXPECT_EQ(t.ZoneOf("n1"), nullptr);
-  EXPECT_EQ(t.List(), std::vector<std::string>{});
-  t.Add("b", "n1");
+  EXPECT_EQ(t.List(), std::vector<uint32_t>{});
+  t.Add("b", "n1", 1, nullptr);
   EXPECT_EQ(*t.ZoneOf("n1"), "b");
+}
+
+// Each change records its undo: a rolled-back unit of adds and removes
+// (zones emptied and made) leaves the tree as it was, order included.
+TEST(NodeTreeTest, RollbackRestoresTheTree) {
+  NodeTree t;
+  UndoLog log;
+  for (uint32_t i : {1u, 2u, 3u, 4u}) t.Add(i % 2 ? "a" : "b", "n" + std::to_string(i), i, &log);
+  log.Begin();
+  t.Remove("n1", &log);
+  t.Remove("n2", &log);
+  t.Remove("n4", &log);  // zone b emptied
+  t.Add("c", "n5", 5, &log);
+  t.Add("b", "n2", 2, &log);  // b made again, after c
+  t.Remove("n3", &log);       // zone a emptied
+  EXPECT_EQ(t.List(), (std::vector<uint32_t>{5, 2}));
+  log.Rollback();
+  EXPECT_EQ(t.List(), (std::vector<uint32_t>{1, 2, 3, 4}));
+  EXPECT_EQ(t.size(), 4u);
+  EXPECT_EQ(*t.ZoneOf("n4"), "b");
+  EXPECT_EQ(t.ZoneOf("n5"), nullptr);
+  t.Add("c", "n5", 5, nullptr);
+  EXPECT_EQ(t.List(), (std::vector<uint32_t>{1, 2, 5, 3, 4}));
 }
 
 TEST(NodeTreeTest, ZoneKeyPrefersBetaLabelsAndSeparatesWithNul) {
