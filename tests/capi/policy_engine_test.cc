@@ -123,8 +123,8 @@ TEST(PolicyEngineTest, PriorityChangesThePlacement) {
   };
   // (Plugins whose PreScore skipped, having nothing to score, are not listed.)
   EXPECT_EQ(node_of("{}"),
-            "plain TaintToleration,NodeResourcesFit,NodeResourcesBalancedAllocation,"
-            "ImageLocality");
+            "plain TaintToleration,NodeResourcesFit,DynamicResources,"
+            "NodeResourcesBalancedAllocation,ImageLocality");
   EXPECT_EQ(node_of(R"({"kind":"Policy","predicates":[{"name":"GeneralPredicates"}],
       "priorities":[{"name":"LeastRequestedPriority","weight":1},
         {"name":"PreferSSD","weight":2,"argument":{"labelPreference":{"label":"disk-ssd",
