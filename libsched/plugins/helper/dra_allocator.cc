@@ -43,7 +43,8 @@ bool CountersValid(const Pool& pool, const std::vector<const ResourceSlice*>& sl
       for (const DraCounterSet& use : d.consumes_counters) {
         auto set = pool.counter_sets.find(use.name);
         if (set == pool.counter_sets.end()) return false;
-        for (const auto& [name, value] : use.counters) {
+        for (const auto& counter : use.counters) {
+          const std::string& name = counter.first;
           if (std::none_of(set->second->begin(), set->second->end(),
                            [&](const auto& c) { return c.first == name; })) {
             return false;
