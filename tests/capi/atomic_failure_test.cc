@@ -439,10 +439,10 @@ std::vector<StateChange> StateChanges() {
             SliceJson("s", "gpu-0", R"(,"taints":[{"key":"k","effect":"NoExecute"}])")),
       true);
   const auto counters = [](const std::string& value) {
-    return SliceJson("s", "gpu-0",
-                     R"(,"consumesCounters":[{"counterSet":"set","counters":{"mem":{"value":"1"}}}])",
-                     R"(,"sharedCounters":[{"name":"set","counters":{"mem":{"value":")" + value +
-                         R"("}}}])");
+    return SliceJson(
+        "s", "gpu-0",
+        R"(,"consumesCounters":[{"counterSet":"set","counters":{"mem":{"value":"1"}}}])",
+        R"(,"sharedCounters":[{"name":"set","counters":{"mem":{"value":")" + value + R"("}}}])");
   };
   add("ResourceSliceSharedCounter", added(counters("4"), counters("8")), true);
   add("BoundPodResourceClaims",
