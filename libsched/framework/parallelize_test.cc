@@ -72,8 +72,10 @@ TEST(ParallelizeTest, StopLeavesAPrefixThatEndsAtOrAfterTheStoppingChunk) {
     for (size_t i = ran; i < kPieces; ++i) {
       ASSERT_EQ(runs[i].load(), 0) << "not a prefix at " << i << ", parallelism " << parallelism;
     }
-    // At most one chunk per other thread started after the stopping one.
-    EXPECT_LE(ran, kStopAt + parallelism * ChunkSizeFor(kPieces, parallelism)) << parallelism;
+    // No upper bound on `ran`: while the stopping chunk runs (or its thread
+    // is descheduled before it returns), the other threads may take any
+    // number of later chunks. The TSan stage of CI saw 372 pieces where
+    // "one chunk per other thread" allowed 362.
   }
 }
 
