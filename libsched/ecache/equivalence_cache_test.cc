@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace sched {
+namespace equivalence_cache_test {
 namespace {
 
 std::shared_ptr<const Node> NamedNode(const std::string& name) {
@@ -161,4 +162,5 @@ TEST(EquivalenceCacheTest, CountsAndEvictsLeastRecentlyUsed) {
 }
 
 }  // namespace
+}  // namespace equivalence_cache_test
 }  // namespace sched

@@ -15,6 +15,7 @@
 #include "libsched/testing/default_engine.h"
 
 namespace sched {
+namespace engine_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -262,4 +263,5 @@ TEST(EngineTest, CycleAfterRevertMatchesAnEngineWithoutTheTransaction) {
 }
 
 }  // namespace
+}  // namespace engine_test
 }  // namespace sched

@@ -17,6 +17,7 @@
 #include "libsched/testing/default_engine.h"
 
 namespace sched {
+namespace fork_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -414,4 +415,5 @@ TEST(ForkThreadsTest, ParentAndForksUsedConcurrently) {
 }
 
 }  // namespace
+}  // namespace fork_test
 }  // namespace sched

@@ -10,6 +10,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace cluster_event_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -128,4 +129,5 @@ TEST(ClusterEvent, PodSchedulingPropertiesChange) {
 }
 
 }  // namespace
+}  // namespace cluster_event_test
 }  // namespace sched

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace sched {
+namespace cycle_state_test {
 namespace {
 
 struct Data : StateData {
@@ -48,4 +49,5 @@ TEST(CycleStateTest, OriginalWritesAfterCloneDoNotReachTheClone) {
 }
 
 }  // namespace
+}  // namespace cycle_state_test
 }  // namespace sched

@@ -10,6 +10,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace framework_test {
 namespace {
 
 // A filter that returns a fixed status.
@@ -96,4 +97,5 @@ TEST(FrameworkTest, RunFilterPlugins) {
 }
 
 }  // namespace
+}  // namespace framework_test
 }  // namespace sched

@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace sched {
+namespace parallelize_test {
 namespace {
 
 // A piece cost that always pays for waking threads.
@@ -160,4 +161,5 @@ TEST(ParallelizeTest, UsesSeveralThreadsAndSerializesConcurrentCalls) {
 }
 
 }  // namespace
+}  // namespace parallelize_test
 }  // namespace sched

@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace sched {
+namespace plugins_config_test {
 namespace {
 
 using EP = ExtensionPoint;
@@ -104,4 +105,5 @@ TEST(PluginsConfigTest, ExpandPlugins) {
 }
 
 }  // namespace
+}  // namespace plugins_config_test
 }  // namespace sched

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace sched {
+namespace status_test {
 namespace {
 
 TEST(StatusTest, ReasonsInlineAndBeyond) {
@@ -78,4 +79,5 @@ TEST(StatusTest, OwnedReasonSurvivesCopies) {
 }
 
 }  // namespace
+}  // namespace status_test
 }  // namespace sched

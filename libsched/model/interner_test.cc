@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace sched {
+namespace interner_test {
 namespace {
 
 // Interns `strings` as one object's decoder does; returns its hold.
@@ -135,4 +136,5 @@ TEST(InternerTest, IdsAreReusedInBatches) {
 }
 
 }  // namespace
+}  // namespace interner_test
 }  // namespace sched

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 namespace sched {
+namespace label_syntax_test {
 namespace {
 
 TEST(LabelSyntaxTest, Keys) {
@@ -47,4 +48,5 @@ TEST(LabelSyntaxTest, ParseDecimalInt64) {
 }
 
 }  // namespace
+}  // namespace label_syntax_test
 }  // namespace sched

@@ -9,6 +9,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace labels_test {
 namespace {
 
 using testing::FieldTerm;
@@ -223,4 +224,5 @@ TEST(LabelSelectorTest, Matches) {
 }
 
 }  // namespace
+}  // namespace labels_test
 }  // namespace sched

@@ -11,6 +11,7 @@
 #include "libsched/model/interner.h"
 
 namespace sched {
+namespace pod_requests_test {
 namespace {
 
 constexpr int64_t kMi = 1024 * 1024;
@@ -258,4 +259,5 @@ INSTANTIATE_TEST_SUITE_P(Table, PodRequestsTest, ::testing::ValuesIn(Cases()),
                          });
 
 }  // namespace
+}  // namespace pod_requests_test
 }  // namespace sched

@@ -11,6 +11,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace pod_signer_test {
 namespace {
 
 using testing::PodBuilder;
@@ -97,4 +98,5 @@ TEST(PodSignerTest, EncodingIsLengthPrefixed) {
 }
 
 }  // namespace
+}  // namespace pod_signer_test
 }  // namespace sched

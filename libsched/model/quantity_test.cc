@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace sched {
+namespace quantity_test {
 namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -307,4 +308,5 @@ TEST(QuantityTest, Nanos) {
 }
 
 }  // namespace
+}  // namespace quantity_test
 }  // namespace sched

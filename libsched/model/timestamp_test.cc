@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace sched {
+namespace timestamp_test {
 namespace {
 
 constexpr int64_t kSec = 1'000'000'000;
@@ -36,4 +37,5 @@ TEST(ParseRfc3339Test, Invalid) {
 }
 
 }  // namespace
+}  // namespace timestamp_test
 }  // namespace sched

@@ -15,6 +15,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace default_preemption_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -430,4 +431,5 @@ TEST(DefaultPreemptionArgsTest, Validation) {
 }
 
 }  // namespace
+}  // namespace default_preemption_test
 }  // namespace sched

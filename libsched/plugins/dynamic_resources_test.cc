@@ -17,6 +17,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace dynamic_resources_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -1418,4 +1419,5 @@ TEST(DynamicResourcesTest, SignPod) {
 }
 
 }  // namespace
+}  // namespace dynamic_resources_test
 }  // namespace sched

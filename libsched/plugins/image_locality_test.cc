@@ -10,6 +10,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace image_locality_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -157,4 +158,5 @@ TEST(ImageLocalityTest, TotalNumNodesCountsEveryNodeNotOnlyFeasibleOnes) {
 TEST(ImageLocalityTest, Name) { EXPECT_EQ(ImageLocality().Name(), "ImageLocality"); }
 
 }  // namespace
+}  // namespace image_locality_test
 }  // namespace sched

@@ -12,6 +12,7 @@
 #include "libsched/plugins/internal/inter_pod_affinity_state.h"
 
 namespace sched {
+namespace inter_pod_affinity_filtering_test {
 namespace {
 
 using namespace ipa_testing;  // NOLINT: test vocabulary
@@ -652,4 +653,5 @@ TEST(InterPodAffinityFilterTest, MissingStateIsAnError) {
 }
 
 }  // namespace
+}  // namespace inter_pod_affinity_filtering_test
 }  // namespace sched

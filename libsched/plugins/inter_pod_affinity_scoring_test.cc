@@ -12,6 +12,7 @@
 #include "libsched/testing/run_score.h"
 
 namespace sched {
+namespace inter_pod_affinity_scoring_test {
 namespace {
 
 using namespace ipa_testing;  // NOLINT: test vocabulary
@@ -320,4 +321,5 @@ TEST(InterPodAffinityScoreTest, MissingStateIsAnError) {
 }
 
 }  // namespace
+}  // namespace inter_pod_affinity_scoring_test
 }  // namespace sched

@@ -13,6 +13,7 @@
 #include "libsched/testing/run_score.h"
 
 namespace sched {
+namespace node_affinity_test {
 namespace {
 
 using testing::FieldTerm;
@@ -375,4 +376,5 @@ TEST(NodeAffinityTest, RawScoreSumsMatchingWeights) {
 TEST(NodeAffinityTest, Name) { EXPECT_EQ(NodeAffinity().Name(), "NodeAffinity"); }
 
 }  // namespace
+}  // namespace node_affinity_test
 }  // namespace sched

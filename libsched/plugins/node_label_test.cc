@@ -8,6 +8,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_label_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -141,4 +142,5 @@ TEST(NodeLabelTest, NoPreferenceSkipsScore) {
 }
 
 }  // namespace
+}  // namespace node_label_test
 }  // namespace sched

@@ -8,6 +8,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_name_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -48,4 +49,5 @@ TEST(NodeNameTest, Filter) {
 TEST(NodeNameTest, Name) { EXPECT_EQ(NodeName().Name(), "NodeName"); }
 
 }  // namespace
+}  // namespace node_name_test
 }  // namespace sched

@@ -8,6 +8,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_ports_test {
 namespace {
 
 using testing::PodBuilder;
@@ -119,4 +120,5 @@ TEST(NodePortsTest, FilterWithoutPreFilterIsAnError) {
 TEST(NodePortsTest, Name) { EXPECT_EQ(NodePorts().Name(), "NodePorts"); }
 
 }  // namespace
+}  // namespace node_ports_test
 }  // namespace sched

@@ -11,6 +11,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_prefer_avoid_pods_test {
 namespace {
 
 NodeInfo MakeNode(Interner& in, const std::string& name, std::vector<AvoidPodsEntry> avoid) {
@@ -65,4 +66,5 @@ TEST(NodePreferAvoidPodsTest, Score) {
 }
 
 }  // namespace
+}  // namespace node_prefer_avoid_pods_test
 }  // namespace sched

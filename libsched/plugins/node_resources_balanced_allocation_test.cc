@@ -10,6 +10,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_resources_balanced_allocation_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -168,4 +169,5 @@ TEST(NodeResourcesBalancedAllocationTest, ArgsValidation) {
 }
 
 }  // namespace
+}  // namespace node_resources_balanced_allocation_test
 }  // namespace sched

@@ -13,6 +13,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_resources_fit_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -768,4 +769,5 @@ TEST(NodeResourcesFitTest, ArgsValidation) {
 }
 
 }  // namespace
+}  // namespace node_resources_fit_test
 }  // namespace sched

@@ -9,6 +9,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_unschedulable_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -81,4 +82,5 @@ TEST(NodeUnschedulableTest, Filter) {
 TEST(NodeUnschedulableTest, Name) { EXPECT_EQ(NodeUnschedulable().Name(), "NodeUnschedulable"); }
 
 }  // namespace
+}  // namespace node_unschedulable_test
 }  // namespace sched

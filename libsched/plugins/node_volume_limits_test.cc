@@ -12,6 +12,7 @@
 #include "libsched/testing/volumes.h"
 
 namespace sched {
+namespace node_volume_limits_test {
 namespace {
 
 using testing::ClaimVolume;
@@ -271,4 +272,5 @@ TEST(NodeVolumeLimitsTest, EphemeralVolumes) {
 }
 
 }  // namespace
+}  // namespace node_volume_limits_test
 }  // namespace sched

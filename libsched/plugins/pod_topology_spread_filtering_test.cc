@@ -12,6 +12,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace pod_topology_spread_filtering_test {
 namespace {
 
 using pts_test::C;
@@ -446,4 +447,5 @@ TEST(PodTopologySpreadFilterTest, CountsFollowNodeChurn) {
 }
 
 }  // namespace
+}  // namespace pod_topology_spread_filtering_test
 }  // namespace sched

@@ -14,6 +14,7 @@
 #include "libsched/testing/run_score.h"
 
 namespace sched {
+namespace pod_topology_spread_scoring_test {
 namespace {
 
 using pts_test::C;
@@ -386,4 +387,5 @@ TEST(PodTopologySpreadScoreTest, ScoreWithoutPreScoreIsError) {
 }
 
 }  // namespace
+}  // namespace pod_topology_spread_scoring_test
 }  // namespace sched

@@ -22,6 +22,7 @@
 #include "libsched/testing/pod_topology_spread_test_util.h"
 
 namespace sched {
+namespace queueing_hints_test {
 namespace {
 
 using testing::HintCase;
@@ -666,4 +667,5 @@ TEST(QueueingHints, PodTopologySpreadDefaultConstraintsReadTheCluster) {
 }
 
 }  // namespace
+}  // namespace queueing_hints_test
 }  // namespace sched

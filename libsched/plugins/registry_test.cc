@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace sched {
+namespace registry_test {
 namespace {
 
 ExtensionPoints Implemented(const Plugin& p) {
@@ -85,4 +86,5 @@ TEST(RegistryTest, OneInstancePerName) {
 }
 
 }  // namespace
+}  // namespace registry_test
 }  // namespace sched

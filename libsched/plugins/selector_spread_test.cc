@@ -14,6 +14,7 @@
 #include "libsched/testing/run_score.h"
 
 namespace sched {
+namespace selector_spread_test {
 namespace {
 
 using pts_test::N;
@@ -255,4 +256,5 @@ TEST(SelectorSpreadScoreTest, SkipsPodsWithSpreadConstraints) {
 }
 
 }  // namespace
+}  // namespace selector_spread_test
 }  // namespace sched

@@ -16,6 +16,7 @@
 #include "libsched/testing/run_score.h"
 
 namespace sched {
+namespace service_affinity_test {
 namespace {
 
 using pts_test::N;
@@ -349,4 +350,5 @@ TEST(ServiceAffinityScoreTest, ScoreWithoutPreScoreIsAnError) {
 }
 
 }  // namespace
+}  // namespace service_affinity_test
 }  // namespace sched

@@ -10,6 +10,7 @@
 #include "libsched/testing/run_score.h"
 
 namespace sched {
+namespace taint_toleration_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -207,4 +208,5 @@ TEST(TaintTolerationTest, ScoreWithoutPreScoreIsAnError) {
 TEST(TaintTolerationTest, Name) { EXPECT_EQ(TaintToleration().Name(), "TaintToleration"); }
 
 }  // namespace
+}  // namespace taint_toleration_test
 }  // namespace sched

@@ -14,6 +14,7 @@
 #include "libsched/testing/volumes.h"
 
 namespace sched {
+namespace volume_binding_test {
 namespace {
 
 using testing::ClaimVolume;
@@ -442,4 +443,5 @@ TEST(VolumeBindingTest, AssumePodVolumes) {
 }
 
 }  // namespace
+}  // namespace volume_binding_test
 }  // namespace sched

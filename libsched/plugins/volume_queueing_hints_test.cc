@@ -21,6 +21,7 @@
 #include "libsched/testing/volumes.h"
 
 namespace sched {
+namespace volume_queueing_hints_test {
 namespace {
 
 using testing::ClaimVolume;
@@ -361,4 +362,5 @@ TEST(VolumeQueueingHints, NodeVolumeLimitsCSINodeUpdated) {
 }
 
 }  // namespace
+}  // namespace volume_queueing_hints_test
 }  // namespace sched

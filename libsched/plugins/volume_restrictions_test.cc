@@ -9,6 +9,7 @@
 #include "libsched/testing/volumes.h"
 
 namespace sched {
+namespace volume_restrictions_test {
 namespace {
 
 using testing::ClaimVolume;
@@ -223,4 +224,5 @@ TEST(VolumeRestrictionsTest, PreFilterExtensions) {
 }
 
 }  // namespace
+}  // namespace volume_restrictions_test
 }  // namespace sched

@@ -10,6 +10,7 @@
 #include "libsched/testing/volumes.h"
 
 namespace sched {
+namespace volume_zone_test {
 namespace {
 
 using testing::ClaimVolume;
@@ -216,4 +217,5 @@ TEST(VolumeZoneTest, WithBinding) {
 }
 
 }  // namespace
+}  // namespace volume_zone_test
 }  // namespace sched

@@ -16,6 +16,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace scheduling_queue_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -482,4 +483,5 @@ TEST_F(QueueTest, AssignedPodEvents) {
 }
 
 }  // namespace
+}  // namespace scheduling_queue_test
 }  // namespace sched

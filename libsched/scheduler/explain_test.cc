@@ -7,6 +7,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace explain_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -193,4 +194,5 @@ TEST(FormatShortfallTest, UsesKubernetesUnits) {
 }
 
 }  // namespace
+}  // namespace explain_test
 }  // namespace sched

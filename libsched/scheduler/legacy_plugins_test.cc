@@ -15,6 +15,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace legacy_plugins_test {
 namespace {
 
 Profile LegacyProfile() {
@@ -94,4 +95,5 @@ TEST(LegacyPluginsTest, NoFeasibleNodeNamesServiceAffinity) {
 }
 
 }  // namespace
+}  // namespace legacy_plugins_test
 }  // namespace sched

@@ -13,6 +13,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace nominated_pods_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -225,4 +226,5 @@ TEST_F(NominatedPodsTest, TopologySpreadCountsNominatedPods) {
 }
 
 }  // namespace
+}  // namespace nominated_pods_test
 }  // namespace sched

@@ -18,6 +18,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace parallel_cycle_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -342,4 +343,5 @@ TEST(ParallelCycleTest, NumFeasibleNodesToFindAndTheRotatingStartIndex) {
 }
 
 }  // namespace
+}  // namespace parallel_cycle_test
 }  // namespace sched

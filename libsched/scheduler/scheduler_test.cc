@@ -8,6 +8,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace scheduler_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -338,4 +339,5 @@ TEST_F(SchedulerTest, AdaptivePercentageAndRotatingStartIndex) {
 }
 
 }  // namespace
+}  // namespace scheduler_test
 }  // namespace sched

@@ -9,6 +9,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace affinity_term_index_test {
 namespace {
 
 using Kind = AffinityTermIndex::Kind;
@@ -170,4 +171,5 @@ TEST_F(AffinityTermIndexTest, RelabelledAndRemovedNodesMoveTheirPods) {
 }
 
 }  // namespace
+}  // namespace affinity_term_index_test
 }  // namespace sched

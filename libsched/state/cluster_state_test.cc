@@ -13,6 +13,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace cluster_state_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -269,9 +270,11 @@ TEST(ClusterStateTest, EveryChangeBumpsTheGeneration) {
 }
 
 }  // namespace
+}  // namespace cluster_state_test
 }  // namespace sched
 
 namespace sched {
+namespace cluster_state_test {
 namespace {
 
 // A node named `name` in `zone`, interned in `s`.
@@ -460,9 +463,11 @@ TEST(ClusterStateTest, WorkloadsByKindAndNamespace) {
 }
 
 }  // namespace
+}  // namespace cluster_state_test
 }  // namespace sched
 
 namespace sched {
+namespace cluster_state_test {
 namespace {
 
 // Clone shares every NodeInfo; a change clones only the NodeInfo it
@@ -538,4 +543,5 @@ TEST(ClusterStateCloneTest, ACloneInsideABatchSurvivesItsRollback) {
 }
 
 }  // namespace
+}  // namespace cluster_state_test
 }  // namespace sched

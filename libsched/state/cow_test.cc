@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace sched {
+namespace cow_test {
 namespace {
 
 TEST(CowTest, ACopyClonesOnlyWhenItWritesWhileShared) {
@@ -127,4 +128,5 @@ TEST(CowMapTest, UnshareAllLeavesNothingShared) {
 }
 
 }  // namespace
+}  // namespace cow_test
 }  // namespace sched

@@ -8,6 +8,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_query_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -55,4 +56,5 @@ TEST(NodeQueryTest, FiltersByNameAndSelectorSortedByName) {
 }
 
 }  // namespace
+}  // namespace node_query_test
 }  // namespace sched

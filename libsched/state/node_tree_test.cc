@@ -5,6 +5,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace node_tree_test {
 namespace {
 
 // Nodes n<i> have index i.
@@ -98,4 +99,5 @@ TEST(NodeTreeTest, ZoneKeyPrefersBetaLabelsAndSeparatesWithNul) {
 }
 
 }  // namespace
+}  // namespace node_tree_test
 }  // namespace sched

@@ -10,6 +10,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace pod_label_index_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -84,4 +85,5 @@ TEST(PodLabelIndexTest, TerminatingPodsGroupApart) {
 }
 
 }  // namespace
+}  // namespace pod_label_index_test
 }  // namespace sched

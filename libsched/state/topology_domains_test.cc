@@ -9,6 +9,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace topology_domains_test {
 namespace {
 
 using testing::NodeBuilder;
@@ -90,4 +91,5 @@ TEST(TopologyDomainsTest, NodeInfoHeldByPodsKeepsItsIndex) {
 }
 
 }  // namespace
+}  // namespace topology_domains_test
 }  // namespace sched

@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace sched {
+namespace undo_log_test {
 namespace {
 
 // Every structure kind the helpers change, with some content.
@@ -145,4 +146,5 @@ TEST(UndoLogTest, NotRecordingChangesOnly) {
 }
 
 }  // namespace
+}  // namespace undo_log_test
 }  // namespace sched

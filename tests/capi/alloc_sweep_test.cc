@@ -28,6 +28,7 @@
 #include "tests/capi/failing_alloc.h"
 
 namespace sched::capi {
+namespace alloc_sweep_test {
 namespace {
 
 using testing::AllocatedBytes;
@@ -311,4 +312,5 @@ TEST(OversizedApplyTest, RejectedBeforeParsing) {
 }
 
 }  // namespace
+}  // namespace alloc_sweep_test
 }  // namespace sched::capi

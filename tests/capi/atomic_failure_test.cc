@@ -21,6 +21,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace atomic_failure_test {
 namespace {
 
 using testing::BaseEngine;
@@ -478,4 +479,5 @@ INSTANTIATE_TEST_SUITE_P(Kinds, DigestSeesStateTest, ::testing::ValuesIn(StateCh
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace
+}  // namespace atomic_failure_test
 }  // namespace sched::capi

@@ -16,6 +16,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace capacity_test {
 namespace {
 
 using testing::BaseEngine;
@@ -144,4 +145,5 @@ TEST(CapacityTest, BadRequestsNameTheFieldAndChangeNothing) {
 }
 
 }  // namespace
+}  // namespace capacity_test
 }  // namespace sched::capi

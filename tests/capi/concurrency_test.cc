@@ -19,6 +19,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace concurrency_test {
 namespace {
 
 using testing::CallApply;
@@ -197,4 +198,5 @@ TEST(ConcurrencyTest, DigestSeesALostEvent) {
 }
 
 }  // namespace
+}  // namespace concurrency_test
 }  // namespace sched::capi

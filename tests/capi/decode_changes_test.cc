@@ -9,6 +9,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_changes_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -185,4 +186,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_changes_test
 }  // namespace sched::capi

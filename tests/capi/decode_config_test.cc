@@ -7,6 +7,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_config_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -192,4 +193,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_config_test
 }  // namespace sched::capi

@@ -7,6 +7,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_node_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -157,4 +158,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_node_test
 }  // namespace sched::capi

@@ -6,6 +6,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_pdb_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -127,4 +128,5 @@ TEST(DecodeChangesPdbTest, AddedModifiedDeleted) {
 }
 
 }  // namespace
+}  // namespace decode_pdb_test
 }  // namespace sched::capi

@@ -14,6 +14,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace decode_plugin_args_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -365,4 +366,5 @@ TEST(PluginArgsEngineTest, ProfilesUseTheirArgs) {
 }
 
 }  // namespace
+}  // namespace decode_plugin_args_test
 }  // namespace sched::capi

@@ -8,6 +8,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_plugins_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -190,4 +191,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_plugins_test
 }  // namespace sched::capi

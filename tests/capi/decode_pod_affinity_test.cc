@@ -9,6 +9,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_pod_affinity_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -259,4 +260,5 @@ TEST(DecodeNamespaceTest, BadNamespacesNameTheirPath) {
 }
 
 }  // namespace
+}  // namespace decode_pod_affinity_test
 }  // namespace sched::capi

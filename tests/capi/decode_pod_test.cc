@@ -9,6 +9,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_pod_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -526,4 +527,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_pod_test
 }  // namespace sched::capi

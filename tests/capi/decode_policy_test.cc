@@ -10,6 +10,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_policy_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -284,4 +285,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_policy_test
 }  // namespace sched::capi

@@ -11,6 +11,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_topology_spread_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -349,4 +350,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_topology_spread_test
 }  // namespace sched::capi

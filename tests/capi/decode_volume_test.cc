@@ -11,6 +11,7 @@
 #include "tests/capi/decode_test_util.h"
 
 namespace sched::capi {
+namespace decode_volume_test {
 namespace {
 
 using ::sched::capi::testing::CaseName;
@@ -325,4 +326,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace decode_volume_test
 }  // namespace sched::capi

@@ -20,6 +20,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace drain_test {
 namespace {
 
 using testing::CallApply;
@@ -276,4 +277,5 @@ TEST(DrainTest, BadRequestsNameTheFieldAndChangeNothing) {
 }
 
 }  // namespace
+}  // namespace drain_test
 }  // namespace sched::capi

@@ -22,6 +22,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace ecache_property_test {
 namespace {
 
 using testing::CallAdvanceClock;
@@ -554,4 +555,5 @@ TEST(EcachePropertyTest, CacheIsUsed) {
 }
 
 }  // namespace
+}  // namespace ecache_property_test
 }  // namespace sched::capi

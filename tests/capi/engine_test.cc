@@ -15,6 +15,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace engine_test {
 namespace {
 
 using testing::EventJson;
@@ -691,7 +692,9 @@ TEST_F(EngineQueueTest, BackoffComesFromTheConfig) {
 }
 
 }  // namespace
+}  // namespace engine_test
 
+namespace engine_test {
 namespace {
 
 // Preemption inside the queue's loop: the preemptor is nominated, its
@@ -723,4 +726,5 @@ TEST_F(EngineQueueTest, PreemptionNominatesAndTheNominationHoldsTheRoom) {
 }
 
 }  // namespace
+}  // namespace engine_test
 }  // namespace sched::capi

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 namespace sched::capi {
+namespace error_test {
 namespace {
 
 TEST(GuardTest, ReportsStatusesThroughTheErrorObject) {
@@ -49,4 +50,5 @@ TEST(GuardTest, NoExceptionEscapes) {
 }
 
 }  // namespace
+}  // namespace error_test
 }  // namespace sched::capi

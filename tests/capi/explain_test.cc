@@ -14,6 +14,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace explain_test {
 namespace {
 
 using testing::BaseEngine;
@@ -174,4 +175,5 @@ TEST(ExplainTest, NoNodesIsAnErrorInTheDocument) {
 }
 
 }  // namespace
+}  // namespace explain_test
 }  // namespace sched::capi

@@ -13,6 +13,7 @@
 #include "capi/json_writer.h"
 
 namespace sched::capi {
+namespace json_test {
 namespace {
 
 TEST(JsonPathTest, RendersFieldsIndexesAndKeys) {
@@ -318,4 +319,5 @@ TEST(JsonWriterTest, WritesCompactJsonWithExactIntegers) {
 }
 
 }  // namespace
+}  // namespace json_test
 }  // namespace sched::capi

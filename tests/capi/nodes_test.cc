@@ -16,6 +16,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace nodes_test {
 namespace {
 
 using testing::BaseEngine;
@@ -184,4 +185,5 @@ TEST(NodesTest, BadQueriesNameTheFieldAndChangeNothing) {
 }
 
 }  // namespace
+}  // namespace nodes_test
 }  // namespace sched::capi

@@ -14,6 +14,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace parallelism_test {
 namespace {
 
 using testing::CallApply;
@@ -115,4 +116,5 @@ TEST(ParallelismTest, SameResultsAndDigestAtEveryParallelism) {
 }
 
 }  // namespace
+}  // namespace parallelism_test
 }  // namespace sched::capi

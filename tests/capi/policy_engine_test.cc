@@ -14,6 +14,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace policy_engine_test {
 namespace {
 
 using testing::CallApply;
@@ -156,4 +157,5 @@ TEST(PolicyEngineTest, InvalidPolicyCreatesNoEngine) {
 }
 
 }  // namespace
+}  // namespace policy_engine_test
 }  // namespace sched::capi

@@ -15,6 +15,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace preempt_test {
 namespace {
 
 using testing::CallApply;
@@ -139,4 +140,5 @@ TEST(PreemptTest, BadRequestsNameTheFieldAndChangeNothing) {
 }
 
 }  // namespace
+}  // namespace preempt_test
 }  // namespace sched::capi

@@ -19,6 +19,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace scale_up_test {
 namespace {
 
 using testing::CallApply;
@@ -259,4 +260,5 @@ TEST(ScaleUpTest, LeavesTheInternerAsItWas) {
 }
 
 }  // namespace
+}  // namespace scale_up_test
 }  // namespace sched::capi

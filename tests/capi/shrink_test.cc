@@ -12,6 +12,7 @@
 #include "tests/capi/engine_test_util.h"
 
 namespace sched::capi {
+namespace shrink_test {
 namespace {
 
 using testing::CallApply;
@@ -102,4 +103,5 @@ TEST(ShrinkTest, ScheduleAfterNodeRemovalLeftTheStartIndexPastTheEnd) {
 }
 
 }  // namespace
+}  // namespace shrink_test
 }  // namespace sched::capi

@@ -12,6 +12,7 @@
 #include "libsched/testing/builders.h"
 
 namespace sched {
+namespace csi_translation_test {
 namespace {
 
 using testing::Req;
@@ -112,4 +113,5 @@ TEST(CSITranslationTest, MigratedPlugins) {
 }
 
 }  // namespace
+}  // namespace csi_translation_test
 }  // namespace sched

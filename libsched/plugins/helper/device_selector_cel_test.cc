@@ -10,6 +10,7 @@
 #include "libsched/plugins/helper/device_selector.h"
 
 namespace sched {
+namespace device_selector_cel_test {
 namespace {
 
 using Kind = DeviceAttributeValue::Kind;
@@ -267,4 +268,5 @@ TEST(DeviceSelectorCelTest, ConcurrentMatches) {
 }
 
 }  // namespace
+}  // namespace device_selector_cel_test
 }  // namespace sched

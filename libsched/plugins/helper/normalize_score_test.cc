@@ -7,6 +7,7 @@
 #include "libsched/framework/plugin.h"
 
 namespace sched {
+namespace normalize_score_test {
 namespace {
 
 // The cases of upstream's TestDefaultNormalizeScore, plus negative scores.
@@ -45,4 +46,5 @@ TEST(DefaultNormalizeScoreTest, Table) {
 }
 
 }  // namespace
+}  // namespace normalize_score_test
 }  // namespace sched

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 namespace sched::interpodaffinity {
+namespace topology_counts_test {
 namespace {
 
 std::map<uint64_t, int64_t> Dump(const TopologyCounts& c) {
@@ -61,4 +62,5 @@ TEST(TopologyCountsTest, EqualityIgnoresOrderAndZeros) {
 }
 
 }  // namespace
+}  // namespace topology_counts_test
 }  // namespace sched::interpodaffinity
