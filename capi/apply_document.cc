@@ -28,6 +28,7 @@ ApiStatus ApplyDocument::Parse(std::string_view text, ApplyDocument* out) {
                                        : cJSON_GetObjectItemCaseSensitive(doc.root_, "items");
   doc.text_ = text;
   doc.lazy_begin_ = scan.array_begin;
+  doc.lazy_end_ = scan.array_end;
   doc.lazy_count_ = scan.array_count;
   *out = std::move(doc);
   return ApiStatus();
@@ -52,12 +53,14 @@ ApiStatus ApplyDocument::ForEach(const cJSON* array, const JsonPath& path,
   size_t pos = lazy_begin_ + 1;
   for (size_t i = 0; i < lazy_count_; ++i) {
     while (IsJsonSpace(text_[pos])) ++pos;
-    const size_t end = JsonValueEnd(text_, pos, kMaxJsonDepth);
+    // cJSON stops after the element (the text is strict), so its end need
+    // not be found by a scan first.
     JsonDoc element;
+    size_t length;
     CAPI_RETURN_IF_ERROR(
-        ParseCheckedJson(text_.substr(pos, end - pos), /*strict=*/true, &element));
+        ParseCheckedJson(text_.substr(pos, lazy_end_ - pos), /*strict=*/true, &element, &length));
     CAPI_RETURN_IF_ERROR(fn(element.get(), path.Index(i)));
-    pos = end;
+    pos += length;
     while (IsJsonSpace(text_[pos])) ++pos;
     ++pos;  // ',' or the closing ']'
   }

@@ -51,6 +51,7 @@ class ApplyDocument {
   const cJSON* lazy_ = nullptr;
   std::string_view text_;
   size_t lazy_begin_ = 0;  // offset of its '['
+  size_t lazy_end_ = 0;    // one past its ']'
   size_t lazy_count_ = 0;
 };
 

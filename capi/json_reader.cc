@@ -115,12 +115,14 @@ ApiStatus CheckJsonText(std::string_view text, size_t max_bytes, JsonScan* scan)
   size_t begin = 0;
   while (begin < text.size() && IsJsonSpace(text[begin])) ++begin;
   if (begin == text.size()) return ApiStatus::Invalid(root, "empty JSON document");
-  CAPI_RETURN_IF_ERROR(CheckDepth(text));
   *scan = ScanJson(text, kMaxJsonDepth);
+  // A strict text nests at most kMaxJsonDepth deep (deeper is not strict):
+  // only the others need the depth check, which names where it is crossed.
+  if (!scan->strict) CAPI_RETURN_IF_ERROR(CheckDepth(text));
   return ApiStatus();
 }
 
-ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out) {
+ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out, size_t* end_out) {
   const JsonPath root;
   const char* end = nullptr;
   JsonDoc doc;
@@ -136,6 +138,11 @@ ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out) {
     return ApiStatus::Invalid(root, "invalid JSON at byte offset " + std::to_string(offset));
   }
   size_t rest = static_cast<size_t>(end - text.data());
+  if (end_out != nullptr) {
+    *end_out = rest;
+    *out = std::move(doc);
+    return ApiStatus();
+  }
   while (rest < text.size() && IsJsonSpace(text[rest])) ++rest;
   if (rest != text.size()) {
     return ApiStatus::Invalid(root, "invalid JSON at byte offset " + std::to_string(rest) +
@@ -154,8 +161,12 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
 ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
                  const cJSON** out) {
   const cJSON* found = nullptr;
+  // The first byte is compared inline: most members differ there, and a
+  // call per member is most of a lookup's cost (every member is visited).
   for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
-    if (c->string == nullptr || std::strcmp(c->string, name) != 0) continue;
+    if (c->string == nullptr || c->string[0] != name[0] || std::strcmp(c->string, name) != 0) {
+      continue;
+    }
     if (found != nullptr) return ApiStatus::Invalid(path.Child(name), "duplicate field");
     found = c;
   }

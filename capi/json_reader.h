@@ -54,9 +54,11 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes = kMax
 
 // ParseJson in two steps, for callers that parse parts of a text: the checks
 // before parsing, with the strict scan's findings in *scan; then cJSON's
-// parse of `text` (or of a part of it, strict when its whole was).
+// parse of `text` (or of a part of it, strict when its whole was). With
+// `end`, the value may be followed by more text: *end is set one past it
+// (the element of an array is parsed without first finding its end).
 ApiStatus CheckJsonText(std::string_view text, size_t max_bytes, JsonScan* scan);
-ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out);
+ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out, size_t* end = nullptr);
 
 // The member `name` of object `obj`, or null when absent or JSON null.
 ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,

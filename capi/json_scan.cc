@@ -210,9 +210,4 @@ JsonScan ScanJson(std::string_view text, int max_depth) {
   return scan;
 }
 
-size_t JsonValueEnd(std::string_view text, size_t pos, int max_depth) {
-  Scanner s(text, pos, max_depth);
-  return s.Value(0, nullptr) ? s.pos() : JsonScan::npos;
-}
-
 }  // namespace sched::capi

@@ -38,10 +38,6 @@ inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c
 // Scans `text`; containers nested deeper than `max_depth` make it not strict.
 JsonScan ScanJson(std::string_view text, int max_depth);
 
-// One past the end of the value starting at `pos` (no leading whitespace)
-// in a text ScanJson found strict.
-size_t JsonValueEnd(std::string_view text, size_t pos, int max_depth);
-
 }  // namespace sched::capi
 
 #endif  // CAPI_JSON_SCAN_H_

@@ -20,7 +20,11 @@ Atom Interner::Add(std::string_view s) {
   // or is undone, so a decode that runs out of memory leaves no trace.
   // A shared interner's Rollback removes nothing, so it records nothing.
   const bool record = checkpoints_ > 0 && !shared_;
-  if (record) created_.reserve(created_.size() + 1);
+  // Grown geometrically: reserving one more each time would copy the whole
+  // record on every new string (quadratic over a large apply).
+  if (record && created_.size() == created_.capacity()) {
+    created_.reserve(std::max<size_t>(16, 2 * created_.capacity()));
+  }
   std::string str(s);
   const bool reused = !reusable_.empty();
   Atom id;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -240,6 +241,30 @@ TEST(ParseJsonTest, NeedsNoTerminatingNul) {
   EXPECT_TRUE(ParseJson(std::string_view(text).substr(0, 7), &doc).ok());
 }
 
+// With `end`, one value is parsed and its end reported: what ApplyDocument
+// reads each element of its array with, the rest of the array following it.
+TEST(ParseJsonTest, ParsesOneValueOfALongerText) {
+  struct Case {
+    std::string text;
+    size_t end;
+  };
+  for (const Case& c : std::vector<Case>{{"12,3]", 2},
+                                         {"-0.5e+3 ]", 7},
+                                         {"\"a,]\\\"}\",1]", 8},
+                                         {"{\"a\":[1,{\"b\":null}]} , {}]", 20},
+                                         {"[[],[[]]],true]", 9},
+                                         {"true,false]", 4},
+                                         {"null]", 4}}) {
+    SCOPED_TRACE(c.text);
+    JsonDoc doc, whole;
+    size_t end = 0;
+    ASSERT_TRUE(ParseCheckedJson(c.text, /*strict=*/true, &doc, &end).ok());
+    EXPECT_EQ(end, c.end);
+    ASSERT_TRUE(ParseJson(c.text.substr(0, c.end), &whole).ok());
+    EXPECT_TRUE(cJSON_Compare(doc.get(), whole.get(), /*case_sensitive=*/true));
+  }
+}
+
 ApiStatus ReadInt(const std::string& json, int64_t min, int64_t max, int64_t* out) {
   JsonDoc doc;
   CAPI_RETURN_IF_ERROR(ParseJson(json, &doc));
@@ -267,10 +292,15 @@ TEST(JsonReaderTest, IntegersAreExactAndInRange) {
 
 TEST(JsonReaderTest, MembersAreCaseSensitiveUniqueAndNullIsAbsent) {
   JsonDoc doc;
-  ASSERT_TRUE(ParseJson("{\"a\":1,\"A\":2,\"n\":null,\"d\":1,\"d\":2}", &doc).ok());
+  ASSERT_TRUE(ParseJson("{\"a\":1,\"A\":2,\"n\":null,\"d\":1,\"d\":2,\"\":3,\"ab\":4}", &doc).ok());
   const cJSON* v = nullptr;
   ASSERT_TRUE(Member(doc.get(), "a", JsonPath(), &v).ok());
   EXPECT_EQ(v->valuedouble, 1);
+  ASSERT_TRUE(Member(doc.get(), "ab", JsonPath(), &v).ok());
+  EXPECT_EQ(v->valuedouble, 4);
+  ASSERT_TRUE(Member(doc.get(), "", JsonPath(), &v).ok());  // the empty name
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->valuedouble, 3);
   ASSERT_TRUE(Member(doc.get(), "n", JsonPath(), &v).ok());
   EXPECT_EQ(v, nullptr);
   ASSERT_TRUE(Member(doc.get(), "missing", JsonPath(), &v).ok());
