@@ -1569,27 +1569,28 @@ TEST(DraAllocatorTest, ConsumableCapacity) {
        kUnsched,
        kNo},
   };
+  // For the cases with request selectors (the setups run after this
+  // block, so what they use lives here).
+  const std::string attr = std::string("device.attributes[\"") + kDriver + "\"]";
+  auto selecting = [](DraRequest r, std::string expr) {
+    r.selectors.push_back(std::move(expr));
+    return r;
+  };
+  auto kind = [](DraDevice d, std::string k) {
+    d.attributes.push_back({"kind", Str(std::move(k))});
+    return d;
+  };
+  auto consumes = [&](DraDevice d, std::string counter, int64_t units) {
+    d.consumes_counters.push_back({"counter-set-1", {{counter, q(units)}}});
+    return d;
+  };
+  auto pool = [&](Fixture& f, std::vector<DraDevice> devices, std::string counter, int64_t units) {
+    f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1", 1, 2));
+    auto counters = Slice("slice-2", "", {}, "pool-1", 1, 2);
+    counters->shared_counters = {{"counter-set-1", {{std::move(counter), q(units)}}}};
+    f.state.UpsertResourceSlice(counters);
+  };
   if (DeviceSelector::Available()) {
-    const std::string attr = std::string("device.attributes[\"") + kDriver + "\"]";
-    auto selecting = [](DraRequest r, std::string expr) {
-      r.selectors.push_back(std::move(expr));
-      return r;
-    };
-    auto kind = [](DraDevice d, std::string k) {
-      d.attributes.push_back({"kind", Str(std::move(k))});
-      return d;
-    };
-    auto consumes = [&](DraDevice d, std::string counter, int64_t units) {
-      d.consumes_counters.push_back({"counter-set-1", {{counter, q(units)}}});
-      return d;
-    };
-    auto pool = [&](Fixture& f, std::vector<DraDevice> devices, std::string counter,
-                    int64_t units) {
-      f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1", 1, 2));
-      auto counters = Slice("slice-2", "", {}, "pool-1", 1, 2);
-      counters->shared_counters = {{"counter-set-1", {{std::move(counter), q(units)}}}};
-      f.state.UpsertResourceSlice(counters);
-    };
     cases.push_back(
         {"partitionable-consumable-capacity-backtrack-releases-counter",
          [&](Fixture& f) {
