@@ -285,7 +285,7 @@ class DraAllocator::Search {
     const ResourceSlice* slice;
     const DraDevice* device;
     std::string id;
-    bool shared = false;     // a share of a device allowing multiple allocations
+    bool shared = false;          // a share of a device allowing multiple allocations
     DraQuantities consumed = {};  // what the share consumes
   };
   // allocatingCapacity of one device: its shares being allocated and what
