@@ -1777,6 +1777,46 @@ TEST(DynamicResourcesTest, AssumeAllocatesClaims) {
             "resourceclaim not available on the node");
 }
 
+// DRAConsumableCapacity across cycles: each assumed share of a device that
+// allows multiple allocations records what it consumes, and the next pod
+// sees the device's capacity less the shares.
+TEST(DynamicResourcesTest, AssumeSharesDevice) {
+  Fixture f;
+  DraDevice nic = Device("nic");
+  nic.allow_multiple_allocations = true;
+  nic.capacity.push_back({"bw", "2", DraCounterValue{2} * 1000000000, std::nullopt});
+  f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {nic}));
+  std::vector<std::string> share_ids;
+  for (const std::string name : {"a", "b", "c"}) {
+    DraRequest r = Exact("req-1");
+    r.capacity_requests = {{"bw", DraCounterValue{1} * 1000000000}};
+    f.state.UpsertResourceClaim(Claim(name, {r}));
+    Fixture g;
+    g.UseClaim(name);
+    g.pod->uid = "uid-" + name;
+    DynamicResources pl;
+    CycleState cs(1);
+    PreFilterResult result;
+    ASSERT_TRUE(pl.PreFilter(cs, *g.pod, f.state, &result).IsSuccess());
+    const Status s = pl.Filter(cs, *g.pod, *f.state.FindNode("worker"));
+    if (name == "c") {  // a and b hold the whole bandwidth
+      EXPECT_EQ(s.Message(), "cannot allocate all claims");
+      break;
+    }
+    ASSERT_TRUE(s.IsSuccess()) << name << ": " << s.Message();
+    AssumePodClaims(*g.pod, "worker", &f.state);
+    const ResourceClaim& c = *f.state.resource_claims().at("default/" + name);
+    ASSERT_TRUE(c.allocation);
+    ASSERT_EQ(c.allocation->devices.size(), 1u);
+    const DraAllocatedDevice& d = c.allocation->devices[0];
+    ASSERT_TRUE(d.share_id);
+    share_ids.push_back(*d.share_id);
+    EXPECT_TRUE(d.consumed_capacity == (DraQuantities{{"bw", DraCounterValue{1} * 1000000000}}));
+  }
+  ASSERT_EQ(share_ids.size(), 2u);
+  EXPECT_NE(share_ids[0], share_ids[1]);
+}
+
 // PostFilter's reasons (upstream's TestPlugin postfilter results; the
 // FitError text in test/integration/dra): no claims, claims that cannot be
 // helped, a claim upstream would deallocate ("wrong-topology"), and a
