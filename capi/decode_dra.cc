@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -86,12 +87,28 @@ ApiStatus DecodeAttribute(const cJSON* v, const JsonPath& path, DraAttribute* ou
   return ApiStatus();
 }
 
-// A map `field` of {name: {value: quantity}} (DeviceCapacity, Counter):
-// `fn` gets each name, the value's text (checked as a quantity) and its
-// path.
+// A quantity (string or number) exact in nano-units; `text` gets what was
+// written.
+ApiStatus DecodeNanos(const cJSON* v, const JsonPath& path, DraCounterValue* out,
+                      std::string* text = nullptr) {
+  int64_t checked;  // rejects what is no quantity, with the usual message
+  CAPI_RETURN_IF_ERROR(DecodeQuantity(v, path, false, &checked));
+  std::string written =
+      cJSON_IsString(v) ? std::string(v->valuestring) : NumberText(v->valuedouble);
+  const QuantityNanosResult q = ParseQuantityNanos(written);
+  if (!q.ok()) return ApiStatus::Invalid(path, q.error);
+  *out = static_cast<DraCounterValue>(q.high) * (static_cast<DraCounterValue>(1) << 64) +
+         static_cast<DraCounterValue>(q.low);
+  if (text != nullptr) *text = std::move(written);
+  return ApiStatus();
+}
+
+// A map `field` of {name: {value: quantity, ...}} (DeviceCapacity, Counter):
+// `fn` gets each name, the entry, its path, the value's text and value.
 ApiStatus ForEachQuantityValue(
     const cJSON* obj, const char* field, const JsonPath& path,
-    const std::function<ApiStatus(const char*, std::string, const JsonPath&)>& fn) {
+    const std::function<ApiStatus(const char*, const cJSON*, const JsonPath&, std::string,
+                                  DraCounterValue)>& fn) {
   const cJSON* map;
   CAPI_RETURN_IF_ERROR(GetObject(obj, field, path, &map));
   if (map == nullptr) return ApiStatus();
@@ -103,12 +120,67 @@ ApiStatus ForEachQuantityValue(
     const cJSON* value;
     CAPI_RETURN_IF_ERROR(Member(c, "value", p, &value));
     if (value == nullptr) return Required(p.Child("value"));
-    int64_t checked;  // rejects what is no quantity, with the usual message
-    CAPI_RETURN_IF_ERROR(DecodeQuantity(value, p.Child("value"), false, &checked));
-    CAPI_RETURN_IF_ERROR(
-        fn(c->string,
-           cJSON_IsString(value) ? std::string(value->valuestring) : NumberText(value->valuedouble),
-           p.Child("value")));
+    std::string text;
+    DraCounterValue nanos;
+    CAPI_RETURN_IF_ERROR(DecodeNanos(value, p.Child("value"), &nanos, &text));
+    CAPI_RETURN_IF_ERROR(fn(c->string, c, p, std::move(text), nanos));
+  }
+  return ApiStatus();
+}
+
+// A map of quantities {name: quantity} (capacity.requests, consumedCapacity).
+ApiStatus DecodeQuantityMap(const cJSON* map, const JsonPath& path, DraQuantities* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(map, path));
+  CAPI_RETURN_IF_ERROR(CheckUniqueKeys(map, path));
+  for (const cJSON* c = map->child; c != nullptr; c = c->next) {
+    const JsonPath p = path.Child(c->string);
+    CAPI_RETURN_IF_ERROR(CheckLength(c->string, p, kMaxNameBytes));
+    auto& [name, value] = out->emplace_back(c->string, 0);
+    CAPI_RETURN_IF_ERROR(DecodeNanos(c, p, &value));
+  }
+  return ApiStatus();
+}
+
+// A quantity member `name` of `obj`, if present.
+ApiStatus OptionalNanos(const cJSON* obj, const char* name, const JsonPath& path,
+                        std::optional<DraCounterValue>* out) {
+  const cJSON* v;
+  CAPI_RETURN_IF_ERROR(Member(obj, name, path, &v));
+  if (v == nullptr) return ApiStatus();
+  return DecodeNanos(v, path.Child(name), &out->emplace());
+}
+
+// DeviceCapacity.requestPolicy: default, validValues (ascending, as API
+// validation demands) or validRange (min required, step above zero).
+ApiStatus DecodeRequestPolicy(const cJSON* v, const JsonPath& path, DraCapacityPolicy* out) {
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  CAPI_RETURN_IF_ERROR(OptionalNanos(v, "default", path, &out->default_value));
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(v, "validValues", path, [&](const cJSON* e, const JsonPath& p) {
+        CAPI_RETURN_IF_ERROR(DecodeNanos(e, p, &out->valid_values.emplace_back()));
+        const size_t n = out->valid_values.size();
+        if (n > 1 && out->valid_values[n - 2] >= out->valid_values[n - 1]) {
+          return ApiStatus::Invalid(p, "must be sorted in ascending order without duplicates");
+        }
+        return ApiStatus();
+      }));
+  const cJSON* range;
+  CAPI_RETURN_IF_ERROR(GetObject(v, "validRange", path, &range));
+  if (range == nullptr) return ApiStatus();
+  const JsonPath rp = path.Child("validRange");
+  if (!out->valid_values.empty()) {
+    return ApiStatus::Invalid(rp, "must not be set together with validValues");
+  }
+  out->has_range = true;
+  std::optional<DraCounterValue> min;
+  CAPI_RETURN_IF_ERROR(OptionalNanos(range, "min", rp, &min));
+  if (!min) return Required(rp.Child("min"));
+  out->min = *min;
+  CAPI_RETURN_IF_ERROR(OptionalNanos(range, "max", rp, &out->max));
+  CAPI_RETURN_IF_ERROR(OptionalNanos(range, "step", rp, &out->step));
+  // step.Value() divides: a step below one unit would divide by zero.
+  if (out->step && *out->step < 1000000000) {
+    return ApiStatus::Invalid(rp.Child("step"), "must be at least 1");
   }
   return ApiStatus();
 }
@@ -124,12 +196,9 @@ ApiStatus DecodeCounterSet(const cJSON* v, const JsonPath& path, const char* nam
   CAPI_RETURN_IF_ERROR(CheckLength(name, path.Child(name_field), kMaxNameBytes));
   out->name = name;
   return ForEachQuantityValue(
-      v, "counters", path, [&](const char* counter, std::string text, const JsonPath& p) {
-        const QuantityNanosResult q = ParseQuantityNanos(text);
-        if (!q.ok()) return ApiStatus::Invalid(p, q.error);
-        out->counters.emplace_back(counter, static_cast<DraCounterValue>(q.high) *
-                                                    (static_cast<DraCounterValue>(1) << 64) +
-                                                static_cast<DraCounterValue>(q.low));
+      v, "counters", path,
+      [&](const char* counter, const cJSON*, const JsonPath&, std::string, DraCounterValue value) {
+        out->counters.emplace_back(counter, value);
         return ApiStatus();
       });
 }
@@ -194,9 +263,17 @@ ApiStatus DecodeDevice(const cJSON* v, const JsonPath& path, bool per_device, In
     }
   }
   CAPI_RETURN_IF_ERROR(ForEachQuantityValue(
-      v, "capacity", path, [&](const char* name, std::string text, const JsonPath&) {
-        out->capacity.emplace_back(name, std::move(text));  // the text is kept
-        return ApiStatus();
+      v, "capacity", path,
+      [&](const char* name, const cJSON* entry, const JsonPath& p, std::string text,
+          DraCounterValue value) {
+        DraCapacity& c = out->capacity.emplace_back();
+        c.name = name;
+        c.text = std::move(text);  // for CEL, as written
+        c.value = value;
+        const cJSON* policy;
+        CAPI_RETURN_IF_ERROR(GetObject(entry, "requestPolicy", p, &policy));
+        if (policy == nullptr) return ApiStatus();
+        return DecodeRequestPolicy(policy, p.Child("requestPolicy"), &c.policy.emplace());
       }));
   if (per_device) CAPI_RETURN_IF_ERROR(DecodeNodeSelection(v, path, in, &out->node));
   CAPI_RETURN_IF_ERROR(
@@ -253,11 +330,12 @@ ApiStatus DecodeRequestBody(const cJSON* v, const JsonPath& path, bool sub, DraR
   CAPI_RETURN_IF_ERROR(DecodeTolerations(v, path, &out->tolerations));
   const cJSON* capacity;
   CAPI_RETURN_IF_ERROR(GetObject(v, "capacity", path, &capacity));
-  if (capacity != nullptr) {
-    CAPI_RETURN_IF_ERROR(
-        NonEmpty(capacity, "requests", path.Child("capacity"), &out->has_capacity));
-  }
-  return ApiStatus();
+  if (capacity == nullptr) return ApiStatus();
+  const cJSON* requests;
+  CAPI_RETURN_IF_ERROR(GetObject(capacity, "requests", path.Child("capacity"), &requests));
+  if (requests == nullptr) return ApiStatus();
+  return DecodeQuantityMap(requests, path.Child("capacity").Child("requests"),
+                           &out->capacity_requests);
 }
 
 ApiStatus DecodeRequestName(const cJSON* v, const JsonPath& path, std::string* out) {
@@ -345,6 +423,20 @@ ApiStatus DecodeAllocation(const cJSON* v, const JsonPath& path, Interner& in, D
           CAPI_RETURN_IF_ERROR(GetString(r, "device", p, &device));
           if (device.empty()) return Required(p.Child("device"));
           CAPI_RETURN_IF_ERROR(GetBool(r, "adminAccess", p, &d.admin_access));
+          const cJSON* share;
+          CAPI_RETURN_IF_ERROR(Member(r, "shareID", p, &share));
+          if (share != nullptr) {
+            std::string_view id;
+            CAPI_RETURN_IF_ERROR(AsString(share, p.Child("shareID"), &id));
+            CAPI_RETURN_IF_ERROR(CheckLength(id, p.Child("shareID"), kMaxNameBytes));
+            d.share_id = id;
+          }
+          const cJSON* consumed;
+          CAPI_RETURN_IF_ERROR(GetObject(r, "consumedCapacity", p, &consumed));
+          if (consumed != nullptr) {
+            CAPI_RETURN_IF_ERROR(DecodeQuantityMap(consumed, p.Child("consumedCapacity"),
+                                                   &d.consumed_capacity.emplace()));
+          }
           d.request = request;
           d.driver = driver;
           d.pool = pool;

@@ -304,18 +304,26 @@ class Encoder {
       Str(t.value);
       Str(t.effect);
     });
-    U64(r.has_capacity);
+    DraQuantityList(r.capacity_requests);
+  }
+
+  // An exact 128-bit quantity, in two halves.
+  void Nanos(DraCounterValue v) {
+    U64(static_cast<uint64_t>(v >> 64));
+    U64(static_cast<uint64_t>(v));
+  }
+
+  void DraQuantityList(const DraQuantities& q) {
+    List(q, [&](const auto& c) {
+      Str(c.first);
+      Nanos(c.second);
+    });
   }
 
   void DraCounterSets(const std::vector<DraCounterSet>& sets) {
     List(sets, [&](const DraCounterSet& set) {
       Str(set.name);
-      List(set.counters, [&](const auto& c) {
-        Str(c.first);
-        // The exact 128-bit value, in two halves.
-        U64(static_cast<uint64_t>(c.second >> 64));
-        U64(static_cast<uint64_t>(c.second));
-      });
+      DraQuantityList(set.counters);
     });
   }
 
@@ -348,6 +356,10 @@ class Encoder {
         Str(d.pool);
         Str(d.device);
         U64(d.admin_access);
+        U64(d.share_id.has_value());
+        Str(d.share_id.value_or(""));
+        U64(d.consumed_capacity.has_value());
+        if (d.consumed_capacity) DraQuantityList(*d.consumed_capacity);
       });
       NodeSelectorFields(c.allocation->node_selector);
     }
@@ -384,9 +396,21 @@ class Encoder {
         U64(a.second.bool_value);
         Str(a.second.text);
       });
-      List(d.capacity, [&](const auto& c) {
-        Str(c.first);
-        Str(c.second);
+      List(d.capacity, [&](const DraCapacity& c) {
+        Str(c.name);
+        Str(c.text);
+        Nanos(c.value);
+        U64(c.policy.has_value());
+        if (!c.policy) return;
+        U64(c.policy->default_value.has_value());
+        Nanos(c.policy->default_value.value_or(0));
+        List(c.policy->valid_values, [&](DraCounterValue v) { Nanos(v); });
+        U64(c.policy->has_range);
+        Nanos(c.policy->min);
+        U64(c.policy->max.has_value());
+        Nanos(c.policy->max.value_or(0));
+        U64(c.policy->step.has_value());
+        Nanos(c.policy->step.value_or(0));
       });
       DraNode(d.node);
       DraCounterSets(d.consumes_counters);

@@ -61,6 +61,27 @@ struct DraToleration {
 __extension__ typedef __int128 DraCounterValue;
 using DraCounters = std::vector<std::pair<std::string, DraCounterValue>>;
 
+// Quantities by name (a request's capacity.requests, a result's
+// consumedCapacity), exact in nano-units like counters.
+using DraQuantities = std::vector<std::pair<std::string, DraCounterValue>>;
+
+// DeviceCapacity.requestPolicy (DRAConsumableCapacity), values in nano-units.
+struct DraCapacityPolicy {
+  std::optional<DraCounterValue> default_value;  // default
+  std::vector<DraCounterValue> valid_values;     // validValues, ascending
+  bool has_range = false;                        // validRange (min required)
+  DraCounterValue min = 0;
+  std::optional<DraCounterValue> max, step;
+};
+
+// One entry of a device's capacity map.
+struct DraCapacity {
+  std::string name;  // qualified name, as written
+  std::string text;  // value as quantity text ("80Gi"), for CEL
+  DraCounterValue value = 0;
+  std::optional<DraCapacityPolicy> policy;
+};
+
 // A CounterSet of spec.sharedCounters, or a device's DeviceCounterConsumption
 // (consumesCounters: the set it draws from, and how much).
 struct DraCounterSet {
@@ -72,16 +93,17 @@ struct DraCounterSet {
 struct DraDevice {
   std::string name;
   // attributes and capacity by qualified name ("domain/id" or "id"), in
-  // the order written; capacity values as quantity text ("80Gi").
+  // the order written.
   std::vector<std::pair<std::string, DraAttribute>> attributes;
-  std::vector<std::pair<std::string, std::string>> capacity;
+  std::vector<DraCapacity> capacity;
   // perDeviceNodeSelection: where the device is (else the slice's).
   DraNodeSelection node;
   std::vector<DraTaint> taints;
   std::vector<DraCounterSet> consumes_counters;
-  // Features the engine refuses (DRADeviceBindingConditions, and
-  // DRAConsumableCapacity's allowMultipleAllocations).
+  // The feature the engine refuses (DRADeviceBindingConditions).
   bool has_binding_conditions = false;
+  // allowMultipleAllocations (DRAConsumableCapacity): shared by claims,
+  // each consuming part of its capacity.
   bool allow_multiple_allocations = false;
 
   // The attribute `name` as lookupAttribute resolves a fully qualified name
@@ -120,7 +142,7 @@ struct DraRequest {
   int64_t count = 1;
   bool admin_access = false;
   std::vector<DraToleration> tolerations;
-  bool has_capacity = false;  // capacity.requests (DRAConsumableCapacity)
+  DraQuantities capacity_requests;  // capacity.requests (DRAConsumableCapacity)
 };
 
 // DeviceRequest: exactly or firstAvailable.
@@ -145,6 +167,11 @@ struct DraClaimSpec {
 struct DraAllocatedDevice {
   std::string request, driver, pool, device;
   bool admin_access = false;
+  // DRAConsumableCapacity: set for a share of a device that allows multiple
+  // allocations (shareID), with what it consumes (consumedCapacity, unset
+  // when absent).
+  std::optional<std::string> share_id = std::nullopt;
+  std::optional<DraQuantities> consumed_capacity = std::nullopt;
   bool operator==(const DraAllocatedDevice&) const = default;
 };
 

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -74,8 +72,11 @@ struct DraState final : StateData {
   // Some claim has a firstAvailable request: Score ranks the subrequests
   // Filter's allocation picked on each node (else every score is 0).
   bool prioritized = false;
-  mutable std::mutex mu;
-  mutable std::map<std::string, int64_t, std::less<>> scores;  // by node, from Filter
+  // By NodeInfo::index() (below num_scores), from Filter; kNoScore when
+  // Filter did not allocate there. Atomic: Filter runs on many threads.
+  static constexpr int64_t kNoScore = -1;
+  size_t num_scores = 0;
+  std::unique_ptr<std::atomic<int64_t>[]> scores;
 };
 
 // computeScore: per firstAvailable request, FirstAvailableDeviceRequestMaxSize
@@ -109,7 +110,7 @@ int64_t ComputeScore(const std::vector<std::shared_ptr<const ResourceClaim>>& cl
   return score;
 }
 
-// validateDeviceClass, then what the engine refuses, for one request.
+// validateDeviceClass, for one request.
 std::optional<Status> CheckRequest(const ClusterState& cluster, const ResourceClaim& claim,
                                    const DraDeviceRequest& req) {
   const std::string ref = claim.ns + "/" + claim.name;
@@ -121,12 +122,6 @@ std::optional<Status> CheckRequest(const ClusterState& cluster, const ResourceCl
       return Status::Owned(
           Code::kUnschedulableAndUnresolvable,
           "request " + name + ": device class " + r.device_class_name + " does not exist");
-    }
-    if (r.has_capacity) {
-      return Status::Owned(Code::kUnschedulableAndUnresolvable,
-                           "resource claim " + ref + ", request " + name +
-                               ": capacity requests (DRAConsumableCapacity) are not supported "
-                               "by libsched");
     }
     return std::nullopt;
   };
@@ -256,6 +251,11 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
   if (!to_allocate.empty()) {
     st->allocator = std::make_unique<DraAllocator>(snapshot, std::move(to_allocate));
   }
+  if (st->allocator && st->prioritized) {
+    st->num_scores = snapshot.NodeIndexBound();
+    st->scores = std::make_unique<std::atomic<int64_t>[]>(st->num_scores);
+    for (size_t i = 0; i < st->num_scores; ++i) st->scores[i] = DraState::kNoScore;
+  }
   // Claims are kept only once PreFilter succeeds, as upstream's.
   st->unavailable = std::make_unique<std::atomic<bool>[]>(r.claims.size());
   st->claims = std::move(r.claims);
@@ -276,10 +276,9 @@ Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
     DraAllocator::Outcome out = st->allocator->Allocate(node);
     switch (out.kind) {
       case DraAllocator::Outcome::Kind::kAllocated:
-        if (st->prioritized && unavailable.empty()) {
-          const int64_t score = ComputeScore(st->claims, out.allocations);
-          std::lock_guard<std::mutex> lock(st->mu);
-          st->scores[node.name] = score;
+        if (st->prioritized && unavailable.empty() && node_info.index() < st->num_scores) {
+          st->scores[node_info.index()].store(ComputeScore(st->claims, out.allocations),
+                                              std::memory_order_relaxed);
         }
         break;
       case DraAllocator::Outcome::Kind::kError:
@@ -325,15 +324,15 @@ Status DynamicResources::Score(const CycleState& state, const Pod& /*pod*/,
   *score = 0;
   const auto* st = state.Read<DraState>(slot());
   if (st == nullptr || !st->allocator || !st->prioritized) return Status();
-  const std::string& name = node_info.node()->name;
-  {
-    std::lock_guard<std::mutex> lock(st->mu);
-    if (auto it = st->scores.find(name); it != st->scores.end()) {
-      *score = it->second;
+  if (node_info.index() < st->num_scores) {
+    const int64_t s = st->scores[node_info.index()].load(std::memory_order_relaxed);
+    if (s != DraState::kNoScore) {
+      *score = s;
       return Status();
     }
   }
-  // Filter ran on another copy of the state (or not at all): allocate again.
+  // Filter did not allocate on this node (a NodeInfo outside the snapshot):
+  // allocate again.
   DraAllocator::Outcome out = st->allocator->Allocate(*node_info.node());
   if (out.kind == DraAllocator::Outcome::Kind::kAllocated) {
     *score = ComputeScore(st->claims, out.allocations);

@@ -11,8 +11,8 @@
 // (computeScore), normalized by DefaultNormalizeScore.
 //
 // What the engine does not implement is refused with
-// UnschedulableAndUnresolvable naming it (docs/dra.md): capacity requests
-// (DRAConsumableCapacity), and devices the allocator refuses. The engine
+// UnschedulableAndUnresolvable naming it (docs/dra.md): devices the
+// allocator refuses, extended resources backed by DRA. The engine
 // has no Reserve / PreBind: AssumePodClaims records the allocation where
 // upstream's Reserve and PreBind would. PostFilter gives upstream's reason
 // but makes no API call: where upstream deallocates a claim, the engine

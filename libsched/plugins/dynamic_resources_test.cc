@@ -14,6 +14,7 @@
 #include "libsched/framework/profile.h"
 #include "libsched/plugins/helper/device_selector.h"
 #include "libsched/plugins/helper/dra_allocator.h"
+#include "libsched/plugins/helper/dra_capacity.h"
 #include "libsched/testing/builders.h"
 
 namespace sched {
@@ -529,16 +530,6 @@ TEST(DynamicResourcesTest, Plugin) {
         "claim default/c: number of requested devices 33 exceeds the claim limit of 32"},
        Code::kError,
        Code::kError},
-      {"capacity-refused",
-       [](Fixture& f) {
-         f.UseClaim("c");
-         auto c = Claim("c");
-         c->spec.requests[0].exactly->has_capacity = true;
-         f.state.UpsertResourceClaim(c);
-       },
-       kReject,
-       "resource claim default/c, request req-1: capacity requests (DRAConsumableCapacity) are "
-       "not supported by libsched"},
       {"extended-resource-refused",
        [](Fixture& f) {
          auto cls = std::make_shared<DeviceClass>();
@@ -712,7 +703,16 @@ void RunAllocCases(const std::vector<AllocCase>& cases) {
     EXPECT_EQ(out.kind, c.want_kind) << out.message;
     EXPECT_EQ(out.message, c.want_message);
     std::vector<std::vector<DraAllocatedDevice>> got;
-    for (const DraAllocation& a : out.allocations) got.push_back(a.devices);
+    for (const DraAllocation& a : out.allocations) {
+      got.push_back(a.devices);
+      for (DraAllocatedDevice& d : got.back()) {
+        if (!d.share_id) continue;
+        // A UUID (upstream: random; compared as its fixedShareID).
+        EXPECT_EQ(d.share_id->size(), 36u);
+        EXPECT_EQ(d.share_id->find_first_not_of("0123456789abcdef-"), std::string::npos);
+        d.share_id = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
+      }
+    }
     EXPECT_EQ(got, c.want);
   }
 }
@@ -1174,6 +1174,498 @@ TEST(DraAllocatorTest, PartitionableDevices) {
 
 // Score (DRAPrioritizedList): upstream's *-prioritized-list-scoring cases
 // of TestPlugin, with Score taken from Filter's allocation and afresh.
+// consumable_capacity_test.go (incubating): the policy arithmetic, in
+// whole units (1 = 10^9 nano-units).
+TEST(DraCapacityTest, ConsumableCapacity) {
+  auto q = [](int64_t units) { return static_cast<DraCounterValue>(units) * 1000000000; };
+  auto cap = [&](int64_t value, std::optional<DraCapacityPolicy> p) {
+    DraCapacity c;
+    c.name = "capacity-0";
+    c.value = q(value);
+    c.policy = std::move(p);
+    return c;
+  };
+  auto range = [&](int64_t def, int64_t min, std::optional<int64_t> max = std::nullopt,
+                   std::optional<int64_t> step = std::nullopt) {
+    DraCapacityPolicy p;
+    p.default_value = q(def);
+    p.has_range = true;
+    p.min = q(min);
+    if (max) p.max = q(*max);
+    if (step) p.step = q(*step);
+    return p;
+  };
+  auto values = [&](int64_t def, std::vector<int64_t> v) {
+    DraCapacityPolicy p;
+    p.default_value = q(def);
+    for (int64_t x : v) p.valid_values.push_back(q(x));
+    return p;
+  };
+  // testViolateCapacityRequestPolicy.
+  struct Violate {
+    std::string name;
+    int64_t requested;
+    std::optional<DraCapacityPolicy> policy;
+    bool want;
+  };
+  for (const Violate& c : std::vector<Violate>{
+           {"no constraint", 1, std::nullopt, false},
+           {"less than maximum", 1, range(1, 1, 2), false},
+           {"more than maximum", 2, range(1, 1, 1), true},
+           {"in set", 1, values(1, {1}), false},
+           {"not in set", 2, values(1, {1}), true},
+           {"off step", 3, range(2, 2, 4, 2), true},
+       }) {
+    EXPECT_EQ(DraViolatesPolicy(q(c.requested), c.policy), c.want) << c.name;
+  }
+  // testCalculateConsumedCapacity.
+  struct Calc {
+    std::string name;
+    std::optional<int64_t> requested;
+    int64_t value;
+    DraCapacityPolicy policy;
+    int64_t want;
+  };
+  for (const Calc& c : std::vector<Calc>{
+           {"empty", std::nullopt, 1, DraCapacityPolicy{}, 1},
+           {"min in range", std::nullopt, 2, range(1, 1), 1},
+           {"default in set", std::nullopt, 2, values(1, {1}), 1},
+           {"more than min in range", 2, 2, range(1, 1), 2},
+           {"less than min in range", 1, 2, range(1, 2), 2},
+           {"with step (round up)", 2, 3, range(1, 1, std::nullopt, 2), 3},
+           {"with step (no remaining)", 2, 2, range(1, 1, std::nullopt, 1), 2},
+           {"valid value in set", 2, 3, values(1, {1, 2, 3}), 2},
+           {"set (round up)", 2, 3, values(1, {1, 3}), 3},
+           {"larger than set", 3, 3, values(1, {1, 2}), 3},
+       }) {
+    const std::optional<DraCounterValue> r =
+        c.requested ? std::optional<DraCounterValue>(q(*c.requested)) : std::nullopt;
+    EXPECT_TRUE(DraConsumedCapacity(r, cap(c.value, c.policy)) == q(c.want)) << c.name;
+  }
+  // get-consumed-capacity-from-request: with a request and a default, the
+  // request; without a request, the default; without a policy, the value.
+  DraDevice d;
+  d.capacity = {cap(2, range(2, 1)), cap(2, range(1, 1)), cap(1, std::nullopt)};
+  d.capacity[1].name = "capacity-1";
+  d.capacity[2].name = "dummy";
+  const DraQuantities got = DraConsumedFromRequest({{"capacity-0", q(1)}, {"dummy", q(1)}}, d);
+  EXPECT_TRUE(got == (DraQuantities{{"capacity-0", q(1)}, {"capacity-1", q(1)}, {"dummy", q(1)}}));
+  // CmpRequestOverCapacity: a request for a capacity the device lacks.
+  std::string error;
+  EXPECT_FALSE(DraRequestFits({{"other", q(1)}}, d, nullptr, nullptr, &error));
+  EXPECT_EQ(error, "some requested capacity has not been defined");
+}
+
+// allocator_testing.go's consumable-capacity-* and allow-multiple-allocations-*
+// cases (DRAConsumableCapacity, beta and on). Their classes select
+// `device.allowMultipleAllocations == true` (or false) where every device
+// of the case is alike, so a class without selectors stands in; cases with
+// request selectors need the CEL evaluator. shareIDs are compared as
+// upstream's fixedShareID.
+TEST(DraAllocatorTest, ConsumableCapacity) {
+  using Claims = std::vector<std::shared_ptr<ResourceClaim>>;
+  auto q = [](int64_t units) { return static_cast<DraCounterValue>(units) * 1000000000; };
+  auto cap = [&](std::string name, int64_t value) {
+    DraCapacity c;
+    c.name = std::move(name);
+    c.text = std::to_string(value);
+    c.value = q(value);
+    return c;
+  };
+  // A device that allows multiple allocations, with `capacity-0` of `value`
+  // units (none when 0).
+  auto multi = [&](std::string name, int64_t value = 0) {
+    DraDevice d = Device(std::move(name));
+    d.allow_multiple_allocations = true;
+    if (value > 0) d.capacity.push_back(cap("capacity-0", value));
+    return d;
+  };
+  // withCapacityRequestPolicyRange: default 2, min 2, step 2, max 4.
+  auto ranged = [&](DraDevice d, int64_t value) {
+    DraCapacity c = cap("capacity-0", value);
+    DraCapacityPolicy& p = c.policy.emplace();
+    p.default_value = q(2);
+    p.has_range = true;
+    p.min = q(2);
+    p.step = q(2);
+    p.max = q(4);
+    d.capacity.push_back(std::move(c));
+    return d;
+  };
+  // withCapacityRequestPolicyValidValues: default first, then `more`.
+  auto valued = [&](DraDevice d, int64_t def, int64_t value, std::vector<int64_t> more) {
+    DraCapacity c = cap("capacity-0", value);
+    DraCapacityPolicy& p = c.policy.emplace();
+    p.default_value = q(def);
+    p.valid_values.push_back(q(def));
+    for (int64_t v : more) p.valid_values.push_back(q(v));
+    d.capacity.push_back(std::move(c));
+    return d;
+  };
+  auto asks = [&](DraRequest r, int64_t units) {
+    r.capacity_requests = {{"capacity-0", q(units)}};
+    return r;
+  };
+  auto slice = [](Fixture& f, std::vector<DraDevice> devices) {
+    f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1"));
+  };
+  const std::string kShare = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
+  // A share's result; `consumed` units of capacity-0 (-1: none recorded).
+  auto share = [&](std::string request, std::string device, int64_t consumed) {
+    DraAllocatedDevice d{std::move(request), kDriver, "pool-1", std::move(device), false};
+    d.share_id = kShare;
+    if (consumed >= 0) d.consumed_capacity = DraQuantities{{"capacity-0", q(consumed)}};
+    return d;
+  };
+  auto whole = [](std::string request, std::string device) {
+    return DraAllocatedDevice{std::move(request), kDriver, "pool-1", std::move(device), false};
+  };
+  // allocatedCapacityDevices: another claim holds a share consuming `units`.
+  auto shared_by_other = [&](Fixture& f, const std::string& device, int64_t units) {
+    auto other = Claim("other-" + device);
+    other->allocation.emplace().devices.push_back(share("req-0", device, units));
+    f.state.UpsertResourceClaim(other);
+  };
+  constexpr auto kUnsched = DraAllocator::Outcome::Kind::kUnschedulable;
+  const std::string kNo = "cannot allocate all claims";
+  const DraRequest all = Exact("req-0", 0, DraRequest::Mode::kAll);
+  std::vector<AllocCase> cases = {
+      {"consumable-capacity-multi-allocatable-device-with-missing-capacity-request",
+       [&](Fixture& f) {
+         DraDevice d = multi("device-1");
+         d.capacity.push_back(cap("capacity-1", 1));
+         slice(f, {d});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-allocation-mode-all-with-missing-capacity-"
+       "request",
+       [&](Fixture& f) {
+         DraDevice d = multi("device-1");
+         d.capacity.push_back(cap("capacity-1", 1));
+         slice(f, {d});
+         return Claims{Claim("claim-0", {asks(all, 1)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-without-capacity-without-capacity-request",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1")});
+         return Claims{Claim("claim-0", {Exact("req-0")}), Claim("claim-1", {Exact("req-0")})};
+       },
+       {{share("req-0", "device-1", -1)}, {share("req-0", "device-1", -1)}}},
+      {"consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 1), multi("device-2", 1)});
+         return Claims{Claim("claim-0", {Exact("req-0")}), Claim("claim-1", {Exact("req-0")})};
+       },
+       {{share("req-0", "device-1", 1)}, {share("req-0", "device-2", 1)}}},
+      {"consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request-block",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 2)});
+         return Claims{Claim("claim-0", {Exact("req-0")}), Claim("claim-1", {Exact("req-0")})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-without-policy-with-capacity-request",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 2)});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)}),
+                       Claim("claim-1", {asks(Exact("req-0"), 1)})};
+       },
+       {{share("req-0", "device-1", 1)}, {share("req-0", "device-1", 1)}}},
+      {"consumable-capacity-multi-allocatable-device-with-policy-without-capacity-request",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 4)});
+         return Claims{Claim("claim-0", {Exact("req-0")}), Claim("claim-1", {Exact("req-0")})};
+       },
+       {{share("req-0", "device-1", 2)}, {share("req-0", "device-1", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-with-zero-request-policy",
+       [&](Fixture& f) {
+         slice(f, {valued(multi("device-1"), 0, 1, {})});
+         return Claims{Claim("claim-0", {Exact("req-0")}), Claim("claim-1", {Exact("req-0")})};
+       },
+       {{share("req-0", "device-1", 0)}, {share("req-0", "device-1", 0)}}},
+      {"consumable-capacity-multi-allocatable-device-violates-zero-request-policy",
+       [&](Fixture& f) {
+         slice(f, {valued(multi("device-1"), 0, 1, {})});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-with-range-policy-with-capacity-request",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 4)});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)}),
+                       Claim("claim-1", {asks(Exact("req-0"), 1)})};
+       },
+       {{share("req-0", "device-1", 2)}, {share("req-0", "device-1", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-with-range-policy-step",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 4)});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 3)})};
+       },
+       {{share("req-0", "device-1", 4)}}},
+      {"consumable-capacity-multi-allocatable-device-with-valid-values-policy",
+       [&](Fixture& f) {
+         slice(f, {valued(multi("device-1"), 1, 4, {2})});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 2)})};
+       },
+       {{share("req-0", "device-1", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-with-valid-values-policy-round-up",
+       [&](Fixture& f) {
+         slice(f, {valued(multi("device-1"), 1, 3, {3})});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 2)})};
+       },
+       {{share("req-0", "device-1", 3)}}},
+      {"consumable-capacity-multi-allocatable-device-with-exceeded-consumable-capacity-request",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 2)});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)}),
+                       Claim("claim-1", {asks(Exact("req-0"), 2)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-with-request-over-max-sharing-policy",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 10)});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 6)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-with-allocated-capacity-use-remaining",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 4)});
+         shared_by_other(f, "device-1", 2);
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 2)})};
+       },
+       {{share("req-0", "device-1", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-with-allocated-capacity-next-device",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 2), ranged(multi("device-2"), 2)});
+         shared_by_other(f, "device-1", 2);
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 2)})};
+       },
+       {{share("req-0", "device-2", 2)}}},
+      {"consumable-capacity-with-multi-allocatable-device-backtrack",
+       [&](Fixture& f) {
+         DraDevice d2 = ranged(multi("device-2"), 2);
+         d2.attributes = {{"stringAttribute", Str("stringAttributeValue1")}};
+         DraDevice d1 = ranged(multi("device-1"), 4);
+         d1.attributes = {{"stringAttribute", Str("stringAttributeValue2")}};
+         slice(f, {d2, d1});
+         auto c0 = Claim("claim-0", {asks(Exact("req-0"), 2), asks(Exact("req-1"), 2)});
+         c0->spec.constraints.push_back({{}, std::string(kDriver) + "/stringAttribute", ""});
+         return Claims{c0, Claim("claim-1", {asks(Exact("req-0"), 2)})};
+       },
+       {{share("req-0", "device-1", 2), share("req-1", "device-1", 2)},
+        {share("req-0", "device-2", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-with-subrequest",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 2)});
+         auto c = Claim("claim-0", {});
+         c->spec.requests.push_back(FirstAvailable(
+             "req-0", {asks(Exact("subReq-0"), 4), asks(Exact("subReq-1"), 2), Exact("subReq-2")}));
+         return Claims{c};
+       },
+       {{share("req-0/subReq-1", "device-1", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-with-no-available-consumable-capacity",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 2)});
+         shared_by_other(f, "device-1", 2);
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 2)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-no-capacity",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 2), multi("device-2")});
+         return Claims{Claim("claim-0", {asks(all, 2)})};
+       },
+       {{share("req-0", "device-1", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-insufficient-"
+       "capacity",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 2), multi("device-2", 1)});
+         return Claims{Claim("claim-0", {asks(all, 2)})};
+       },
+       {{share("req-0", "device-1", 2)}}},
+      {"consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-sufficient",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 2), multi("device-2", 1)});
+         DraRequest all1 = asks(all, 1);
+         all1.name = "req-1";
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1), all1})};
+       },
+       {{share("req-0", "device-1", 1), share("req-1", "device-1", 1),
+         share("req-1", "device-2", 1)}}},
+      {"consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-sufficient",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 2), multi("device-2", 1)});
+         shared_by_other(f, "device-1", 1);
+         return Claims{Claim("claim-0", {asks(all, 1)})};
+       },
+       {{share("req-0", "device-1", 1), share("req-0", "device-2", 1)}}},
+      {"consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-insufficient",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 1), multi("device-2", 1)});
+         DraRequest all1 = asks(all, 1);
+         all1.name = "req-1";
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1), all1})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient",
+       [&](Fixture& f) {
+         slice(f, {multi("device-1", 1), multi("device-2", 1)});
+         shared_by_other(f, "device-1", 1);
+         return Claims{Claim("claim-0", {asks(all, 1)})};
+       },
+       {{share("req-0", "device-2", 1)}}},
+      {"consumable-capacity-dedicated-device-with-consumable-capacity-request",
+       [&](Fixture& f) {
+         DraDevice d = Device("device-1");
+         d.capacity.push_back(cap("capacity-0", 1));
+         slice(f, {d});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)})};
+       },
+       {{whole("req-0", "device-1")}}},
+      {"consumable-capacity-dedicated-device-with-multiple-consumable-capacity-request",
+       [&](Fixture& f) {
+         slice(f, {ranged(Device("device-1"), 2)});
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)}),
+                       Claim("claim-1", {asks(Exact("req-0"), 1)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"allow-multiple-allocations-not-allocate-multi-allocatable-device-which-already-dedicated",
+       [&](Fixture& f) {
+         slice(f, {ranged(multi("device-1"), 2)});
+         auto other = Claim("other");
+         other->allocation.emplace().devices.push_back(whole("req-0", "device-1"));
+         f.state.UpsertResourceClaim(other);
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+      {"allow-multiple-allocations-not-allocate-dedicated-device-which-change-from-multi-"
+       "allocatable",
+       [&](Fixture& f) {
+         slice(f, {ranged(Device("device-1"), 2)});
+         shared_by_other(f, "device-1", 1);
+         return Claims{Claim("claim-0", {asks(Exact("req-0"), 1)})};
+       },
+       {},
+       kUnsched,
+       kNo},
+  };
+  // For the cases with request selectors (the setups run after this
+  // block, so what they use lives here).
+  const std::string attr = std::string("device.attributes[\"") + kDriver + "\"]";
+  auto selecting = [](DraRequest r, std::string expr) {
+    r.selectors.push_back(std::move(expr));
+    return r;
+  };
+  auto kind = [](DraDevice d, std::string k) {
+    d.attributes.push_back({"kind", Str(std::move(k))});
+    return d;
+  };
+  auto consumes = [&](DraDevice d, std::string counter, int64_t units) {
+    d.consumes_counters.push_back({"counter-set-1", {{counter, q(units)}}});
+    return d;
+  };
+  auto pool = [&](Fixture& f, std::vector<DraDevice> devices, std::string counter, int64_t units) {
+    f.state.UpsertResourceSlice(Slice("slice-1", "worker", std::move(devices), "pool-1", 1, 2));
+    auto counters = Slice("slice-2", "", {}, "pool-1", 1, 2);
+    counters->shared_counters = {{"counter-set-1", {{std::move(counter), q(units)}}}};
+    f.state.UpsertResourceSlice(counters);
+  };
+  if (DeviceSelector::Available()) {
+    cases.push_back(
+        {"partitionable-consumable-capacity-backtrack-releases-counter",
+         [&](Fixture& f) {
+           pool(f,
+                {consumes(kind(multi("device-1"), "shared"), "c", 1),
+                 kind(Device("device-2"), "shared"),
+                 consumes(kind(Device("device-3"), "counteronly"), "c", 1)},
+                "c", 1);
+           return Claims{
+               Claim("claim-0", {selecting(Exact("req-0"), attr + ".kind == \"shared\""),
+                                 selecting(Exact("req-1"), attr + ".kind == \"counteronly\"")})};
+         },
+         {{whole("req-0", "device-2"), whole("req-1", "device-3")}}});
+    cases.push_back(
+        {"consumable-capacity-rejection-rolls-back-constraints",
+         [&](Fixture& f) {
+           DraDevice d1 = multi("device-1", 2);
+           d1.attributes = {{"stringAttribute", Str("cap")}};
+           DraDevice d2 = Device("device-2");
+           d2.attributes = {{"stringAttribute", Str("fb")}};
+           slice(f, {d1, d2});
+           auto c0 =
+               Claim("claim-0",
+                     {selecting(asks(Exact("req-0"), 2), attr + ".stringAttribute == \"cap\"")});
+           auto c1 = Claim("claim-1", {});
+           DraRequest sub0 = selecting(asks(all, 2), attr + ".stringAttribute == \"cap\"");
+           sub0.name = "subReq-0";
+           c1->spec.requests.push_back(FirstAvailable(
+               "req-0", {sub0, selecting(Exact("subReq-1"), attr + ".stringAttribute == \"fb\"")}));
+           c1->spec.constraints.push_back({{}, std::string(kDriver) + "/stringAttribute", ""});
+           return Claims{c0, c1};
+         },
+         {{share("req-0", "device-1", 2)}, {whole("req-0/subReq-1", "device-2")}}});
+    cases.push_back(
+        {"partitionable-empty-capacity-multiple-share-backtrack-keeps-counter-ownership",
+         [&](Fixture& f) {
+           DraDevice d1 = consumes(kind(multi("device-1"), "shared"), "c", 1);
+           d1.attributes.push_back({"stringAttribute", Str("red")});
+           DraDevice d2 = kind(Device("device-2"), "fallback");
+           d2.attributes.push_back({"stringAttribute", Str("blue")});
+           DraDevice d3 = kind(Device("device-3"), "gate");
+           d3.attributes.push_back({"stringAttribute", Str("blue")});
+           pool(f, {d1, d2, d3}, "c", 1);
+           auto c1 =
+               Claim("claim-1", {selecting(Exact("req-1"), attr + ".kind == \"shared\" || " + attr +
+                                                               ".kind == \"fallback\""),
+                                 selecting(Exact("req-2"), attr + ".kind == \"gate\""),
+                                 selecting(Exact("req-3"), attr + ".kind == \"shared\"")});
+           c1->spec.constraints.push_back(
+               {{"req-1", "req-2"}, std::string(kDriver) + "/stringAttribute", ""});
+           return Claims{
+               Claim("claim-0", {selecting(Exact("req-0"), attr + ".kind == \"shared\"")}), c1};
+         },
+         {{share("req-0", "device-1", -1)},
+          {whole("req-1", "device-2"), whole("req-2", "device-3"),
+           share("req-3", "device-1", -1)}}});
+    cases.push_back({"allow-multiple-allocations-with-shared-device-counter-cross-cycle",
+                     [&](Fixture& f) {
+                       DraDevice d1 = consumes(multi("device-1", 1), "capacity-0", 1);
+                       d1.attributes = {{"mode", Str("a")}};
+                       DraDevice d2 = consumes(multi("device-2", 1), "capacity-0", 1);
+                       d2.attributes = {{"mode", Str("b")}};
+                       pool(f, {d1, d2}, "capacity-0", 1);
+                       shared_by_other(f, "device-1", 1);
+                       return Claims{Claim("claim-0", {selecting(asks(Exact("req-0"), 1),
+                                                                 attr + ".mode == \"b\"")})};
+                     },
+                     {},
+                     kUnsched,
+                     kNo});
+  }
+  RunAllocCases(cases);
+}
+
 TEST(DynamicResourcesTest, Score) {
   struct ScoreCase {
     std::string name;
@@ -1284,6 +1776,46 @@ TEST(DynamicResourcesTest, AssumeAllocatesClaims) {
   EXPECT_TRUE(pl.Filter(cs2, *f.pod, *f.state.FindNode("worker")).IsSuccess());
   EXPECT_EQ(pl.Filter(cs2, *f.pod, *f.state.FindNode("worker-2")).Message(),
             "resourceclaim not available on the node");
+}
+
+// DRAConsumableCapacity across cycles: each assumed share of a device that
+// allows multiple allocations records what it consumes, and the next pod
+// sees the device's capacity less the shares.
+TEST(DynamicResourcesTest, AssumeSharesDevice) {
+  Fixture f;
+  DraDevice nic = Device("nic");
+  nic.allow_multiple_allocations = true;
+  nic.capacity.push_back({"bw", "2", DraCounterValue{2} * 1000000000, std::nullopt});
+  f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {nic}));
+  std::vector<std::string> share_ids;
+  for (const std::string name : {"a", "b", "c"}) {
+    DraRequest r = Exact("req-1");
+    r.capacity_requests = {{"bw", DraCounterValue{1} * 1000000000}};
+    f.state.UpsertResourceClaim(Claim(name, {r}));
+    Fixture g;
+    g.UseClaim(name);
+    g.pod->uid = "uid-" + name;
+    DynamicResources pl;
+    CycleState cs(1);
+    PreFilterResult result;
+    ASSERT_TRUE(pl.PreFilter(cs, *g.pod, f.state, &result).IsSuccess());
+    const Status s = pl.Filter(cs, *g.pod, *f.state.FindNode("worker"));
+    if (name == "c") {  // a and b hold the whole bandwidth
+      EXPECT_EQ(s.Message(), "cannot allocate all claims");
+      break;
+    }
+    ASSERT_TRUE(s.IsSuccess()) << name << ": " << s.Message();
+    AssumePodClaims(*g.pod, "worker", &f.state);
+    const ResourceClaim& c = *f.state.resource_claims().at("default/" + name);
+    ASSERT_TRUE(c.allocation);
+    ASSERT_EQ(c.allocation->devices.size(), 1u);
+    const DraAllocatedDevice& d = c.allocation->devices[0];
+    ASSERT_TRUE(d.share_id);
+    share_ids.push_back(*d.share_id);
+    EXPECT_TRUE(d.consumed_capacity == (DraQuantities{{"bw", DraCounterValue{1} * 1000000000}}));
+  }
+  ASSERT_EQ(share_ids.size(), 2u);
+  EXPECT_NE(share_ids[0], share_ids[1]);
 }
 
 // PostFilter's reasons (upstream's TestPlugin postfilter results; the

@@ -59,8 +59,13 @@ TEST(DecodeDraTest, ResourceSlice) {
   EXPECT_EQ(gpu.attributes[3].second.kind, DraAttribute::Kind::kVersion);
   ASSERT_NE(gpu.FindAttribute("gpu.example.com", "gpu.example.com/model"), nullptr);
   EXPECT_EQ(gpu.FindAttribute("gpu.example.com", "other.example.com/model"), nullptr);
-  EXPECT_EQ(gpu.capacity, (std::vector<std::pair<std::string, std::string>>{{"memory", "80Gi"},
-                                                                            {"cores", "128"}}));
+  ASSERT_EQ(gpu.capacity.size(), 2u);
+  EXPECT_EQ(gpu.capacity[0].name, "memory");
+  EXPECT_EQ(gpu.capacity[0].text, "80Gi");
+  EXPECT_EQ(gpu.capacity[1].name, "cores");
+  EXPECT_EQ(gpu.capacity[1].text, "128");
+  EXPECT_TRUE(gpu.capacity[1].value == DraCounterValue{128} * 1000000000);
+  EXPECT_FALSE(gpu.capacity[1].policy);
   EXPECT_TRUE(gpu.taints.empty());
   ASSERT_EQ(slice.devices[1].taints.size(), 1u);
   EXPECT_EQ(slice.devices[1].taints[0].key, "k");
@@ -97,6 +102,54 @@ TEST(DecodeDraTest, Counters) {
   EXPECT_EQ(half.consumes_counters[0].name, "gpu-0");
   EXPECT_TRUE(half.consumes_counters[0].counters ==
               (DraCounters{{"memory", 40 * gi}, {"sm", DraCounterValue{500000000}}}));
+}
+
+// DRAConsumableCapacity: a capacity's requestPolicy, a request's
+// capacity.requests, a result's shareID and consumedCapacity; values exact
+// in nano-units.
+TEST(DecodeDraTest, ConsumableCapacity) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"({"kind":"List","items":[
+      {"kind":"ResourceSlice","metadata":{"name":"nics"},
+       "spec":{"driver":"d","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},
+         "devices":[{"name":"nic","allowMultipleAllocations":true,"capacity":{
+           "bandwidth":{"value":"10G","requestPolicy":{"default":"1G",
+             "validRange":{"min":"1G","max":"4G","step":"500M"}}},
+           "queues":{"value":8,"requestPolicy":{"validValues":[1,2,4]}}}}]}},
+      {"kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns"},
+       "spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"nic",
+         "capacity":{"requests":{"bandwidth":"1500M"}}}}]}},
+       "status":{"allocation":{"devices":{"results":[{"request":"r","driver":"d","pool":"p",
+         "device":"nic","shareID":"0f8a2c1e-4b7d-4e55-9a3c-2d1e0b9c8a77",
+         "consumedCapacity":{"bandwidth":"1500M","queues":1}}]}}}}]})",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 2u);
+  const DraCounterValue g = 1000000000;
+  const DraDevice& nic = cs.changes[0].resource_slice->devices[0];
+  EXPECT_TRUE(nic.allow_multiple_allocations);
+  ASSERT_EQ(nic.capacity.size(), 2u);
+  ASSERT_TRUE(nic.capacity[0].policy);
+  const DraCapacityPolicy& bw = *nic.capacity[0].policy;
+  EXPECT_TRUE(nic.capacity[0].value == 10 * g * g);
+  EXPECT_TRUE(bw.default_value == g * g);
+  EXPECT_TRUE(bw.has_range);
+  EXPECT_TRUE(bw.min == g * g);
+  EXPECT_TRUE(bw.max == 4 * g * g);
+  EXPECT_TRUE(bw.step == 500000000 * g);
+  ASSERT_TRUE(nic.capacity[1].policy);
+  EXPECT_FALSE(nic.capacity[1].policy->has_range);
+  EXPECT_TRUE(nic.capacity[1].policy->valid_values ==
+              (std::vector<DraCounterValue>{g, 2 * g, 4 * g}));
+  const ResourceClaim& claim = *cs.changes[1].resource_claim;
+  EXPECT_TRUE(claim.spec.requests[0].exactly->capacity_requests ==
+              (DraQuantities{{"bandwidth", 1500000000 * g}}));
+  const DraAllocatedDevice& d = claim.allocation->devices[0];
+  EXPECT_EQ(d.share_id, "0f8a2c1e-4b7d-4e55-9a3c-2d1e0b9c8a77");
+  ASSERT_TRUE(d.consumed_capacity);
+  EXPECT_TRUE(*d.consumed_capacity ==
+              (DraQuantities{{"bandwidth", 1500000000 * g}, {"queues", g}}));
 }
 
 TEST(DecodeDraTest, DeviceClassClaimAndTemplate) {
@@ -305,6 +358,56 @@ INSTANTIATE_TEST_SUITE_P(
                   "spec.sharedCounters[0].counters.m.value",
                   "spec.sharedCounters[0].counters.m.value: invalid quantity \"x\": invalid "
                   "quantity syntax"},
+        ErrorCase{"RangeWithoutMin",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","capacity":{"m":{"value":4,
+                          "requestPolicy":{"validRange":{"max":2}}}}}]}})",
+                  "spec.devices[0].capacity.m.requestPolicy.validRange.min",
+                  "spec.devices[0].capacity.m.requestPolicy.validRange.min: Required value"},
+        ErrorCase{"RangeStepBelowOne",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","capacity":{"m":{"value":4,
+                          "requestPolicy":{"validRange":{"min":1,"step":"500m"}}}}}]}})",
+                  "spec.devices[0].capacity.m.requestPolicy.validRange.step",
+                  "spec.devices[0].capacity.m.requestPolicy.validRange.step: must be at least 1"},
+        ErrorCase{"ValidValuesUnsorted",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","capacity":{"m":{"value":4,
+                          "requestPolicy":{"validValues":[2,1]}}}}]}})",
+                  "spec.devices[0].capacity.m.requestPolicy.validValues[1]",
+                  "spec.devices[0].capacity.m.requestPolicy.validValues[1]: must be sorted in "
+                  "ascending order without duplicates"},
+        ErrorCase{"RangeAndValidValues",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","capacity":{"m":{"value":4,
+                          "requestPolicy":{"validValues":[1],"validRange":{"min":1}}}}}]}})",
+                  "spec.devices[0].capacity.m.requestPolicy.validRange",
+                  "spec.devices[0].capacity.m.requestPolicy.validRange: must not be set together "
+                  "with validValues"},
+        ErrorCase{"BadCapacityRequest",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{
+                      "requests":[{"name":"r","exactly":{"deviceClassName":"c",
+                                   "capacity":{"requests":{"m":"lots"}}}}]}}})",
+                  "spec.devices.requests[0].exactly.capacity.requests.m",
+                  "spec.devices.requests[0].exactly.capacity.requests.m: invalid quantity "
+                  "\"lots\": invalid quantity syntax"},
+        ErrorCase{"ShareIdNotString",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"status":{"allocation":{
+                      "devices":{"results":[{"request":"r","driver":"d","pool":"p","device":"x",
+                                             "shareID":7}]}}}})",
+                  "status.allocation.devices.results[0].shareID",
+                  "status.allocation.devices.results[0].shareID: expected a string, got a number"},
+        ErrorCase{"BadConsumedCapacity",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"status":{"allocation":{
+                      "devices":{"results":[{"request":"r","driver":"d","pool":"p","device":"x",
+                                             "consumedCapacity":{"m":true}}]}}}})",
+                  "status.allocation.devices.results[0].consumedCapacity.m",
+                  "status.allocation.devices.results[0].consumedCapacity.m: expected a quantity "
+                  "string such as \"500m\" or \"64Gi\""},
         ErrorCase{"PodClaimNameNotString",
                   R"({"kind":"Pod","metadata":{"name":"p"},
                       "spec":{"resourceClaims":[{"name":"a","resourceClaimName":1}]}})",

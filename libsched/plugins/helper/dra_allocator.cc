@@ -1,6 +1,10 @@
 #include "libsched/plugins/helper/dra_allocator.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -13,6 +17,23 @@ namespace {
 using Outcome = DraAllocator::Outcome;
 
 std::string ClaimKey(const ResourceClaim& c) { return c.ns + "/" + c.name; }
+
+// A share's shareID: upstream draws a random UUID; libsched derives one
+// (UUID version 4 layout) from the claim, the result's index and the
+// device, so that the same input gives the same allocation.
+std::string ShareId(const ResourceClaim& claim, size_t index, const std::string& device) {
+  const std::string key =
+      claim.uid + "/" + ClaimKey(claim) + "/" + std::to_string(index) + "/" + device;
+  const XXH128_hash_t h = XXH3_128bits(key.data(), key.size());
+  const uint64_t hi = (h.high64 & ~0xf000ull) | 0x4000ull;       // version 4
+  const uint64_t lo = (h.low64 & ~(3ull << 62)) | (2ull << 62);  // variant 10
+  char out[37];
+  std::snprintf(out, sizeof(out), "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xffffffffffffull));
+  return out;
+}
 
 // NodeMatches (pools_incubating.go).
 bool NodeMatches(const Node& node, const DraNodeSelection& sel, const Interner& in) {
@@ -59,9 +80,6 @@ bool CountersValid(const Pool& pool, const std::vector<const ResourceSlice*>& sl
 // The feature a device needs that libsched does not implement, or null.
 const char* UnsupportedFeature(const DraDevice& d) {
   if (d.has_binding_conditions) return "has binding conditions (DRADeviceBindingConditions)";
-  if (d.allow_multiple_allocations) {
-    return "allows multiple allocations (DRAConsumableCapacity)";
-  }
   return nullptr;
 }
 
@@ -77,7 +95,7 @@ CelDevice ToCel(const ResourceSlice& slice, const DraDevice& d) {
     v.text = a.text;
     c.attributes.emplace_back(name, std::move(v));
   }
-  c.capacity = d.capacity;
+  for (const DraCapacity& cap : d.capacity) c.capacity.emplace_back(cap.name, cap.text);
   return c;
 }
 
@@ -179,8 +197,20 @@ DraAllocator::DraAllocator(const ClusterState& state, std::vector<const Resource
   for (const auto& [key, claim] : state.resource_claims()) {
     if (!claim->allocation) continue;
     for (const DraAllocatedDevice& d : claim->allocation->devices) {
-      // allocateddevices.go: devices allocated with admin access stay free.
-      if (!d.admin_access) allocated_.insert(DeviceId(d.driver, d.pool, d.device));
+      // foreachAllocatedDevice: devices allocated with admin access stay
+      // free; a share of a device (shareID) leaves it free for other shares
+      // and adds what it consumes to the device's aggregated capacity.
+      if (d.admin_access) continue;
+      std::string id = DeviceId(d.driver, d.pool, d.device);
+      if (!d.share_id) {
+        allocated_.insert(std::move(id));
+        continue;
+      }
+      if (d.consumed_capacity) {
+        DraCapacityUse& use = aggregated_[id];
+        for (const auto& [name, value] : *d.consumed_capacity) use[name] += value;
+      }
+      shared_.insert(std::move(id));
     }
   }
   for (const auto& [name, slice] : state.resource_slices()) {
@@ -255,6 +285,14 @@ class DraAllocator::Search {
     const ResourceSlice* slice;
     const DraDevice* device;
     std::string id;
+    bool shared = false;          // a share of a device allowing multiple allocations
+    DraQuantities consumed = {};  // what the share consumes
+  };
+  // allocatingCapacity of one device: its shares being allocated and what
+  // they consume.
+  struct Allocating {
+    int shares = 0;
+    DraCapacityUse use;
   };
   // allocateOne's outcomes: errAllocationResultMaxSizeExceeded is kTooMany.
   enum class Step { kNo, kDone, kTooMany };
@@ -279,6 +317,19 @@ class DraAllocator::Search {
     auto it = allocating_.find(id);
     return it != allocating_.end() && !it->second.empty();
   }
+  // CmpRequestOverCapacity of the allocator: the request beside the
+  // device's allocated and allocating shares.
+  bool CapacityFits(const DraRequest& r, const std::string& id, const DraDevice& d) const {
+    auto done = a_.aggregated_.find(id);
+    auto doing = allocating_capacity_.find(id);
+    std::string error;  // upstream logs it; the device is passed over
+    return DraRequestFits(
+        r.capacity_requests, d, done == a_.aggregated_.end() ? nullptr : &done->second,
+        doing == allocating_capacity_.end() ? nullptr : &doing->second.use, &error);
+  }
+  bool CapacityInUse(const std::string& id) const {
+    return a_.aggregated_.contains(id) || allocating_capacity_.contains(id);
+  }
   bool AllocatingForClaim(const std::string& id, size_t claim) const {
     auto it = allocating_.find(id);
     return it != allocating_.end() && it->second.contains(claim);
@@ -293,6 +344,7 @@ class DraAllocator::Search {
   std::vector<std::vector<std::vector<RequestData>>> requests_;
   std::vector<std::vector<Constraint>> constraints_;
   std::map<std::string, std::set<size_t>> allocating_;
+  std::map<std::string, Allocating, std::less<>> allocating_capacity_;
   // By pool name, as upstream keys them: the counters left by allocated
   // devices, and those the devices being allocated consume.
   std::map<std::string, CounterSets, std::less<>> available_;
@@ -434,9 +486,11 @@ bool DraAllocator::Search::Selectable(size_t claim, const RequestData& rd,
 bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, const Candidate& c,
                                           bool must, std::function<void()>* undo) {
   const bool admin = rd.admin_access();
-  if (admin && AllocatingForClaim(c.id, claim)) return false;
+  const bool multi = c.device->allow_multiple_allocations;
+  if (!multi && admin && AllocatingForClaim(c.id, claim)) return false;
   if (!admin && InUse(c.id)) return false;
-  const bool counters = !c.device->consumes_counters.empty();
+  // A device already shared has its counters taken by the first share.
+  const bool counters = !c.device->consumes_counters.empty() && !(multi && CapacityInUse(c.id));
   if (counters && !ReserveCounters(c)) return false;
   if (TaintPreventsAllocation(*c.device, *rd.request)) {
     if (counters) ReleaseCounters(c);
@@ -449,9 +503,13 @@ bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, c
   for (; added < constraints.size(); ++added) {
     if (!constraints[added].Add(base, sub, *c.slice, *c.device)) break;
   }
-  if (added < constraints.size()) {
-    for (size_t i = added; i-- > 0;) constraints[i].Remove(base, sub);
+  auto release = [this, claim, c, base, sub, counters](size_t n) {
+    std::vector<Constraint>& cs = constraints_[claim];
+    for (size_t i = n; i-- > 0;) cs[i].Remove(base, sub);
     if (counters) ReleaseCounters(c);
+  };
+  if (added < constraints.size()) {
+    release(added);
     if (must) {
       throw Stop{Outcome::Kind::kError, "claim " + ClaimKey(*a_.claims_[claim]) + ", request " +
                                             rd.request->name + ": cannot add device " + c.id +
@@ -459,14 +517,33 @@ bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, c
     }
     return false;
   }
-  allocating_[c.id].insert(claim);
-  results_[claim].push_back({&rd, c.slice, c.device, c.id});
-  *undo = [this, claim, c, base, sub, counters] {
+  // Checked again, after the constraints, as allocateDevice does.
+  if (!CapacityFits(*rd.request, c.id, *c.device)) {
+    release(added);
+    return false;
+  }
+  Result result{&rd, c.slice, c.device, c.id};
+  if (multi) {
+    result.shared = true;
+    result.consumed = DraConsumedFromRequest(rd.request->capacity_requests, *c.device);
+    Allocating& a = allocating_capacity_[c.id];
+    ++a.shares;
+    for (const auto& [name, value] : result.consumed) a.use[name] += value;
+  } else {
+    allocating_[c.id].insert(claim);
+  }
+  results_[claim].push_back(std::move(result));
+  *undo = [this, claim, c, multi, release, n = added] {
+    if (multi) {
+      auto it = allocating_capacity_.find(c.id);
+      for (const auto& [name, value] : results_[claim].back().consumed)
+        it->second.use[name] -= value;
+      if (--it->second.shares == 0) allocating_capacity_.erase(it);
+    } else {
+      allocating_[c.id].erase(claim);
+    }
     results_[claim].pop_back();
-    allocating_[c.id].erase(claim);
-    std::vector<Constraint>& cs = constraints_[claim];
-    for (size_t i = cs.size(); i-- > 0;) cs[i].Remove(base, sub);
-    if (counters) ReleaseCounters(c);
+    release(n);
   };
   return true;
 }
@@ -483,7 +560,9 @@ const DraAllocator::Search::CounterSets& DraAllocator::Search::AvailableCounters
   for (const auto* slices : {&pool.slices, &pool.not_targeting}) {
     for (const ResourceSlice* s : *slices) {
       for (const DraDevice& d : s->devices) {
-        if (!a_.allocated_.contains(DeviceId(s->driver, s->pool, d.name))) continue;
+        // IsDeviceAllocated: allocated whole, or shared.
+        const std::string id = DeviceId(s->driver, s->pool, d.name);
+        if (!a_.allocated_.contains(id) && !a_.shared_.contains(id)) continue;
         for (const DraCounterSet& use : d.consumes_counters) {
           auto set = sets.find(use.name);
           if (set == sets.end()) continue;
@@ -582,6 +661,7 @@ DraAllocator::Search::Step DraAllocator::Search::AllocateOne(size_t claim, size_
         Candidate c{&slice, &dev, DeviceId(pool.driver, pool.name, dev.name), &pool};
         if (admin ? AllocatingForClaim(c.id, claim) : InUse(c.id)) continue;
         if (!Selectable(claim, rd, slice, dev)) continue;
+        if (!CapacityFits(*rd.request, c.id, dev)) continue;
         if (!AllocateDevice(claim, rd, c, false, &undo)) continue;
         const Step step = AllocateOne(claim, request, sub, device + 1, allocate_sub, p, s, d + 1);
         if (step == Step::kDone) return step;
@@ -669,8 +749,9 @@ DraAllocator::Search::RequestData DraAllocator::Search::ValidateRequest(
     if (pool.invalid) throw Stop{Outcome::Kind::kError, what + " is currently invalid"};
     for (const ResourceSlice* s : pool.slices) {
       for (const DraDevice& d : s->devices) {
-        if (Selectable(claim, rd, *s, d)) {
-          rd.all_devices.push_back({s, &d, DeviceId(pool.driver, pool.name, d.name), &pool});
+        std::string id = DeviceId(pool.driver, pool.name, d.name);
+        if (Selectable(claim, rd, *s, d) && CapacityFits(r, id, d)) {
+          rd.all_devices.push_back({s, &d, std::move(id), &pool});
         }
       }
     }
@@ -745,8 +826,16 @@ Outcome DraAllocator::Search::Run() {
   for (size_t ci = 0; ci < n; ++ci) {
     DraAllocation& alloc = out.allocations.emplace_back();
     for (const Result& r : results_[ci]) {
-      alloc.devices.push_back({r.rd->result_name(), r.slice->driver, r.slice->pool, r.device->name,
-                               r.rd->admin_access()});
+      DraAllocatedDevice& d = alloc.devices.emplace_back();
+      d.request = r.rd->result_name();
+      d.driver = r.slice->driver;
+      d.pool = r.slice->pool;
+      d.device = r.device->name;
+      d.admin_access = r.rd->admin_access();
+      if (!r.shared) continue;
+      d.share_id = ShareId(*a_.claims_[ci], alloc.devices.size() - 1, r.id);
+      // consumedCapacity only when the device has capacity, as upstream.
+      if (!r.consumed.empty()) d.consumed_capacity = r.consumed;
     }
     alloc.node_selector = NodeSelectorFor(*a_.claims_[ci], results_[ci]);
   }

@@ -11,14 +11,14 @@
 // "request/subrequest"), matchAttribute and distinctAttribute constraints,
 // admin access, device taints (a NoSchedule or NoExecute taint the request
 // does not tolerate hides the device), partitionable devices (devices draw
-// on their pool's shared counters), and devices already allocated to
-// other claims; the messages are upstream's.
+// on their pool's shared counters), consumable capacity (requests'
+// capacity.requests under each capacity's requestPolicy; devices that
+// allow multiple allocations are shared, each share with its shareID and
+// consumedCapacity), and devices already allocated to other claims; the
+// messages are upstream's.
 //
 // Not implemented, refused with kRefused naming the feature when a device
-// the search reaches needs it: devices with binding
-// conditions, devices that allow multiple allocations (consumable
-// capacity). Requests with capacity requests are refused by the plugin
-// before the allocator runs.
+// the search reaches needs it: devices with binding conditions.
 //
 // Thread-safety: built once per cycle; Allocate is const and may be called
 // concurrently for different nodes.
@@ -34,6 +34,7 @@
 #include "libsched/model/dra.h"
 #include "libsched/model/node.h"
 #include "libsched/plugins/helper/device_selector.h"
+#include "libsched/plugins/helper/dra_capacity.h"
 #include "libsched/state/cluster_state.h"
 
 namespace sched {
@@ -75,7 +76,12 @@ class DraAllocator {
   const ClusterState& state_;
   const Interner& interner_;
   std::vector<const ResourceClaim*> claims_;
-  std::unordered_set<std::string> allocated_;  // DeviceId of every allocated device
+  // DeviceId of every device allocated whole (GatherAllocatedState's
+  // AllocatedDevices), of every device with shares (AllocatedSharedDeviceIDs),
+  // and what the shares consume per device (AggregatedCapacity).
+  std::unordered_set<std::string> allocated_;
+  std::unordered_set<std::string> shared_;
+  std::map<std::string, DraCapacityUse, std::less<>> aggregated_;
   std::map<std::string, std::vector<const ResourceSlice*>, std::less<>> slices_on_node_;
   std::vector<const ResourceSlice*> slices_shared_;        // no nodeName, or shared counters
   std::map<std::string, Compiled, std::less<>> compiled_;  // by expression
