@@ -17,9 +17,9 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
-#include <utility>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libsched/engine/engine.h"
@@ -187,18 +187,9 @@ void RunForkQueued(benchmark::State& state) {
 BENCHMARK(Fork)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
 BENCHMARK(WhatIfFork)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
 BENCHMARK(WhatIfRevert)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
-BENCHMARK(ForkQueued)
-    ->Args({5000, 1000})
-    ->Args({5000, 10000})
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(WhatIfForkQueued)
-    ->Args({5000, 1000})
-    ->Args({5000, 10000})
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(RunForkQueued)
-    ->Args({5000, 1000})
-    ->Args({5000, 10000})
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(ForkQueued)->Args({5000, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond);
+BENCHMARK(WhatIfForkQueued)->Args({5000, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond);
+BENCHMARK(RunForkQueued)->Args({5000, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace bench
