@@ -112,8 +112,18 @@ std::shared_ptr<sched::Pod> Pending(sched::Engine::Session& s, int i) {
   return pod;
 }
 
+// The engine a case forks: Cluster(nodes), or QueuedCluster(nodes, queued).
+sched::Engine& Plain(const benchmark::State& state) {
+  return Cluster(static_cast<int>(state.range(0)));
+}
+sched::Engine& Queued(const benchmark::State& state) {
+  return QueuedCluster(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+}
+using SubjectFn = sched::Engine& (*)(const benchmark::State&);
+
+template <SubjectFn Subject>
 void Fork(benchmark::State& state) {
-  sched::Engine& e = Cluster(static_cast<int>(state.range(0)));
+  sched::Engine& e = Subject(state);
   for (auto _ : state) {
     std::unique_ptr<sched::Engine> child = e.Lock().Fork();
     benchmark::DoNotOptimize(child.get());
@@ -121,8 +131,9 @@ void Fork(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+template <SubjectFn Subject>
 void WhatIfFork(benchmark::State& state) {
-  sched::Engine& e = Cluster(static_cast<int>(state.range(0)));
+  sched::Engine& e = Subject(state);
   sched::ScheduleOptions options;
   options.assume = true;
   int i = 0;
@@ -150,33 +161,8 @@ void WhatIfRevert(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void ForkQueued(benchmark::State& state) {
-  sched::Engine& e =
-      QueuedCluster(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
-  for (auto _ : state) {
-    std::unique_ptr<sched::Engine> child = e.Lock().Fork();
-    benchmark::DoNotOptimize(child.get());
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
-void WhatIfForkQueued(benchmark::State& state) {
-  sched::Engine& e =
-      QueuedCluster(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
-  sched::ScheduleOptions options;
-  options.assume = true;
-  int i = 0;
-  for (auto _ : state) {
-    std::unique_ptr<sched::Engine> child = e.Lock().Fork();
-    sched::Engine::Session s = child->Lock();
-    benchmark::DoNotOptimize(s.Schedule(Pending(s, i++), options));
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
 void RunForkQueued(benchmark::State& state) {
-  sched::Engine& e =
-      QueuedCluster(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  sched::Engine& e = Queued(state);
   for (auto _ : state) {
     std::unique_ptr<sched::Engine> child = e.Lock().Fork();
     benchmark::DoNotOptimize(child->Lock().Run(1, {}));
@@ -184,11 +170,23 @@ void RunForkQueued(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-BENCHMARK(Fork)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
-BENCHMARK(WhatIfFork)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(Fork<Plain>)->Name("Fork")->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(WhatIfFork<Plain>)
+    ->Name("WhatIfFork")
+    ->Arg(500)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(WhatIfRevert)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
-BENCHMARK(ForkQueued)->Args({5000, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond);
-BENCHMARK(WhatIfForkQueued)->Args({5000, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond);
+BENCHMARK(Fork<Queued>)
+    ->Name("ForkQueued")
+    ->Args({5000, 1000})
+    ->Args({5000, 10000})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(WhatIfFork<Queued>)
+    ->Name("WhatIfForkQueued")
+    ->Args({5000, 1000})
+    ->Args({5000, 10000})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(RunForkQueued)->Args({5000, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -38,6 +38,8 @@
 // before it writes it.
 //
 // Thread-safety: none; the engine serializes calls (its write lock).
+// Queues that share containers (ForkFrom) must all be used under one lock
+// (the engine family's): a container's use count decides who copies it.
 #ifndef LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
 #define LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
 
@@ -258,8 +260,8 @@ class PriorityQueue final : public PodNominator {
   QueueingHintMapPerProfile hints_;
   QueueOptions options_;
   // Which QueuedPodInfos this queue may write in place: those whose
-  // `owner` is this. New at construction and at each ForkFrom of or from
-  // this queue (never reused: a counter).
+  // `owner` is this. New at construction, and again each time another
+  // queue is forked from this one (never reused: a counter).
   mutable uint64_t owner_;
   PodHeap active_q_;
   BackoffQueue backoff_q_;
