@@ -7,12 +7,19 @@
 //                         child, free it: one what-if question
 //   WhatIfRevert/<nodes>  the copy-free baseline: begin, schedule with
 //                         assume, revert on the engine itself
+// and, on the same cluster with a pending queue of P pods (P/10 of them
+// failed once and unschedulable, the rest in activeQ):
+//   ForkQueued/<nodes>/<P>      one fork, freed
+//   WhatIfForkQueued/<nodes>/<P> fork, schedule with assume, free
+//   RunForkQueued/<nodes>/<P>   fork, one cycle of Run (pops activeQ's
+//                               head: the child's first queue write), free
 // items/s is forks or questions per second.
 #include <benchmark/benchmark.h>
 
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libsched/engine/engine.h"
@@ -64,6 +71,37 @@ sched::Engine& Cluster(int nodes) {
   return *e;
 }
 
+// Cluster(nodes) plus `queued` pending pods: a tenth too big for any node
+// (popped once and unschedulable), the rest fitting, in activeQ. Built
+// once per size and kept.
+sched::Engine& QueuedCluster(int nodes, int queued) {
+  static std::map<std::pair<int, int>, std::unique_ptr<sched::Engine>> built;
+  std::unique_ptr<sched::Engine>& e = built[{nodes, queued}];
+  if (e != nullptr) return *e;
+  e = Cluster(nodes).Lock().Fork();
+  sched::Engine::Session s = e->Lock();
+  sched::Interner& in = s.interner();
+  const int big = queued / 10;
+  std::vector<sched::Change> changes;
+  for (int i = 0; i < queued; ++i) {
+    sched::Change c{};
+    c.op = sched::Change::Op::kQueuePod;
+    // The big ones first (higher priority): one Run pops exactly them.
+    auto pod = std::make_shared<sched::Pod>(
+        *PodBuilder(in, "queued-" + std::to_string(i), "ns-" + std::to_string(i % 20))
+             .Label("app", "app-" + std::to_string(i % 100))
+             .Priority(i < big ? 10 : 0)
+             .Container(i < big ? 8000 : 100, 500 * kMi)
+             .Build());
+    pod->scheduler_name = sched::kDefaultSchedulerName;
+    c.pod = std::move(pod);
+    changes.push_back(std::move(c));
+  }
+  s.Apply(changes);
+  s.Run(static_cast<uint32_t>(big), {});
+  return *e;
+}
+
 std::shared_ptr<sched::Pod> Pending(sched::Engine::Session& s, int i) {
   auto pod =
       std::make_shared<sched::Pod>(*PodBuilder(s.interner(), "what-if-" + std::to_string(i), "ns-0")
@@ -74,8 +112,18 @@ std::shared_ptr<sched::Pod> Pending(sched::Engine::Session& s, int i) {
   return pod;
 }
 
+// The engine a case forks: Cluster(nodes), or QueuedCluster(nodes, queued).
+sched::Engine& Plain(const benchmark::State& state) {
+  return Cluster(static_cast<int>(state.range(0)));
+}
+sched::Engine& Queued(const benchmark::State& state) {
+  return QueuedCluster(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+}
+using SubjectFn = sched::Engine& (*)(const benchmark::State&);
+
+template <SubjectFn Subject>
 void Fork(benchmark::State& state) {
-  sched::Engine& e = Cluster(static_cast<int>(state.range(0)));
+  sched::Engine& e = Subject(state);
   for (auto _ : state) {
     std::unique_ptr<sched::Engine> child = e.Lock().Fork();
     benchmark::DoNotOptimize(child.get());
@@ -83,8 +131,9 @@ void Fork(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+template <SubjectFn Subject>
 void WhatIfFork(benchmark::State& state) {
-  sched::Engine& e = Cluster(static_cast<int>(state.range(0)));
+  sched::Engine& e = Subject(state);
   sched::ScheduleOptions options;
   options.assume = true;
   int i = 0;
@@ -112,9 +161,33 @@ void WhatIfRevert(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-BENCHMARK(Fork)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
-BENCHMARK(WhatIfFork)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
+void RunForkQueued(benchmark::State& state) {
+  sched::Engine& e = Queued(state);
+  for (auto _ : state) {
+    std::unique_ptr<sched::Engine> child = e.Lock().Fork();
+    benchmark::DoNotOptimize(child->Lock().Run(1, {}));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+BENCHMARK(Fork<Plain>)->Name("Fork")->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(WhatIfFork<Plain>)
+    ->Name("WhatIfFork")
+    ->Arg(500)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(WhatIfRevert)->Arg(500)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(Fork<Queued>)
+    ->Name("ForkQueued")
+    ->Args({5000, 1000})
+    ->Args({5000, 10000})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(WhatIfFork<Queued>)
+    ->Name("WhatIfForkQueued")
+    ->Args({5000, 1000})
+    ->Args({5000, 10000})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(RunForkQueued)->Args({5000, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace bench

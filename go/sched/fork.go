@@ -10,8 +10,9 @@ import "runtime"
 // source, so both decide alike from here; a change to either never shows
 // in the other. The child starts with no transaction open. e and its forks
 // share one lock inside the library: they may be used and closed from any
-// goroutines at once, and their calls serialize. It costs O(1) in the
-// cluster's size plus the pending pods (the state is shared copy-on-write;
+// goroutines at once, and their calls serialize. It costs O(1) whatever the
+// numbers of nodes, pods and pending pods (the state and the queue are
+// shared copy-on-write, each side copying a piece when it first changes it;
 // docs/api.md, "Fork"). The child must be closed like any Engine.
 func (e *Engine) Fork() (*Engine, error) {
 	e.mu.RLock()

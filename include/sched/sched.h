@@ -435,11 +435,15 @@ SCHED_API sched_status sched_engine_revert(sched_engine *engine, sched_error **e
  * decisions from here. A change to either never shows in the other. The
  * child starts with no transaction open (those of `engine` stay its own)
  * and an empty equivalence cache, which changes no result. Free it with
- * sched_engine_free, before or after `engine`. Cost: O(1) in the cluster's
- * size (the state is shared copy-on-write; each side clones what it first
- * changes: a node's aggregates, a shard of the pod map) plus O(pending
- * pods) for the queue; inside a transaction of `engine`, O(nodes + pods).
- * No interned string is copied. Errors: SCHED_INVALID_ARGUMENT for a NULL
+ * sched_engine_free, before or after `engine`. Cost: O(1) up front, in
+ * time and memory, whatever the numbers of nodes, pods and pending pods:
+ * the state and the queue are shared copy-on-write, and each side copies
+ * a piece when it first changes it while the other still shares it: a
+ * node's aggregates, a shard of the pod map (docs/api.md, "Fork"); one of
+ * the queue's containers (activeQ, backoffQ, unschedulable pods,
+ * nominations: its pointers, O(pods in it)); a pending pod's record (O(1)).
+ * Inside a transaction of `engine`, O(nodes + pods + pending pods), all
+ * copied at once. No interned string is copied. Errors: SCHED_INVALID_ARGUMENT for a NULL
  * engine or child; SCHED_OUT_OF_MEMORY (then *child is untouched and
  * `engine` unchanged). Thread-safety: an engine and its forks (and theirs)
  * share one lock: each may be called, and freed, from any thread at once,

@@ -98,7 +98,7 @@ std::unique_ptr<Engine> Engine::Session::Fork() const {
     child->schedulers_.at(name)->Rewind(s->rng(), s->next_start_node_index());
   }
   child->clock_.Step(e.clock_.Now() - child->clock_.Now());
-  child->queue_->CopyPodsFrom(*e.queue_);
+  child->queue_->ForkFrom(*e.queue_);
   e.state_->interner().Share();
   child->building_fork_ = false;
   return child;

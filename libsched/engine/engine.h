@@ -38,10 +38,10 @@
 // same state, config, queue, clock, random sources and start indexes; a
 // change to either never shows in the other. It shares what never changes
 // (model objects, the built config, the Parallelizer's threads) and the
-// cluster state copy-on-write (ClusterState::Clone): O(1) in the cluster's
-// size, plus the pending pods of the queue, which are copied; each side
-// then clones what it first changes (docs/api.md, "Fork", has the cost
-// model and the figures). A parent and its forks (and theirs) form a
+// cluster state and the queue copy-on-write (ClusterState::Clone,
+// PriorityQueue::ForkFrom): O(1) in the cluster's size and the number of
+// pending pods; each side then clones what it first changes (docs/api.md,
+// "Fork", has the cost model and the figures). A parent and its forks (and theirs) form a
 // family: they share one interner, so they share one lock too, and their
 // sessions serialize with each other. The child starts with no
 // transaction open and an empty equivalence cache (which changes no

@@ -5,9 +5,12 @@
 // state digests (state, queue, clock, random sources) and equal decisions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -47,6 +50,8 @@ struct Op {
   bool assume = false;    // kSchedule
   uint32_t cycles = 0;    // kRun
   uint64_t millis = 0;    // kClock
+  int32_t priority = 0;   // pods: high ones may preempt (nominations)
+  bool gated = false;     // kQueuePod: a scheduling gate (unschedulable until updated without)
 };
 
 std::string NodeName(int n) { return "n" + std::to_string(n); }
@@ -62,8 +67,10 @@ std::shared_ptr<Pod> MakePod(Interner& in, const Op& op, bool bound) {
         10, PodTerm(in, "zone", {Req(in, "app", SelectorOp::kIn, {"a" + std::to_string(op.app)})}));
   }
   if (bound) b.NodeName(NodeName(op.node));
+  b.Priority(op.priority);
   auto pod = std::make_shared<Pod>(*b.Build());
   pod->scheduler_name = kDefaultSchedulerName;
+  if (op.gated) pod->scheduling_gates = {"example.com/wait"};
   return pod;
 }
 
@@ -74,7 +81,8 @@ std::string Do(Engine& e, const Op& op) {
   std::string out;
   auto decision = [&](const PodResult& r) {
     out += r.pod + "->" + r.node + "/" + std::to_string(static_cast<int>(r.outcome)) + "/" +
-           std::to_string(r.feasible_nodes) + ";";
+           std::to_string(r.feasible_nodes) +
+           (r.nominated_node.empty() ? "" : "!" + r.nominated_node) + ";";
   };
   switch (op.kind) {
     case Op::kNode: {
@@ -172,9 +180,16 @@ Op RandomOp(std::mt19937_64& rng, int* next_pod, int* next_node) {
       break;
     case Op::kQueuePod:
     case Op::kSchedule:
-      op.pod = (*next_pod)++;
-      op.milli_cpu = 100 * (1 + pick(20));
+      // A queued pod is sometimes an earlier one again: an update of a
+      // pending pod (the queue's Update: in activeQ, backoffQ,
+      // unschedulable or gated; ungated when the gate goes), ignored when
+      // bound. Some are gated; high-priority ones preempt when nothing fits.
+      op.pod = op.kind == Op::kQueuePod && *next_pod > 0 && pick(4) == 0 ? pick(*next_pod)
+                                                                         : (*next_pod)++;
+      op.milli_cpu = 100 * (1 + pick(30));
       op.assume = pick(2) == 0;
+      op.priority = pick(3) == 0 ? 100 : 0;
+      op.gated = op.kind == Op::kQueuePod && pick(6) == 0;
       break;
     case Op::kRun:
       op.cycles = static_cast<uint32_t>(pick(4));
@@ -245,6 +260,80 @@ TEST(ForkTest, ManyGenerationsEachMatchTheirReplays) {
   }
 }
 
+// A long pending queue (pods in activeQ, backoffQ and unschedulable, gated
+// and nominated ones) shared by forks, then random operations on every
+// side, mostly the queue's (pods queued, updated, popped, failed, moved by
+// node and pod events and by time, deleted): each matches its replay.
+TEST(ForkTest, PendingQueueSharedThenChangedOnEverySide) {
+  int nominated = 0;  // preemption's nominations in the setups, over all seeds
+  int gated = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    std::mt19937_64 rng(seed);
+    int next_pod = 0;
+    int next_node = 0;
+    auto act = [&](Member& m, const Op& op) {
+      m.decisions.push_back(Do(*m.engine, op));
+      m.history.push_back(op);
+    };
+    // Queue operations twice as likely as the others.
+    auto queue_op = [&] {
+      Op op = RandomOp(rng, &next_pod, &next_node);
+      if (op.kind == Op::kSchedule || op.kind == Op::kRemoveNode) {
+        op = RandomOp(rng, &next_pod, &next_node);
+      }
+      return op;
+    };
+    Member root{NewFamilyEngine(), {}, {}};
+    for (int n = 0; n < 5; ++n) {
+      act(root, {.kind = Op::kNode, .node = next_node++, .milli_cpu = 2000, .app = n % 3});
+    }
+    for (int i = 0; i < 15; ++i) {  // victims for the high-priority pods
+      act(root, {.kind = Op::kBoundPod, .node = i % 5, .pod = next_pod++, .milli_cpu = 500});
+    }
+    for (int i = 0; i < 40; ++i) {
+      act(root, {.kind = Op::kQueuePod,
+                 .pod = next_pod++,
+                 .milli_cpu = 100 * (1 + static_cast<int64_t>(rng() % 30)),
+                 .app = static_cast<int>(rng() % 3),
+                 .priority = rng() % 3 == 0 ? 100 : 0,
+                 .gated = rng() % 6 == 0});
+    }
+    act(root, {.kind = Op::kRun, .cycles = 16});
+    // A node added before their backoff ends: pods it may help go to backoffQ.
+    act(root, {.kind = Op::kNode, .node = next_node++, .milli_cpu = 1000});
+    act(root, {.kind = Op::kRun, .cycles = 4});
+    for (const std::string& d : root.decisions) {
+      nominated += static_cast<int>(std::count(d.begin(), d.end(), '!'));
+    }
+    {
+      const QueueReport q = root.engine->Lock().Queue();
+      std::set<std::string_view> queues;
+      for (const QueuedPodView& v : q.pods) {
+        queues.insert(v.queue);
+        if (!v.gating_plugin.empty()) ++gated;
+      }
+      EXPECT_EQ(queues, (std::set<std::string_view>{kActiveQ, kBackoffQ, kUnschedulableQ}));
+    }
+    std::vector<Member> family;
+    family.push_back(std::move(root));
+    for (int step = 0; step < 120; ++step) {
+      const size_t i = rng() % family.size();
+      if (rng() % 100 < 8 && family.size() < 5) {
+        Member child{Fork(*family[i].engine), family[i].history, family[i].decisions};
+        family.push_back(std::move(child));
+        continue;
+      }
+      act(family[i], queue_op());
+    }
+    for (size_t i = 0; i < family.size(); ++i) {
+      ExpectSameAsReplay(family[i],
+                         "seed " + std::to_string(seed) + ", member " + std::to_string(i));
+    }
+  }
+  EXPECT_GT(nominated, 0);
+  EXPECT_GT(gated, 0);
+}
+
 // A fork taken inside a transaction, then both sides go on writing (the
 // same nodes and pods included) before the parent reverts: the parent is
 // back where it began, the child has everything it saw and did.
@@ -253,13 +342,10 @@ TEST(ForkTest, ForkInsideATransactionThenBothSidesWrite) {
     std::mt19937_64 rng(seed);
     int next_pod = 0;
     int next_node = 0;
-    // Changes to cluster state only: Revert puts those back exactly.
-    auto state_op = [&] {
-      for (;;) {
-        const Op op = RandomOp(rng, &next_pod, &next_node);
-        if (op.kind != Op::kClock && op.kind != Op::kRun && op.kind != Op::kQueuePod) return op;
-      }
-    };
+    // Any operation, the queue's too: the child, forked inside the
+    // transaction, copies the queue at once (the parent's revert writes
+    // back into what it holds).
+    auto state_op = [&] { return RandomOp(rng, &next_pod, &next_node); };
     Member parent{NewFamilyEngine(), {}, {}};
     auto act = [&](Member& m, const Op& op) {
       m.decisions.push_back(Do(*m.engine, op));
@@ -307,6 +393,12 @@ TEST(ForkTest, ParentRevertLeavesTheChildAlone) {
   parent->Lock().Begin();
   Do(*parent, {.kind = Op::kNode, .node = 1, .milli_cpu = 4000, .app = 2});
   Do(*parent, {.kind = Op::kBoundPod, .node = 1, .pod = 1, .milli_cpu = 300, .app = 1});
+  // Pending pods too: one scheduled, one failed (unschedulable), one left
+  // in activeQ; the revert takes them out of the parent's queue only.
+  Do(*parent, {.kind = Op::kQueuePod, .pod = 2, .milli_cpu = 300});
+  Do(*parent, {.kind = Op::kQueuePod, .pod = 3, .milli_cpu = 9000, .priority = 100});
+  Do(*parent, {.kind = Op::kQueuePod, .pod = 4, .milli_cpu = 200});
+  const std::string run = Do(*parent, {.kind = Op::kRun, .cycles = 2});
   auto child = Fork(*parent);
   const uint64_t child_digest = child->StateDigest();
   EXPECT_EQ(child->Lock().transactions(), 0u);
@@ -317,8 +409,12 @@ TEST(ForkTest, ParentRevertLeavesTheChildAlone) {
   ExpectSameAsReplay(*child,
                      {{.kind = Op::kNode, .node = 0, .milli_cpu = 4000},
                       {.kind = Op::kNode, .node = 1, .milli_cpu = 4000, .app = 2},
-                      {.kind = Op::kBoundPod, .node = 1, .pod = 1, .milli_cpu = 300, .app = 1}},
-                     {"", "", ""}, "child");
+                      {.kind = Op::kBoundPod, .node = 1, .pod = 1, .milli_cpu = 300, .app = 1},
+                      {.kind = Op::kQueuePod, .pod = 2, .milli_cpu = 300},
+                      {.kind = Op::kQueuePod, .pod = 3, .milli_cpu = 9000, .priority = 100},
+                      {.kind = Op::kQueuePod, .pod = 4, .milli_cpu = 200},
+                      {.kind = Op::kRun, .cycles = 2}},
+                     {"", "", "", "", "", "", run}, "child");
 }
 
 // A child's transaction reverts only the child, even with strings the

@@ -39,24 +39,23 @@ class BackoffQueue {
   // calculateBackoffDuration: initial << (count-1), at most max.
   Duration BackoffDuration(int count) const;
 
+  // Shares `other`'s pods, O(1) (PodHeap::ShareFrom).
+  void ShareFrom(const BackoffQueue& other) {
+    backoff_.ShareFrom(other.backoff_);
+    error_backoff_.ShareFrom(other.error_backoff_);
+  }
+  // PodHeap::UnshareAll of both orders.
+  template <typename Fn>
+  void UnshareAll(const Fn& copy) {
+    backoff_.UnshareAll(copy);
+    error_backoff_.UnshareAll(copy);
+  }
+
   // Adds `p` to the order its last failure selects.
   void Add(std::shared_ptr<QueuedPodInfo> p);
   QueuedPodInfo* Get(std::string_view key) const;
   bool Has(std::string_view key) const { return Get(key) != nullptr; }
   std::shared_ptr<QueuedPodInfo> Delete(std::string_view key);
-  // Applies `change` to the pod with `key` (re-sorting it); false if absent.
-  template <typename Fn>
-  bool Update(std::string_view key, Fn&& change) {
-    for (PodHeap* h : {&backoff_, &error_backoff_}) {
-      if (auto p = h->Delete(key)) {
-        undo::SaveShared(log_, p);
-        change(*p);
-        h->AddOrUpdate(std::move(p));
-        return true;
-      }
-    }
-    return false;
-  }
   // popAllBackoffCompleted: removes every pod whose backoff ended, the
   // plugin-rejected ones first, each in expiry order.
   std::vector<std::shared_ptr<QueuedPodInfo>> PopAllBackoffCompleted();

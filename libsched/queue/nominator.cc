@@ -14,8 +14,9 @@ void Nominator::AddNominatedPod(std::shared_ptr<const Pod> pod,
   // Upstream asks the pod lister whether the pod is bound; the pod we hold
   // is that newest version.
   if (node.empty() || !pod->node_name.empty()) return;
-  undo::InsertOrAssign(log_, pod_to_node_, PodKey(*pod), node);
-  auto& pods = undo::TryEmplace(log_, nominated_pods_, node).first->second;
+  Data& d = data_.Mutable(log_);
+  undo::InsertOrAssign(log_, d.pod_to_node, PodKey(*pod), node);
+  auto& pods = undo::TryEmplace(log_, d.nominated_pods, node).first->second;
   undo::PushBack(log_, pods, std::move(pod));
 }
 
@@ -24,8 +25,8 @@ void Nominator::UpdateNominatedPod(const Pod& old_pod, std::shared_ptr<const Pod
   // Neither version names a node: the nomination came from this scheduler
   // (status not yet written back), so it survives the update.
   if (old_pod.nominated_node_name.empty() && new_pod->nominated_node_name.empty()) {
-    auto it = pod_to_node_.find(PodKey(old_pod));
-    if (it != pod_to_node_.end()) keep = it->second;
+    auto it = data_->pod_to_node.find(PodKey(old_pod));
+    if (it != data_->pod_to_node.end()) keep = it->second;
   }
   DeleteNominatedPodIfExists(old_pod);
   AddNominatedPod(std::move(new_pod), keep);
@@ -33,29 +34,30 @@ void Nominator::UpdateNominatedPod(const Pod& old_pod, std::shared_ptr<const Pod
 
 void Nominator::DeleteNominatedPodIfExists(const Pod& pod) {
   const std::string key = PodKey(pod);
-  auto it = pod_to_node_.find(key);
-  if (it == pod_to_node_.end()) return;
-  auto node = nominated_pods_.find(it->second);
-  if (node != nominated_pods_.end()) {
+  if (!data_->pod_to_node.contains(key)) return;  // no write: shared stays shared
+  Data& d = data_.Mutable(log_);
+  auto it = d.pod_to_node.find(key);
+  auto node = d.nominated_pods.find(it->second);
+  if (node != d.nominated_pods.end()) {
     auto& pods = node->second;
     const auto pos =
         std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return PodKey(*p) == key; });
     undo::EraseAt(log_, pods, static_cast<size_t>(pos - pods.begin()));
-    if (pods.empty()) undo::Erase(log_, nominated_pods_, node);
+    if (pods.empty()) undo::Erase(log_, d.nominated_pods, node);
   }
-  undo::Erase(log_, pod_to_node_, it);
+  undo::Erase(log_, d.pod_to_node, it);
 }
 
 std::vector<std::shared_ptr<const Pod>> Nominator::NominatedPodsForNode(
     std::string_view node_name) const {
-  auto it = nominated_pods_.find(node_name);
-  if (it == nominated_pods_.end()) return {};
+  auto it = data_->nominated_pods.find(node_name);
+  if (it == data_->nominated_pods.end()) return {};
   return it->second;
 }
 
 std::string Nominator::NominatedNodeFor(const Pod& pod) const {
-  auto it = pod_to_node_.find(PodKey(pod));
-  return it == pod_to_node_.end() ? std::string() : it->second;
+  auto it = data_->pod_to_node.find(PodKey(pod));
+  return it == data_->pod_to_node.end() ? std::string() : it->second;
 }
 
 }  // namespace sched

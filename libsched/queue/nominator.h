@@ -3,6 +3,10 @@
 // (PodKey); the newest version of each pod is kept so that a cycle reads its
 // current requests.
 //
+// Copy-on-write (a forked queue, issue 18): ShareFrom() shares `other`'s
+// nominations in O(1); the first change to a shared Nominator copies them
+// (O(nominated pods), the pods themselves shared: they are immutable).
+//
 // Thread-safety: none; the owning PriorityQueue serializes calls.
 #ifndef LIBSCHED_QUEUE_NOMINATOR_H_
 #define LIBSCHED_QUEUE_NOMINATOR_H_
@@ -17,6 +21,7 @@
 
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/model/pod.h"
+#include "libsched/state/cow.h"
 #include "libsched/state/undo_log.h"
 
 namespace sched {
@@ -25,12 +30,12 @@ class Nominator final : public PodNominator {
  public:
   // Changes are recorded in `log` (may be null), which must outlive it.
   explicit Nominator(UndoLog* log = nullptr) : log_(log) {}
-  // The nominations of `other` (pods are immutable: shared), for a copy of
-  // its queue (PriorityQueue::CopyPodsFrom). Not recorded in the log.
-  void CopyFrom(const Nominator& other) {
-    nominated_pods_ = other.nominated_pods_;
-    pod_to_node_ = other.pod_to_node_;
-  }
+  // The nominations of `other`, shared until either side changes them
+  // (PriorityQueue::ForkFrom). REQUIRES: this one's log is not recording.
+  void ShareFrom(const Nominator& other) { data_ = other.data_; }
+  // Makes the nominations this one's own (a fork inside an open unit).
+  // Not recorded.
+  void UnshareAll() { data_.Mutable(nullptr); }
 
   // Records `pod` as nominated to `node_name` (upstream's ModeOverride) or,
   // when it is nullopt, to pod->nominated_node_name (ModeNoop; nothing when
@@ -46,14 +51,17 @@ class Nominator final : public PodNominator {
 
   std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
       std::string_view node_name) const override;
-  bool HasNominatedPods() const override { return !nominated_pods_.empty(); }
+  bool HasNominatedPods() const override { return !data_->nominated_pods.empty(); }
   // The node `pod` is nominated to, or "".
   std::string NominatedNodeFor(const Pod& pod) const;
 
  private:
+  struct Data {
+    std::map<std::string, std::vector<std::shared_ptr<const Pod>>, std::less<>> nominated_pods;
+    std::unordered_map<std::string, std::string> pod_to_node;  // PodKey -> node
+  };
   UndoLog* log_;
-  std::map<std::string, std::vector<std::shared_ptr<const Pod>>, std::less<>> nominated_pods_;
-  std::unordered_map<std::string, std::string> pod_to_node_;  // PodKey -> node
+  Cow<Data> data_;
 };
 
 }  // namespace sched

@@ -2,33 +2,47 @@
 
 namespace sched {
 
+void PodHeap::UnshareAll(
+    const std::function<std::shared_ptr<QueuedPodInfo>(const QueuedPodInfo&)>& copy) {
+  Data& d = Unshare(data_, nullptr);
+  d.order.clear();
+  for (auto& [key, p] : d.items) {
+    p = copy(*p);
+    d.order.insert(p.get());
+  }
+}
+
 void PodHeap::AddOrUpdate(std::shared_ptr<QueuedPodInfo> p) {
   Delete(p->key);
+  Data& d = Mutable();
   QueuedPodInfo* raw = p.get();
   std::string key = p->key;
-  // items_ owns p, so it goes in first: undo (newest first) then takes p out
-  // of order_, whose comparator reads p, while items_ still keeps p alive.
-  undo::TryEmplace(log_, items_, std::move(key), std::move(p));
-  undo::Insert(log_, order_, raw);
+  // items owns p, so it goes in first: undo (newest first) then takes p out
+  // of order, whose comparator reads p, while items still keeps p alive.
+  undo::TryEmplace(log_, d.items, std::move(key), std::move(p));
+  undo::Insert(log_, d.order, raw);
 }
 
 QueuedPodInfo* PodHeap::Get(std::string_view key) const {
-  auto it = items_.find(key);
-  return it == items_.end() ? nullptr : it->second.get();
+  auto it = data_->items.find(key);
+  return it == data_->items.end() ? nullptr : it->second.get();
 }
 
 std::shared_ptr<QueuedPodInfo> PodHeap::Delete(std::string_view key) {
-  auto it = items_.find(key);
-  if (it == items_.end()) return nullptr;
+  auto it = data_->items.find(key);
+  if (it == data_->items.end()) return nullptr;  // no write: a shared heap stays shared
+  const Data* before = data_.get();
+  Data& d = Mutable();
+  if (&d != before) it = d.items.find(key);
   std::shared_ptr<QueuedPodInfo> p = it->second;
-  undo::Erase(log_, order_, order_.find(p.get()));
-  undo::Erase(log_, items_, it);
+  undo::Erase(log_, d.order, d.order.find(p.get()));
+  undo::Erase(log_, d.items, it);
   return p;
 }
 
 std::shared_ptr<QueuedPodInfo> PodHeap::Pop() {
-  if (order_.empty()) return nullptr;
-  return Delete((*order_.begin())->key);
+  if (data_->order.empty()) return nullptr;
+  return Delete((*data_->order.begin())->key);
 }
 
 }  // namespace sched

@@ -6,6 +6,12 @@
 // item a change took out while the change hands it on (undo_log.h); with
 // a log, every change is recorded there.
 //
+// Copy-on-write (a forked queue, issue 18): ShareFrom() makes two heaps
+// share one order and index in O(1); the first change to a shared heap
+// copies them (O(items): the pointers, not the items). Items themselves
+// are not copied: the owning queue clones a shared item before it writes
+// one (PriorityQueue::Own).
+//
 // REQUIRES: the fields `less` reads do not change while an item is inside;
 // Update() takes the item out around a change. Not thread-safe.
 #ifndef LIBSCHED_QUEUE_POD_HEAP_H_
@@ -20,6 +26,7 @@
 #include <vector>
 
 #include "libsched/queue/queued_pod_info.h"
+#include "libsched/state/cow.h"
 #include "libsched/state/undo_log.h"
 
 namespace sched {
@@ -28,7 +35,16 @@ class PodHeap {
  public:
   using LessFn = std::function<bool(const QueuedPodInfo&, const QueuedPodInfo&)>;
   // `log` (may be null) must outlive the heap.
-  explicit PodHeap(LessFn less, UndoLog* log = nullptr) : log_(log), order_(Cmp{std::move(less)}) {}
+  explicit PodHeap(LessFn less, UndoLog* log = nullptr)
+      : log_(log), data_(std::make_shared<Data>(Cmp{std::move(less)})) {}
+
+  // Shares `other`'s items and order, O(1); the first change to either
+  // copies them. REQUIRES: this heap's log is not recording.
+  void ShareFrom(const PodHeap& other) { data_ = other.data_; }
+  // Makes the order and index this heap's own and replaces every item by
+  // copy(item) (a fork taken inside an open unit: none of it may stay
+  // shared). Not recorded. O(items).
+  void UnshareAll(const std::function<std::shared_ptr<QueuedPodInfo>(const QueuedPodInfo&)>& copy);
 
   // Adds `p`, replacing an item with the same key.
   void AddOrUpdate(std::shared_ptr<QueuedPodInfo> p);
@@ -38,12 +54,14 @@ class PodHeap {
   // Removes and returns the item with `key`, or null.
   std::shared_ptr<QueuedPodInfo> Delete(std::string_view key);
   // The first item in order, or null.
-  QueuedPodInfo* Peek() const { return order_.empty() ? nullptr : *order_.begin(); }
+  QueuedPodInfo* Peek() const { return data_->order.empty() ? nullptr : *data_->order.begin(); }
   // Removes and returns the first item, or null.
   std::shared_ptr<QueuedPodInfo> Pop();
-  size_t Len() const { return items_.size(); }
+  size_t Len() const { return data_->items.size(); }
   // The items in order.
-  std::vector<const QueuedPodInfo*> List() const { return {order_.begin(), order_.end()}; }
+  std::vector<const QueuedPodInfo*> List() const {
+    return {data_->order.begin(), data_->order.end()};
+  }
 
  private:
   struct Cmp {
@@ -54,9 +72,17 @@ class PodHeap {
       return a->key < b->key;
     }
   };
+  struct Data {
+    Data() = default;  // for Unshare's null case, which never arises: data_ is set
+    explicit Data(Cmp cmp) : order(std::move(cmp)) {}
+    std::map<std::string, std::shared_ptr<QueuedPodInfo>, std::less<>> items;
+    std::set<QueuedPodInfo*, Cmp> order;
+  };
+  // The data, this heap's own (copied first when shared, recorded).
+  Data& Mutable() { return Unshare(data_, log_); }
+
   UndoLog* log_;
-  std::map<std::string, std::shared_ptr<QueuedPodInfo>, std::less<>> items_;
-  std::set<QueuedPodInfo*, Cmp> order_;
+  std::shared_ptr<Data> data_;  // never null
 };
 
 }  // namespace sched

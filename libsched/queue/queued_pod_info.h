@@ -3,6 +3,7 @@
 #ifndef LIBSCHED_QUEUE_QUEUED_POD_INFO_H_
 #define LIBSCHED_QUEUE_QUEUED_POD_INFO_H_
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -36,6 +37,9 @@ struct QueuedPodInfo {
   std::vector<ClusterEvent> gating_plugin_events;
   // Cached backoff expiry (reset whenever the counts or timestamp change).
   std::optional<Time> backoff_expiration;
+  // The queue that may write this in place (PriorityQueue's owner id);
+  // any other clones it first, as may share it after a fork.
+  uint64_t owner = 0;
 
   bool Gated() const { return !gating_plugin.empty(); }
 };

@@ -1,6 +1,7 @@
 #include "libsched/queue/scheduling_queue.h"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <utility>
 
@@ -13,6 +14,13 @@ bool ActiveLess(const QueuedPodInfo& a, const QueuedPodInfo& b) {
   return a.timestamp < b.timestamp;
 }
 
+// A new owner id (PriorityQueue::owner_), never reused: queues of different
+// engines may be built on different threads.
+uint64_t NewOwner() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints,
@@ -20,26 +28,54 @@ PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints
     : clock_(clock),
       hints_(std::move(hints)),
       options_(options),
+      owner_(NewOwner()),
       active_q_(ActiveLess, &undo_),
       backoff_q_(clock, options.pod_initial_backoff, options.pod_max_backoff,
                  options.pop_from_backoff_q, ActiveLess, &undo_),
       nominator_(&undo_) {}
 
-void PriorityQueue::CopyPodsFrom(const PriorityQueue& other) {
-  if (!other.in_flight_.empty() || active_q_.Len() != 0 || !unschedulable_pods_.empty()) {
-    throw std::logic_error("PriorityQueue::CopyPodsFrom: pods in flight, or not a new queue");
+void PriorityQueue::ForkFrom(const PriorityQueue& other) {
+  if (!other.in_flight_.empty() || active_q_.Len() != 0 || !unschedulable_pods_->empty() ||
+      undo_.recording()) {
+    throw std::logic_error("PriorityQueue::ForkFrom: pods in flight, or not a new queue");
   }
-  for (const QueuedPodInfo* p : other.active_q_.List()) {
-    active_q_.AddOrUpdate(std::make_shared<QueuedPodInfo>(*p));
-  }
-  for (const QueuedPodInfo* p : other.backoff_q_.List()) {
-    backoff_q_.Add(std::make_shared<QueuedPodInfo>(*p));
-  }
-  for (const auto& [key, p] : other.unschedulable_pods_) {
-    unschedulable_pods_.emplace(key, std::make_shared<QueuedPodInfo>(*p));
-  }
-  nominator_.CopyFrom(other.nominator_);
+  // From now on neither side writes in place a QueuedPodInfo held now.
+  other.owner_ = NewOwner();
+  active_q_.ShareFrom(other.active_q_);
+  backoff_q_.ShareFrom(other.backoff_q_);
+  unschedulable_pods_ = other.unschedulable_pods_;
+  nominator_.ShareFrom(other.nominator_);
   scheduling_cycle_ = other.scheduling_cycle_;
+  if (!other.undo_.recording()) return;
+  // Records of `other`'s open Batch name the containers and
+  // QueuedPodInfos it holds, and its rollback writes them: keep none.
+  auto copy = [this](const QueuedPodInfo& p) {
+    auto c = std::make_shared<QueuedPodInfo>(p);
+    c->owner = owner_;
+    return c;
+  };
+  active_q_.UnshareAll(copy);
+  backoff_q_.UnshareAll(copy);
+  for (auto& [key, p] : unschedulable_pods_.Mutable(nullptr)) p = copy(*p);
+  nominator_.UnshareAll();
+}
+
+void PriorityQueue::Own(std::shared_ptr<QueuedPodInfo>& p) const {
+  if (p->owner == owner_) return;
+  auto c = std::make_shared<QueuedPodInfo>(*p);
+  c->owner = owner_;
+  p = std::move(c);
+}
+
+std::shared_ptr<QueuedPodInfo>& PriorityQueue::OwnUnschedulable(std::string_view key) {
+  std::shared_ptr<QueuedPodInfo>& slot = unschedulable_pods_.Mutable(&undo_).find(key)->second;
+  if (slot->owner != owner_) {
+    std::shared_ptr<QueuedPodInfo> p = slot;
+    Own(p);
+    undo::Save(&undo_, slot);
+    slot = std::move(p);
+  }
+  return slot;
 }
 
 std::shared_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(
@@ -48,6 +84,7 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(
   p->key = PodKey(*pod);
   p->pod = std::move(pod);
   p->timestamp = clock_.Now();
+  p->owner = owner_;
   return p;
 }
 
@@ -56,7 +93,8 @@ const ProfileQueueingHints* PriorityQueue::HintsFor(const Pod& pod) const {
   return it == hints_.end() ? nullptr : &it->second;
 }
 
-void PriorityQueue::RunPreEnqueuePlugins(const std::shared_ptr<QueuedPodInfo>& shared) {
+void PriorityQueue::RunPreEnqueuePlugins(std::shared_ptr<QueuedPodInfo>& shared) {
+  Own(shared);
   undo::SaveShared(&undo_, shared);
   QueuedPodInfo& p = *shared;
   const ProfileQueueingHints* h = HintsFor(*p.pod);
@@ -129,7 +167,7 @@ PriorityQueue::Strategy PriorityQueue::SchedulingHintForInFlightPod(
 
 void PriorityQueue::AddToUnschedulable(std::shared_ptr<QueuedPodInfo> p) {
   std::string key = p->key;
-  undo::InsertOrAssign(&undo_, unschedulable_pods_, std::move(key), std::move(p));
+  undo::InsertOrAssign(&undo_, unschedulable_pods_.Mutable(&undo_), std::move(key), std::move(p));
 }
 
 std::string_view PriorityQueue::MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p,
@@ -143,8 +181,8 @@ std::string_view PriorityQueue::MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p,
   }
   EraseUnschedulable(p->key);
   backoff_q_.Delete(p->key);
-  const bool new_or_updated = event == events::kUnscheduledPodAdd.Label() ||
-                              event == events::kUnscheduledPodUpdate.Label();
+  const bool new_or_updated =
+      event == events::kUnscheduledPodAdd.Label() || event == events::kUnscheduledPodUpdate.Label();
   if (new_or_updated) nominator_.AddNominatedPod(p->pod);
   active_q_.AddOrUpdate(std::move(p));
   return kActiveQ;
@@ -172,14 +210,15 @@ std::string_view PriorityQueue::Requeue(std::shared_ptr<QueuedPodInfo> p, Strate
     AddToUnschedulable(std::move(p));
     return kUnschedulableQ;
   }
+  Own(p);  // IsPodBackingoff fills its cache
   if (backoff_q_.IsPodBackingoff(*p)) return MoveToBackoffQ(std::move(p), event);
   return MoveToActiveQ(std::move(p), event);
 }
 
 void PriorityQueue::EraseUnschedulable(std::string_view key) {
-  if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
-    undo::Erase(&undo_, unschedulable_pods_, it);
-  }
+  if (!unschedulable_pods_->contains(key)) return;  // no write: shared stays shared
+  UnschedulablePods& m = unschedulable_pods_.Mutable(&undo_);
+  undo::Erase(&undo_, m, m.find(key));
 }
 
 void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
@@ -187,7 +226,7 @@ void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
   std::shared_ptr<const Pod> known;
   if (const QueuedPodInfo* p = active_q_.Get(key)) known = p->pod;
   if (const QueuedPodInfo* p = backoff_q_.Get(key)) known = p->pod;
-  if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
+  if (auto it = unschedulable_pods_->find(key); it != unschedulable_pods_->end()) {
     known = it->second->pod;
   }
   if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
@@ -217,25 +256,32 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     return;
   }
   if (auto p = active_q_.Delete(key)) {
+    Own(p);
     undo::SaveShared(&undo_, p);
     p->pod = new_pod;
     active_q_.AddOrUpdate(std::move(p));
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
     return;
   }
-  if (backoff_q_.Update(key, [&](QueuedPodInfo& p) { p.pod = new_pod; })) {
+  if (auto p = backoff_q_.Delete(key)) {
+    Own(p);
+    undo::SaveShared(&undo_, p);
+    p->pod = new_pod;
+    backoff_q_.Add(std::move(p));  // back in the same order: its failure did not change
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
     return;
   }
-  if (auto it = unschedulable_pods_.find(key); it != unschedulable_pods_.end()) {
-    undo::SaveShared(&undo_, it->second);
-    it->second->pod = new_pod;
+  if (unschedulable_pods_->contains(key)) {
+    std::shared_ptr<QueuedPodInfo>& slot = OwnUnschedulable(key);
+    undo::SaveShared(&undo_, slot);
+    slot->pod = new_pod;
     nominator_.UpdateNominatedPod(old_pod, new_pod);
     for (const ClusterEvent& e : changes) {
-      auto found = unschedulable_pods_.find(key);
+      UnschedulablePods& m = unschedulable_pods_.Mutable(&undo_);
+      auto found = m.find(key);
       const Strategy s = IsPodWorthRequeuing(*found->second, e, old_obj, new_obj);
       std::shared_ptr<QueuedPodInfo> p = found->second;
-      undo::Erase(&undo_, unschedulable_pods_, found);
+      undo::Erase(&undo_, m, found);
       if (Requeue(std::move(p), s, e.Label()) != kUnschedulableQ) break;
     }
     return;
@@ -260,6 +306,7 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
   std::shared_ptr<QueuedPodInfo> p = active_q_.Pop();
   if (p == nullptr && options_.pop_from_backoff_q) p = backoff_q_.PopBackoff();
   if (p == nullptr) return nullptr;
+  Own(p);
   undo::SaveShared(&undo_, p);
   ++p->attempts;
   undo::Save(&undo_, scheduling_cycle_);
@@ -283,7 +330,7 @@ void PriorityQueue::Done(const Pod& pod) {
 Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo> p) {
   const std::string key = p->key;
   std::string_view present;
-  if (unschedulable_pods_.contains(key)) present = "unschedulable";
+  if (unschedulable_pods_->contains(key)) present = "unschedulable";
   if (backoff_q_.Has(key)) present = "backoff";
   if (active_q_.Has(key)) present = "active";
   if (!present.empty()) {
@@ -299,6 +346,7 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
       return Status();
     }
   }
+  Own(p);
   undo::SaveShared(&undo_, p);
   if (marker != in_flight_pods_.end()) {
     p->pod = std::get<InFlightPod>(*marker->second).pod;  // the newest, as upstream re-reads
@@ -331,8 +379,8 @@ void PriorityQueue::MovePodsToActiveOrBackoffQueue(const std::vector<std::string
   if (!IsEventOfInterest(event)) return;
   const std::string label = event.Label();
   for (const std::string& key : keys) {
-    auto it = unschedulable_pods_.find(key);
-    if (it == unschedulable_pods_.end()) continue;
+    auto it = unschedulable_pods_->find(key);
+    if (it == unschedulable_pods_->end()) continue;
     QueuedPodInfo& p = *it->second;
     if (p.Gated() && std::none_of(p.gating_plugin_events.begin(), p.gating_plugin_events.end(),
                                   [&](const ClusterEvent& e) { return e.Matches(event); })) {
@@ -341,7 +389,8 @@ void PriorityQueue::MovePodsToActiveOrBackoffQueue(const std::vector<std::string
     const Strategy s = IsPodWorthRequeuing(p, event, old_obj, new_obj);
     if (s == Strategy::kSkip) continue;
     std::shared_ptr<QueuedPodInfo> moved = it->second;
-    undo::Erase(&undo_, unschedulable_pods_, it);
+    UnschedulablePods& m = unschedulable_pods_.Mutable(&undo_);
+    undo::Erase(&undo_, m, m.find(key));
     Requeue(std::move(moved), s, label);
   }
   if (!in_flight_pods_.empty()) {
@@ -355,7 +404,7 @@ void PriorityQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
                                                   const PreEnqueueCheck& pre_check) {
   if (!IsEventOfInterest(event)) return;
   std::vector<std::string> keys;
-  for (const auto& [key, p] : unschedulable_pods_) {
+  for (const auto& [key, p] : *unschedulable_pods_) {
     if (!pre_check || pre_check(*p->pod)) keys.push_back(key);
   }
   MovePodsToActiveOrBackoffQueue(keys, event, old_obj, new_obj);
@@ -390,7 +439,7 @@ void PriorityQueue::FlushBackoffQCompleted() {
 void PriorityQueue::FlushUnschedulablePodsLeftover() {
   const Time now = clock_.Now();
   std::vector<std::string> keys;
-  for (const auto& [key, p] : unschedulable_pods_) {
+  for (const auto& [key, p] : *unschedulable_pods_) {
     if (now - p->timestamp > options_.pod_max_in_unschedulable_pods) keys.push_back(key);
   }
   if (!keys.empty()) {
@@ -405,8 +454,7 @@ std::vector<QueuedPodView> PriorityQueue::Snapshot() const {
     v.pod = p.pod;
     v.queue = queue;
     v.attempts = p.attempts;
-    v.unschedulable_plugins.assign(p.unschedulable_plugins.begin(),
-                                   p.unschedulable_plugins.end());
+    v.unschedulable_plugins.assign(p.unschedulable_plugins.begin(), p.unschedulable_plugins.end());
     v.gating_plugin = p.gating_plugin;
     v.timestamp = p.timestamp;
     const Time expiry = p.backoff_expiration.value_or(backoff_q_.ComputeBackoffTime(p));
@@ -415,7 +463,7 @@ std::vector<QueuedPodView> PriorityQueue::Snapshot() const {
   };
   for (const QueuedPodInfo* p : active_q_.List()) view(*p, kActiveQ);
   for (const QueuedPodInfo* p : backoff_q_.List()) view(*p, kBackoffQ);
-  for (const auto& [key, p] : unschedulable_pods_) view(*p, kUnschedulableQ);
+  for (const auto& [key, p] : *unschedulable_pods_) view(*p, kUnschedulableQ);
   for (const InFlightEntry& e : in_flight_) {
     if (const auto* f = std::get_if<InFlightPod>(&e)) {
       QueuedPodView v;

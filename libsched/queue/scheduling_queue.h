@@ -28,7 +28,18 @@
 // queue as it was. QueuedPodInfos are shared so that a record can hold one
 // that a change took out while the change hands it on.
 //
+// Fork (ForkFrom, issue 18): O(1). The two queues share activeQ, the two
+// backoffQ orders, unschedulablePods and the nominations, each container
+// copied (its pointers, O(pods in it)) by the first change to it on either
+// side; a change that finds nothing to change (deleting a pod the queue
+// does not hold) copies nothing. QueuedPodInfos are shared too: each
+// carries the id of the one queue that may write it in place (`owner`);
+// a fork gives both sides new ids, so either clones an older one (O(1))
+// before it writes it.
+//
 // Thread-safety: none; the engine serializes calls (its write lock).
+// Queues that share containers (ForkFrom) must all be used under one lock
+// (the engine family's): a container's use count decides who copies it.
 #ifndef LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
 #define LIBSCHED_QUEUE_SCHEDULING_QUEUE_H_
 
@@ -55,6 +66,7 @@
 #include "libsched/queue/pod_heap.h"
 #include "libsched/queue/queued_pod_info.h"
 #include "libsched/queue/queueing_hint_map.h"
+#include "libsched/state/cow.h"
 #include "libsched/state/undo_log.h"
 
 namespace sched {
@@ -117,13 +129,15 @@ class PriorityQueue final : public PodNominator {
     bool open_ = true;
   };
 
-  // Makes this queue hold copies of `other`'s pods, in the same queues and
-  // order with the same attempts, timestamps and nominations, and its
-  // scheduling cycle (Engine::Fork): O(pods queued). The pods are shared
-  // (immutable), their QueuedPodInfos copied; none of `other`'s open
-  // Batches is. REQUIRES: this queue is new and not in a Batch, no pod of
-  // `other` in flight.
-  void CopyPodsFrom(const PriorityQueue& other);
+  // Makes this queue hold `other`'s pods, in the same queues and order
+  // with the same attempts, timestamps and nominations, and its scheduling
+  // cycle (Engine::Fork): O(1), shared copy-on-write (see the top). None
+  // of `other`'s open Batches is copied; when `other` is in one (its
+  // records name what it shares), this queue copies everything at once
+  // instead, O(pods queued). `other` is unchanged but for its owner id.
+  // REQUIRES: this queue is new and not in a Batch, no pod of `other` in
+  // flight.
+  void ForkFrom(const PriorityQueue& other);
 
   // A new pending pod: to activeQ, or to unschedulablePods if gated. A pod
   // the queue already holds is updated instead.
@@ -215,9 +229,15 @@ class PriorityQueue final : public PodNominator {
   using InFlightEntry = std::variant<InFlightPod, InFlightEvent>;
 
   std::shared_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod) const;
+  // Makes `p` (not in a container) this queue's own to write: a copy when
+  // another queue may share it (ForkFrom).
+  void Own(std::shared_ptr<QueuedPodInfo>& p) const;
+  // The same for a pod in this queue's unschedulablePods (copied first
+  // when shared); recorded.
+  std::shared_ptr<QueuedPodInfo>& OwnUnschedulable(std::string_view key);
   // The profile's hints for `pod`, or null for an unknown scheduler name.
   const ProfileQueueingHints* HintsFor(const Pod& pod) const;
-  void RunPreEnqueuePlugins(const std::shared_ptr<QueuedPodInfo>& p);
+  void RunPreEnqueuePlugins(std::shared_ptr<QueuedPodInfo>& p);
   // Removes the pod with `key` from unschedulablePods, if there.
   void EraseUnschedulable(std::string_view key);
   bool IsEventOfInterest(const ClusterEvent& event) const;
@@ -239,9 +259,14 @@ class PriorityQueue final : public PodNominator {
   const Clock& clock_;
   QueueingHintMapPerProfile hints_;
   QueueOptions options_;
+  // Which QueuedPodInfos this queue may write in place: those whose
+  // `owner` is this. New at construction, and again each time another
+  // queue is forked from this one (never reused: a counter).
+  mutable uint64_t owner_;
   PodHeap active_q_;
   BackoffQueue backoff_q_;
-  std::map<std::string, std::shared_ptr<QueuedPodInfo>, std::less<>> unschedulable_pods_;
+  using UnschedulablePods = std::map<std::string, std::shared_ptr<QueuedPodInfo>, std::less<>>;
+  Cow<UnschedulablePods> unschedulable_pods_;
   std::list<InFlightEntry> in_flight_;  // pods and events, in arrival order
   std::unordered_map<std::string, std::list<InFlightEntry>::iterator> in_flight_pods_;
   Nominator nominator_;

@@ -554,8 +554,9 @@ impl Engine {
     /// shows in the other. The child starts with no transaction open. An
     /// engine and its forks share one lock inside the library: each may be
     /// used and dropped from any thread at once, and their calls
-    /// serialize. Costs O(1) in the cluster's size plus the pending pods
-    /// (the state is shared copy-on-write; docs/api.md, "Fork").
+    /// serialize. Costs O(1) whatever the numbers of nodes, pods and pending
+    /// pods (the state and the queue are shared copy-on-write, each side
+    /// copying a piece when it first changes it; docs/api.md, "Fork").
     ///
     /// ```
     /// let engine = libsched::Engine::new("{}")?;
