@@ -4,13 +4,20 @@ namespace sched {
 
 std::string_view CodeName(Code c) {
   switch (c) {
-    case Code::kSuccess: return "Success";
-    case Code::kError: return "Error";
-    case Code::kUnschedulable: return "Unschedulable";
-    case Code::kUnschedulableAndUnresolvable: return "UnschedulableAndUnresolvable";
-    case Code::kWait: return "Wait";
-    case Code::kSkip: return "Skip";
-    case Code::kPending: return "Pending";
+    case Code::kSuccess:
+      return "Success";
+    case Code::kError:
+      return "Error";
+    case Code::kUnschedulable:
+      return "Unschedulable";
+    case Code::kUnschedulableAndUnresolvable:
+      return "UnschedulableAndUnresolvable";
+    case Code::kWait:
+      return "Wait";
+    case Code::kSkip:
+      return "Skip";
+    case Code::kPending:
+      return "Pending";
   }
   return "Unknown";
 }
@@ -45,10 +52,13 @@ namespace {
 
 int Severity(Code c) {
   switch (c) {
-    case Code::kError: return 3;
-    case Code::kUnschedulableAndUnresolvable: return 2;
+    case Code::kError:
+      return 3;
+    case Code::kUnschedulableAndUnresolvable:
+      return 2;
     case Code::kUnschedulable:
-    case Code::kPending: return 1;
+    case Code::kPending:
+      return 1;
     default:
       return 0;
   }
@@ -83,6 +93,24 @@ std::string Status::Message() const {
     out += reasons[i];
   }
   return out;
+}
+
+std::string FilterErrorMessage(const Status& s) {
+  if (s.plugin().empty()) return s.Message();
+  return "running \"" + std::string(s.plugin()) + "\" filter plugin: " + s.Message();
+}
+
+std::string AggregateErrorMessages(const std::vector<std::string>& messages) {
+  if (messages.size() == 1) return messages[0];
+  std::vector<std::string_view> seen;
+  std::string out;
+  for (const std::string& m : messages) {
+    if (std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
+    if (!seen.empty()) out += ", ";
+    seen.push_back(m);
+    out += m;
+  }
+  return seen.size() > 1 ? "[" + out + "]" : out;
 }
 
 }  // namespace sched

@@ -27,8 +27,7 @@ bool PreemptionAllowed(const Pod& victim, const Pod& preemptor) {
 // filterPodsWithPDBViolation: splits `pods` (order kept) by whether
 // deleting them, in this order, would exceed a budget's disruptionsAllowed.
 void SplitByPdbViolation(std::span<const std::shared_ptr<const Pod>> pods,
-                         std::span<const PodDisruptionBudget* const> pdbs,
-                         const Interner& interner,
+                         std::span<const PodDisruptionBudget* const> pdbs, const Interner& interner,
                          std::vector<std::shared_ptr<const Pod>>* violating,
                          std::vector<std::shared_ptr<const Pod>>* non_violating) {
   std::vector<int64_t> allowed;
@@ -153,8 +152,7 @@ int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
       std::min<int64_t>(std::max<int64_t>(n, args_.min_candidate_nodes_absolute), num_nodes));
 }
 
-std::string_view DefaultPreemption::PodEligibleToPreemptOthers(const Framework& fw,
-                                                               const Pod& pod,
+std::string_view DefaultPreemption::PodEligibleToPreemptOthers(const Framework& fw, const Pod& pod,
                                                                Code nominated_code) const {
   if (pod.preempt_never) return "not eligible due to preemptionPolicy=Never.";
   if (pod.nominated_node_name.empty() || nominated_code == Code::kUnschedulableAndUnresolvable) {
@@ -221,9 +219,8 @@ Status DefaultPreemption::SelectVictimsOnNode(const Framework& fw, CycleState& s
   return Status();
 }
 
-Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& state,
-                                     const Pod& pod, const NodeToStatus& statuses,
-                                     PostFilterResult* result) const {
+Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& state, const Pod& pod,
+                                     const NodeToStatus& statuses, PostFilterResult* result) const {
   const ClusterState& snapshot = fw.snapshot();
   const Code nominated_code = statuses.CodeFor(snapshot.FindNode(pod.nominated_node_name));
   if (std::string_view why = PodEligibleToPreemptOthers(fw, pod, nominated_code); !why.empty()) {
@@ -241,7 +238,7 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
   const size_t want = static_cast<size_t>(CalculateNumCandidates(static_cast<int32_t>(n)));
   std::vector<PreemptionCandidate> non_violating, violating;
   std::vector<NodeFailure> failures;
-  std::optional<Status> error;
+  std::vector<std::string> errors;  // DryRunPreemption's errs, aggregated
   for (int64_t i = 0; i < n; ++i) {
     const NodeInfo* original = potential[(offset + i) % n];
     NodeInfo node = *original;
@@ -254,18 +251,18 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
       if (!non_violating.empty() && non_violating.size() + violating.size() >= want) break;
       continue;
     }
-    if (!s.IsRejected() && !error) error = s;
+    if (s.code() == Code::kError) errors.push_back(FilterErrorMessage(s));
     failures.push_back({original, Owned(s, result->messages)});
   }
   std::vector<PreemptionCandidate> candidates = std::move(non_violating);
   for (auto& c : violating) candidates.push_back(std::move(c));
 
   if (candidates.empty()) {
-    if (error) return Status::Error("preemption: " + error->Message());
+    if (!errors.empty()) return Status::Error("preemption: " + AggregateErrorMessages(errors));
     const Status absent(Code::kUnschedulableAndUnresolvable, kNotHelpful);
     const int64_t num_all = static_cast<int64_t>(all_nodes.size());
-    return Unschedulable("preemption: 0/" + std::to_string(num_all) + " nodes are available:" +
-                             ReasonsHistogram(num_all, failures, &absent),
+    return Unschedulable("preemption: 0/" + std::to_string(num_all) +
+                             " nodes are available:" + ReasonsHistogram(num_all, failures, &absent),
                          result);
   }
   PreemptionCandidate& best =
