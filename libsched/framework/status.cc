@@ -4,20 +4,13 @@ namespace sched {
 
 std::string_view CodeName(Code c) {
   switch (c) {
-    case Code::kSuccess:
-      return "Success";
-    case Code::kError:
-      return "Error";
-    case Code::kUnschedulable:
-      return "Unschedulable";
-    case Code::kUnschedulableAndUnresolvable:
-      return "UnschedulableAndUnresolvable";
-    case Code::kWait:
-      return "Wait";
-    case Code::kSkip:
-      return "Skip";
-    case Code::kPending:
-      return "Pending";
+    case Code::kSuccess: return "Success";
+    case Code::kError: return "Error";
+    case Code::kUnschedulable: return "Unschedulable";
+    case Code::kUnschedulableAndUnresolvable: return "UnschedulableAndUnresolvable";
+    case Code::kWait: return "Wait";
+    case Code::kSkip: return "Skip";
+    case Code::kPending: return "Pending";
   }
   return "Unknown";
 }
@@ -52,13 +45,10 @@ namespace {
 
 int Severity(Code c) {
   switch (c) {
-    case Code::kError:
-      return 3;
-    case Code::kUnschedulableAndUnresolvable:
-      return 2;
+    case Code::kError: return 3;
+    case Code::kUnschedulableAndUnresolvable: return 2;
     case Code::kUnschedulable:
-    case Code::kPending:
-      return 1;
+    case Code::kPending: return 1;
     default:
       return 0;
   }

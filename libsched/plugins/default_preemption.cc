@@ -27,7 +27,8 @@ bool PreemptionAllowed(const Pod& victim, const Pod& preemptor) {
 // filterPodsWithPDBViolation: splits `pods` (order kept) by whether
 // deleting them, in this order, would exceed a budget's disruptionsAllowed.
 void SplitByPdbViolation(std::span<const std::shared_ptr<const Pod>> pods,
-                         std::span<const PodDisruptionBudget* const> pdbs, const Interner& interner,
+                         std::span<const PodDisruptionBudget* const> pdbs,
+                         const Interner& interner,
                          std::vector<std::shared_ptr<const Pod>>* violating,
                          std::vector<std::shared_ptr<const Pod>>* non_violating) {
   std::vector<int64_t> allowed;
@@ -152,7 +153,8 @@ int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
       std::min<int64_t>(std::max<int64_t>(n, args_.min_candidate_nodes_absolute), num_nodes));
 }
 
-std::string_view DefaultPreemption::PodEligibleToPreemptOthers(const Framework& fw, const Pod& pod,
+std::string_view DefaultPreemption::PodEligibleToPreemptOthers(const Framework& fw,
+                                                               const Pod& pod,
                                                                Code nominated_code) const {
   if (pod.preempt_never) return "not eligible due to preemptionPolicy=Never.";
   if (pod.nominated_node_name.empty() || nominated_code == Code::kUnschedulableAndUnresolvable) {
@@ -219,8 +221,9 @@ Status DefaultPreemption::SelectVictimsOnNode(const Framework& fw, CycleState& s
   return Status();
 }
 
-Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& state, const Pod& pod,
-                                     const NodeToStatus& statuses, PostFilterResult* result) const {
+Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& state,
+                                     const Pod& pod, const NodeToStatus& statuses,
+                                     PostFilterResult* result) const {
   const ClusterState& snapshot = fw.snapshot();
   const Code nominated_code = statuses.CodeFor(snapshot.FindNode(pod.nominated_node_name));
   if (std::string_view why = PodEligibleToPreemptOthers(fw, pod, nominated_code); !why.empty()) {
@@ -261,8 +264,8 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
     if (!errors.empty()) return Status::Error("preemption: " + AggregateErrorMessages(errors));
     const Status absent(Code::kUnschedulableAndUnresolvable, kNotHelpful);
     const int64_t num_all = static_cast<int64_t>(all_nodes.size());
-    return Unschedulable("preemption: 0/" + std::to_string(num_all) +
-                             " nodes are available:" + ReasonsHistogram(num_all, failures, &absent),
+    return Unschedulable("preemption: 0/" + std::to_string(num_all) + " nodes are available:" +
+                             ReasonsHistogram(num_all, failures, &absent),
                          result);
   }
   PreemptionCandidate& best =

@@ -64,8 +64,8 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
 }
 
 const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
-                                    const PodNominator* nominator, EcacheEntry& cls, size_t index,
-                                    const NodeInfo& ni, Status* fresh) const {
+                                     const PodNominator* nominator, EcacheEntry& cls,
+                                     size_t index, const NodeInfo& ni, Status* fresh) const {
   // Nominated pods are not part of the node's generation: such a node is
   // evaluated afresh and not cached.
   if (HasNominatedPods(nominator, ni)) {
@@ -149,9 +149,9 @@ bool Scheduler::RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState
       std::sort(restricting.begin(), restricting.end());
       std::string list;
       for (auto n : restricting) list += (list.empty() ? "" : " ") + std::string(n);
-      r.owned_messages.push_back(restricting.size() == 1 ? "node(s) didn't satisfy plugin " + list
-                                                         : "node(s) didn't satisfy plugin(s) [" +
-                                                               list + "] simultaneously");
+      r.owned_messages.push_back(
+          restricting.size() == 1 ? "node(s) didn't satisfy plugin " + list
+                                  : "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously");
       rejected = Status(Code::kUnschedulableAndUnresolvable, r.owned_messages.back());
       break;
     }
@@ -206,7 +206,8 @@ bool Scheduler::MemoApplies(const EcacheEntry* cls, const Pod& pod,
 
 bool Scheduler::ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, const Pod& pod,
                                   const ClusterState& state, ScheduleResult& r) {
-  const FailureMemo* m = cls.Memo({&state, state.generation(), pod.priority, pod.preempt_never});
+  const FailureMemo* m =
+      cls.Memo({&state, state.generation(), pod.priority, pod.preempt_never});
   if (m == nullptr) return false;
   const size_t n = m->failures.size();
   next_start_node_index_ %= n;  // as the walk over all n nodes leaves it
@@ -327,8 +328,8 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   FinishFilterWalk(*feasible, n, r);
 }
 
-void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible, size_t num_all_nodes,
-                                 ScheduleResult& r) {
+void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible,
+                                 size_t num_all_nodes, ScheduleResult& r) {
   const size_t processed = feasible.size() + r.failures.size();
   next_start_node_index_ = (next_start_node_index_ + processed) % num_all_nodes;
   r.feasible_nodes = static_cast<int64_t>(feasible.size());
@@ -379,19 +380,19 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
   if (score_cache != nullptr) {
     ScoreNodesCached(cs, pod, *score_cache, score_failed, r);
   } else {
-    parallelizer_->Until(
-        n, kNanosPerPluginCall * static_cast<int64_t>(np), [&](size_t begin, size_t end) {
-          for (size_t p = 0; p < np; ++p) {
-            int64_t* column = &r.plugin_scores[p * n];
-            for (size_t i = begin; i < end; ++i) {
-              if (plugins[p].first->Score(cs, pod, *nodes[i], &column[i]).IsSuccess()) continue;
-              size_t seen = score_failed[p].load(std::memory_order_relaxed);
-              while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
-              }
-            }
+    parallelizer_->Until(n, kNanosPerPluginCall * static_cast<int64_t>(np),
+                         [&](size_t begin, size_t end) {
+      for (size_t p = 0; p < np; ++p) {
+        int64_t* column = &r.plugin_scores[p * n];
+        for (size_t i = begin; i < end; ++i) {
+          if (plugins[p].first->Score(cs, pod, *nodes[i], &column[i]).IsSuccess()) continue;
+          size_t seen = score_failed[p].load(std::memory_order_relaxed);
+          while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
           }
-          return true;
-        });
+        }
+      }
+      return true;
+    });
   }
   // The plugins before the first one whose Score failed get normalized,
   // range-checked and weighted (one plugin per piece), as the serial loop
@@ -493,21 +494,21 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
   if (live.empty() || !any_reused) return;
   // The live plugins on the reused rows, as the uncached path scores them
   // (in parallel; a failure keeps the lowest node per plugin).
-  parallelizer_->Until(
-      n, kNanosPerPluginCall * static_cast<int64_t>(live.size()), [&](size_t begin, size_t end) {
-        for (size_t p : live) {
-          int64_t* column = &r.plugin_scores[p * n];
-          for (size_t i = begin; i < end; ++i) {
-            if (!score_reused_[i]) continue;
-            const NodeInfo& ni = *r.scored_nodes[i];
-            if (score_plugins_[p].first->Score(cs, pod, ni, &column[i]).IsSuccess()) continue;
-            size_t seen = score_failed[p].load(std::memory_order_relaxed);
-            while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
-            }
-          }
+  parallelizer_->Until(n, kNanosPerPluginCall * static_cast<int64_t>(live.size()),
+                       [&](size_t begin, size_t end) {
+    for (size_t p : live) {
+      int64_t* column = &r.plugin_scores[p * n];
+      for (size_t i = begin; i < end; ++i) {
+        if (!score_reused_[i]) continue;
+        const NodeInfo& ni = *r.scored_nodes[i];
+        if (score_plugins_[p].first->Score(cs, pod, ni, &column[i]).IsSuccess()) continue;
+        size_t seen = score_failed[p].load(std::memory_order_relaxed);
+        while (i < seen && !score_failed[p].compare_exchange_weak(seen, i)) {
         }
-        return true;
-      });
+      }
+    }
+    return true;
+  });
 }
 
 const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
@@ -532,7 +533,7 @@ const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
 }
 
 ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
-                                   const PodNominator* nominator) {
+                                  const PodNominator* nominator) {
   ScheduleResult r;
   const auto& all_nodes = state.NodeList();
   r.num_all_nodes = static_cast<int64_t>(all_nodes.size());
