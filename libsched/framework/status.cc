@@ -85,22 +85,4 @@ std::string Status::Message() const {
   return out;
 }
 
-std::string FilterErrorMessage(const Status& s) {
-  if (s.plugin().empty()) return s.Message();
-  return "running \"" + std::string(s.plugin()) + "\" filter plugin: " + s.Message();
-}
-
-std::string AggregateErrorMessages(const std::vector<std::string>& messages) {
-  if (messages.size() == 1) return messages[0];
-  std::vector<std::string_view> seen;
-  std::string out;
-  for (const std::string& m : messages) {
-    if (std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
-    if (!seen.empty()) out += ", ";
-    seen.push_back(m);
-    out += m;
-  }
-  return seen.size() > 1 ? "[" + out + "]" : out;
-}
-
 }  // namespace sched

@@ -96,15 +96,6 @@ class Status {
   std::shared_ptr<const std::string> owned_;  // backs the reason of Owned()
 };
 
-// RunFilterPlugins wraps a Filter plugin's Error as "running %q filter
-// plugin: %w"; an error with no plugin (adding nominated pods) is not
-// wrapped.
-std::string FilterErrorMessage(const Status& s);
-
-// utilerrors.NewAggregate(errs).Error(): the one message, or the distinct
-// messages in order, joined by ", " in brackets; empty for none.
-std::string AggregateErrorMessages(const std::vector<std::string>& messages);
-
 }  // namespace sched
 
 #endif  // LIBSCHED_FRAMEWORK_STATUS_H_

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "libsched/framework/filter_errors.h"
+
 namespace sched {
 namespace {
 
