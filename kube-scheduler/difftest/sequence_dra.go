@@ -21,9 +21,9 @@ import (
 // and both sides see that update; a pod deleted takes its claims along.
 // Slices and the big-GPU class come and go as events.
 
-// initDRA gives a third of the sequences DRA objects.
+// initDRA gives half the sequences DRA objects.
 func (s *sequence) initDRA() {
-	if !s.g.chance(0.35) {
+	if !s.g.chance(0.5) {
 		return
 	}
 	s.dra = true
@@ -36,9 +36,9 @@ func (s *sequence) initDRA() {
 	}
 }
 
-// draClass gives some templates a claim from a template.
+// draClass gives half the templates a claim from a template.
 func (s *sequence) draClass(p *v1.Pod) {
-	if !s.dra || !s.g.chance(0.4) {
+	if !s.dra || !s.g.chance(0.5) {
 		return
 	}
 	p.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: ptr.To(gpuTemplate)}}
