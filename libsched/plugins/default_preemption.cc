@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "libsched/framework/filter_errors.h"
+
 namespace sched {
 namespace {
 

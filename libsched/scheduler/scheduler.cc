@@ -4,6 +4,8 @@
 #include <atomic>
 #include <utility>
 
+#include "libsched/framework/filter_errors.h"
+
 namespace sched {
 namespace {
 
