@@ -105,3 +105,36 @@ func TestCompareReportsPreemptionDifferences(t *testing.T) {
 		t.Error("a nomination only the engine made is not reported")
 	}
 }
+
+// Dry-run Filter Errors aggregated in another order compare equal; other
+// errors, or other text, do not.
+func TestNormalizePreemptionError(t *testing.T) {
+	const fit = "0/3 nodes are available: 3 Insufficient cpu."
+	errA := `running "DynamicResources" filter plugin: node n1: a, b`
+	errB := `running "DynamicResources" filter plugin: node n2: c`
+	agg := func(errs ...string) string { return fit + " preemption: [" + strings.Join(errs, ", ") + "]" }
+	for _, tc := range []struct {
+		name     string
+		up, eng  string
+		upErr    bool
+		wantSame bool
+	}{
+		{"same order", agg(errA, errB), agg(errA, errB), true, true},
+		{"other order", agg(errA, errB), agg(errB, errA), true, true},
+		{"one error", fit + " preemption: " + errA, fit + " preemption: " + errA, true, true},
+		{"other errors", agg(errA, errB), agg(errA, errA), true, false},
+		{"the first error only", agg(errA, errB), fit + " preemption: " + errA, true, false},
+		{"no upstream error", agg(errA, errB), agg(errB, errA), false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := &Decision{Message: tc.up, postFilterError: tc.upErr}
+			eng := &Decision{Message: tc.eng}
+			if got := normalizePreemptionError(up, eng); got != tc.upErr {
+				t.Errorf("normalizePreemptionError = %v, want %v", got, tc.upErr)
+			}
+			if same := len(compare(up, eng)) == 0; same != tc.wantSame {
+				t.Errorf("compare after normalizing: same = %v, want %v (%q vs %q)", same, tc.wantSame, up.Message, eng.Message)
+			}
+		})
+	}
+}

@@ -44,7 +44,7 @@ type counts struct {
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored; %d with ResourceClaims, %d of them placed), %d (pod,node) pairs compared (%d rejected by DynamicResources); %d plugin errors; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports), %d (Filter errors in the dry run)",
+	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored; %d with ResourceClaims, %d of them placed), %d (pod,node) pairs compared (%d rejected by DynamicResources); %d plugin errors; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports), %d dry runs ended by Filter errors (compared)",
 		c.cases, c.configured, c.configScored, c.claims, c.claimsPlaced, c.pairs, c.draRejected, c.pluginErrors, c.unschedulable, c.nominated, c.tied, c.sharedPorts, c.preemptionErrors)
 }
 

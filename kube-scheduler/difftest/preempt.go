@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"sort"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -98,17 +99,35 @@ func podKeys(pods []*v1.Pod) []string {
 	return keys
 }
 
-// normalizePreemptionError leaves preemption out of both decisions when
-// upstream's dry run hit a Filter Error (a DRA claim constraint that All
-// mode cannot satisfy): the engine reports the first such error without
-// RunFilterPlugins' `running "P" filter plugin:` wrapping and does not
-// aggregate several (docs/differential-test.md, "Known differences"). It
-// reports whether it did.
+// normalizePreemptionError accepts the engine's message when upstream's
+// dry run hit Filter Errors (a DRA claim constraint that All mode cannot
+// satisfy) and both aggregate the same errors in another order: upstream
+// checks the nodes from a random offset (GetOffsetAndNumCandidates), the
+// engine from its own, so utilerrors.NewAggregate lists them in another
+// order. It reports whether upstream's dry run had errors.
 func normalizePreemptionError(up, eng *Decision) bool {
 	if !up.postFilterError {
 		return false
 	}
-	dropPreemption(up)
-	dropPreemption(eng)
+	if sortedAggregate(up.Message) == sortedAggregate(eng.Message) {
+		eng.Message = up.Message
+	}
 	return true
+}
+
+// sortedAggregate is message with the errors of its " preemption: [a, b]"
+// aggregate sorted. The errors are RunFilterPlugins' wrapped ones, so each
+// starts with `running "`.
+func sortedAggregate(message string) string {
+	head, agg, found := strings.Cut(message, " preemption: [")
+	if !found || !strings.HasSuffix(agg, "]") {
+		return message
+	}
+	const sep = `, running "`
+	errs := strings.Split(strings.TrimSuffix(agg, "]"), sep)
+	for i := 1; i < len(errs); i++ {
+		errs[i] = `running "` + errs[i]
+	}
+	sort.Strings(errs)
+	return head + " preemption: [" + strings.Join(errs, sep[:2]) + "]"
 }

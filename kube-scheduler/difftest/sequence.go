@@ -10,6 +10,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
@@ -42,6 +43,10 @@ type sequence struct {
 	start              metav1.Time
 	nextPV, nextClaims int
 	stop               func() // ends the cache's goroutine
+	// dra: the sequence has DRA objects; claimSpecs are the claims of the
+	// templates that ask for one (sequence_dra.go).
+	dra        bool
+	claimSpecs map[*v1.Pod]*resourceapi.ResourceClaim
 }
 
 // seqCounts says what the sequences compared.
@@ -50,11 +55,12 @@ type seqCounts struct {
 	partial                             int // cycles that left nodes unevaluated (numFeasibleNodesToFind)
 	scheduled, unschedulable, nominated int
 	events                              int // cluster events between cycles
+	claimPods, allocated                int // cycles of pods with a ResourceClaim; those placed (claims allocated)
 }
 
 func (c seqCounts) String() string {
-	return fmt.Sprintf("%d sequences, %d cycles compared (%d scheduled, %d unschedulable, %d nominated a node; %d stopped at numFeasibleNodesToFind), %d (pod,node) pairs compared of which %d evaluated, %d cluster events",
-		c.sequences, c.cycles, c.scheduled, c.unschedulable, c.nominated, c.partial, c.pairs, c.evaluated, c.events)
+	return fmt.Sprintf("%d sequences, %d cycles compared (%d scheduled, %d unschedulable, %d nominated a node; %d stopped at numFeasibleNodesToFind; %d with a ResourceClaim, %d of them placed), %d (pod,node) pairs compared of which %d evaluated, %d cluster events",
+		c.sequences, c.cycles, c.scheduled, c.unschedulable, c.nominated, c.partial, c.claimPods, c.allocated, c.pairs, c.evaluated, c.events)
 }
 
 // newSequence builds the initial cluster of sequence i: nodes (between
@@ -91,6 +97,7 @@ func newSequence(ctx context.Context, seed uint64, i, minNodes, maxNodes int) (*
 	g.preemption(s.world)
 	g.volumes(s.world)
 	s.world.Pod = nil
+	s.initDRA()
 	for range 1 + g.n(6) {
 		s.newClass()
 	}
@@ -175,6 +182,7 @@ func (s *sequence) newClass() {
 		prio := int32(100 * s.g.n(3))
 		p.Spec.Priority = &prio
 	}
+	s.draClass(p)
 	if len(s.classes) < 8 {
 		s.classes = append(s.classes, p)
 	} else {
@@ -192,18 +200,20 @@ func (s *sequence) boundClaim(namespace, name string) bool {
 	return false
 }
 
-// nextPod is a replica of a class (85 %) or a one-off pod.
-func (s *sequence) nextPod() *v1.Pod {
-	var p *v1.Pod
+// nextPod is a replica of a class (85 %) or a one-off pod, and the
+// template it was made of.
+func (s *sequence) nextPod() (*v1.Pod, *v1.Pod) {
+	var template *v1.Pod
 	if s.g.chance(0.85) {
-		p = pick(s.g, s.classes).DeepCopy()
+		template = pick(s.g, s.classes)
 	} else {
 		s.newClass()
-		p = s.classes[len(s.classes)-1].DeepCopy()
+		template = s.classes[len(s.classes)-1]
 		if len(s.classes) > 1 {
 			s.classes = s.classes[:len(s.classes)-1] // a one-off: not kept as a class
 		}
 	}
+	p := template.DeepCopy()
 	p.Name = fmt.Sprintf("pod-%d", s.replicas)
 	s.replicas++
 	p.TypeMeta = podType
@@ -214,7 +224,7 @@ func (s *sequence) nextPod() *v1.Pod {
 	if s.defaulted {
 		apiDefault(p)
 	}
-	return p
+	return p, template
 }
 
 // upstreamNow is upstream's framework over the current objects, rebuilt
@@ -241,7 +251,10 @@ func (s *sequence) stale() {
 // cycle schedules the next pod on both sides and compares; a pod placed
 // is bound on the engine's node on both sides.
 func (s *sequence) cycle(ctx context.Context, n *seqCounts) ([]string, *v1.Pod, error) {
-	pod := s.nextPod()
+	pod, template := s.nextPod()
+	if err := s.podClaim(pod, template); err != nil {
+		return nil, pod, err
+	}
 	if err := s.cache.UpdateSnapshot(s.logger, s.snap); err != nil {
 		return nil, pod, err
 	}
@@ -280,6 +293,12 @@ func (s *sequence) cycle(ctx context.Context, n *seqCounts) ([]string, *v1.Pod, 
 	normalizeSharedPorts(&view, ud, ed)
 	normalizePreemptionError(ud, ed)
 	n.cycles++
+	if len(pod.Status.ResourceClaimStatuses) > 0 {
+		n.claimPods++
+		if res.Node != "" {
+			n.allocated++
+		}
+	}
 	n.pairs += len(names)
 	n.evaluated += len(names) - len(ud.Unlisted)
 	if len(ud.Unlisted) > 0 && len(ud.Feasible) > 0 {
@@ -292,6 +311,9 @@ func (s *sequence) cycle(ctx context.Context, n *seqCounts) ([]string, *v1.Pod, 
 	switch {
 	case res.Node != "":
 		n.scheduled++
+		if err := s.allocate(ctx, up, pod, res.Node); err != nil {
+			return nil, pod, err
+		}
 		return nil, pod, s.bind(pod, res.Node)
 	case res.NominatedNodeName != "":
 		n.nominated++ // the victims are not deleted: the pod is dropped

@@ -16,6 +16,8 @@ import (
 func (s *sequence) event() (string, error) {
 	w := s.world
 	switch k := s.g.n(100); {
+	case s.dra && k < 8 && len(w.Nodes) > 0:
+		return s.draEvent()
 	case k < 40 && len(w.Pods) > 0:
 		i := s.g.n(len(w.Pods))
 		name := w.Pods[i].Name
@@ -162,7 +164,10 @@ func (s *sequence) deletePod(i int) error {
 	if err := s.cache.RemovePod(s.logger, p); err != nil {
 		return err
 	}
-	return s.apply("DELETED", p)
+	if err := s.apply("DELETED", p); err != nil {
+		return err
+	}
+	return s.deleteClaims(p)
 }
 
 // removeNode deletes node i, then its pods and CSINode.
@@ -182,6 +187,9 @@ func (s *sequence) removeNode(i int) (string, error) {
 				return "", err
 			}
 		}
+	}
+	if err := s.removeSlice(n.Name); err != nil {
+		return "", err
 	}
 	for j, cn := range w.CSINodes {
 		if cn.Name == n.Name {

@@ -134,6 +134,10 @@ type upstream struct {
 	pl         *defaultpreemption.DefaultPreemption
 	percentage *int32 // the profile's percentageOfNodesToScore (nil: the default, adaptive)
 	close      func() // stops the informers
+	dra        fwk.SharedDRAManager
+	// state is the last decide's CycleState: a sequence runs Reserve on it
+	// for the node it binds a pod with claims to (sequence_dra.go).
+	state fwk.CycleState
 }
 
 func newUpstream(ctx context.Context, c *Case, snapshot *internalcache.Snapshot, percentage *int32) (*upstream, error) {
@@ -160,6 +164,7 @@ func newUpstream(ctx context.Context, c *Case, snapshot *internalcache.Snapshot,
 	if err == nil && c.hasDRA() {
 		dra, draSynced, err = draManager(ctx, client, informerFactory)
 	}
+	up.dra = dra
 	if err == nil {
 		up.fw, err = frameworkruntime.NewFramework(ctx, plugins.NewInTreeRegistry(), profile,
 			frameworkruntime.WithSnapshotSharedLister(snapshot),
@@ -274,6 +279,7 @@ func numFeasibleNodesToFind(p int32, n int) int {
 func (up *upstream) decide(ctx context.Context, pod *v1.Pod, allNodes []fwk.NodeInfo, w *walk) (*Decision, error) {
 	fw := up.fw
 	state := framework.NewCycleState()
+	up.state = state
 	diagnosis := framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}
 	var feasible []fwk.NodeInfo
 	preRes, s, unschedulablePlugins := fw.RunPreFilterPlugins(ctx, state, pod)

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "libsched/framework/filter_errors.h"
+
 namespace sched {
 namespace status_test {
 namespace {
@@ -76,6 +78,29 @@ TEST(StatusTest, OwnedReasonSurvivesCopies) {
     copy = s;
   }
   EXPECT_EQ(copy.Message(), "dynamic reason");
+}
+
+// utilerrors.NewAggregate(errs).Error(), as DryRunPreemption returns it.
+TEST(StatusTest, AggregateErrorMessages) {
+  struct Case {
+    std::vector<std::string> messages;
+    std::string want;
+  };
+  const Case cases[] = {
+      {{}, ""},
+      {{"a"}, "a"},
+      {{"a", "a"}, "a"},
+      {{"a", "b"}, "[a, b]"},
+      {{"b", "a", "b"}, "[b, a]"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(AggregateErrorMessages(c.messages), c.want);
+}
+
+TEST(StatusTest, FilterErrorMessageWrapsAPluginsError) {
+  Status s = Status::Error("broken");
+  EXPECT_EQ(FilterErrorMessage(s), "broken");
+  s.set_plugin("DynamicResources");
+  EXPECT_EQ(FilterErrorMessage(s), "running \"DynamicResources\" filter plugin: broken");
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "libsched/framework/filter_errors.h"
+
 namespace sched {
 namespace {
 
@@ -241,7 +243,7 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
   const size_t want = static_cast<size_t>(CalculateNumCandidates(static_cast<int32_t>(n)));
   std::vector<PreemptionCandidate> non_violating, violating;
   std::vector<NodeFailure> failures;
-  std::optional<Status> error;
+  std::vector<std::string> errors;  // DryRunPreemption's errs, aggregated
   for (int64_t i = 0; i < n; ++i) {
     const NodeInfo* original = potential[(offset + i) % n];
     NodeInfo node = *original;
@@ -254,14 +256,14 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
       if (!non_violating.empty() && non_violating.size() + violating.size() >= want) break;
       continue;
     }
-    if (!s.IsRejected() && !error) error = s;
+    if (s.code() == Code::kError) errors.push_back(FilterErrorMessage(s));
     failures.push_back({original, Owned(s, result->messages)});
   }
   std::vector<PreemptionCandidate> candidates = std::move(non_violating);
   for (auto& c : violating) candidates.push_back(std::move(c));
 
   if (candidates.empty()) {
-    if (error) return Status::Error("preemption: " + error->Message());
+    if (!errors.empty()) return Status::Error("preemption: " + AggregateErrorMessages(errors));
     const Status absent(Code::kUnschedulableAndUnresolvable, kNotHelpful);
     const int64_t num_all = static_cast<int64_t>(all_nodes.size());
     return Unschedulable("preemption: 0/" + std::to_string(num_all) + " nodes are available:" +

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <utility>
 
+#include "libsched/framework/filter_errors.h"
+
 namespace sched {
 namespace {
 
@@ -23,13 +25,6 @@ std::vector<std::string> Intersect(const std::vector<std::string>& a,
   std::vector<std::string> out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
-}
-
-// RunFilterPlugins wraps a Filter plugin's Error as "running %q filter
-// plugin: %w"; an error adding nominated pods (no plugin) is not wrapped.
-std::string FilterErrorMessage(const Status& s) {
-  if (s.plugin().empty()) return s.Message();
-  return "running \"" + std::string(s.plugin()) + "\" filter plugin: " + s.Message();
 }
 
 }  // namespace

@@ -211,6 +211,85 @@ TEST(DeviceSelectorCelTest, Semver) {
   });
 }
 
+// Kubernetes' regex library (apiserver/pkg/cel/library/regex.go; the
+// cases of its library tests).
+TEST(DeviceSelectorCelTest, Regex) {
+  const CelDevice d = Device({{"s", String("abc 123 def 456")}});
+  const std::string s = R"(device.attributes["dra.example.com"].s)";
+  RunCases({
+      {"find", s + R"(.find("[0-9]+") == "123")", d, "", "", true},
+      {"find-none", R"("abc".find("[0-9]+") == "")", d, "", "", true},
+      {"findAll", s + R"(.findAll("[0-9]+") == ["123", "456"])", d, "", "", true},
+      {"findAll-n", s + R"(.findAll("[0-9]+", 1) == ["123"])", d, "", "", true},
+      {"findAll-zero", s + R"(.findAll("[0-9]+", 0) == [])", d, "", "", true},
+      {"findAll-empty-matches", R"("baaab".findAll("a*") == ["", "aaa", ""])", d, "", "", true},
+      {"illegal", R"("a".find("[") == "")", d, "", "Illegal regex", false},
+  });
+}
+
+// Kubernetes' lists library (apiserver/pkg/cel/library/lists.go), cel-go's
+// ext.Lists (version 3) and ext.Sets.
+TEST(DeviceSelectorCelTest, ListsAndSets) {
+  const CelDevice d = Device();
+  RunCases({
+      {"isSorted", "[1, 2, 2, 3].isSorted() && !['b', 'a'].isSorted()", d, "", "", true},
+      {"sum", "[1, 2, 3].sum() == 6 && [1.5, 2.0].sum() == 3.5 && [].sum() == 0", d, "", "", true},
+      {"min-max", "[3, 1, 2].min() == 1 && [3, 1, 2].max() == 3", d, "", "", true},
+      {"min-empty", "[].min() == 0", d, "", "min called on empty list", false},
+      {"indexOf", "[1, 2, 2].indexOf(2) == 1 && [1, 2, 2].lastIndexOf(2) == 2", d, "", "", true},
+      {"indexOf-missing", "['a'].indexOf('b') == -1 && 'abc'.indexOf('c') == 2", d, "", "", true},
+      {"slice", "[1, 2, 3, 4].slice(1, 3) == [2, 3]", d, "", "", true},
+      {"flatten", "[1, [2, [3]]].flatten() == [1, 2, [3]]", d, "", "", true},
+      {"distinct-sort-reverse", "[3, 1, 3, 2].distinct().sort().reverse() == [3, 2, 1]", d, "", "",
+       true},
+      {"range-sortBy", "lists.range(3).sortBy(x, -x) == [2, 1, 0]", d, "", "", true},
+      {"sets.contains", "sets.contains([1, 2, 3], [3, 1]) && !sets.contains([1], [2])", d, "", "",
+       true},
+      {"sets.equivalent", "sets.equivalent([1, 2], [2, 1, 1])", d, "", "", true},
+      {"sets.intersects", "sets.intersects([1, 2], [2, 5]) && !sets.intersects([1], [])", d, "", "",
+       true},
+  });
+}
+
+// Kubernetes' IP and CIDR libraries (apiserver/pkg/cel/library/ip.go,
+// cidr.go; the cases of ip_test.go and cidr_test.go).
+TEST(DeviceSelectorCelTest, IpAndCidr) {
+  const CelDevice d = Device({{"addr", String("10.0.1.7")}});
+  RunCases({
+      {"family", R"(ip("192.168.0.1").family() == 4 && ip("::1").family() == 6)", d, "", "", true},
+      {"attribute", R"(cidr("10.0.0.0/16").containsIP(device.attributes["dra.example.com"].addr))",
+       d, "", "", true},
+      {"isIP", R"(isIP("1.2.3.4") && !isIP("1.2.3.4.5") && !isIP("01.2.3.4"))", d, "", "", true},
+      {"canonical", R"(ip.isCanonical("2001:db8::1") && !ip.isCanonical("2001:DB8::1"))", d, "", "",
+       true},
+      {"string", R"(string(ip("2001:db8:0:0:0:0:0:1")) == "2001:db8::1")", d, "", "", true},
+      {"zone", R"(ip("fe80::1%eth0").family() == 6)", d, "", "zone value is not allowed", false},
+      {"mapped", R"(ip("::ffff:1.2.3.4").family() == 6)", d, "",
+       "IPv4-mapped IPv6 address \"::ffff:1.2.3.4\" is not allowed", false},
+      {"bad-ip", R"(ip("x").family() == 6)", d, "", "IP Address \"x\" parse error", false},
+      {"kinds",
+       R"(ip("127.0.0.1").isLoopback() && ip("0.0.0.0").isUnspecified() && ip("169.254.1.1").isLinkLocalUnicast() && ip("ff02::1").isLinkLocalMulticast() && ip("8.8.8.8").isGlobalUnicast() && !ip("255.255.255.255").isGlobalUnicast())",
+       d, "", "", true},
+      {"equal", R"(ip("1.2.3.4") == ip("1.2.3.4") && ip("1.2.3.4") != ip("1.2.3.5"))", d, "", "",
+       true},
+      {"containsIP",
+       R"(cidr("192.168.0.0/24").containsIP("192.168.0.1") && !cidr("192.168.0.0/24").containsIP(ip("192.168.1.1")))",
+       d, "", "", true},
+      {"containsCIDR",
+       R"(cidr("192.168.0.0/16").containsCIDR("192.168.1.0/24") && !cidr("192.168.1.0/24").containsCIDR(cidr("192.168.0.0/16")))",
+       d, "", "", true},
+      {"masked",
+       R"(cidr("192.168.0.1/24").masked() == cidr("192.168.0.0/24") && cidr("192.168.0.1/24").ip() == ip("192.168.0.1"))",
+       d, "", "", true},
+      {"prefixLength",
+       R"(cidr("::1/128").prefixLength() == 128 && string(cidr("10.0.0.1/8")) == "10.0.0.1/8")", d,
+       "", "", true},
+      {"isCIDR", R"(isCIDR("1.2.3.4/32") && !isCIDR("1.2.3.4/33") && !isCIDR("1.2.3.4/024"))", d,
+       "", "", true},
+      {"no-slash", R"(cidr("1.2.3.4").prefixLength() == 32)", d, "", "no '/'", false},
+  });
+}
+
 // cel.bind(a, "0123456789abcdef", cel.bind(b, a + a, ...)): a string
 // doubled `times` times, 16 * 2^times bytes without a bound.
 std::string Doubling(int times) {
@@ -224,6 +303,14 @@ std::string Doubling(int times) {
   return e;
 }
 
+// cel.bind(s, <5000 bytes>, [s.upperAscii(), ...].size() > 0): each call
+// is charged its receiver's size before it runs.
+std::string ReusedString(int calls) {
+  std::string e = "cel.bind(s, \"" + std::string(5000, 'a') + "\", [";
+  for (int i = 0; i < calls; ++i) e += std::string(i ? ", " : "") + "s.upperAscii()";
+  return e + "].size() > 0)";
+}
+
 // Errors upstream reports, and what this evaluator refuses.
 TEST(DeviceSelectorCelTest, Errors) {
   RunCases({
@@ -235,7 +322,17 @@ TEST(DeviceSelectorCelTest, Errors) {
       {"strings-namespace", R"(strings.quote("a") == "\"a\"")", Device(), "", "", true},
       {"missing-attribute", R"(device.attributes["dra.example.com"].absent)", Device(), "",
        "no such key: absent", false},
-      {"replace-refused", R"("a".replace("a", "b") == "b")", Device(), "replace", "", false},
+      {"replace", R"("abc".replace("b", "x") == "axc" && "aaa".replace("a", "b", 2) == "bba")",
+       Device(), "", "", true},
+      {"replace-empty", R"("ab".replace("", "-") == "-a-b-")", Device(), "", "", true},
+      {"replace-huge",
+       "\"" + std::string(2000, 'a') + "\".replace(\"a\", \"" + std::string(600, 'b') +
+           "\").size() > 0",
+       Device(), "", "actual cost limit exceeded", false},
+      {"reused-string", ReusedString(201), Device(), "", "actual cost limit exceeded", false},
+      {"reused-string-within-budget", ReusedString(150), Device(), "", "", true},
+      {"distinct-square", "lists.range(2000).distinct().size() == 2000", Device(), "",
+       "actual cost limit exceeded", false},
       {"too-long", "true" + std::string(10 * 1024, ' '), Device(), "more than the limit", "",
        false},
       {"bad-capacity", "true", Device({}, {{"memory", "lots"}}), "", "capacity memory", false},

@@ -7,8 +7,15 @@
 //!   `cel.bind`) charges, before it iterates, its range's size times the
 //!   size of its loop body, in AST nodes (upstream charges about one unit
 //!   per node evaluated);
-//! - each `+` charges the size of its result (string bytes, list elements),
-//!   so that repeated concatenation cannot build huge values.
+//! - each `+` and `lists.range` charges the size of its result (string
+//!   bytes, list elements), so that repeated concatenation cannot build huge
+//!   values;
+//! - each other call charges, before it runs, the sizes of its receiver and
+//!   of its arguments that are not literals (upstream charges functions on
+//!   strings and lists by their size), and `distinct`, quadratic, the
+//!   square of its receiver's;
+//! - `replace` charges the size of its result before building it (one call
+//!   can multiply a string's length by its replacement's).
 //!
 //! Over budget, evaluation stops with upstream's "operation cancelled:
 //! actual cost limit exceeded".
@@ -27,6 +34,18 @@ pub const COST_EXCEEDED: &str = "operation cancelled: actual cost limit exceeded
 // Names CEL source cannot spell ('@' is not an identifier character).
 const CHARGE_RANGE: &str = "@charge_range";
 const CHARGE_SIZE: &str = "@charge_size";
+const CHARGE_SQUARE: &str = "@charge_square";
+const REPLACE: &str = "@replace";
+
+/// The namespaces of the environment's functions.
+const NAMESPACES: &[&str] = &["cel", "ip", "lists", "optional", "sets", "strings"];
+
+/// Calls charged by their result's size, after they return.
+const CHARGED_RESULT: &[&str] = &["_+_", "lists.range"];
+
+/// Calls not charged by their operands: the logical operators, which must
+/// keep short-circuiting, and the rewrite's own.
+const UNCHARGED: &[&str] = &["_&&_", "_||_", "_?_:_", "@not_strictly_false", "!_"];
 
 thread_local! {
     static SPENT: Cell<u64> = const { Cell::new(0) };
@@ -42,7 +61,7 @@ pub fn exceeded() -> bool {
     SPENT.with(|s| s.get()) > MAX_COST
 }
 
-fn charge(units: u64) -> Result<(), ExecutionError> {
+pub fn charge(units: u64) -> Result<(), ExecutionError> {
     SPENT.with(|s| {
         let spent = s.get().saturating_add(units);
         s.set(spent);
@@ -89,6 +108,47 @@ fn charge_size<'b, 'v>(mut args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, 
     Ok(value)
 }
 
+// @charge_square(value): charges the square of the value's size, returns it.
+fn charge_square<'b, 'v>(mut args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let value = args
+        .pop()
+        .ok_or_else(ExecutionError::missing_argument_or_target)?;
+    let size = size_of(&value);
+    charge(size.saturating_mul(size))?;
+    Ok(value)
+}
+
+// s.@replace(old, new[, n]): the strings extension's replace (Go's
+// strings.Replace: all matches when n < 0, an empty `old` matching at each
+// code point boundary), charging the result's length first.
+fn replace(
+    this: &CelString<'_>,
+    old: &CelString<'_>,
+    new: &CelString<'_>,
+) -> Result<CelString<'static>, ExecutionError> {
+    replace_n(this, old, new, &CelInt::from(-1))
+}
+
+fn replace_n(
+    this: &CelString<'_>,
+    old: &CelString<'_>,
+    new: &CelString<'_>,
+    n: &CelInt,
+) -> Result<CelString<'static>, ExecutionError> {
+    let (s, old, new) = (this.inner(), old.inner(), new.inner());
+    let limit = usize::try_from(*n.inner()).unwrap_or(usize::MAX);
+    let count = s.matches(old).take(limit).count() as u64;
+    let length = (s.len() as u64 - count * old.len() as u64)
+        .saturating_add(count.saturating_mul(new.len() as u64));
+    charge(length)?;
+    Ok(if limit == usize::MAX {
+        s.replace(old, new)
+    } else {
+        s.replacen(old, new, limit)
+    }
+    .into())
+}
+
 /// Registers the charging functions the rewrite calls.
 pub fn extension(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_overload(
@@ -102,7 +162,17 @@ pub fn extension(env: &mut Env) -> Result<(), DeclarationError> {
         "@charge_size(dyn)",
         vec![types::DYN_TYPE],
         charge_size,
-    )
+    )?;
+    env.add_overload(
+        CHARGE_SQUARE,
+        "@charge_square(dyn)",
+        vec![types::DYN_TYPE],
+        charge_square,
+    )?;
+    cel::add_member_overload!(env, fn replace: (CelString, CelString, CelString) -> Result<CelString>,
+        name = REPLACE)?;
+    cel::add_member_overload!(env, fn replace_n: (CelString, CelString, CelString, CelInt) -> Result<CelString>,
+        name = REPLACE)
 }
 
 /// The number of nodes in `e`.
@@ -202,6 +272,20 @@ pub fn instrument(e: &mut IdedExpr) {
                 instrument(t);
             }
             c.args.iter_mut().for_each(instrument);
+            if c.func_name == "replace" && c.target.is_some() {
+                c.func_name = REPLACE.to_owned();
+            }
+            if !CHARGED_RESULT.contains(&c.func_name.as_str())
+                && !UNCHARGED.contains(&c.func_name.as_str())
+            {
+                let square = c.func_name == "distinct";
+                if let Some(t) = c.target.as_mut().filter(|t| !is_namespace(t)) {
+                    charge_operand(t, if square { CHARGE_SQUARE } else { CHARGE_SIZE });
+                }
+                c.args
+                    .iter_mut()
+                    .for_each(|a| charge_operand(a, CHARGE_SIZE));
+            }
         }
         Expr::Comprehension(c) => {
             for child in [
@@ -234,11 +318,28 @@ pub fn instrument(e: &mut IdedExpr) {
         Expr::Select(s) => instrument(&mut s.operand),
         Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
     }
-    if matches!(&e.expr, Expr::Call(c) if c.func_name == "_+_") {
+    if matches!(&e.expr, Expr::Call(c) if CHARGED_RESULT.contains(&c.func_name.as_str())) {
         let id = e.id;
         let sum = std::mem::take(e);
         *e = call(id, CHARGE_SIZE, vec![sum]);
     }
+}
+
+/// Whether a call's receiver names a namespace of functions (`sets.contains`
+/// parses as a call of `contains` on `sets`), not a value.
+fn is_namespace(target: &IdedExpr) -> bool {
+    matches!(&target.expr, Expr::Ident(name) if NAMESPACES.contains(&name.as_str()))
+}
+
+/// Wraps a call's operand in `charging(operand)`, unless it is a literal
+/// (whose size the expression's length bounds).
+fn charge_operand(operand: &mut IdedExpr, charging: &str) {
+    if matches!(operand.expr, Expr::Literal(_)) {
+        return;
+    }
+    let id = operand.id;
+    let inner = std::mem::take(operand);
+    *operand = call(id, charging, vec![inner]);
 }
 
 fn instrument_entry(e: &mut EntryExpr) {

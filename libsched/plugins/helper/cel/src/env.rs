@@ -4,7 +4,7 @@
 //! libraries, and the cost charging of cost.rs. What upstream's environment
 //! has beyond this is listed in docs/dra.md.
 
-use crate::{cost, quantity, semver};
+use crate::{cost, ip, lists, quantity, regex, semver};
 use cel::common::ast::{ComprehensionExpr, Expr, IdedExpr, ListExpr, LiteralValue};
 use cel::common::types::CelBool;
 use cel::parser::{Macro, MacroExprHelper, ParseError};
@@ -23,6 +23,13 @@ fn build() -> Env {
     // fails; a failure would be a bug found by every test.
     env.add_extension(extensions::strings)
         .expect("strings extension");
+    env.add_extension(extensions::lists)
+        .expect("lists extension");
+    env.add_extension(lists::extension)
+        .expect("lists and sets libraries");
+    env.add_extension(regex::extension).expect("regex library");
+    env.add_extension(ip::extension)
+        .expect("IP and CIDR libraries");
     env.add_extension(quantity::extension)
         .expect("quantity library");
     env.add_extension(semver::extension)
