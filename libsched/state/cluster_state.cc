@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
+#include <type_traits>
 #include <unordered_set>
 
 namespace sched {
@@ -18,7 +20,42 @@ bool HasAffinityTerms(const Pod& pod) {
          !a.preferred_affinity.empty() || !a.preferred_anti_affinity.empty();
 }
 
+// MakeOwn(member): one of ClonedMembers made this state's own, for
+// UnshareAll. No catch-all: a member of a new type fails to compile here
+// until it says how.
+template <class T>
+void MakeOwn(Cow<T>& c) {
+  c.Mutable(nullptr);
+}
+template <class T, size_t N>
+void MakeOwn(std::array<T, N>& members) {
+  for (T& m : members) MakeOwn(m);
+}
+template <class K, class V, size_t kShards>
+void MakeOwn(CowMap<K, V, kShards>& m) {
+  m.UnshareAll([](V&) {});
+}
+// UnshareAll's own last step: the NodeInfos' copies go into by_index_.
+void MakeOwn(CowMap<std::string, std::shared_ptr<NodeInfo>, 64>&) {}
+void MakeOwn(PodLabelIndex& index) { index.UnshareAll(); }
+// Shared on purpose (the family's).
+void MakeOwn(std::shared_ptr<Interner>&) {}
+// Plain values: a copy owns them already.
+template <class T>
+requires std::is_arithmetic_v<T>
+void MakeOwn(T&) {}
+
 }  // namespace
+
+// Every member must be in ClonedMembers, or a Clone shares it (or drops
+// it) silently. The size pins the member list on the one ABI CI builds
+// for: a member added or removed changes it. Update ClonedMembers (and,
+// for a new type, MakeOwn) first, then this number.
+#if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
+static_assert(
+    sizeof(ClusterState) == 616,
+    "a ClusterState member came or went: list it in ClonedMembers, then update this size");
+#endif
 
 NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
   if (infos_.Contains(node_name)) return MutableInfo(node_name);
@@ -182,42 +219,9 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
   // A Batch may be open (an engine transaction), just not mid-call.
   if (node_list_stale_) throw std::logic_error("ClusterState::Clone with a stale node list");
   auto c = std::make_unique<ClusterState>();
-  c->interner_ = interner_;
-  c->infos_ = infos_;
-  c->pods_ = pods_;
-  c->by_index_ = by_index_;
-  c->pod_labels_ = pod_labels_;
-  c->affinity_terms_ = affinity_terms_;
-  c->topology_domains_ = topology_domains_;
-  c->next_node_index_ = next_node_index_;
-  c->free_node_indexes_ = free_node_indexes_;
-  c->image_nodes_ = image_nodes_;
-  c->pdbs_ = pdbs_;
-  c->namespaces_ = namespaces_;
-  for (int k = 0; k < kNumWorkloadKinds; ++k) c->workloads_[k] = workloads_[k];
-  c->pvs_ = pvs_;
-  c->pvcs_ = pvcs_;
-  c->storage_classes_ = storage_classes_;
-  c->csi_nodes_ = csi_nodes_;
-  c->csi_drivers_ = csi_drivers_;
-  c->csi_storage_capacities_ = csi_storage_capacities_;
-  c->volume_attachments_ = volume_attachments_;
-  c->resource_claims_ = resource_claims_;
-  c->resource_claim_templates_ = resource_claim_templates_;
-  c->device_classes_ = device_classes_;
-  c->resource_slices_ = resource_slices_;
-  c->pvc_ref_counts_ = pvc_ref_counts_;
-  c->tree_ = tree_;
-  c->generation_ = generation_;
-  c->node_list_ = node_list_;
-  c->node_index_list_ = node_index_list_;
-  c->snapshot_order_ = snapshot_order_;
-  c->snapshot_freed_ = snapshot_freed_;
-  c->nodes_since_snapshot_ = nodes_since_snapshot_;
-  c->snapshot_order_saved_ = snapshot_order_saved_;
-  // NodeInfo::batch_ numbers this state's Batches; the copy's next Batch
-  // must be newer than any of them.
-  c->batches_ = batches_;
+  // Shares every container; batches_ too: NodeInfo::batch_ numbers this
+  // state's Batches, and the copy's next Batch must be newer than any.
+  ClonedMembers(*c) = ClonedMembers(*this);
   // This state's open Batch may roll back into what it changed so far,
   // in place: the copy must not see those objects.
   if (undo_.recording()) c->UnshareAll();
@@ -225,39 +229,16 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
 }
 
 void ClusterState::UnshareAll() {
+  std::apply([](auto&... member) { (MakeOwn(member), ...); }, ClonedMembers(*this));
+  // The NodeInfos last: by_index_ and the node list, this state's own now,
+  // must name the copies.
   std::vector<const NodeInfo*>& by_index = by_index_.Mutable(nullptr);
   infos_.UnshareAll([&](std::shared_ptr<NodeInfo>& slot) {
     const NodeInfo& mine = Unshare(slot, nullptr);
     by_index[mine.index()] = &mine;
   });
-  pods_.UnshareAll([](const std::shared_ptr<const Pod>&) {});
   std::vector<const NodeInfo*>& list = node_list_.Mutable(nullptr);
   for (size_t i = 0; i < list.size(); ++i) list[i] = by_index[(*node_index_list_)[i]];
-  pod_labels_.UnshareAll();
-  affinity_terms_.Mutable(nullptr);
-  topology_domains_.Mutable(nullptr);
-  free_node_indexes_.Mutable(nullptr);
-  image_nodes_.Mutable(nullptr);
-  pdbs_.Mutable(nullptr);
-  namespaces_.Mutable(nullptr);
-  for (auto& w : workloads_) w.Mutable(nullptr);
-  pvs_.Mutable(nullptr);
-  pvcs_.Mutable(nullptr);
-  storage_classes_.Mutable(nullptr);
-  csi_nodes_.Mutable(nullptr);
-  csi_drivers_.Mutable(nullptr);
-  csi_storage_capacities_.Mutable(nullptr);
-  volume_attachments_.Mutable(nullptr);
-  resource_claims_.Mutable(nullptr);
-  resource_claim_templates_.Mutable(nullptr);
-  device_classes_.Mutable(nullptr);
-  resource_slices_.Mutable(nullptr);
-  pvc_ref_counts_.Mutable(nullptr);
-  tree_.Mutable(nullptr);
-  node_index_list_.Mutable(nullptr);
-  snapshot_order_.Mutable(nullptr);
-  snapshot_freed_.Mutable(nullptr);
-  nodes_since_snapshot_.Mutable(nullptr);
 }
 
 ClusterState::Batch::Batch(ClusterState& s) : s_(s), nested_(s.in_batch_) {

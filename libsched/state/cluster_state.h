@@ -7,11 +7,13 @@
 #ifndef LIBSCHED_STATE_CLUSTER_STATE_H_
 #define LIBSCHED_STATE_CLUSTER_STATE_H_
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -290,6 +292,22 @@ class ClusterState {
   NodeInfo& MutableInfo(const std::string& node_name);
   // Every shared piece made this state's own (Clone inside a Batch).
   void UnshareAll();
+  // Every member a Clone() copies, as a tuple of references to those of
+  // `s`: the one list of them, which Clone assigns whole and UnshareAll
+  // walks. A new member goes here (the static_assert on sizeof in
+  // cluster_state.cc reminds); not in_batch_, node_list_stale_, undo_: a
+  // copy starts outside any Batch.
+  template <class Self>
+  static auto ClonedMembers(Self& s) {
+    return std::tie(s.interner_, s.infos_, s.pods_, s.by_index_, s.pod_labels_, s.affinity_terms_,
+                    s.topology_domains_, s.next_node_index_, s.free_node_indexes_, s.image_nodes_,
+                    s.pdbs_, s.namespaces_, s.workloads_, s.pvs_, s.pvcs_, s.storage_classes_,
+                    s.csi_nodes_, s.csi_drivers_, s.csi_storage_capacities_, s.volume_attachments_,
+                    s.resource_claims_, s.resource_claim_templates_, s.device_classes_,
+                    s.resource_slices_, s.pvc_ref_counts_, s.tree_, s.generation_, s.node_list_,
+                    s.node_index_list_, s.snapshot_order_, s.snapshot_freed_,
+                    s.nodes_since_snapshot_, s.snapshot_order_saved_, s.batches_);
+  }
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
   // The node of `info` changed from `old` (null: none) to info.node(): its
@@ -333,8 +351,9 @@ class ClusterState {
   Cow<std::unordered_map<Atom, int>> image_nodes_;
   Cow<std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>>> pdbs_;
   Cow<std::unordered_map<Atom, std::shared_ptr<const Namespace>>> namespaces_;
-  Cow<std::map<std::string, std::shared_ptr<const Workload>, std::less<>>>
-      workloads_[kNumWorkloadKinds];
+  std::array<Cow<std::map<std::string, std::shared_ptr<const Workload>, std::less<>>>,
+             kNumWorkloadKinds>
+      workloads_;
   Cow<ByName<PersistentVolume>> pvs_;
   Cow<ByName<PersistentVolumeClaim>> pvcs_;
   Cow<ByName<StorageClass>> storage_classes_;

@@ -542,6 +542,71 @@ TEST(ClusterStateCloneTest, ACloneInsideABatchSurvivesItsRollback) {
   EXPECT_FALSE(c->HasPod("default/p2"));
 }
 
+// Every kind of object a Clone shares, written in a Batch before the
+// Clone: the Batch's rollback leaves each in the copy (a member Clone or
+// UnshareAll missed would lose it there).
+TEST(ClusterStateCloneTest, ACloneInsideABatchKeepsEveryKindOfObject) {
+  ClusterState s;
+  Interner& in = s.interner();
+  std::unique_ptr<ClusterState> c;
+  {
+    ClusterState::Batch b(s);
+    auto ns = std::make_shared<Namespace>();
+    ns->name = "d";
+    ns->name_atom = in.Intern("d");
+    s.UpsertNamespace(ns);
+    for (int k = 0; k < kNumWorkloadKinds; ++k) {
+      auto w = std::make_shared<Workload>();
+      w->kind = static_cast<WorkloadKind>(k);
+      w->ns = "d";
+      w->name = "x";
+      s.UpsertWorkload(w);
+    }
+    auto named = [](auto obj) {
+      obj->name = "x";
+      return obj;
+    };
+    auto in_ns = [&](auto obj) {
+      obj->ns = "d";
+      return named(obj);
+    };
+    s.UpsertPdb(in_ns(std::make_shared<PodDisruptionBudget>()));
+    s.UpsertPersistentVolume(named(std::make_shared<PersistentVolume>()));
+    s.UpsertPersistentVolumeClaim(in_ns(std::make_shared<PersistentVolumeClaim>()));
+    s.UpsertStorageClass(named(std::make_shared<StorageClass>()));
+    s.UpsertCSINode(named(std::make_shared<CSINode>()));
+    s.UpsertCSIDriver(named(std::make_shared<CSIDriver>()));
+    s.UpsertCSIStorageCapacity(in_ns(std::make_shared<CSIStorageCapacity>()));
+    auto va = named(std::make_shared<VolumeAttachment>());
+    va->node_name = "n";
+    s.UpsertVolumeAttachment(va);
+    s.UpsertResourceClaim(in_ns(std::make_shared<ResourceClaim>()));
+    s.UpsertResourceClaimTemplate(in_ns(std::make_shared<ResourceClaimTemplate>()));
+    s.UpsertDeviceClass(named(std::make_shared<DeviceClass>()));
+    s.UpsertResourceSlice(named(std::make_shared<ResourceSlice>()));
+    c = s.Clone();
+  }  // rolled back
+  EXPECT_TRUE(s.pdbs().empty());
+  EXPECT_EQ(c->pdbs().size(), 1u);
+  EXPECT_EQ(c->namespaces().size(), 1u);
+  for (int k = 0; k < kNumWorkloadKinds; ++k) {
+    EXPECT_NE(c->FindWorkload(static_cast<WorkloadKind>(k), "d", "x"), nullptr) << k;
+  }
+  EXPECT_NE(c->FindPersistentVolume("x"), nullptr);
+  EXPECT_NE(c->FindPersistentVolumeClaim("d", "x"), nullptr);
+  EXPECT_NE(c->FindStorageClass("x"), nullptr);
+  EXPECT_NE(c->FindCSINode("x"), nullptr);
+  EXPECT_NE(c->FindCSIDriver("x"), nullptr);
+  EXPECT_EQ(c->csi_storage_capacities().size(), 1u);
+  EXPECT_EQ(c->volume_attachments().size(), 1u);
+  EXPECT_EQ(c->resource_claims().size(), 1u);
+  EXPECT_EQ(c->resource_claim_templates().size(), 1u);
+  EXPECT_EQ(c->device_classes().size(), 1u);
+  EXPECT_EQ(c->resource_slices().size(), 1u);
+  EXPECT_EQ(s.generation(), 0u);
+  EXPECT_EQ(c->generation(), 13u + kNumWorkloadKinds);  // one per object
+}
+
 }  // namespace
 }  // namespace cluster_state_test
 }  // namespace sched
