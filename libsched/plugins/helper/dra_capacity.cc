@@ -62,7 +62,8 @@ bool DraViolatesPolicy(DraCounterValue consumed, const std::optional<DraCapacity
 bool DraRequestFits(const DraQuantities& requests, const DraDevice& device,
                     const DraCapacityUse* allocated, const DraCapacityUse* allocating,
                     std::string* error) {
-  for (const auto& [name, value] : requests) {
+  for (const auto& request : requests) {
+    const std::string& name = request.first;  // not a structured binding: clang 14 captures none
     if (std::none_of(device.capacity.begin(), device.capacity.end(),
                      [&](const DraCapacity& c) { return c.name == name; })) {
       *error = "some requested capacity has not been defined";
