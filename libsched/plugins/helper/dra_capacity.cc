@@ -1,6 +1,7 @@
 #include "libsched/plugins/helper/dra_capacity.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace sched {
 namespace {
@@ -14,11 +15,12 @@ DraCounterValue Units(DraCounterValue nanos) {
   return q;
 }
 
-const DraCounterValue* Find(const DraQuantities& q, const std::string& name) {
+// The quantity `q` requests of capacity `name`, if any.
+std::optional<DraCounterValue> Requested(const DraQuantities& q, const std::string& name) {
   for (const auto& [n, v] : q) {
-    if (n == name) return &v;
+    if (n == name) return v;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 // roundUpRange: min when below it, else up to min plus a multiple of step
@@ -76,9 +78,7 @@ bool DraRequestFits(const DraQuantities& requests, const DraDevice& device,
     return it == use->end() ? 0 : it->second;
   };
   for (const DraCapacity& c : device.capacity) {
-    const DraCounterValue* r = Find(requests, c.name);
-    const DraCounterValue consumed =
-        DraConsumedCapacity(r ? std::optional<DraCounterValue>(*r) : std::nullopt, c);
+    const DraCounterValue consumed = DraConsumedCapacity(Requested(requests, c.name), c);
     if (DraViolatesPolicy(consumed, c.policy)) return false;
     if (used(allocated, c.name) + consumed + used(allocating, c.name) > c.value) return false;
   }
@@ -88,9 +88,7 @@ bool DraRequestFits(const DraQuantities& requests, const DraDevice& device,
 DraQuantities DraConsumedFromRequest(const DraQuantities& requests, const DraDevice& device) {
   DraQuantities out;
   for (const DraCapacity& c : device.capacity) {
-    const DraCounterValue* r = Find(requests, c.name);
-    out.emplace_back(c.name,
-                     DraConsumedCapacity(r ? std::optional<DraCounterValue>(*r) : std::nullopt, c));
+    out.emplace_back(c.name, DraConsumedCapacity(Requested(requests, c.name), c));
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
