@@ -417,6 +417,12 @@ HAND_SELECTORS = [
     '[1, 2, 3].map(x, x * 2).filter(y, y > 2).all(z, z < 10)',
     'isSemver("v1.2", true) && semver("v1.2", true).minor() == 2',
     'device.allowMultipleAllocations || "zone" in device.attributes["other.example.com"]',
+    'device.attributes.all(domain, ids, ids.exists(k, v, k == "model" && v == "a100"))',
+    '{"a": 1, "b": 2}.transformMapEntry(k, v, v > 1, {v: k}) == {2: "b"}',
+    '[3, 1].transformList(i, v, i + v).existsOne(i, v, v == 3)',
+    'url("https://a.example.com:8080/p?q=1").getQuery()["q"][0] == "1" && isURL("/x")',
+    '!format.dns1123Label().validate(device.attributes["dra.example.com"].model).hasValue()',
+    'format.named("uuid").value().validate("x").value().size() == 1',
 ]
 
 

@@ -290,6 +290,248 @@ TEST(DeviceSelectorCelTest, IpAndCidr) {
   });
 }
 
+// cel-go's ext.TwoVarComprehensions (ext/comprehensions.go; the cases of
+// its comprehensions_test.go), over lists (index, value), literal maps and
+// the device's attribute maps (key, value).
+TEST(DeviceSelectorCelTest, TwoVariableComprehensions) {
+  const CelDevice d = Device({{"a", Int(1)}, {"b", Int(2)}, {"other.example.com/c", Int(3)}});
+  const std::string attrs = R"(device.attributes["dra.example.com"])";
+  RunCases({
+      {"all-list", "[1, 2, 3].all(i, j, i < j)", d, "", "", true},
+      {"all-map", "{'hello': 'world', 'taco': 'taco'}.all(k, v, k != v)", d, "", "", false},
+      {"all-nested", "{'h': ['hello', 'hi'], 'j': ['joke', 'jog']}.all(k, vals, vals.all(v, v.startsWith(k)))",
+       d, "", "", true},
+      {"exists-map",
+       "{'greeting': 'hello', 'farewell': 'goodbye'}.exists(k, v, k.startsWith('good') || v.endsWith('bye'))",
+       d, "", "", true},
+      {"exists-list", "[1, 2, 4, 8, 16].exists(i, v, v == 1024 && i == 10)", d, "", "", false},
+      {"existsOne-list", "[1, 2, 1, 3, 1, 4].existsOne(i, v, i == 1 || v == 1)", d, "", "", false},
+      {"existsOne-list-one", "[1, 1, 2, 2, 3, 3].existsOne(i, v, i == 2 && v == 2)", d, "", "",
+       true},
+      {"existsOne-map", "{'i': 0, 'j': 1, 'k': 2}.existsOne(i, v, i == 'l' || v == 1)", d, "", "",
+       true},
+      {"exists_one-spelling", "[1, 2].exists_one(i, v, i == 1 && v == 2)", d, "", "", true},
+      {"transformList", "[1, 2, 3].transformList(i, v, (i * v) + v) == [1, 4, 9]", d, "", "",
+       true},
+      {"transformList-filter", "[1, 2, 3].transformList(i, v, i % 2 == 0, (i * v) + v) == [1, 9]",
+       d, "", "", true},
+      {"transformList-map-keys",
+       "{'greeting': 'hello', 'farewell': 'goodbye'}.transformList(k, _, k).sort() == ['farewell', 'greeting']",
+       d, "", "", true},
+      {"transformList-map-values",
+       "{'greeting': 'hello', 'farewell': 'goodbye'}.transformList(_, v, v).sort() == ['goodbye', 'hello']",
+       d, "", "", true},
+      {"transformMap-list", "[1, 2, 3].transformMap(i, v, (i * v) + v) == {0: 1, 1: 4, 2: 9}", d,
+       "", "", true},
+      {"transformMap-filter", "[1, 2, 3].transformMap(i, v, i % 2 == 0, (i * v) + v) == {0: 1, 2: 9}",
+       d, "", "", true},
+      {"transformMap-map", "{'greeting': 'hello'}.transformMap(k, v, v + '!') == {'greeting': 'hello!'}",
+       d, "", "", true},
+      {"transformMapEntry",
+       "{'greeting': 'hello'}.transformMapEntry(k, v, {v: k}) == {'hello': 'greeting'}", d, "", "",
+       true},
+      {"transformMapEntry-reverse",
+       "[1, 2, 3].transformMapEntry(i, v, {v: i}) == {1: 0, 2: 1, 3: 2}", d, "", "", true},
+      {"transformMapEntry-filter",
+       "{'a': 1, 'b': 2}.transformMapEntry(k, v, v > 1, {k + k: v}) == {'bb': 2}", d, "", "", true},
+      {"transformMapEntry-duplicate",
+       "{'greeting': 'aloha', 'farewell': 'aloha'}.transformMapEntry(k, v, {v: k}).size() == 1", d,
+       "", "insert failed: key aloha already exists", false},
+      {"transformMapEntry-numeric-duplicate", "[0, 0u].transformMapEntry(i, v, {v: i}).size() == 1",
+       d, "", "insert failed: key 0 already exists", false},
+      {"attributes", attrs + ".all(k, v, v < 3) && " + attrs + ".exists(k, v, k == 'b' && v == 2)",
+       d, "", "", true},
+      {"domains",
+       "device.attributes.existsOne(domain, ids, domain == 'other.example.com' && ids.c == 3)", d, "",
+       "", true},
+      {"shadowing", "[10, 20].all(i, v, [1].all(i, w, i == 0) && v == (i + 1) * 10)", d, "", "",
+       true},
+      {"outer-variables",
+       "cel.bind(x, 5, [1, 2].all(i, v, [3].exists(j, w, x + i + v + j + w > 0)))", d, "", "", true},
+      {"error-absorbed", "[0, 1].exists(i, v, 1 / v == 1)", d, "", "", true},
+      {"error-kept", "[0, 1].all(i, v, 1 / v == 1)", d, "", "by zero", false},
+      {"not-iterable", "device.driver.all(i, v, true)", d, "", "list or map", false},
+      {"simple-name", "[1].all(i.j, v, true)", d, "argument must be a simple name", "", false},
+      {"duplicate-name", "[1].all(i, i, true)", d, "duplicate variable name: i", "", false},
+      {"accumulator", "[1].all(__result__, v, true)", d,
+       "iteration variable overwrites accumulator variable", "", false},
+      {"one-variable-still", "[1, 2].all(x, x > 0) && [1].exists_one(x, x == 1)", d, "", "", true},
+  });
+}
+
+// Kubernetes' URL library (apiserver/pkg/cel/library/urls.go; the examples
+// of its documentation and apiextensions' validation tests).
+TEST(DeviceSelectorCelTest, Url) {
+  const CelDevice d =
+      Device({{"url", String("https://user:pass@kubernetes.io:80/docs/home?k1=a&k2=b&k2=c#anchor")}});
+  const std::string u = R"(url(device.attributes["dra.example.com"].url))";
+  RunCases({
+      {"scheme", "url('/path').getScheme() == '' && url('https://example.com/').getScheme() == 'https'",
+       d, "", "", true},
+      {"host",
+       "url('https://example.com:80/').getHost() == 'example.com:80' && url('https://example.com/').getHost() == 'example.com' && url('https://[::1]:80/').getHost() == '[::1]:80' && url('https://[::1]/').getHost() == '[::1]' && url('/path').getHost() == ''",
+       d, "", "", true},
+      {"hostname",
+       "url('https://example.com:80/').getHostname() == 'example.com' && url('https://127.0.0.1/').getHostname() == '127.0.0.1' && url('https://[::1]/').getHostname() == '::1' && url('/path').getHostname() == ''",
+       d, "", "", true},
+      {"port",
+       "url('https://example.com:80/').getPort() == '80' && url('https://example.com/').getPort() == '' && url('/path').getPort() == ''",
+       d, "", "", true},
+      {"escaped-path",
+       "url('https://example.com/path').getEscapedPath() == '/path' && url('https://example.com/with space/').getEscapedPath() == '/with%20space/' && url('https://example.com').getEscapedPath() == '' && url('https://example.com/a%2Fb').getEscapedPath() == '/a%2Fb'",
+       d, "", "", true},
+      {"query",
+       "url('https://example.com/path?k1=a&k2=b&k2=c').getQuery() == {'k1': ['a'], 'k2': ['b', 'c']} && url('https://example.com/path?key with spaces=value with spaces').getQuery() == {'key with spaces': ['value with spaces']} && url('https://example.com/path?').getQuery() == {} && url('https://example.com/path').getQuery() == {}",
+       d, "", "", true},
+      {"query-escapes", "url('https://e.com/?a=%41+b&c;d=1&e=%zz&f').getQuery() == {'a': ['A b'], 'f': ['']}",
+       d, "", "", true},
+      {"attribute",
+       u + ".getScheme() == 'https' && " + u + ".getHost() == 'kubernetes.io:80' && " + u +
+           ".getHostname() == 'kubernetes.io' && " + u + ".getPort() == '80' && " + u +
+           ".getEscapedPath() == '/docs/home' && " + u + ".getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}",
+       d, "", "", true},
+      {"isURL",
+       "isURL('https://user:pass@example.com:80/path?query=val#fragment') && isURL('/absolute-path') && !isURL('https://inv\\x00alid') && !isURL('relative-path') && !isURL('') && isURL('mailto:someone@example.com')",
+       d, "", "", true},
+      {"equal", "url('https://example.com/a') == url('HTTPS://example.com/a') && url('/a') != url('/b')",
+       d, "", "", true},
+      {"relative", "url('relative-path').getScheme() == ''", d, "",
+       "URL parse error during conversion from string: parse \"relative-path\": invalid URI for request",
+       false},
+      {"bad-port", "url('https://example.com:8a/').getPort() == ''", d, "",
+       "parse \"https://example.com:8a/\": invalid port \":8a\" after host", false},
+      {"strict-colons", "isURL('http://a:1:2/') || !isURL('foo://a:1:2/')", d, "", "", false},
+      {"bad-escape", "url('https://example.com/%zz').getHost() == ''", d, "",
+       "invalid URL escape \"%zz\"", false},
+      {"missing-scheme", "url(':foo').getHost() == ''", d, "", "missing protocol scheme", false},
+      {"ipv4-literal", "isURL('http://[1.2.3.4]/')", d, "", "", false},
+      {"ipv6-zone", "url('http://[fe80::1%25en0]:8080/').getHostname() == 'fe80::1%en0'", d, "", "",
+       true},
+      {"protocol-relative",
+       "url('//host/path').getHost() == 'host' && url('//host/path').getEscapedPath() == '/path'", d,
+       "", "", true},
+  });
+}
+
+// Kubernetes' format library (apiserver/pkg/cel/library/format.go; the
+// cases of format_test.go).
+TEST(DeviceSelectorCelTest, Format) {
+  const CelDevice d = Device({{"name", String("my-name")}});
+  const std::string label_error =
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+      "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
+      "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+  const std::string subdomain_error =
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+      "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
+      "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  const std::string dns1035_error =
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+      "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
+      "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+  const std::string qualified_error =
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+      "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+      "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+  const std::string label_value_error =
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
+      "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
+      "'my_value',  or '12345', regex used for validation is "
+      "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+  auto none = [](const std::string& format, const std::string& value) {
+    return "!format." + format + "().validate('" + value + "').hasValue()";
+  };
+  auto errors = [](const std::string& format, const std::string& value, const std::string& want) {
+    return "format." + format + "().validate('" + value + "').value() == ['''" + want + "''']";
+  };
+  RunCases({
+      {"dns1123Label", none("dns1123Label", "my-label-name"), d, "", "", true},
+      {"dns1123Subdomain", none("dns1123Subdomain", "apiextensions.k8s.io"), d, "", "", true},
+      {"qualifiedName", none("qualifiedName", "apiextensions.k8s.io/v1beta1"), d, "", "", true},
+      {"dns1123LabelPrefix", none("dns1123LabelPrefix", "my-label-prefix-"), d, "", "", true},
+      {"dns1123SubdomainPrefix", none("dns1123SubdomainPrefix", "mysubdomain.prefix.-"), d, "", "",
+       true},
+      {"dns1035LabelPrefix", none("dns1035LabelPrefix", "my-label-prefix-"), d, "", "", true},
+      {"uri", none("uri", "http://example.com"), d, "", "", true},
+      {"uuid", none("uuid", "123e4567-e89b-12d3-a456-426614174000"), d, "", "", true},
+      {"byte", none("byte", "aGVsbG8="), d, "", "", true},
+      {"date", none("date", "2021-01-01") + " && " + none("date", "2024-02-29"), d, "", "", true},
+      {"datetime", none("datetime", "2021-01-01T00:00:00Z"), d, "", "", true},
+      {"labelValue", none("labelValue", "my-cool-label-Value"), d, "", "", true},
+      {"dns1123Label-error", errors("dns1123Label", "contains a space", label_error), d, "", "",
+       true},
+      {"dns1123Label-dots", errors("dns1123Label", "a.b", "must not contain dots"), d, "", "",
+       true},
+      {"dns1123Subdomain-error", errors("dns1123Subdomain", "contains a space", subdomain_error), d,
+       "", "", true},
+      {"dns1035Label-error", errors("dns1035Label", "contains a space", dns1035_error), d, "", "",
+       true},
+      {"qualifiedName-error", errors("qualifiedName", "contains a space", qualified_error), d, "",
+       "", true},
+      {"dns1123LabelPrefix-error", errors("dns1123LabelPrefix", "contains a space-", label_error),
+       d, "", "", true},
+      {"dns1123SubdomainPrefix-error",
+       errors("dns1123SubdomainPrefix", "contains a space-", subdomain_error), d, "", "", true},
+      {"dns1035LabelPrefix-error", errors("dns1035LabelPrefix", "contains a space-", dns1035_error),
+       d, "", "", true},
+      {"labelValue-error", errors("labelValue", "my-cool-label-Value!!", label_value_error), d, "",
+       "", true},
+      {"byte-error", errors("byte", "aGVsbG8", "invalid base64"), d, "", "", true},
+      {"date-error", errors("date", "2020-01-32", "invalid date") + " && " +
+                         errors("date", "2023-02-29", "invalid date"),
+       d, "", "", true},
+      {"datetime-error", errors("datetime", "2020-01-32T00:00:00Z", "invalid datetime"), d, "", "",
+       true},
+      {"uuid-error", errors("uuid", "not-a-uuid", "does not match the UUID format"), d, "", "",
+       true},
+      {"uri-error",
+       errors("uri", "relative", "parse \"relative\": invalid URI for request"), d, "", "", true},
+      {"label-too-long", "format.dns1123Label().validate('" + std::string(64, 'a') +
+                             "').value() == ['must be no more than 63 characters']",
+       d, "", "", true},
+      {"named", "!format.named('unknown').hasValue() && format.named('dns1123Label').value() == format.dns1123Label() && format.named('uri').hasValue()",
+       d, "", "", true},
+      {"distinct", "format.dns1123Label() != format.dns1035Label()", d, "", "", true},
+      {"attribute", R"(!format.dns1123Label().validate(device.attributes["dra.example.com"].name).hasValue())",
+       d, "", "", true},
+  });
+}
+
+// What upstream's type check rejects at compile time that needs no
+// attribute's type (typecheck.rs): a result of a known type other than bool
+// (compile.go's message) and arithmetic without an overload (cel-go's).
+TEST(DeviceSelectorCelTest, CompileTimeTypeChecks) {
+  const CelDevice d = Device({{"n", Int(2)}});
+  RunCases({
+      {"string-result", "device.driver", d, "must evaluate to bool or the unknown type, not string",
+       "", false},
+      {"int-result", "size(device.driver) + 1", d,
+       "must evaluate to bool or the unknown type, not int", "", false},
+      {"double-result", "true ? 1.5 : 2.5", d,
+       "must evaluate to bool or the unknown type, not double", "", false},
+      {"null-result", "null", d, "must evaluate to bool or the unknown type, not null_type", "",
+       false},
+      {"uint-result", "-1 == 1 ? 1u : 2u", d, "must evaluate to bool or the unknown type, not uint",
+       "", false},
+      {"string-plus-int", "device.driver + 1 == 'a'", d,
+       "compilation failed: ERROR: <input>:1:15: found no matching overload for '_+_' applied to "
+       "'(string, int)'",
+       "", false},
+      {"int-plus-double", "1 + 1.5 > 0.0", d,
+       "found no matching overload for '_+_' applied to '(int, double)'", "", false},
+      {"double-modulo", "2.5 % 2.0 == 0.5", d,
+       "found no matching overload for '_%_' applied to '(double, double)'", "", false},
+      {"string-minus", "'a' - 'b' == ''", d,
+       "found no matching overload for '_-_' applied to '(string, string)'", "", false},
+      {"multiplication", "size(device.driver) * 2 > 0 && 'a' + 'b' == 'ab'", d, "", "", true},
+      {"unknown-attribute-arithmetic", R"(device.attributes["dra.example.com"].n + 1 == 3)", d, "",
+       "", true},
+      {"unknown-attribute-result", R"(device.attributes["dra.example.com"].n > 1)", d, "", "",
+       true},
+      {"bool-attribute-result", R"(device.allowMultipleAllocations)", d, "", "", false},
+  });
+}
+
 // cel.bind(a, "0123456789abcdef", cel.bind(b, a + a, ...)): a string
 // doubled `times` times, 16 * 2^times bytes without a bound.
 std::string Doubling(int times) {
@@ -314,8 +556,8 @@ std::string ReusedString(int calls) {
 // Errors upstream reports, and what this evaluator refuses.
 TEST(DeviceSelectorCelTest, Errors) {
   RunCases({
-      {"non-bool-result", R"(device.driver)", Device(), "", "could not be converted to bool",
-       false},
+      {"non-bool-result", R"(device.attributes["dra.example.com"].s)",
+       Device({{"s", String("x")}}), "", "could not be converted to bool", false},
       {"undeclared-variable", "foo == 1", Device(), "undeclared reference to 'foo'", "", false},
       {"type-names", "type(device.driver) == string && type(1) == int", Device(), "", "", true},
       {"optional", R"(optional.of(device.driver).hasValue())", Device(), "", "", true},

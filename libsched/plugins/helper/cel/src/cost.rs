@@ -38,7 +38,7 @@ const CHARGE_SQUARE: &str = "@charge_square";
 const REPLACE: &str = "@replace";
 
 /// The namespaces of the environment's functions.
-const NAMESPACES: &[&str] = &["cel", "ip", "lists", "optional", "sets", "strings"];
+const NAMESPACES: &[&str] = &["cel", "format", "ip", "lists", "optional", "sets", "strings"];
 
 /// Calls charged by their result's size, after they return.
 const CHARGED_RESULT: &[&str] = &["_+_", "lists.range"];
@@ -184,7 +184,7 @@ fn nodes(e: &IdedExpr) -> u64 {
     n
 }
 
-fn children(e: &IdedExpr) -> Vec<&IdedExpr> {
+pub fn children(e: &IdedExpr) -> Vec<&IdedExpr> {
     match &e.expr {
         Expr::Call(c) => c
             .target

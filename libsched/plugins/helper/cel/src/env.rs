@@ -1,10 +1,11 @@
 //! The DRA CEL environment: the `cel` crate's standard library and macros,
 //! its strings extension (upstream enables ext.Strings), `cel.bind`
-//! (ext.Bindings, which compile.go adds), Kubernetes' quantity and semver
-//! libraries, and the cost charging of cost.rs. What upstream's environment
-//! has beyond this is listed in docs/dra.md.
+//! (ext.Bindings, which compile.go adds), ext.TwoVarComprehensions
+//! (comprehensions.rs), Kubernetes' quantity and semver libraries, and the
+//! cost charging of cost.rs. What upstream's environment has beyond this is
+//! listed in docs/dra.md.
 
-use crate::{cost, ip, lists, quantity, regex, semver};
+use crate::{comprehensions, cost, format, ip, lists, quantity, regex, semver, url};
 use cel::common::ast::{ComprehensionExpr, Expr, IdedExpr, ListExpr, LiteralValue};
 use cel::common::types::CelBool;
 use cel::parser::{Macro, MacroExprHelper, ParseError};
@@ -34,6 +35,10 @@ fn build() -> Env {
         .expect("quantity library");
     env.add_extension(semver::extension)
         .expect("semver library");
+    env.add_extension(url::extension).expect("URL library");
+    env.add_extension(format::extension).expect("format library");
+    env.add_extension(comprehensions::extension)
+        .expect("two-variable comprehensions");
     env.add_extension(cost::extension).expect("cost charging");
     env.add_macro(Macro::receiver("bind", 3, bind))
         .expect("cel.bind");
@@ -61,19 +66,28 @@ fn bind(
     };
     let body = args.pop().expect("three arguments");
     let init = args.pop().expect("three arguments");
+    Ok(Some(bind_expr(helper, name, init, body)))
+}
+
+/// `body` with `name` bound to `init`: a comprehension over an empty list
+/// whose accumulator is `name` (ext.Bindings' expansion).
+pub fn bind_expr(
+    helper: &mut MacroExprHelper<'_>,
+    name: String,
+    init: IdedExpr,
+    body: IdedExpr,
+) -> IdedExpr {
     let empty = helper.next_expr(Expr::List(ListExpr::new(vec![])));
     let no_loop = helper.next_expr(Expr::Literal(LiteralValue::Boolean(CelBool::from(false))));
     let step = helper.next_expr(Expr::Ident(name.clone()));
-    Ok(Some(helper.next_expr(Expr::Comprehension(Box::new(
-        ComprehensionExpr {
-            iter_range: empty,
-            iter_var: "#unused".to_owned(),
-            iter_var2: None,
-            accu_var: name,
-            accu_init: init,
-            loop_cond: no_loop,
-            loop_step: step,
-            result: body,
-        },
-    )))))
+    helper.next_expr(Expr::Comprehension(Box::new(ComprehensionExpr {
+        iter_range: empty,
+        iter_var: "#unused".to_owned(),
+        iter_var2: None,
+        accu_var: name,
+        accu_init: init,
+        loop_cond: no_loop,
+        loop_step: step,
+        result: body,
+    })))
 }

@@ -6,16 +6,20 @@
 //! Names start with `libsched_cel_`, which libsched.so's version script does
 //! not export.
 
+mod comprehensions;
 mod cost;
 mod device;
 mod env;
+mod format;
 mod ip;
 mod lists;
 mod quantity;
 mod regex;
 mod semver;
+mod typecheck;
+mod url;
 
-use cel::common::ast::{Expr, IdedExpr, LiteralValue};
+use cel::common::ast::IdedExpr;
 use cel::{Context, ExecutionError, Value};
 use device::Attribute;
 use std::ffi::c_void;
@@ -26,7 +30,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 const MAX_LENGTH: usize = 10 * 1024;
 
 /// The identifiers an expression may read: the `device` variable, the type
-/// names, and the namespaces of the `optional` and `strings` functions.
+/// names, and the namespaces of functions (`optional.of`, `format.named`...).
 const DECLARED: &[&str] = &[
     "device",
     "bool",
@@ -44,6 +48,7 @@ const DECLARED: &[&str] = &[
     "sets",
     "lists",
     "ip",
+    "format",
 ];
 
 /// A compiled selector: the parsed expression, instrumented by cost.rs.
@@ -59,26 +64,10 @@ fn compile(source: &str) -> Result<Selector, String> {
         ));
     }
     let env = env::env();
-    let mut expr = env
+    let (mut expr, info) = env
         .parser()
-        .parse(source)
+        .parse_with_source_info(source)
         .map_err(|e| format!("compilation failed: {e}"))?;
-    if let Expr::Literal(literal) = &expr.expr {
-        let name = match literal {
-            LiteralValue::Boolean(_) => None,
-            LiteralValue::Bytes(_) => Some("bytes"),
-            LiteralValue::Double(_) => Some("double"),
-            LiteralValue::Int(_) => Some("int"),
-            LiteralValue::Null => Some("null_type"),
-            LiteralValue::String(_) => Some("string"),
-            LiteralValue::UInt(_) => Some("uint"),
-        };
-        if let Some(name) = name {
-            return Err(format!(
-                "must evaluate to bool or the unknown type, not {name}"
-            ));
-        }
-    }
     if let Some(name) = cost::free_variables(&expr)
         .into_iter()
         .find(|v| !DECLARED.contains(&v.as_str()))
@@ -87,6 +76,7 @@ fn compile(source: &str) -> Result<Selector, String> {
             "compilation failed: ERROR: <input>: undeclared reference to '{name}'"
         ));
     }
+    typecheck::check(&expr, info)?;
     cost::instrument(&mut expr);
     Ok(Selector { expr })
 }
