@@ -529,6 +529,8 @@ TEST(DeviceSelectorCelTest, CompileTimeTypeChecks) {
       {"unknown-attribute-result", R"(device.attributes["dra.example.com"].n > 1)", d, "", "",
        true},
       {"bool-attribute-result", R"(device.allowMultipleAllocations)", d, "", "", false},
+      {"shadowed-device", "[{'driver': 1}].all(device, device.driver + 1 == 2)", d, "", "", true},
+      {"bound-device", "cel.bind(device, {'driver': 2}, device.driver * 2 == 4)", d, "", "", true},
   });
 }
 

@@ -83,7 +83,10 @@ fn arithmetic(op: &str, a: Ty, b: Ty) -> Option<Ty> {
     ok.then_some(a)
 }
 
-fn infer(e: &IdedExpr, found: &mut Found) -> Ty {
+/// `e`'s type; `shadowed` when a comprehension or `cel.bind` around `e`
+/// names one of its variables `device`, which then is not the device.
+fn infer(e: &IdedExpr, shadowed: bool, found: &mut Found) -> Ty {
+    let sub = |e: &IdedExpr, found: &mut Found| infer(e, shadowed, found);
     match &e.expr {
         Expr::Literal(l) => match l {
             LiteralValue::Boolean(_) => Ty::Bool,
@@ -95,21 +98,23 @@ fn infer(e: &IdedExpr, found: &mut Found) -> Ty {
             LiteralValue::UInt(_) => Ty::Uint,
         },
         Expr::Select(s) => {
-            infer(&s.operand, found);
+            sub(&s.operand, found);
             if s.test {
                 return Ty::Bool;
             }
             match (&s.operand.expr, s.field.as_str()) {
-                (Expr::Ident(device), "driver") if device == "device" => Ty::String,
-                (Expr::Ident(device), "allowMultipleAllocations") if device == "device" => Ty::Bool,
+                (Expr::Ident(device), "driver") if device == "device" && !shadowed => Ty::String,
+                (Expr::Ident(device), "allowMultipleAllocations") if device == "device" && !shadowed => {
+                    Ty::Bool
+                }
                 _ => Ty::Unknown,
             }
         }
         Expr::Call(c) => {
             if let Some(t) = &c.target {
-                infer(t, found);
+                sub(t, found);
             }
-            let args: Vec<Ty> = c.args.iter().map(|a| infer(a, found)).collect();
+            let args: Vec<Ty> = c.args.iter().map(|a| sub(a, found)).collect();
             let name = c.func_name.as_str();
             if BOOLEAN.contains(&name) {
                 return Ty::Bool;
@@ -139,14 +144,21 @@ fn infer(e: &IdedExpr, found: &mut Found) -> Ty {
             }
         }
         Expr::Comprehension(c) => {
-            for part in [&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result] {
-                infer(part, found);
+            sub(&c.iter_range, found);
+            sub(&c.accu_init, found);
+            let inner = shadowed
+                || [Some(&c.iter_var), c.iter_var2.as_ref(), Some(&c.accu_var)]
+                    .into_iter()
+                    .flatten()
+                    .any(|v| v == "device");
+            for part in [&c.loop_cond, &c.loop_step, &c.result] {
+                infer(part, inner, found);
             }
             Ty::Unknown
         }
         _ => {
             crate::cost::children(e).into_iter().for_each(|child| {
-                infer(child, found);
+                sub(child, found);
             });
             Ty::Unknown
         }
@@ -173,7 +185,7 @@ fn position(info: &SourceInfo, id: u64) -> (isize, isize) {
 /// nothing.
 pub fn check(expr: &IdedExpr, info: SourceInfo) -> Result<(), String> {
     let mut found = None;
-    let ty = infer(expr, &mut found);
+    let ty = infer(expr, false, &mut found);
     if let Some((id, msg)) = found {
         let error = ParseError {
             source: None,
