@@ -356,7 +356,11 @@ fn entries<'b, 'v>(args: Args<'b, 'v>) -> Return<'b, 'v> {
         // In key order: the crate's maps iterate in an order that differs
         // from one map to the next, and a selector must give one answer.
         keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        out.extend(keyed.into_iter().map(|(k, v)| pair(k.inner().clone_as_boxed(), v)));
+        out.extend(
+            keyed
+                .into_iter()
+                .map(|(k, v)| pair(k.inner().clone_as_boxed(), v)),
+        );
     } else {
         return Err(not_iterable());
     }
@@ -407,7 +411,8 @@ fn display_key(key: &CelMapKey<'_>) -> String {
 fn map_entries<'v>(
     map: &(dyn Val + 'v),
 ) -> Result<HashMap<CelMapKey<'v>, Box<dyn Val + 'v>>, ExecutionError> {
-    let not_map = || ExecutionError::no_such_overload(MAP_INSERT, vec![map.get_type().name().to_owned()]);
+    let not_map =
+        || ExecutionError::no_such_overload(MAP_INSERT, vec![map.get_type().name().to_owned()]);
     let indexer = map.as_indexer().ok_or_else(not_map)?;
     let mut keys = map.as_iterable().ok_or_else(not_map)?.iter();
     let mut out = HashMap::new();

@@ -38,7 +38,9 @@ const CHARGE_SQUARE: &str = "@charge_square";
 const REPLACE: &str = "@replace";
 
 /// The namespaces of the environment's functions.
-const NAMESPACES: &[&str] = &["cel", "format", "ip", "lists", "optional", "sets", "strings"];
+const NAMESPACES: &[&str] = &[
+    "cel", "format", "ip", "lists", "optional", "sets", "strings",
+];
 
 /// Calls charged by their result's size, after they return.
 const CHARGED_RESULT: &[&str] = &["_+_", "lists.range"];

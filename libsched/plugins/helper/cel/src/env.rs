@@ -36,7 +36,8 @@ fn build() -> Env {
     env.add_extension(semver::extension)
         .expect("semver library");
     env.add_extension(url::extension).expect("URL library");
-    env.add_extension(format::extension).expect("format library");
+    env.add_extension(format::extension)
+        .expect("format library");
     env.add_extension(comprehensions::extension)
         .expect("two-variable comprehensions");
     env.add_extension(cost::extension).expect("cost charging");

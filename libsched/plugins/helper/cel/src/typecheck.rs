@@ -49,9 +49,29 @@ impl Ty {
 
 /// Functions and operators that return bool whatever their operands.
 const BOOLEAN: &[&str] = &[
-    "_&&_", "_||_", "!_", "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "@in",
-    "@not_strictly_false", "has", "matches", "startsWith", "endsWith", "isSorted",
-    "isQuantity", "isSemver", "isIP", "isCIDR", "isURL", "isInteger", "isGreaterThan",
+    "_&&_",
+    "_||_",
+    "!_",
+    "_==_",
+    "_!=_",
+    "_<_",
+    "_<=_",
+    "_>_",
+    "_>=_",
+    "@in",
+    "@not_strictly_false",
+    "has",
+    "matches",
+    "startsWith",
+    "endsWith",
+    "isSorted",
+    "isQuantity",
+    "isSemver",
+    "isIP",
+    "isCIDR",
+    "isURL",
+    "isInteger",
+    "isGreaterThan",
     "isLessThan",
 ];
 
@@ -104,7 +124,9 @@ fn infer(e: &IdedExpr, shadowed: bool, found: &mut Found) -> Ty {
             }
             match (&s.operand.expr, s.field.as_str()) {
                 (Expr::Ident(device), "driver") if device == "device" && !shadowed => Ty::String,
-                (Expr::Ident(device), "allowMultipleAllocations") if device == "device" && !shadowed => {
+                (Expr::Ident(device), "allowMultipleAllocations")
+                    if device == "device" && !shadowed =>
+                {
                     Ty::Bool
                 }
                 _ => Ty::Unknown,

@@ -69,22 +69,18 @@ fn should_escape(c: u8, part: Part) -> bool {
     if c.is_ascii_alphanumeric() {
         return false;
     }
-    if (part == Part::Host || part == Part::Zone)
-        && b"!$&'()*+,;=:[]<>\"".contains(&c)
-    {
+    if (part == Part::Host || part == Part::Zone) && b"!$&'()*+,;=:[]<>\"".contains(&c) {
         return false;
     }
     match c {
         b'-' | b'_' | b'.' | b'~' => return false,
-        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => {
-            match part {
-                Part::Path => return c == b'?',
-                Part::UserPassword => return matches!(c, b'@' | b'/' | b'?' | b':'),
-                Part::QueryComponent => return true,
-                Part::Fragment => return false,
-                Part::Host | Part::Zone => {}
-            }
-        }
+        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => match part {
+            Part::Path => return c == b'?',
+            Part::UserPassword => return matches!(c, b'@' | b'/' | b'?' | b':'),
+            Part::QueryComponent => return true,
+            Part::Fragment => return false,
+            Part::Host | Part::Zone => {}
+        },
         _ => {}
     }
     !(part == Part::Fragment && matches!(c, b'!' | b'(' | b')' | b'*'))
@@ -126,7 +122,10 @@ fn unescape(s: &str, part: Part) -> Result<Vec<u8>, String> {
     while i < b.len() {
         match b[i] {
             b'%' => {
-                let (hi, lo) = match (b.get(i + 1).and_then(|&c| hex_value(c)), b.get(i + 2).and_then(|&c| hex_value(c))) {
+                let (hi, lo) = match (
+                    b.get(i + 1).and_then(|&c| hex_value(c)),
+                    b.get(i + 2).and_then(|&c| hex_value(c)),
+                ) {
                     (Some(hi), Some(lo)) => (hi, lo),
                     _ => {
                         let end = (i + 3).min(b.len());
@@ -141,18 +140,27 @@ fn unescape(s: &str, part: Part) -> Result<Vec<u8>, String> {
                 if part == Part::Host && hi < 8 && escape != "%25" {
                     return Err(format!("invalid URL escape {}", quote(escape)));
                 }
-                if part == Part::Zone && escape != "%25" && v != b' ' && should_escape(v, Part::Host) {
+                if part == Part::Zone
+                    && escape != "%25"
+                    && v != b' '
+                    && should_escape(v, Part::Host)
+                {
                     return Err(format!("invalid URL escape {}", quote(escape)));
                 }
                 out.push(v);
                 i += 3;
             }
             b'+' => {
-                out.push(if part == Part::QueryComponent { b' ' } else { b'+' });
+                out.push(if part == Part::QueryComponent {
+                    b' '
+                } else {
+                    b'+'
+                });
                 i += 1;
             }
             c => {
-                if (part == Part::Host || part == Part::Zone) && c < 0x80 && should_escape(c, part) {
+                if (part == Part::Host || part == Part::Zone) && c < 0x80 && should_escape(c, part)
+                {
                     return Err(format!(
                         "invalid character {} in host name",
                         quote(&(c as char).to_string())
@@ -183,7 +191,10 @@ fn escape(s: &[u8], part: Part) -> String {
 
 /// ":digits" or nothing.
 fn valid_optional_port(port: &str) -> bool {
-    port.is_empty() || port.strip_prefix(':').is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    port.is_empty()
+        || port
+            .strip_prefix(':')
+            .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn parse_host(scheme: &str, host: &str) -> Result<Vec<u8>, String> {
@@ -228,7 +239,11 @@ fn parse_host(scheme: &str, host: &str) -> Result<Vec<u8>, String> {
         let last = host.rfind(':').unwrap_or(first);
         // Go 1.26 (urlstrictcolons): http(s) hosts take the port after the
         // first colon, other schemes after the last.
-        let colon = if scheme == "http" || scheme == "https" { first } else { last };
+        let colon = if scheme == "http" || scheme == "https" {
+            first
+        } else {
+            last
+        };
         let colon_port = &host[colon..];
         if !valid_optional_port(colon_port) {
             return Err(format!("invalid port {} after host", quote(colon_port)));
@@ -238,7 +253,8 @@ fn parse_host(scheme: &str, host: &str) -> Result<Vec<u8>, String> {
 }
 
 fn valid_userinfo(s: &str) -> bool {
-    s.chars().all(|c| c.is_ascii_alphanumeric() || "-._:~!$&'()*+,;=%@".contains(c))
+    s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-._:~!$&'()*+,;=%@".contains(c))
 }
 
 /// net/url's parseAuthority: [userinfo@]host.
@@ -309,11 +325,17 @@ fn parse(raw: &str, via_request: bool) -> Result<Url, String> {
         if via_request {
             return Err("invalid URI for request".to_owned());
         }
-        if rest.split('/').next().is_some_and(|segment| segment.contains(':')) {
+        if rest
+            .split('/')
+            .next()
+            .is_some_and(|segment| segment.contains(':'))
+        {
             return Err("first path segment in URL cannot contain colon".to_owned());
         }
     }
-    if (!url.scheme.is_empty() || !via_request && !rest.starts_with("///")) && rest.starts_with("//") {
+    if (!url.scheme.is_empty() || !via_request && !rest.starts_with("///"))
+        && rest.starts_with("//")
+    {
         let authority = &rest[2..];
         let (authority, path) = match authority.find('/') {
             Some(slash) => (&authority[..slash], &authority[slash..]),
@@ -367,7 +389,10 @@ fn text(bytes: &[u8]) -> CelString<'static> {
 
 fn url(s: &CelString<'_>) -> Result<Url, ExecutionError> {
     let fail = |e: String| {
-        ExecutionError::function_error("url", format!("URL parse error during conversion from string: {e}"))
+        ExecutionError::function_error(
+            "url",
+            format!("URL parse error during conversion from string: {e}"),
+        )
     };
     parse_request_uri(s.inner()).map_err(fail)?;
     parse_url(s.inner()).map_err(fail)
@@ -398,7 +423,9 @@ fn get_port(this: &Url) -> CelString<'static> {
 fn get_escaped_path(this: &Url) -> CelString<'static> {
     let raw = &this.raw_path;
     let valid = !raw.is_empty()
-        && raw.bytes().all(|c| b"!$&'()*+,;=:@[]%".contains(&c) || !should_escape(c, Part::Path))
+        && raw
+            .bytes()
+            .all(|c| b"!$&'()*+,;=:@[]%".contains(&c) || !should_escape(c, Part::Path))
         && unescape(raw, Part::Path).is_ok_and(|p| p == this.path);
     if valid {
         return raw.clone().into();
