@@ -35,23 +35,6 @@ enum Kind {
     Datetime,
 }
 
-/// The names `format.named` knows, with their formats.
-const NAMED: [(&str, Kind); 13] = [
-    ("dns1123Label", Kind::Dns1123Label),
-    ("dns1123Subdomain", Kind::Dns1123Subdomain),
-    ("dns1035Label", Kind::Dns1035Label),
-    ("qualifiedName", Kind::QualifiedName),
-    ("dns1123LabelPrefix", Kind::Dns1123LabelPrefix),
-    ("dns1123SubdomainPrefix", Kind::Dns1123SubdomainPrefix),
-    ("dns1035LabelPrefix", Kind::Dns1035LabelPrefix),
-    ("labelValue", Kind::LabelValue),
-    ("uri", Kind::Uri),
-    ("uuid", Kind::Uuid),
-    ("byte", Kind::Byte),
-    ("date", Kind::Date),
-    ("datetime", Kind::Datetime),
-];
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct Format(Kind);
 
@@ -325,35 +308,40 @@ fn constant<'b, 'v>(args: &[CowVal<'b, 'v>], kind: Kind) -> Result<CowVal<'b, 'v
     Ok(CowVal::owned(Format(kind)))
 }
 
-/// `format.<name>()` for each named format.
-macro_rules! constants {
+/// The named formats: NAMED (for `format.named`) and the `format.<name>()`
+/// functions, from one list.
+macro_rules! formats {
     ($($name:literal => $kind:ident),* $(,)?) => {
-        [$((
-            concat!("format.", $name),
-            (|args| constant(&args, Kind::$kind)) as Function,
-        )),*]
+        const NAMED: &[(&str, Kind)] = &[$(($name, Kind::$kind)),*];
+        fn constants() -> Vec<(&'static str, Function)> {
+            vec![$((
+                concat!("format.", $name),
+                (|args| constant(&args, Kind::$kind)) as Function,
+            )),*]
+        }
     };
+}
+
+formats! {
+    "dns1123Label" => Dns1123Label,
+    "dns1123Subdomain" => Dns1123Subdomain,
+    "dns1035Label" => Dns1035Label,
+    "qualifiedName" => QualifiedName,
+    "dns1123LabelPrefix" => Dns1123LabelPrefix,
+    "dns1123SubdomainPrefix" => Dns1123SubdomainPrefix,
+    "dns1035LabelPrefix" => Dns1035LabelPrefix,
+    "labelValue" => LabelValue,
+    "uri" => Uri,
+    "uuid" => Uuid,
+    "byte" => Byte,
+    "date" => Date,
+    "datetime" => Datetime,
 }
 
 pub fn extension(env: &mut Env) -> Result<(), DeclarationError> {
     cel::add_overload!(env, fn named: (CelString) -> CelOptional, name = "format.named")?;
     cel::add_member_overload!(env, fn validate: (Format, CelString) -> CelOptional)?;
-    let constants = constants!(
-        "dns1123Label" => Dns1123Label,
-        "dns1123Subdomain" => Dns1123Subdomain,
-        "dns1035Label" => Dns1035Label,
-        "qualifiedName" => QualifiedName,
-        "dns1123LabelPrefix" => Dns1123LabelPrefix,
-        "dns1123SubdomainPrefix" => Dns1123SubdomainPrefix,
-        "dns1035LabelPrefix" => Dns1035LabelPrefix,
-        "labelValue" => LabelValue,
-        "uri" => Uri,
-        "uuid" => Uuid,
-        "byte" => Byte,
-        "date" => Date,
-        "datetime" => Datetime,
-    );
-    for (name, function) in constants {
+    for (name, function) in constants() {
         env.add_overload(name, name, Vec::new(), function)?;
     }
     Ok(())
