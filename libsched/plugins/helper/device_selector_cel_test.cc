@@ -321,6 +321,8 @@ TEST(DeviceSelectorCelTest, TwoVariableComprehensions) {
       {"transformList-map-values",
        "{'greeting': 'hello', 'farewell': 'goodbye'}.transformList(_, v, v).sort() == ['goodbye', 'hello']",
        d, "", "", true},
+      {"map-in-key-order", "{'b': 1, 'a': 2, 'c': 0}.transformList(k, v, k) == ['a', 'b', 'c']", d,
+       "", "", true},
       {"transformMap-list", "[1, 2, 3].transformMap(i, v, (i * v) + v) == {0: 1, 1: 4, 2: 9}", d,
        "", "", true},
       {"transformMap-filter", "[1, 2, 3].transformMap(i, v, i % 2 == 0, (i * v) + v) == {0: 1, 2: 9}",
