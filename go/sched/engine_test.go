@@ -189,7 +189,7 @@ func TestSchedule(t *testing.T) {
 					"are available: 2 Preemption is not helpful for scheduling.",
 				NumAllNodes: 2, EvaluatedNodes: 2,
 				NodeStatuses: []sched.NodeStatus{
-					{Node: "n1", Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
+					{Node: "n1", Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
 					{Node: "n2", Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}}},
 		{name: "scores of one feasible node", pod: schedtest.Pod("big", "1500m", ""),
 			flags: []sched.ScheduleFlag{sched.Scores},
