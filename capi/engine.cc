@@ -24,9 +24,9 @@
 namespace sched::capi {
 namespace {
 
-constexpr uint32_t kKnownScheduleFlags =
-    SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
-constexpr uint32_t kKnownRunFlags = SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
+constexpr uint32_t kKnownRunFlags = SCHED_SCHEDULE_NODE_STATUSES |
+                                    SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE | SCHED_SCHEDULE_SCORES;
+constexpr uint32_t kKnownScheduleFlags = kKnownRunFlags | SCHED_SCHEDULE_ASSUME;
 
 ApiStatus CheckFlags(uint32_t flags, uint32_t known, const char* function) {
   if (const uint32_t unknown = flags & ~known; unknown != 0) {
@@ -42,6 +42,7 @@ ScheduleOptions Options(uint32_t flags) {
   ScheduleOptions o;
   o.assume = (flags & SCHED_SCHEDULE_ASSUME) != 0;
   o.node_statuses = (flags & SCHED_SCHEDULE_NODE_STATUSES) != 0;
+  o.node_statuses_if_no_node = (flags & SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE) != 0;
   o.scores = (flags & SCHED_SCHEDULE_SCORES) != 0;
   return o;
 }

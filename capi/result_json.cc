@@ -97,7 +97,7 @@ std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
     }
     w.EndArray();
   }
-  if (flags & SCHED_SCHEDULE_NODE_STATUSES) WriteNodeStatuses(w, r);
+  if (r.with_node_statuses) WriteNodeStatuses(w, r);
   if (flags & SCHED_SCHEDULE_SCORES) WriteScores(w, r);
   w.EndObject();
   return w.str();

@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/libsched/libsched/go/internal/schedtest"
@@ -59,4 +60,36 @@ func BenchmarkScheduleParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkScheduleRejectedNodes schedules a pod that 4,999 of 5,000 nodes
+// reject (too little cpu) and one accepts, the shape of a pod with
+// anti-affinity late in a run: with NodeStatuses the answer lists every
+// rejected node, with NodeStatusesIfNoNode (what a whole-algorithm
+// kube-scheduler fork asks for) none, as the pod is placed.
+func BenchmarkScheduleRejectedNodes(b *testing.B) {
+	events := make([][]byte, 0, 5000)
+	for i := 1; i < 5000; i++ {
+		events = append(events, schedtest.Event("ADDED", schedtest.Node(fmt.Sprintf("small-%d", i), "1", 110)))
+	}
+	events = append(events, schedtest.Event("ADDED", schedtest.Node("big", "64", 110)))
+	e := newEngine(b, "{}")
+	if _, err := e.Apply(schedtest.Array(events...)); err != nil {
+		b.Fatal(err)
+	}
+	pod := schedtest.Pod("wide", "2", "")
+	ctx := context.Background()
+	for _, flag := range []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusesIfNoNode} {
+		name := map[sched.ScheduleFlag]string{sched.NodeStatuses: "NodeStatuses",
+			sched.NodeStatusesIfNoNode: "NodeStatusesIfNoNode"}[flag]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				r, err := e.Schedule(ctx, pod, flag)
+				if err != nil || r.Node != "big" {
+					b.Fatalf("Schedule: %+v, %v", r, err)
+				}
+			}
+		})
+	}
 }

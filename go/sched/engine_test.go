@@ -178,6 +178,19 @@ func TestSchedule(t *testing.T) {
 				NumAllNodes: 2, EvaluatedNodes: 2, FeasibleNodes: 1,
 				NodeStatuses: []sched.NodeStatus{{Node: "n2", Code: "UnschedulableAndUnresolvable",
 					Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}}},
+		{name: "node statuses if no node, placed", pod: schedtest.Pod("big", "1500m", ""),
+			flags: []sched.ScheduleFlag{sched.NodeStatusesIfNoNode},
+			want: sched.Result{Pod: "prod/big", Node: "n1", Reason: sched.ReasonScheduled,
+				NumAllNodes: 2, EvaluatedNodes: 2, FeasibleNodes: 1}},
+		{name: "node statuses if no node, placed nowhere", pod: schedtest.Pod("big", "3", ""),
+			flags: []sched.ScheduleFlag{sched.NodeStatusesIfNoNode},
+			want: sched.Result{Pod: "prod/big", Reason: sched.ReasonUnschedulable,
+				Message: "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes " +
+					"are available: 2 Preemption is not helpful for scheduling.",
+				NumAllNodes: 2, EvaluatedNodes: 2,
+				NodeStatuses: []sched.NodeStatus{
+					{Node: "n1", Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
+					{Node: "n2", Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}}},
 		{name: "scores of one feasible node", pod: schedtest.Pod("big", "1500m", ""),
 			flags: []sched.ScheduleFlag{sched.Scores},
 			want: sched.Result{Pod: "prod/big", Node: "n1", Reason: sched.ReasonScheduled,
@@ -333,9 +346,10 @@ func TestClose(t *testing.T) {
 }
 
 func TestFlagsMatchTheCHeader(t *testing.T) {
-	// docs/api.md: SCHED_SCHEDULE_ASSUME 0x1, NODE_STATUSES 0x2, SCORES 0x4.
-	got := []sched.ScheduleFlag{sched.Assume, sched.NodeStatuses, sched.Scores}
-	if want := []sched.ScheduleFlag{1, 2, 4}; !reflect.DeepEqual(got, want) {
+	// docs/api.md: SCHED_SCHEDULE_ASSUME 0x1, NODE_STATUSES 0x2, SCORES 0x4,
+	// NODE_STATUSES_IF_NO_NODE 0x8.
+	got := []sched.ScheduleFlag{sched.Assume, sched.NodeStatuses, sched.Scores, sched.NodeStatusesIfNoNode}
+	if want := []sched.ScheduleFlag{1, 2, 4, 8}; !reflect.DeepEqual(got, want) {
 		t.Errorf("flags = %v, want %v", got, want)
 	}
 }

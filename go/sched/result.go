@@ -15,6 +15,10 @@ const (
 	// NodeStatuses fills Result.NodeStatuses: every rejected node with its
 	// plugin and reasons.
 	NodeStatuses ScheduleFlag = C.SCHED_SCHEDULE_NODE_STATUSES
+	// NodeStatusesIfNoNode fills Result.NodeStatuses only when no node was
+	// chosen: what upstream's FitError needs, without listing the rejected
+	// nodes of a pod that was placed. NodeStatuses, if also given, wins.
+	NodeStatusesIfNoNode ScheduleFlag = C.SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE
 	// Scores fills Result.Scores: per-plugin weighted scores of every
 	// feasible node.
 	Scores ScheduleFlag = C.SCHED_SCHEDULE_SCORES
@@ -64,7 +68,8 @@ type Result struct {
 	// Victims are the pods to evict for NominatedNodeName, most important
 	// first.
 	Victims []Victim `json:"victims,omitempty"`
-	// NodeStatuses lists every rejected node; only with flag NodeStatuses.
+	// NodeStatuses lists every rejected node; only with flag NodeStatuses
+	// (or NodeStatusesIfNoNode when Node is empty).
 	NodeStatuses []NodeStatus `json:"nodeStatuses"`
 	// Scores holds the feasible nodes' scores; only with flag Scores (and
 	// then with no nodes when fewer than two nodes were feasible, as

@@ -151,6 +151,11 @@ SCHED_API sched_status sched_engine_apply(sched_engine *engine, const char *json
 #define SCHED_SCHEDULE_NODE_STATUSES 0x2u
 /* Include "scores": per-plugin weighted scores of every feasible node. */
 #define SCHED_SCHEDULE_SCORES 0x4u
+/* Include "nodeStatuses" only when no node was chosen: what a caller needs
+ * for upstream's FitError, without listing every rejected node of a pod that
+ * was placed (a kube-scheduler fork in whole-algorithm mode filters only the
+ * chosen node). SCHED_SCHEDULE_NODE_STATUSES, if also set, wins. */
+#define SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE 0x8u
 
 /* Runs one scheduling cycle for a pending core/v1 Pod (JSON object) and
  * writes the outcome to *result_json (docs/api.md, "Schedule result"):
@@ -345,7 +350,8 @@ SCHED_API sched_status sched_engine_scale_up(sched_engine *engine, const char *r
  * event that can help it. *result_json receives
  *   {"results":[<schedule result>,...]}
  * with one sched_engine_schedule result per cycle, in order (flags:
- * SCHED_SCHEDULE_NODE_STATUSES and SCHED_SCHEDULE_SCORES; other bits are
+ * SCHED_SCHEDULE_NODE_STATUSES, SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE and
+ * SCHED_SCHEDULE_SCORES; other bits are
  * rejected). A failure undoes every cycle of the call (convention 3). */
 SCHED_API sched_status sched_engine_run(sched_engine *engine, uint32_t max_cycles,
                                         uint32_t flags, char **result_json,

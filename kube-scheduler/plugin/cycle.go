@@ -59,9 +59,12 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 	if err != nil {
 		return nil, fwk.AsStatus(err)
 	}
-	flags := []sched.ScheduleFlag{sched.NodeStatuses}
+	// ModeAlgorithm filters only the chosen node, so the rejected nodes'
+	// statuses matter only when there is none (the FitError); ModePlugin
+	// answers Filter for every node.
+	flags := []sched.ScheduleFlag{sched.NodeStatusesIfNoNode}
 	if pl.args.Mode == ModePlugin {
-		flags = append(flags, sched.Scores)
+		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.Scores}
 	}
 	res, err := pl.engine.Schedule(ctx, doc, flags...)
 	if err != nil {

@@ -21,9 +21,14 @@ import (
 // not watched: like upstream, the scheduler reads only the claims the
 // resourceclaim controller generates from them, and system:kube-scheduler
 // may not list them (plugin/pkg/auth/authorizer/rbac/bootstrappolicy). Kinds
-// the engine does not use yet are counted as ignored by it.
-func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInformer {
-	return []cache.SharedIndexInformer{
+// the engine does not use yet are counted as ignored by it. The
+// resource.k8s.io informers are added only when dra is true (the
+// DynamicResourceAllocation feature gate, as addAllEventHandlers in
+// pkg/scheduler/eventhandlers.go): an API server that does not serve
+// resource.k8s.io/v1 (e.g. one emulating a release before 1.34) would
+// otherwise keep them from ever syncing, and every PreFilter would wait.
+func engineInformers(f informers.SharedInformerFactory, dra bool) []cache.SharedIndexInformer {
+	infs := []cache.SharedIndexInformer{
 		f.Core().V1().Nodes().Informer(),
 		f.Core().V1().Pods().Informer(),
 		f.Core().V1().PersistentVolumes().Informer(),
@@ -36,10 +41,13 @@ func engineInformers(f informers.SharedInformerFactory) []cache.SharedIndexInfor
 		f.Storage().V1().StorageClasses().Informer(),
 		f.Storage().V1().CSINodes().Informer(),
 		f.Policy().V1().PodDisruptionBudgets().Informer(),
-		f.Resource().V1().ResourceClaims().Informer(),
-		f.Resource().V1().DeviceClasses().Informer(),
-		f.Resource().V1().ResourceSlices().Informer(),
 	}
+	if dra {
+		infs = append(infs, f.Resource().V1().ResourceClaims().Informer(),
+			f.Resource().V1().DeviceClasses().Informer(),
+			f.Resource().V1().ResourceSlices().Informer())
+	}
+	return infs
 }
 
 // feed keeps an engine's cluster state following the scheduler's informers,
@@ -53,14 +61,14 @@ type feed struct {
 // register adds feed's handlers to every informer of engineInformers and
 // returns the functions that report when each handler has seen its
 // informer's initial list.
-func (f *feed) register(factory informers.SharedInformerFactory) ([]cache.InformerSynced, error) {
+func (f *feed) register(factory informers.SharedInformerFactory, dra bool) ([]cache.InformerSynced, error) {
 	handler := cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { f.apply(eventAdded, obj) },
 		UpdateFunc: func(_, obj any) { f.apply(eventModified, obj) },
 		DeleteFunc: func(obj any) { f.apply(eventDeleted, obj) },
 	}
 	var synced []cache.InformerSynced
-	for _, inf := range engineInformers(factory) {
+	for _, inf := range engineInformers(factory, dra) {
 		reg, err := inf.AddEventHandler(handler)
 		if err != nil {
 			return nil, err

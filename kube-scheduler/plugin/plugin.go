@@ -13,10 +13,12 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/features"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/libsched/libsched/go/sched"
@@ -82,7 +84,8 @@ func newPlugin(ctx context.Context, c *config.KubeSchedulerConfiguration, obj ru
 		engine.Close()
 		return nil, fmt.Errorf("LibSched: preemption: %w", err)
 	}
-	if pl.synced, err = pl.feed.register(h.SharedInformerFactory()); err != nil {
+	dra := utilfeature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation)
+	if pl.synced, err = pl.feed.register(h.SharedInformerFactory(), dra); err != nil {
 		engine.Close()
 		return nil, fmt.Errorf("LibSched: registering informer handlers: %w", err)
 	}

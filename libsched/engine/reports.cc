@@ -70,7 +70,9 @@ PodResult MakePodResult(const Pod& pod, const ScheduleResult& r, const ClusterSt
   out.assumed = assumed;
   out.nominated_node = r.nominated_node;
   if (!r.nominated_node.empty()) out.victims = r.victims;
-  if (options.node_statuses) AddNodeStatuses(r, state, out);
+  out.with_node_statuses = options.node_statuses ||
+                           (options.node_statuses_if_no_node && out.outcome != Outcome::kScheduled);
+  if (out.with_node_statuses) AddNodeStatuses(r, state, out);
   if (options.scores) AddScores(r, out);
   return out;
 }

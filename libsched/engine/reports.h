@@ -27,6 +27,9 @@ namespace sched {
 struct ScheduleOptions {
   bool assume = false;         // assume the pod on the chosen node
   bool node_statuses = false;  // PodResult::node_statuses
+  // PodResult::node_statuses only when no node is chosen (what a FitError
+  // needs); node_statuses wins.
+  bool node_statuses_if_no_node = false;
   bool scores = false;         // PodResult::score_plugins and scores
 };
 
@@ -64,8 +67,10 @@ struct PodResult {
   std::vector<std::shared_ptr<const Pod>> victims;
   // ScheduleOptions::node_statuses: every rejected node, Filter failures in
   // evaluation order, then (no node chosen) each remaining node with the
-  // status PreFilter gave them all.
+  // status PreFilter gave them all. with_node_statuses: the options asked
+  // for them in this result (the list may still be empty).
   std::vector<NodeVerdict> node_statuses;
+  bool with_node_statuses = false;
   // ScheduleOptions::scores: the Score plugins that ran and each feasible
   // node's weighted scores (empty when fewer than two were feasible).
   std::vector<std::string> score_plugins;

@@ -306,7 +306,19 @@ static void TestSchedule(void) {
   sched_error *err = NULL;
   sched_engine *engine = TwoNodeEngine();
 
-  /* 1500m fits n1 only; assume it there. */
+  /* 1500m fits n1 only. ..._IF_NO_NODE lists no status for a placed pod
+   * (n2 rejected it); ..._NODE_STATUSES, also set, wins. */
+  PodJson(pod, sizeof pod, "probe", "1500m");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE);
+  CHECK_CONTAINS(result, "\"node\":\"n1\"");
+  CHECK(strstr(result, "nodeStatuses") == NULL);
+  sched_free(result);
+  result = Schedule(engine, pod,
+                    SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE | SCHED_SCHEDULE_NODE_STATUSES);
+  CHECK_CONTAINS(result, "\"nodeStatuses\":[{\"node\":\"n2\"");
+  sched_free(result);
+
+  /* Assume it on n1. */
   PodJson(pod, sizeof pod, "web-1", "1500m");
   result = Schedule(engine, pod, SCHED_SCHEDULE_ASSUME);
   CHECK_STREQ(result,
@@ -326,6 +338,11 @@ static void TestSchedule(void) {
   CHECK_CONTAINS(result, "\"nodeStatuses\":[{\"node\":");
   CHECK_CONTAINS(result, "\"code\":\"Unschedulable\",\"plugin\":\"NodeResourcesFit\","
                          "\"reasons\":[\"Insufficient cpu\"]");
+  sched_free(result);
+  /* Placed nowhere: ..._IF_NO_NODE lists both nodes. */
+  result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE);
+  CHECK_CONTAINS(result, "\"nodeStatuses\":[{\"node\":\"n");
+  CHECK_CONTAINS(result, "},{\"node\":\"n");
   sched_free(result);
 
   /* Scores of the feasible nodes. */

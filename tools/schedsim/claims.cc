@@ -1,6 +1,7 @@
 #include "claims.h"
 
 #include "names.h"
+#include "workloads.h"
 
 namespace schedsim {
 namespace {
@@ -32,13 +33,6 @@ const cJSON* StatusEntry(const cJSON* statuses, const std::string& name) {
   return nullptr;
 }
 
-cJSON* ObjectMember(cJSON* obj, const char* key) {
-  cJSON* m = Member(obj, key);
-  if (cJSON_IsObject(m)) return m;
-  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);  // an explicit null
-  return cJSON_AddObjectToObject(obj, key);
-}
-
 }  // namespace
 
 void ClaimController::Add(const InputObject& obj) {
@@ -65,7 +59,7 @@ std::vector<JsonPtr> ClaimController::ForPod(cJSON* pod, const Loc& loc, Diagnos
   std::vector<JsonPtr> out;
   const cJSON* claims = Member(Member(pod, "spec"), "resourceClaims");
   if (!cJSON_IsArray(claims)) return out;
-  cJSON* meta = ObjectMember(pod, "metadata");
+  cJSON* meta = WritableObject(pod, "metadata");
   const std::string ns = StringOr(Member(meta, "namespace"), "default");
   const std::string pod_name = StringOr(Member(meta, "name"), "");
   for (const cJSON* rc = claims->child; rc != nullptr; rc = rc->next) {
@@ -110,24 +104,14 @@ std::vector<JsonPtr> ClaimController::ForPod(cJSON* pod, const Loc& loc, Diagnos
       cJSON_DeleteItemFromObjectCaseSensitive(a, kPodClaimName);
       cJSON_AddStringToObject(a, kPodClaimName, claim_name.c_str());
       cJSON_AddItemToObject(m, "annotations", a);
-      cJSON* ref = cJSON_CreateObject();
-      cJSON_AddStringToObject(ref, "apiVersion", "v1");
-      cJSON_AddStringToObject(ref, "kind", "Pod");
-      cJSON_AddStringToObject(ref, "name", pod_name.c_str());
-      cJSON_AddStringToObject(ref, "uid", uid.c_str());
-      cJSON_AddBoolToObject(ref, "controller", true);
-      cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "ownerReferences"), ref);
+      cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "ownerReferences"),
+                           ControllerRef("v1", "Pod", ns, pod_name, meta));
       const cJSON* spec = Member(tspec, "spec");
       cJSON_AddItemToObject(claim.get(), "spec",
                             spec ? cJSON_Duplicate(spec, true) : cJSON_CreateObject());
       out.push_back(std::move(claim));
     }
-    cJSON* status = ObjectMember(pod, "status");
-    cJSON* statuses = Member(status, "resourceClaimStatuses");
-    if (!cJSON_IsArray(statuses)) {
-      cJSON_DeleteItemFromObjectCaseSensitive(status, "resourceClaimStatuses");
-      statuses = cJSON_AddArrayToObject(status, "resourceClaimStatuses");
-    }
+    cJSON* statuses = WritableArray(WritableObject(pod, "status"), "resourceClaimStatuses");
     cJSON* entry = cJSON_CreateObject();
     cJSON_AddStringToObject(entry, "name", claim_name.c_str());
     cJSON_AddStringToObject(entry, "resourceClaimName", name.c_str());

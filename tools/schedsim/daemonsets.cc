@@ -39,11 +39,7 @@ std::string Str(const cJSON* v) { return cJSON_IsString(v) ? v->valuestring : ""
 // v1helper.AddOrUpdateTolerationInPodSpec: a toleration equal to one the
 // spec has (key, operator, value, effect) is not added twice.
 void AddToleration(cJSON* spec, const Toleration& t) {
-  cJSON* list = Member(spec, "tolerations");
-  if (!cJSON_IsArray(list)) {
-    cJSON_DeleteItemFromObjectCaseSensitive(spec, "tolerations");
-    list = cJSON_AddArrayToObject(spec, "tolerations");
-  }
+  cJSON* list = WritableArray(spec, "tolerations");
   for (const cJSON* have = list->child; have != nullptr; have = have->next) {
     if (Str(Member(have, "key")) == t.key && Str(Member(have, "operator")) == "Exists" &&
         Str(Member(have, "value")).empty() && Str(Member(have, "effect")) == t.effect) {
@@ -59,16 +55,7 @@ void AddToleration(cJSON* spec, const Toleration& t) {
 
 // util.ReplaceDaemonSetPodNodeNameNodeAffinity.
 void PinToNode(cJSON* spec, const std::string& node) {
-  cJSON* affinity = Member(spec, "affinity");
-  if (!cJSON_IsObject(affinity)) {
-    cJSON_DeleteItemFromObjectCaseSensitive(spec, "affinity");
-    affinity = cJSON_AddObjectToObject(spec, "affinity");
-  }
-  cJSON* na = Member(affinity, "nodeAffinity");
-  if (!cJSON_IsObject(na)) {
-    cJSON_DeleteItemFromObjectCaseSensitive(affinity, "nodeAffinity");
-    na = cJSON_AddObjectToObject(affinity, "nodeAffinity");
-  }
+  cJSON* na = WritableObject(WritableObject(spec, "affinity"), "nodeAffinity");
   cJSON_DeleteItemFromObjectCaseSensitive(na, "requiredDuringSchedulingIgnoredDuringExecution");
   cJSON* required = cJSON_AddObjectToObject(na, "requiredDuringSchedulingIgnoredDuringExecution");
   cJSON* term = cJSON_CreateObject();

@@ -58,6 +58,20 @@ cJSON* OptObject(cJSON* v, const Loc& loc) {
   return v;
 }
 
+cJSON* WritableObject(cJSON* obj, const char* key) {
+  cJSON* m = Member(obj, key);
+  if (cJSON_IsObject(m)) return m;
+  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+  return cJSON_AddObjectToObject(obj, key);
+}
+
+cJSON* WritableArray(cJSON* obj, const char* key) {
+  cJSON* m = Member(obj, key);
+  if (cJSON_IsArray(m)) return m;
+  cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+  return cJSON_AddArrayToObject(obj, key);
+}
+
 void SetString(cJSON* obj, const char* key, const std::string& value) {
   cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
   cJSON_AddStringToObject(obj, key, value.c_str());

@@ -30,6 +30,11 @@ std::optional<bool> OptBool(const cJSON* v, const Loc& loc);
 // An object or absent (nullptr); anything else throws.
 cJSON* OptObject(cJSON* v, const Loc& loc);
 
+// obj[key] as an object (or array), made empty in place of what was there
+// when it is absent, null or another type: for writing into it.
+cJSON* WritableObject(cJSON* obj, const char* key);
+cJSON* WritableArray(cJSON* obj, const char* key);
+
 // Sets obj[key] to the string `value`, replacing what was there.
 void SetString(cJSON* obj, const char* key, const std::string& value);
 

@@ -61,11 +61,7 @@ JsonPtr ReplicaSet(const InputObject& d, const std::string& ns, const std::strin
 // is replaced).
 void AddClaims(const InputObject& set, const std::string& ns, const std::string& name, int64_t i,
                const cJSON* templates, cJSON* spec, std::vector<JsonPtr>& claims) {
-  cJSON* volumes = Member(spec, "volumes");
-  if (!cJSON_IsArray(volumes)) {
-    cJSON_DeleteItemFromObjectCaseSensitive(spec, "volumes");
-    volumes = cJSON_AddArrayToObject(spec, "volumes");
-  }
+  cJSON* volumes = WritableArray(spec, "volumes");
   const cJSON* match = Member(Member(Member(set.json, "spec"), "selector"), "matchLabels");
   for (const cJSON* t = templates->child; t != nullptr; t = t->next) {
     const cJSON* tname = Member(Member(t, "metadata"), "name");
@@ -81,11 +77,7 @@ void AddClaims(const InputObject& set, const std::string& ns, const std::string&
     SetString(m, "name", claim);
     SetString(m, "namespace", ns);
     if (cJSON_IsObject(match)) {
-      cJSON* l = Member(m, "labels");
-      if (!cJSON_IsObject(l)) {
-        cJSON_DeleteItemFromObjectCaseSensitive(m, "labels");
-        l = cJSON_AddObjectToObject(m, "labels");
-      }
+      cJSON* l = WritableObject(m, "labels");
       for (const cJSON* kv = match->child; kv != nullptr; kv = kv->next) {
         if (cJSON_IsString(kv)) SetString(l, kv->string, kv->valuestring);
       }

@@ -23,6 +23,11 @@ impl ScheduleFlags {
     pub const ASSUME: ScheduleFlags = ScheduleFlags(sys::SCHED_SCHEDULE_ASSUME);
     /// Fill [`ScheduleResult::node_statuses`](crate::ScheduleResult::node_statuses).
     pub const NODE_STATUSES: ScheduleFlags = ScheduleFlags(sys::SCHED_SCHEDULE_NODE_STATUSES);
+    /// Fill [`ScheduleResult::node_statuses`](crate::ScheduleResult::node_statuses)
+    /// only when no node was chosen (what upstream's FitError needs);
+    /// `NODE_STATUSES`, if also set, wins.
+    pub const NODE_STATUSES_IF_NO_NODE: ScheduleFlags =
+        ScheduleFlags(sys::SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE);
     /// Fill [`ScheduleResult::scores`](crate::ScheduleResult::scores).
     pub const SCORES: ScheduleFlags = ScheduleFlags(sys::SCHED_SCHEDULE_SCORES);
 
