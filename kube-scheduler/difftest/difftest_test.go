@@ -37,6 +37,8 @@ type counts struct {
 	configScored  int // ... in which two or more nodes were feasible (scores compared)
 	claims        int // cases whose pod has ResourceClaims (DynamicResources decides)
 	claimsPlaced  int // ... and fits a node
+	capacity      int // cases whose pod's claims ask capacity.requests (DRAConsumableCapacity)
+	capacityFit   int // ... and fits a node
 	draRejected   int // (pod,node) pairs DynamicResources rejected
 	pluginErrors  int // cases a plugin's Error ended (its text compared)
 	// unschedulable cases whose preemption hit a Filter Error (not compared)
@@ -44,8 +46,8 @@ type counts struct {
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored; %d with ResourceClaims, %d of them placed), %d (pod,node) pairs compared (%d rejected by DynamicResources); %d plugin errors; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports), %d dry runs ended by Filter errors (compared)",
-		c.cases, c.configured, c.configScored, c.claims, c.claimsPlaced, c.pairs, c.draRejected, c.pluginErrors, c.unschedulable, c.nominated, c.tied, c.sharedPorts, c.preemptionErrors)
+	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored; %d with ResourceClaims, %d of them placed, %d asking capacity, %d of those placed), %d (pod,node) pairs compared (%d rejected by DynamicResources); %d plugin errors; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports), %d dry runs ended by Filter errors (compared)",
+		c.cases, c.configured, c.configScored, c.claims, c.claimsPlaced, c.capacity, c.capacityFit, c.pairs, c.draRejected, c.pluginErrors, c.unschedulable, c.nominated, c.tied, c.sharedPorts, c.preemptionErrors)
 }
 
 // run compares upstream and the engine on each case; it reports each
@@ -81,6 +83,12 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 			n.claims++
 			if len(up.Feasible) > 0 {
 				n.claimsPlaced++
+			}
+			if asksCapacity(c.Pod, c.ResourceClaims) {
+				n.capacity++
+				if len(up.Feasible) > 0 {
+					n.capacityFit++
+				}
 			}
 		}
 		for _, v := range up.Rejected {

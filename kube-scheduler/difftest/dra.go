@@ -13,17 +13,21 @@ import (
 )
 
 // DRA vocabulary of DynamicResources' cases: one driver whose devices
-// carry a model, a NUMA node, an index and memory; a class of all its
-// devices and one of the big ones (CEL on capacity), both selecting by
-// CEL; a class name no DeviceClass has. Few devices per node, so that
-// requests and the devices bound pods hold collide.
+// carry a model, a NUMA node, an index and memory; some devices allow
+// multiple allocations (DRAConsumableCapacity, beta and on in v1.36), with
+// a bandwidth too and request policies on their capacities; a class of all
+// the driver's devices, one of the big ones (CEL on capacity) and one of
+// the shared ones (CEL on allowMultipleAllocations), all selecting by CEL;
+// a class name no DeviceClass has. Few devices per node, so that requests
+// and the devices bound pods hold collide.
 const (
-	gpuDriver    = "gpu.example.com"
-	classGPU     = "gpu"
-	classBigGPU  = "big-gpu"
-	classMissing = "no-such-class"
-	gpuTemplate  = "gpu-template"
-	fabricPool   = "fabric"
+	gpuDriver      = "gpu.example.com"
+	classGPU       = "gpu"
+	classBigGPU    = "big-gpu"
+	classSharedGPU = "shared-gpu"
+	classMissing   = "no-such-class"
+	gpuTemplate    = "gpu-template"
+	fabricPool     = "fabric"
 )
 
 var (
@@ -35,6 +39,11 @@ var (
 		`device.attributes["gpu.example.com"].index >= 1`,
 		`device.capacity["gpu.example.com"].memory.compareTo(quantity("32Gi")) < 0`,
 	}
+	// capacity.requests of a claim's request: memory (some rounded up by
+	// a policy's step or valid values, some more than a device has) and
+	// bandwidth (only shared devices have it).
+	memoryRequests    = []string{"1Gi", "4Gi", "6Gi", "10Gi", "20Gi", "64Gi"}
+	bandwidthRequests = []string{"1G", "2500M", "4G"}
 )
 
 func deviceClasses() []*resourceapi.DeviceClass {
@@ -47,6 +56,7 @@ func deviceClasses() []*resourceapi.DeviceClass {
 		class(classGPU, `device.driver == "gpu.example.com"`),
 		class(classBigGPU, `device.driver == "gpu.example.com" && `+
 			`device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0`),
+		class(classSharedGPU, `device.driver == "gpu.example.com" && device.allowMultipleAllocations`),
 	}
 }
 
@@ -76,16 +86,26 @@ func (g *generator) dra(c *Case) {
 		c.ResourceSlices = append(c.ResourceSlices, g.slice(fabricPool, nil, sel, 1+g.n(2)))
 	}
 	used := map[string]bool{} // pool/device
+	shares := shareTracker{}
 	for i, p := range c.Pods {
-		free := freeDevice(devices[p.Spec.NodeName], p.Spec.NodeName, used)
-		if free == "" || !g.chance(0.4) {
+		devs := devices[p.Spec.NodeName]
+		if len(devs) == 0 || !g.chance(0.4) {
 			continue
 		}
-		used[p.Spec.NodeName+"/"+free] = true
+		result := resourceapi.DeviceRequestAllocationResult{Request: "r0", Driver: gpuDriver, Pool: p.Spec.NodeName}
+		if d := pick(g, devs); d.AllowMultipleAllocations != nil { // a share of it
+			consumed := shares.take(p.Spec.NodeName, d)
+			if consumed == nil {
+				continue
+			}
+			result.Device, result.ShareID, result.ConsumedCapacity = d.Name, ptr.To(types.UID(shareUID(i))), consumed
+		} else if result.Device = freeDevice(devices[p.Spec.NodeName], p.Spec.NodeName, used); result.Device == "" {
+			continue
+		}
+		used[p.Spec.NodeName+"/"+result.Device] = true
 		claim := g.claim(p.Namespace, fmt.Sprintf("bound-claim-%d", i), 1)
 		claim.Status.Allocation = &resourceapi.AllocationResult{
-			Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{{
-				Request: "r0", Driver: gpuDriver, Pool: p.Spec.NodeName, Device: free}}},
+			Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{result}},
 			NodeSelector: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{
 				{Key: metav1.ObjectNameField, Operator: v1.NodeSelectorOpIn, Values: []string{p.Spec.NodeName}}}}}},
 		}
@@ -151,7 +171,7 @@ func (g *generator) slice(pool string, node *string, sel *v1.NodeSelector, n int
 		Spec: resourceapi.ResourceSliceSpec{Driver: gpuDriver, NodeName: node, NodeSelector: sel,
 			Pool: resourceapi.ResourcePool{Name: pool, Generation: 1, ResourceSliceCount: 1}}}
 	for i := range n {
-		s.Spec.Devices = append(s.Spec.Devices, resourceapi.Device{
+		d := resourceapi.Device{
 			Name: fmt.Sprintf("gpu-%d", i),
 			Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
 				"model": {StringValue: ptr.To(pick(g, gpuModels))},
@@ -161,10 +181,78 @@ func (g *generator) slice(pool string, node *string, sel *v1.NodeSelector, n int
 			Capacity: map[resourceapi.QualifiedName]resourceapi.DeviceCapacity{
 				"memory": {Value: resource.MustParse(pick(g, gpuMemories))},
 			},
-		})
+		}
+		if g.chance(0.3) {
+			g.shared(&d)
+		}
+		s.Spec.Devices = append(s.Spec.Devices, d)
 	}
 	return s
 }
+
+// shared lets d be allocated many times (DRAConsumableCapacity): its
+// memory gets a request policy (a range with or without a step and max,
+// valid values, or none: a share then takes all of it unless it asks
+// less), and it gets a bandwidth, mostly with a policy too. The policies
+// are valid ones (API validation: default within them, values ascending,
+// nothing above the capacity).
+func (g *generator) shared(d *resourceapi.Device) {
+	d.AllowMultipleAllocations = ptr.To(true)
+	memory := d.Capacity["memory"]
+	q := resource.MustParse
+	switch g.n(4) {
+	case 0:
+		memory.RequestPolicy = &resourceapi.CapacityRequestPolicy{Default: ptr.To(q("4Gi")),
+			ValidRange: &resourceapi.CapacityRequestPolicyRange{Min: ptr.To(q("4Gi")), Step: ptr.To(q("4Gi")),
+				Max: ptr.To(memory.Value.DeepCopy())}}
+	case 1:
+		memory.RequestPolicy = &resourceapi.CapacityRequestPolicy{Default: ptr.To(q("8Gi")),
+			ValidRange: &resourceapi.CapacityRequestPolicyRange{Min: ptr.To(q("2Gi"))}}
+	case 2:
+		memory.RequestPolicy = &resourceapi.CapacityRequestPolicy{Default: ptr.To(q("8Gi")),
+			ValidValues: []resource.Quantity{q("4Gi"), q("8Gi"), q("16Gi")}}
+	}
+	d.Capacity["memory"] = memory
+	bandwidth := resourceapi.DeviceCapacity{Value: q("10G")}
+	if g.chance(0.8) {
+		bandwidth.RequestPolicy = &resourceapi.CapacityRequestPolicy{Default: ptr.To(q("1G")),
+			ValidRange: &resourceapi.CapacityRequestPolicyRange{Min: ptr.To(q("1G")), Step: ptr.To(q("1G"))}}
+	}
+	d.Capacity["bandwidth"] = bandwidth
+}
+
+// shareTracker is what the shares of bound pods' claims consume, by
+// pool/device/capacity.
+type shareTracker map[string]resource.Quantity
+
+// take returns what a share that asks nothing consumes of d (each
+// capacity's policy default, else all of it), as the allocator writes it
+// to consumedCapacity, and counts it; nil when that does not fit any more.
+func (t shareTracker) take(pool string, d resourceapi.Device) map[resourceapi.QualifiedName]resource.Quantity {
+	consumed := map[resourceapi.QualifiedName]resource.Quantity{}
+	for name, c := range d.Capacity {
+		v := c.Value.DeepCopy()
+		if c.RequestPolicy != nil && c.RequestPolicy.Default != nil {
+			v = c.RequestPolicy.Default.DeepCopy()
+		}
+		sum := t[pool+"/"+d.Name+"/"+string(name)]
+		sum.Add(v)
+		if sum.Cmp(c.Value) > 0 {
+			return nil
+		}
+		consumed[name] = v
+	}
+	for name, v := range consumed {
+		sum := t[pool+"/"+d.Name+"/"+string(name)]
+		sum.Add(v)
+		t[pool+"/"+d.Name+"/"+string(name)] = sum
+	}
+	return consumed
+}
+
+// shareUID is the shareID of bound pod i's share (a UUID, as the
+// allocator draws one).
+func shareUID(i int) string { return fmt.Sprintf("5a4e0000-0000-4000-8000-%012d", i) }
 
 // claim asks for devices: requests of a class (sometimes one that does
 // not exist), a count or all, sometimes a CEL selector; two requests are
@@ -174,7 +262,7 @@ func (g *generator) claim(ns, name string, requests int) *resourceapi.ResourceCl
 		UID: types.UID("claim-uid-" + ns + "-" + name)}}
 	spec := &claim.Spec.Devices
 	for i := range requests {
-		class := pick(g, []string{classGPU, classGPU, classBigGPU})
+		class := pick(g, []string{classGPU, classGPU, classBigGPU, classSharedGPU})
 		if g.chance(0.03) {
 			class = classMissing
 		}
@@ -190,6 +278,9 @@ func (g *generator) claim(ns, name string, requests int) *resourceapi.ResourceCl
 			req.Selectors = []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
 				Expression: pick(g, requestSelectors)}}}
 		}
+		if g.chance(0.35) {
+			req.Capacity = g.capacityRequests()
+		}
 		spec.Requests = append(spec.Requests, resourceapi.DeviceRequest{Name: fmt.Sprintf("r%d", i), Exactly: req})
 	}
 	if requests > 1 && g.chance(0.5) {
@@ -204,6 +295,46 @@ func (g *generator) claim(ns, name string, requests int) *resourceapi.ResourceCl
 	return claim
 }
 
+// capacityRequests asks memory, bandwidth or both of a device.
+func (g *generator) capacityRequests() *resourceapi.CapacityRequirements {
+	r := map[resourceapi.QualifiedName]resource.Quantity{}
+	k := g.n(3)
+	if k != 1 {
+		r["memory"] = resource.MustParse(pick(g, memoryRequests))
+	}
+	if k != 0 {
+		r["bandwidth"] = resource.MustParse(pick(g, bandwidthRequests))
+	}
+	return &resourceapi.CapacityRequirements{Requests: r}
+}
+
+// asksCapacity reports whether a request of a claim of pod asks
+// capacity.requests.
+func asksCapacity(pod *v1.Pod, claims []*resourceapi.ResourceClaim) bool {
+	names := map[string]bool{}
+	for _, rc := range pod.Spec.ResourceClaims {
+		if rc.ResourceClaimName != nil {
+			names[*rc.ResourceClaimName] = true
+		}
+	}
+	for _, cs := range pod.Status.ResourceClaimStatuses {
+		if cs.ResourceClaimName != nil {
+			names[*cs.ResourceClaimName] = true
+		}
+	}
+	for _, claim := range claims {
+		if claim.Namespace != pod.Namespace || !names[claim.Name] {
+			continue
+		}
+		for _, r := range claim.Spec.Devices.Requests {
+			if r.Exactly != nil && r.Exactly.Capacity != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // numRequests is how many requests a claim of the pod has: mostly one.
 func (g *generator) numRequests() int {
 	if g.chance(0.3) {
@@ -212,10 +343,11 @@ func (g *generator) numRequests() int {
 	return 1
 }
 
-// freeDevice is a device of pool not in used, or "".
+// freeDevice is a device of pool not in used and allocated whole (not
+// shared), or "".
 func freeDevice(devices []resourceapi.Device, pool string, used map[string]bool) string {
 	for _, d := range devices {
-		if !used[pool+"/"+d.Name] {
+		if d.AllowMultipleAllocations == nil && !used[pool+"/"+d.Name] {
 			return d.Name
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -22,11 +23,12 @@ const selectRuns = 200
 
 // newPreemption builds upstream's DefaultPreemption with its default args
 // (minCandidateNodesAbsolute 100: every candidate of a harness cluster is
-// dry-run) on fh; call it before the informer factory starts, as it
+// dry-run) and the features of v1.36.3's default gates (as the in-tree
+// registry builds it) on fh; call it before the informer factory starts, as it
 // registers the PodDisruptionBudget informer.
 func newPreemption(ctx context.Context, fh fwk.Handle) (*defaultpreemption.DefaultPreemption, error) {
 	args := &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100}
-	return defaultpreemption.New(ctx, args, fh, feature.Features{})
+	return defaultpreemption.New(ctx, args, fh, feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
 }
 
 // preemptUpstream does what DefaultPreemption's PostFilter (Evaluator.Preempt)

@@ -56,11 +56,12 @@ type seqCounts struct {
 	scheduled, unschedulable, nominated int
 	events                              int // cluster events between cycles
 	claimPods, allocated                int // cycles of pods with a ResourceClaim; those placed (claims allocated)
+	capacityPods, shares                int // ... of them asking capacity.requests; shares of devices allocated (shareID)
 }
 
 func (c seqCounts) String() string {
-	return fmt.Sprintf("%d sequences, %d cycles compared (%d scheduled, %d unschedulable, %d nominated a node; %d stopped at numFeasibleNodesToFind; %d with a ResourceClaim, %d of them placed), %d (pod,node) pairs compared of which %d evaluated, %d cluster events",
-		c.sequences, c.cycles, c.scheduled, c.unschedulable, c.nominated, c.partial, c.claimPods, c.allocated, c.pairs, c.evaluated, c.events)
+	return fmt.Sprintf("%d sequences, %d cycles compared (%d scheduled, %d unschedulable, %d nominated a node; %d stopped at numFeasibleNodesToFind; %d with a ResourceClaim, %d of them placed, %d asking capacity; %d device shares allocated), %d (pod,node) pairs compared of which %d evaluated, %d cluster events",
+		c.sequences, c.cycles, c.scheduled, c.unschedulable, c.nominated, c.partial, c.claimPods, c.allocated, c.capacityPods, c.shares, c.pairs, c.evaluated, c.events)
 }
 
 // newSequence builds the initial cluster of sequence i: nodes (between
@@ -295,6 +296,9 @@ func (s *sequence) cycle(ctx context.Context, n *seqCounts) ([]string, *v1.Pod, 
 	n.cycles++
 	if len(pod.Status.ResourceClaimStatuses) > 0 {
 		n.claimPods++
+		if asksCapacity(pod, s.world.ResourceClaims) {
+			n.capacityPods++
+		}
 		if res.Node != "" {
 			n.allocated++
 		}
@@ -311,9 +315,11 @@ func (s *sequence) cycle(ctx context.Context, n *seqCounts) ([]string, *v1.Pod, 
 	switch {
 	case res.Node != "":
 		n.scheduled++
-		if err := s.allocate(ctx, up, pod, res.Node); err != nil {
+		shares, err := s.allocate(ctx, up, pod, res.Node)
+		if err != nil {
 			return nil, pod, err
 		}
+		n.shares += shares
 		return nil, pod, s.bind(pod, res.Node)
 	case res.NominatedNodeName != "":
 		n.nominated++ // the victims are not deleted: the pod is dropped

@@ -65,31 +65,39 @@ func (s *sequence) podClaim(pod, template *v1.Pod) error {
 
 // allocate runs upstream's Reserve for pod on node (the last cycle's
 // state) and writes the claims it allocated, reserved for pod, to both
-// sides.
-func (s *sequence) allocate(ctx context.Context, up *upstream, pod *v1.Pod, node string) error {
+// sides. It returns how many devices it allocated a share of (results
+// with a shareID, DRAConsumableCapacity).
+func (s *sequence) allocate(ctx context.Context, up *upstream, pod *v1.Pod, node string) (shares int, err error) {
 	if len(pod.Status.ResourceClaimStatuses) == 0 {
-		return nil
+		return 0, nil
 	}
 	if st := up.fw.RunReservePluginsReserve(ctx, up.state, pod, node); !st.IsSuccess() {
-		return fmt.Errorf("upstream Reserve of %s on %s: %v", pod.Name, node, st.AsError())
+		return 0, fmt.Errorf("upstream Reserve of %s on %s: %v", pod.Name, node, st.AsError())
 	}
 	for _, cs := range pod.Status.ResourceClaimStatuses {
 		i := s.claimIndex(pod.Namespace, *cs.ResourceClaimName)
 		assumed, err := up.dra.ResourceClaims().Get(pod.Namespace, *cs.ResourceClaimName)
 		if err != nil || i < 0 {
-			return fmt.Errorf("claim %s of %s after Reserve: %v", *cs.ResourceClaimName, pod.Name, err)
+			return 0, fmt.Errorf("claim %s of %s after Reserve: %v", *cs.ResourceClaimName, pod.Name, err)
 		}
 		claim := assumed.DeepCopy()
+		if claim.Status.Allocation != nil {
+			for _, r := range claim.Status.Allocation.Devices.Results {
+				if r.ShareID != nil {
+					shares++
+				}
+			}
+		}
 		claim.TypeMeta = resourceClaimType
 		claim.Status.ReservedFor = append(claim.Status.ReservedFor,
 			resourceapi.ResourceClaimConsumerReference{Resource: "pods", Name: pod.Name, UID: pod.UID})
 		s.world.ResourceClaims[i] = claim
 		if err := s.apply("MODIFIED", claim); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	s.stale()
-	return nil
+	return shares, nil
 }
 
 func (s *sequence) claimIndex(namespace, name string) int {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -383,6 +384,91 @@ TEST_F(DefaultPreemptionTest, CandidateOffsetIsSeeded) {
     seen.insert(na);
   }
   EXPECT_GT(seen.size(), 1u);
+}
+
+// A Filter plugin that fails with an Error on the nodes of `errors` once
+// they hold no pod: never in the cycle's Filter (every node there still has
+// its pods), only in DefaultPreemption's dry run, after the victims'
+// removal (the reprieves add pods back, so it passes again then).
+class ErrorsWhenEmptied : public FilterPlugin {
+ public:
+  explicit ErrorsWhenEmptied(std::map<std::string, std::string> errors)
+      : errors_(std::move(errors)) {}
+  std::string_view Name() const override { return "ErrorsWhenEmptied"; }
+  Status Filter(const CycleState&, const Pod&, const NodeInfo& node) const override {
+    const auto it = errors_.find(node.node()->name);
+    if (it == errors_.end() || !node.pods().empty()) return Status();
+    return Status::Error(it->second);
+  }
+
+ private:
+  std::map<std::string, std::string> errors_;
+};
+
+// The dry run's Filter Errors (DryRunPreemption's errs): with no candidate
+// they end the PostFilter as one Error, utilerrors.NewAggregate of the
+// wrapped messages ("[a, b]", duplicates once, one alone unbracketed),
+// which becomes the FitError's preemption part (preemption.go Preempt:
+// `if err != nil && len(candidates) == 0 { return nil, fwk.AsStatus(err) }`;
+// schedule_one.go keeps a PostFilter Error's message as PostFilterMsg,
+// which FitError.Error appends as " %v", without a period);
+// with a candidate they are dropped and the pod is nominated.
+TEST_F(DefaultPreemptionTest, DryRunFilterErrorsAggregate) {
+  // Every node is full of a low-priority pod, but "same" holds an
+  // equal-priority one (no victims: UnschedulableAndUnresolvable).
+  AddNodes({"node1", "node2", "node3", "same"});
+  AddPods({{"a", "node1", kLow, kVeryLarge},
+           {"b", "node2", kLow, kVeryLarge},
+           {"c", "node3", kLow, kVeryLarge},
+           {"s", "same", kHigh, kVeryLarge}});
+  auto schedule = [&](std::map<std::string, std::string> errors, uint64_t seed) {
+    Profile p = MakeProfile();
+    p.Add(std::make_unique<ErrorsWhenEmptied>(std::move(errors)));
+    return Scheduler(std::move(p), seed).Schedule(*MakePod({"p", "", kHigh, kSmall}), *state_);
+  };
+  const std::string fit = "0/4 nodes are available: 4 Insufficient cpu, 4 Insufficient memory.";
+  auto wrapped = [](const std::string& m) {
+    return "running \"ErrorsWhenEmptied\" filter plugin: " + m;
+  };
+  // upstream's checkNode order: the Unschedulable nodes from a random
+  // offset, round; "same" adds no error.
+  std::set<std::string> rotations;
+  const std::vector<std::string> errs = {wrapped("node1 broken"), wrapped("node2 broken"),
+                                         wrapped("node3 broken")};
+  for (int i = 0; i < 3; ++i) {
+    rotations.insert(fit + " preemption: [" + errs[i] + ", " + errs[(i + 1) % 3] + ", " +
+                     errs[(i + 2) % 3] + "]");
+  }
+  std::set<std::string> seen;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    SCOPED_TRACE(seed);
+    // Three errors and a node without victims: no candidate; the cycle is
+    // still a FitError (not an error), its preemption part the aggregate.
+    ScheduleResult r = schedule(
+        {{"node1", "node1 broken"}, {"node2", "node2 broken"}, {"node3", "node3 broken"}}, seed);
+    EXPECT_FALSE(r.error);
+    EXPECT_EQ(r.nominated_node, "");
+    EXPECT_TRUE(r.victims.empty());
+    EXPECT_TRUE(rotations.count(r.message)) << r.message;
+    seen.insert(r.message);
+    // Two of the three with the same text: it appears once.
+    r = schedule({{"node1", "node1 broken"}, {"node2", "node1 broken"}, {"node3", "node3 broken"}},
+                 seed);
+    EXPECT_TRUE(r.message == fit + " preemption: [" + errs[0] + ", " + errs[2] + "]" ||
+                r.message == fit + " preemption: [" + errs[2] + ", " + errs[0] + "]")
+        << r.message;
+    // The same text on every node: one message, no brackets.
+    r = schedule({{"node1", "down"}, {"node2", "down"}, {"node3", "down"}}, seed);
+    EXPECT_EQ(r.message, fit + " preemption: " + wrapped("down"));
+    // One error, and a candidate (node3): the error is dropped, node3 is
+    // nominated and the message has no preemption part.
+    r = schedule({{"node1", "node1 broken"}, {"node2", "node2 broken"}}, seed);
+    EXPECT_FALSE(r.error);
+    EXPECT_EQ(r.nominated_node, "node3");
+    EXPECT_EQ(Names(r.victims), std::vector<std::string>{"c"});
+    EXPECT_EQ(r.message, fit);
+  }
+  EXPECT_EQ(seen, rotations);  // the offset reaches every order
 }
 
 TEST(PickOneNodeForPreemptionTest, StartTimeTieBreakAndFirstWins) {
