@@ -10,6 +10,7 @@ namespace sched {
 namespace {
 
 using interpodaffinity::CountIn;
+using interpodaffinity::DomainCounts;
 using interpodaffinity::MatchesAllTerms;
 using interpodaffinity::PreFilterData;
 using interpodaffinity::State;
@@ -23,13 +24,6 @@ void Update(TopologyCounts& m, const Node& node, Atom key, int64_t value) {
   const std::optional<Atom> v = node.labels.Get(key);
   if (!v) return;
   m.Add(TopologyPair(key, *v), value);
-}
-
-// updateWithAffinityTerms: every term counts when `pod` matches all of them.
-void UpdateWithAffinityTerms(TopologyCounts& m, const std::vector<AffinityTerm>& terms,
-                             const Pod& pod, const Node& node, const Interner& in, int64_t value) {
-  if (!MatchesAllTerms(terms, pod, in)) return;
-  for (const AffinityTerm& t : terms) Update(m, node, t.topology_key, value);
 }
 
 // updateWithAntiAffinityTerms: each term that matches `pod` counts.
@@ -47,24 +41,34 @@ const LabelSet& NoLabels() {
   return kNoLabels;
 }
 
-// preFilterState.updateWithPod: `other` (on `node`) appears (+1) or goes (-1).
-void ApplyPod(PreFilterData& s, const Pod& pod, const Pod& other, const Node& node,
+// preFilterState.updateWithPod: `other` (on `node`) appears (+1) or goes
+// (-1). P's terms count in the node's domains (updateWithAffinityTerms:
+// every term when `other` matches all of them; updateWithAntiAffinityTerms:
+// each term that matches it).
+void ApplyPod(PreFilterData& s, const Pod& pod, const Pod& other, const NodeInfo& node,
               const Interner& in, int64_t multiplier) {
   UpdateWithAntiAffinityTerms(s.existing_anti_affinity_delta,
                               other.pod_affinity.required_anti_affinity, pod, *s.namespace_labels,
-                              node, in, multiplier);
-  UpdateWithAffinityTerms(s.affinity_counts, s.required_affinity, other, node, in, multiplier);
-  UpdateWithAntiAffinityTerms(s.anti_affinity_counts, s.required_anti_affinity, other, NoLabels(),
-                              node, in, multiplier);
+                              *node.node(), in, multiplier);
+  if (MatchesAllTerms(s.required_affinity, other, in)) {
+    for (size_t k : s.affinity_keys) s.affinity_counts.Add(k, node.index(), multiplier);
+  }
+  for (size_t i = 0; i < s.required_anti_affinity.size(); ++i) {
+    if (s.required_anti_affinity[i].Matches(other, NoLabels(), in)) {
+      s.anti_affinity_counts.Add(s.anti_affinity_keys[i], node.index(), multiplier);
+    }
+  }
 }
 
-// satisfyPodAffinity.
-bool SatisfyPodAffinity(const PreFilterData& s, const Node& node) {
+// satisfyPodAffinity. A node lacks a key exactly when it has no domain of
+// it (TopologyDomains holds every label of the snapshot's nodes).
+bool SatisfyPodAffinity(const PreFilterData& s, const NodeInfo& node) {
   bool pods_exist = true;
-  for (const AffinityTerm& t : s.required_affinity) {
-    const std::optional<Atom> v = node.labels.Get(t.topology_key);
-    if (!v) return false;  // every topology label must exist on the node
-    if (s.affinity_counts.Get(TopologyPair(t.topology_key, *v)) <= 0) pods_exist = false;
+  for (size_t k : s.affinity_keys) {
+    const DomainCounts::Key& key = s.affinity_counts.at(k);
+    const uint32_t d = key.DomainOf(node.index());
+    if (d == TopologyDomains::kNone) return false;  // every topology label must exist on the node
+    if (key.Get(node.index()) <= 0) pods_exist = false;
   }
   // The first pod of a group with affinity to itself: no pod anywhere
   // matches, but P matches its own terms.
@@ -72,12 +76,10 @@ bool SatisfyPodAffinity(const PreFilterData& s, const Node& node) {
 }
 
 // satisfyPodAntiAffinity.
-bool SatisfyPodAntiAffinity(const PreFilterData& s, const Node& node) {
+bool SatisfyPodAntiAffinity(const PreFilterData& s, const NodeInfo& node) {
   if (s.anti_affinity_counts.empty()) return true;
-  for (const AffinityTerm& t : s.required_anti_affinity) {
-    const std::optional<Atom> v = node.labels.Get(t.topology_key);
-    if (!v) continue;
-    if (s.anti_affinity_counts.Get(TopologyPair(t.topology_key, *v)) > 0) return false;
+  for (size_t k : s.anti_affinity_keys) {
+    if (s.anti_affinity_counts.at(k).Get(node.index()) > 0) return false;
   }
   return true;
 }
@@ -126,6 +128,14 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
     interpodaffinity::MergeNamespaces(snapshot, &t);
   }
   s.namespace_labels = &snapshot.NamespaceLabels(pod.ns_atom);
+  s.affinity_counts = DomainCounts(&snapshot.topology_domains());
+  s.anti_affinity_counts = DomainCounts(&snapshot.topology_domains());
+  for (const AffinityTerm& t : s.required_affinity) {
+    s.affinity_keys.push_back(s.affinity_counts.For(t.topology_key));
+  }
+  for (const AffinityTerm& t : s.required_anti_affinity) {
+    s.anti_affinity_keys.push_back(s.anti_affinity_counts.For(t.topology_key));
+  }
   s.pod_matches_own_affinity = MatchesAllTerms(s.required_affinity, pod, in);
 
   // getExistingAntiAffinityCounts: each distinct term held by existing
@@ -138,28 +148,21 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
   }
   // getIncomingAffinityAntiAffinityCounts: every pod matters when P has
   // terms, but P's terms read only a pod's namespace and labels, so they
-  // are matched once per group of such pods and counted per node.
+  // are matched once per group of such pods and counted per node's domain
+  // (nodes without a Node object, outside the snapshot's node list, have
+  // no domain).
   const bool incoming = !s.required_affinity.empty() || !s.required_anti_affinity.empty();
   if (incoming) {
-    std::vector<const AffinityTerm*> anti_matched;
+    auto count_group = [](DomainCounts& counts, size_t k, const PodLabelIndex::Group& g) {
+      for (const auto& [index, count] : g.nodes) counts.Add(k, index, count);
+    };
     for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-      const bool affinity_matched = MatchesAllTerms(s.required_affinity, group->sample, in);
-      anti_matched.clear();
-      for (const AffinityTerm& t : s.required_anti_affinity) {
-        if (t.Matches(group->sample, NoLabels(), in)) anti_matched.push_back(&t);
+      if (MatchesAllTerms(s.required_affinity, group->sample, in)) {
+        for (size_t k : s.affinity_keys) count_group(s.affinity_counts, k, *group);
       }
-      if (!affinity_matched && anti_matched.empty()) continue;
-      for (const auto& [index, count] : group->nodes) {
-        const NodeInfo* ni = snapshot.NodeAt(index);
-        if (ni->node() == nullptr) continue;  // not in the snapshot's node list
-        const Node& node = *ni->node();
-        if (affinity_matched) {
-          for (const AffinityTerm& t : s.required_affinity) {
-            Update(s.affinity_counts, node, t.topology_key, count);
-          }
-        }
-        for (const AffinityTerm* t : anti_matched) {
-          Update(s.anti_affinity_counts, node, t->topology_key, count);
+      for (size_t i = 0; i < s.required_anti_affinity.size(); ++i) {
+        if (s.required_anti_affinity[i].Matches(group->sample, NoLabels(), in)) {
+          count_group(s.anti_affinity_counts, s.anti_affinity_keys[i], *group);
         }
       }
     }
@@ -176,7 +179,7 @@ Status InterPodAffinity::UpdateWithPod(CycleState& state, const Pod& pod, const 
     return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
   }
   State* s = state.CopyOnWrite<State>(slot());
-  ApplyPod(*s->filter, pod, other, *node.node(), *s->interner, multiplier);
+  ApplyPod(*s->filter, pod, other, node, *s->interner, multiplier);
   return Status();
 }
 
@@ -196,14 +199,13 @@ Status InterPodAffinity::Filter(const CycleState& state, const Pod& /*pod*/,
   if (s == nullptr || !s->filter) {
     return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
   }
-  const Node& n = *node.node();
-  if (!SatisfyPodAffinity(*s->filter, n)) {
+  if (!SatisfyPodAffinity(*s->filter, node)) {
     return Status(Code::kUnschedulableAndUnresolvable, kReasonAffinity);
   }
-  if (!SatisfyPodAntiAffinity(*s->filter, n)) {
+  if (!SatisfyPodAntiAffinity(*s->filter, node)) {
     return Status(Code::kUnschedulable, kReasonAntiAffinity);
   }
-  if (!SatisfyExistingPodsAntiAffinity(*s->filter, n)) {
+  if (!SatisfyExistingPodsAntiAffinity(*s->filter, *node.node())) {
     return Status(Code::kUnschedulable, kReasonExistingAntiAffinity);
   }
   return Status();

@@ -14,7 +14,6 @@ namespace {
 
 using interpodaffinity::PreScoreData;
 using interpodaffinity::State;
-using interpodaffinity::TopologyPair;
 
 // Builds the topology scores of one cycle (scoreMap and processExistingPod).
 class ScoreBuilder {
@@ -27,18 +26,19 @@ class ScoreBuilder {
   std::vector<WeightedAffinityTerm> affinity, anti_affinity;
 
   // P's preferred terms against a group of pods alike (namespace and
-  // labels): each term is matched once, then counted on every node
-  // holding the group's pods.
-  void ProcessIncomingTerms(const PodLabelIndex::Group& g, const ClusterState& snapshot) {
+  // labels): each term is matched once, then counted in the domain of
+  // every node holding the group's pods (nodes without a Node object,
+  // outside the snapshot's node list, have none).
+  void ProcessIncomingTerms(const PodLabelIndex::Group& g) {
     static const LabelSet kNoLabels;  // P's terms are merged
     for (const auto& [terms, multiplier] :
          {std::pair(&affinity, int64_t{1}), std::pair(&anti_affinity, int64_t{-1})}) {
       for (const WeightedAffinityTerm& t : *terms) {
         if (!t.term.Matches(g.sample, kNoLabels, in_)) continue;
+        const size_t k = out_.topology_score.For(t.term.topology_key);
+        const int64_t weight = int64_t{t.weight} * multiplier;
         for (const auto& [index, count] : g.nodes) {
-          const NodeInfo* ni = snapshot.NodeAt(index);
-          if (ni->node() == nullptr) continue;  // not in the snapshot's node list
-          Add(t.term.topology_key, int64_t{t.weight} * multiplier * count, *ni->node());
+          if (out_.topology_score.Add(k, index, weight * count)) out_.topology_counted = true;
         }
       }
     }
@@ -58,17 +58,6 @@ class ScoreBuilder {
   }
 
  private:
-  // Adds `delta` to the node's pair for `key`, if the node has that label.
-  void Add(Atom key, int64_t delta, const Node& node) {
-    const std::optional<Atom> v = node.labels.Get(key);
-    if (!v) return;
-    if (std::find(out_.topology_keys.begin(), out_.topology_keys.end(), key) ==
-        out_.topology_keys.end()) {
-      out_.topology_keys.push_back(key);
-    }
-    out_.topology_score.Add(TopologyPair(key, *v), delta);
-  }
-
   const Pod& pod_;
   const LabelSet& ns_labels_;
   const int32_t hard_weight_;
@@ -91,6 +80,7 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   auto st = std::make_unique<State>();
   st->interner = &in;
   PreScoreData& data = st->score.emplace();
+  data.topology_score = interpodaffinity::DomainCounts(&snapshot.topology_domains());
   ScoreBuilder builder(pod, snapshot.NamespaceLabels(pod.ns_atom), args_.hard_pod_affinity_weight,
                        in, &data);
   builder.affinity = terms.preferred_affinity;
@@ -104,7 +94,7 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   // matched once per distinct term.
   if (has_constraints) {
     for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-      builder.ProcessIncomingTerms(*group, snapshot);
+      builder.ProcessIncomingTerms(*group);
     }
   }
   using Kind = AffinityTermIndex::Kind;
@@ -114,7 +104,7 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   }
   builder.ProcessExistingTerms(index, Kind::kPreferredAffinity, 1);
   builder.ProcessExistingTerms(index, Kind::kPreferredAntiAffinity, -1);
-  if (data.topology_keys.empty() && data.existing.empty()) return Status(Code::kSkip);
+  if (!data.topology_counted && data.existing.empty()) return Status(Code::kSkip);
   state.Write(slot(), std::move(st));
   return Status();
 }
@@ -127,11 +117,8 @@ Status InterPodAffinity::Score(const CycleState& state, const Pod& /*pod*/, cons
   }
   const Node& n = *node.node();
   int64_t sum = 0;
-  for (Atom key : s->score->topology_keys) {
-    const std::optional<Atom> v = n.labels.Get(key);
-    if (!v) continue;
-    sum += s->score->topology_score.Get(TopologyPair(key, *v));
-  }
+  const interpodaffinity::DomainCounts& topology = s->score->topology_score;
+  for (size_t k = 0; k < topology.size(); ++k) sum += topology.at(k).Get(node.index());
   for (const auto& [e, weight] : s->score->existing) {
     const std::optional<Atom> v = n.labels.Get(e->term.topology_key);
     if (v) sum += weight * interpodaffinity::CountIn(*e, *v);

@@ -11,6 +11,7 @@
 
 #include "libsched/framework/cycle_state.h"
 #include "libsched/model/pod_affinity.h"
+#include "libsched/plugins/internal/domain_counts.h"
 #include "libsched/plugins/internal/topology_counts.h"
 #include "libsched/state/cluster_state.h"
 
@@ -37,24 +38,28 @@ struct PreFilterData {
   // What AddPod / RemovePod changed in those counts, per topology pair; so
   // existingAntiAffinityCounts is `existing_anti_affinity` plus this.
   TopologyCounts existing_anti_affinity_delta;
-  // Existing pods that match all of P's required affinity terms.
-  TopologyCounts affinity_counts;
+  // Existing pods that match all of P's required affinity terms, per
+  // domain of each term's key.
+  DomainCounts affinity_counts;
   // Existing pods that match P's required anti-affinity terms.
-  TopologyCounts anti_affinity_counts;
-  // P's required terms with namespaceSelector resolved.
+  DomainCounts anti_affinity_counts;
+  // P's required terms with namespaceSelector resolved, and where each
+  // one's key is counted (DomainCounts::For), in the same order.
   std::vector<AffinityTerm> required_affinity;
   std::vector<AffinityTerm> required_anti_affinity;
+  std::vector<size_t> affinity_keys, anti_affinity_keys;
   // P matches all of its own required affinity terms (first-pod rule).
   bool pod_matches_own_affinity = false;
   const LabelSet* namespace_labels = nullptr;  // of P's namespace
 };
 
-// preScoreState: score per topology pair, and the keys that occur, from
-// P's preferred terms; plus the existing pods' terms that match P, each
-// scoring weight x its count in a node's domain.
+// preScoreState: score per topology domain from P's preferred terms, and
+// whether any term was counted on a node with its key (topologyScore is
+// not empty); plus the existing pods' terms that match P, each scoring
+// weight x its count in a node's domain.
 struct PreScoreData {
-  TopologyCounts topology_score;
-  std::vector<Atom> topology_keys;                             // distinct, in first-seen order
+  DomainCounts topology_score;
+  bool topology_counted = false;
   std::vector<std::pair<const TermEntry*, int64_t>> existing;  // entry, signed weight
 };
 

@@ -1,0 +1,68 @@
+// DomainCounts: an int64 count per topology domain (TopologyDomains ids)
+// of a few label keys, in flat arrays: what InterPodAffinity counts the
+// incoming pod's terms into (topologyToMatchedTermCount of upstream's
+// interpodaffinity/filtering.go, topologyScore of scoring.go, keyed by
+// topology pair there). A node's count is found by its NodeInfo::index(), with no label
+// search and no hash.
+//
+// Thread-safety: const methods may be called concurrently.
+#ifndef LIBSCHED_PLUGINS_INTERNAL_DOMAIN_COUNTS_H_
+#define LIBSCHED_PLUGINS_INTERNAL_DOMAIN_COUNTS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "libsched/model/interner.h"
+#include "libsched/state/topology_domains.h"
+
+namespace sched::interpodaffinity {
+
+class DomainCounts {
+ public:
+  // The counts of one label key.
+  struct Key {
+    Atom key = kNoAtom;
+    const TopologyDomains::Key* domains = nullptr;  // null: no node has the key
+    std::vector<int64_t> counts;                    // by domain id
+
+    // The domain of the node with `node_index`, or TopologyDomains::kNone
+    // when it lacks the key.
+    uint32_t DomainOf(uint32_t node_index) const {
+      return domains == nullptr ? TopologyDomains::kNone : domains->DomainOf(node_index);
+    }
+    // The count of the node's domain; 0 when it lacks the key.
+    int64_t Get(uint32_t node_index) const {
+      const uint32_t d = DomainOf(node_index);
+      return d < counts.size() ? counts[d] : 0;
+    }
+  };
+
+  // Counts over the domains of `domains` (the snapshot's; must outlive this).
+  explicit DomainCounts(const TopologyDomains* domains = nullptr) : domains_(domains) {}
+
+  // The position of `key`'s counts, made (all zero) on first use.
+  size_t For(Atom key);
+  // Adds `delta` to the domain of the node with `node_index` in the counts
+  // at `k` (from For) and returns true; false when the node lacks the key.
+  bool Add(size_t k, uint32_t node_index, int64_t delta);
+  // The counts at `k` (from For), for k < size().
+  const Key& at(size_t k) const { return keys_[k]; }
+  size_t size() const { return keys_.size(); }
+  // The counts of `key`, or null when none were made.
+  const Key* Find(Atom key) const;
+  // No domain has a non-zero count (len(map) == 0 upstream, where a
+  // count back at zero is deleted).
+  bool empty() const { return nonzero_ == 0; }
+  // The same non-zero counts, key by key and domain by domain.
+  bool operator==(const DomainCounts& o) const;
+
+ private:
+  const TopologyDomains* domains_;
+  std::vector<Key> keys_;  // few: one per distinct topologyKey of the terms
+  size_t nonzero_ = 0;
+};
+
+}  // namespace sched::interpodaffinity
+
+#endif  // LIBSCHED_PLUGINS_INTERNAL_DOMAIN_COUNTS_H_

@@ -1,0 +1,93 @@
+#include "libsched/plugins/internal/domain_counts.h"
+
+#include <gtest/gtest.h>
+
+#include "libsched/state/cluster_state.h"
+#include "libsched/testing/builders.h"
+
+namespace sched::interpodaffinity {
+namespace domain_counts_test {
+namespace {
+
+using testing::NodeBuilder;
+
+// Nodes a and b share zone z1, c is in z2, d has no zone; hostnames differ.
+void AddNodes(ClusterState& s) {
+  Interner& in = s.interner();
+  for (const auto& [name, zone] :
+       {std::pair("a", "z1"), std::pair("b", "z1"), std::pair("c", "z2"), std::pair("d", "")}) {
+    NodeBuilder b(in, name);
+    b.Label("host", name);
+    if (*zone != '\0') b.Label("zone", zone);
+    s.UpsertNode(b.Build());
+  }
+}
+
+uint32_t Index(const ClusterState& s, const char* name) { return s.FindNode(name)->index(); }
+
+TEST(DomainCountsTest, CountsPerDomainOfEachKey) {
+  ClusterState s;
+  AddNodes(s);
+  const Interner& in = s.interner();
+  DomainCounts c(&s.topology_domains());
+  EXPECT_TRUE(c.empty());
+  const size_t zone = c.For(in.Find("zone"));
+  const size_t host = c.For(in.Find("host"));
+  EXPECT_EQ(c.For(in.Find("zone")), zone);  // once per key
+  EXPECT_EQ(c.size(), 2u);
+
+  EXPECT_TRUE(c.Add(zone, Index(s, "a"), 2));
+  EXPECT_TRUE(c.Add(host, Index(s, "a"), 2));
+  EXPECT_FALSE(c.Add(zone, Index(s, "d"), 5));  // no zone: not counted
+  EXPECT_FALSE(c.empty());
+  // A node reads its domain's count: b shares a's zone, not its host.
+  EXPECT_EQ(c.at(zone).Get(Index(s, "b")), 2);
+  EXPECT_EQ(c.at(host).Get(Index(s, "b")), 0);
+  EXPECT_EQ(c.at(zone).Get(Index(s, "c")), 0);
+  EXPECT_EQ(c.at(zone).DomainOf(Index(s, "d")), TopologyDomains::kNone);
+  EXPECT_EQ(c.at(zone).Get(Index(s, "d")), 0);
+  EXPECT_EQ(c.Find(in.Find("host")), &c.at(host));
+
+  // Counts back at zero: empty again (a negative count is not).
+  c.Add(zone, Index(s, "b"), -2);
+  c.Add(host, Index(s, "a"), -3);
+  EXPECT_FALSE(c.empty());
+  c.Add(host, Index(s, "a"), 1);
+  EXPECT_TRUE(c.empty());
+}
+
+TEST(DomainCountsTest, KeyNoNodeHasCountsNothing) {
+  ClusterState s;
+  AddNodes(s);
+  DomainCounts c(&s.topology_domains());
+  const size_t rack = c.For(s.interner().Intern("rack"));
+  EXPECT_FALSE(c.Add(rack, Index(s, "a"), 1));
+  EXPECT_EQ(c.at(rack).Get(Index(s, "a")), 0);
+  EXPECT_TRUE(c.empty());
+  EXPECT_EQ(c.Find(s.interner().Intern("other")), nullptr);
+}
+
+TEST(DomainCountsTest, EqualityComparesNonZeroCounts) {
+  ClusterState s;
+  AddNodes(s);
+  const Interner& in = s.interner();
+  DomainCounts a(&s.topology_domains()), b(&s.topology_domains());
+  const size_t az = a.For(in.Find("zone"));
+  const size_t bh = b.For(in.Find("host"));  // keys made in another order
+  const size_t bz = b.For(in.Find("zone"));
+  a.Add(az, Index(s, "a"), 1);
+  EXPECT_FALSE(a == b);
+  b.Add(bz, Index(s, "b"), 1);  // the same zone as a
+  EXPECT_TRUE(a == b);
+  b.Add(bh, Index(s, "c"), 1);
+  EXPECT_FALSE(a == b);
+  b.Add(bh, Index(s, "c"), -1);
+  EXPECT_TRUE(a == b);
+  b.Add(bz, Index(s, "c"), 1);
+  b.Add(bz, Index(s, "b"), -1);  // same number of non-zero counts, another domain
+  EXPECT_FALSE(a == b);
+}
+
+}  // namespace
+}  // namespace domain_counts_test
+}  // namespace sched::interpodaffinity
