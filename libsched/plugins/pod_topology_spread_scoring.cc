@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -23,9 +24,13 @@ struct PreScoreState : StateData {
   std::vector<Constraint> constraints;
   // Parallel to the feasible nodes: the node lacks a required key.
   std::vector<bool> ignored;
-  // Per constraint: matching pods by domain id (upstream's
-  // topologyValueToPodCounts) or, for hostname ones, by node index.
+  // Per hostname constraint: matching pods by node index (empty for the
+  // others).
   std::vector<std::vector<int64_t>> counts;
+  // Per other constraint: scoreForCount of each domain id, from its
+  // matching pods (upstream's topologyValueToPodCounts), computed once per
+  // domain instead of once per node (empty for hostname ones).
+  std::vector<std::vector<double>> domain_scores;
   // Per constraint: the domain of a node without the key, which upstream
   // reads as the value "" (the id of "" or one past the domains).
   std::vector<uint32_t> missing;
@@ -42,6 +47,17 @@ struct PreScoreState : StateData {
     return require_all_topologies && !pts_internal::NodeHasAllKeys(node_index, constraints);
   }
 };
+
+// scoreForCount: a node's share of one constraint's score.
+double ScoreForCount(int64_t count, double normalizing_weight, int32_t max_skew) {
+  return static_cast<double>(count) * normalizing_weight + static_cast<double>(max_skew - 1);
+}
+
+// The same selector (the pod groups it matches are the same).
+bool SameSelector(const std::optional<LabelSelector>& a, const std::optional<LabelSelector>& b) {
+  if (!a || !b) return !a && !b;
+  return a->valid == b->valid && a->requirements == b->requirements;
+}
 
 constexpr const char* kNotFound =
     "reading \"PreScorePodTopologySpread\" from cycleState: not found";
@@ -101,23 +117,39 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   // otherwise summed into the domains of the feasible nodes over every
   // node of the snapshot, which is over the nodes holding matching pods
   // that have a Node object (NodeList()'s): O(matching pods' nodes), not
-  // O(nodes) as upstream's walk of every node.
+  // O(nodes) as upstream's walk of every node. The pod groups are matched
+  // once per distinct selector (the system default constraints share one).
+  std::vector<std::pair<const NodeInfo*, int64_t>> matches;
+  const std::optional<LabelSelector>* matched = nullptr;
   for (size_t i = 0; i < nc; ++i) {
     const Constraint& c = s->constraints[i];
+    if (matched == nullptr || !SameSelector(*matched, c.selector)) {
+      matches.clear();
+      pts_internal::ForEachPodsMatchSelector(
+          c.selector, pod.ns, snapshot,
+          [&](const NodeInfo& node, int64_t count) { matches.emplace_back(&node, count); });
+      matched = &c.selector;
+    }
     if (c.topology_key == s->hostname) {
-      s->counts.push_back(pts_internal::CountPodsMatchSelectorByNode(c.selector, pod.ns, snapshot));
+      std::vector<int64_t>& by_node = s->counts.emplace_back(snapshot.NodeIndexBound(), 0);
+      for (const auto& [node, count] : matches) by_node[node->index()] += count;
+      s->domain_scores.emplace_back();
       continue;
     }
-    std::vector<int64_t>& counts = s->counts.emplace_back(present[i].size(), 0);
+    s->counts.emplace_back();
+    std::vector<int64_t> counts(present[i].size(), 0);
     const bool reads_node = c.PoliciesReadNode(pod);
-    pts_internal::ForEachPodsMatchSelector(
-        c.selector, pod.ns, snapshot, [&](const NodeInfo& node, int64_t count) {
-          const uint32_t index = node.index();
-          if (node.node() == nullptr || s->Ignored(index)) return;
-          if (reads_node && !c.MatchesNodeInclusionPolicies(pod, *node.node(), in)) return;
-          const uint32_t d = s->Domain(i, index);
-          if (present[i][d]) counts[d] += count;
-        });
+    for (const auto& [node, count] : matches) {
+      const uint32_t index = node->index();
+      if (node->node() == nullptr || s->Ignored(index)) continue;
+      if (reads_node && !c.MatchesNodeInclusionPolicies(pod, *node->node(), in)) continue;
+      const uint32_t d = s->Domain(i, index);
+      if (present[i][d]) counts[d] += count;
+    }
+    std::vector<double>& scores = s->domain_scores.emplace_back(counts.size());
+    for (size_t d = 0; d < counts.size(); ++d) {
+      scores[d] = ScoreForCount(counts[d], s->topology_normalizing_weight[i], c.max_skew);
+    }
   }
   state.Write(slot(), std::move(s));
   return Status();
@@ -128,18 +160,20 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& /*pod*/, con
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
   *score = 0;
-  if (s->Ignored(node.index())) return Status();
+  const uint32_t index = node.index();
+  if (s->Ignored(index)) return Status();
   double sum = 0;
   for (size_t i = 0; i < s->constraints.size(); ++i) {
     const Constraint& c = s->constraints[i];
-    const uint32_t d = c.DomainOf(node);
+    const uint32_t d = c.DomainOf(index);
     if (d == TopologyDomains::kNone) continue;
-    const std::vector<int64_t>& counts = s->counts[i];
-    const size_t at = c.topology_key == s->hostname ? node.index() : d;
-    const int64_t cnt = at < counts.size() ? counts[at] : 0;
-    // scoreForCount.
-    sum += static_cast<double>(cnt) * s->topology_normalizing_weight[i] +
-           static_cast<double>(c.max_skew - 1);
+    if (c.topology_key == s->hostname) {
+      const std::vector<int64_t>& counts = s->counts[i];
+      sum += ScoreForCount(index < counts.size() ? counts[index] : 0,
+                           s->topology_normalizing_weight[i], c.max_skew);
+    } else {
+      sum += s->domain_scores[i][d];
+    }
   }
   *score = std::llround(sum);  // math.Round: halves away from zero
   return Status();

@@ -2,6 +2,7 @@
 
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "libsched/plugins/helper/default_selector.h"
 #include "libsched/plugins/helper/node_match.h"
@@ -59,7 +60,8 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
   if (out.empty()) return out;
   LabelSelector selector = DefaultSelector(pod, snapshot);
   if (selector.requirements.empty()) return {};
-  for (Constraint& c : out) c.selector = selector;
+  for (size_t i = 0; i + 1 < out.size(); ++i) out[i].selector = selector;
+  out.back().selector = std::move(selector);
   return out;
 }
 
