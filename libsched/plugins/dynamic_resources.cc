@@ -215,7 +215,7 @@ bool BindingTimedOut(const DraAllocation& allocation, std::optional<int64_t> now
   if (!now || !allocation.allocation_timestamp) return false;
   return std::any_of(allocation.devices.begin(), allocation.devices.end(),
                      [&](const DraAllocatedDevice& d) { return !d.binding_conditions.empty(); }) &&
-         *allocation.allocation_timestamp + kBindingTimeout < *now;
+         *allocation.allocation_timestamp < *now - kBindingTimeout;  // cannot overflow
 }
 
 // The clock of `state` as Unix nanoseconds, if it has one.
