@@ -1984,7 +1984,7 @@ TEST(DynamicResourcesTest, BindingConditions) {
   for (const BindingCase& c : cases) {
     SCOPED_TRACE(c.name);
     Fixture f;
-    if (c.clock) f.state.set_clock([] { return std::chrono::nanoseconds(kNow); });
+    if (c.clock) f.state.set_clock([] { return std::chrono::nanoseconds(int64_t{kNow}); });
     f.UseClaim("c");
     auto claim = with_conditions(f, "c", c.allocated_at);
     claim->device_statuses = c.statuses;
@@ -2030,7 +2030,7 @@ TEST(DynamicResourcesTest, BindingConditions) {
 TEST(DynamicResourcesTest, AssumeWithBindingConditions) {
   constexpr int64_t kNow = int64_t{1'800'000'000} * 1'000'000'000;
   Fixture f;
-  f.state.set_clock([] { return std::chrono::nanoseconds(kNow); });
+  f.state.set_clock([] { return std::chrono::nanoseconds(int64_t{kNow}); });
   Interner& in = f.state.interner();
   DraDevice d = Device("instance-1");
   d.binds_to_node = true;
