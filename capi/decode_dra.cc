@@ -13,6 +13,7 @@
 #include "capi/json_reader.h"
 #include "capi/limits.h"
 #include "libsched/model/quantity.h"
+#include "libsched/model/timestamp.h"
 
 namespace sched::capi {
 namespace {
@@ -47,11 +48,35 @@ ApiStatus DecodeNodeSelection(const cJSON* obj, const JsonPath& path, Interner& 
   return ApiStatus();
 }
 
-// Whether the array or object member `name` is present and not empty.
-ApiStatus NonEmpty(const cJSON* obj, const char* name, const JsonPath& path, bool* out) {
-  const cJSON* v;
-  CAPI_RETURN_IF_ERROR(Member(obj, name, path, &v));
-  *out = v != nullptr && v->child != nullptr;
+// bindingConditions / bindingFailureConditions (of a device or a result):
+// condition types, at most BindingConditionsMaxSize (4).
+ApiStatus DecodeConditionTypes(const cJSON* obj, const char* name, const JsonPath& path,
+                               std::vector<std::string>* out) {
+  constexpr size_t kBindingConditionsMaxSize = 4;
+  return ForEachElement(
+      obj, name, path,
+      [&](const cJSON* s, const JsonPath& p) {
+        std::string_view type;
+        CAPI_RETURN_IF_ERROR(AsString(s, p, &type));
+        if (type.empty()) return Required(p);
+        CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(type, p));
+        out->emplace_back(type);
+        return ApiStatus();
+      },
+      kBindingConditionsMaxSize);
+}
+
+// An RFC 3339 time as Unix nanoseconds.
+ApiStatus DecodeTime(const cJSON* obj, const char* name, const JsonPath& path,
+                     std::optional<int64_t>* out) {
+  std::string_view text;
+  CAPI_RETURN_IF_ERROR(GetString(obj, name, path, &text));
+  if (text.empty()) return ApiStatus();
+  *out = ParseRfc3339(text);
+  if (!*out) {
+    return ApiStatus::Invalid(path.Child(name),
+                              "must be an RFC 3339 time like 2024-01-02T15:04:05Z");
+  }
   return ApiStatus();
 }
 
@@ -281,7 +306,11 @@ ApiStatus DecodeDevice(const cJSON* v, const JsonPath& path, bool per_device, In
         return DecodeCounterSet(c, p, "counterSet", &out->consumes_counters.emplace_back());
       }));
   CAPI_RETURN_IF_ERROR(DecodeTaints(v, path, &out->taints));
-  CAPI_RETURN_IF_ERROR(NonEmpty(v, "bindingConditions", path, &out->has_binding_conditions));
+  CAPI_RETURN_IF_ERROR(GetBool(v, "bindsToNode", path, &out->binds_to_node));
+  CAPI_RETURN_IF_ERROR(
+      DecodeConditionTypes(v, "bindingConditions", path, &out->binding_conditions));
+  CAPI_RETURN_IF_ERROR(DecodeConditionTypes(v, "bindingFailureConditions", path,
+                                            &out->binding_failure_conditions));
   return GetBool(v, "allowMultipleAllocations", path, &out->allow_multiple_allocations);
 }
 
@@ -437,6 +466,10 @@ ApiStatus DecodeAllocation(const cJSON* v, const JsonPath& path, Interner& in, D
             CAPI_RETURN_IF_ERROR(DecodeQuantityMap(consumed, p.Child("consumedCapacity"),
                                                    &d.consumed_capacity.emplace()));
           }
+          CAPI_RETURN_IF_ERROR(
+              DecodeConditionTypes(r, "bindingConditions", p, &d.binding_conditions));
+          CAPI_RETURN_IF_ERROR(DecodeConditionTypes(r, "bindingFailureConditions", p,
+                                                    &d.binding_failure_conditions));
           d.request = request;
           d.driver = driver;
           d.pool = pool;
@@ -450,7 +483,37 @@ ApiStatus DecodeAllocation(const cJSON* v, const JsonPath& path, Interner& in, D
     CAPI_RETURN_IF_ERROR(DecodeNodeSelectorObject(selector, path.Child("nodeSelector"), in,
                                                   &out->node_selector.emplace()));
   }
-  return ApiStatus();
+  return DecodeTime(v, "allocationTimestamp", path, &out->allocation_timestamp);
+}
+
+// status.devices[]: driver, pool, device and conditions[].{type,status}
+// (at most AllocatedDeviceStatusMaxConditions, 8).
+ApiStatus DecodeDeviceStatus(const cJSON* v, const JsonPath& path, DraDeviceStatus* out) {
+  constexpr size_t kMaxConditions = 8;
+  CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  std::string_view driver, pool, device;
+  CAPI_RETURN_IF_ERROR(GetString(v, "driver", path, &driver));
+  CAPI_RETURN_IF_ERROR(GetString(v, "pool", path, &pool));
+  CAPI_RETURN_IF_ERROR(GetString(v, "device", path, &device));
+  out->driver = driver;
+  out->pool = pool;
+  out->device = device;
+  return ForEachElement(
+      v, "conditions", path,
+      [&](const cJSON* c, const JsonPath& p) {
+        CAPI_RETURN_IF_ERROR(AsObject(c, p));
+        std::string_view type, status;
+        CAPI_RETURN_IF_ERROR(GetString(c, "type", p, &type));
+        if (type.empty()) return Required(p.Child("type"));
+        CAPI_RETURN_IF_ERROR(CheckLabelKeyLength(type, p.Child("type")));
+        CAPI_RETURN_IF_ERROR(GetString(c, "status", p, &status));
+        if (status != "True" && status != "False" && status != "Unknown") {
+          return Unsupported(p.Child("status"), status, {"False", "True", "Unknown"});
+        }
+        out->conditions.push_back({std::string(type), std::string(status)});
+        return ApiStatus();
+      },
+      kMaxConditions);
 }
 
 }  // namespace
@@ -571,6 +634,10 @@ ApiStatus DecodeResourceClaim(const cJSON* obj, const JsonPath& path, Interner& 
           return ApiStatus();
         },
         kDraReservedForMaxSize));
+    CAPI_RETURN_IF_ERROR(
+        ForEachElement(status, "devices", stp, [&](const cJSON* d, const JsonPath& p) {
+          return DecodeDeviceStatus(d, p, &c->device_statuses.emplace_back());
+        }));
   }
   c->atoms = atoms.Finish();
   *out = std::move(c);

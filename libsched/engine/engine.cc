@@ -71,6 +71,8 @@ void Engine::Build() {
   options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
   options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
   queue_ = std::make_unique<PriorityQueue>(clock_, std::move(hints), options);
+  // DynamicResources' binding timeout reads this engine's clock.
+  state_->set_clock([this] { return clock_.Now(); });
 }
 
 Engine::~Engine() {

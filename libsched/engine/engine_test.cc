@@ -124,6 +124,47 @@ TEST(EngineTest, AdvanceClockRefusesToOverflow) {
   EXPECT_EQ(e->Lock().Queue().now, std::chrono::milliseconds(1500));
 }
 
+// DRADeviceBindingConditions: DynamicResources judges the binding timeout
+// (allocationTimestamp + 600 s) against the engine's clock, read as Unix
+// time; a fork reads its own clock.
+TEST(EngineTest, DraBindingTimeoutReadsTheEngineClock) {
+  auto e = NewEngine();
+  ApplyNodes(*e);
+  std::shared_ptr<Pod> with_claim;
+  {
+    Engine::Session s = e->Lock();
+    with_claim = PendingPod(s.interner(), "p", 100);
+    PodResourceClaim& rc = with_claim->resource_claims.emplace_back();
+    rc.name = "r";
+    rc.claim_name = "claim";
+    auto claim = std::make_shared<ResourceClaim>();
+    claim->ns = "default";
+    claim->name = "claim";
+    claim->uid = "claim-uid";
+    DraAllocatedDevice d{"req", "drv", "pool", "dev", false};
+    d.binding_conditions = {"ready"};
+    claim->allocation.emplace().devices.push_back(d);
+    claim->allocation->allocation_timestamp = int64_t{700} * 1'000'000'000;  // Unix 700 s
+    Change c{};
+    c.op = Change::Op::kUpsertResourceClaim;
+    c.key = "default/claim";
+    c.resource_claim = claim;
+    s.Apply(std::vector<Change>{c});
+  }
+  // Clock 0 (1970-01-01T00:00:00Z): pending, not timed out.
+  EXPECT_EQ(e->Lock().Schedule(with_claim, {}).outcome, Outcome::kScheduled);
+  ASSERT_TRUE(e->Lock().AdvanceClock(1'300'000));  // exactly at the timeout: Before is strict
+  EXPECT_EQ(e->Lock().Schedule(with_claim, {}).outcome, Outcome::kScheduled);
+  std::unique_ptr<Engine> fork = e->Lock().Fork();
+  ASSERT_TRUE(e->Lock().AdvanceClock(1));
+  const PodResult r = e->Lock().Schedule(with_claim, {});
+  EXPECT_EQ(r.outcome, Outcome::kUnschedulable);
+  EXPECT_NE(r.message.find("2 resourceclaim not available on the node"), std::string::npos)
+      << r.message;
+  // The fork's clock stayed behind.
+  EXPECT_EQ(fork->Lock().Schedule(with_claim, {}).outcome, Outcome::kScheduled);
+}
+
 // A hook that throws stands for a caller whose rendering ran out of
 // memory: the call is undone, random source and start index included.
 TEST(EngineTest, CallsWhoseHookThrowsLeaveTheDigestEqual) {

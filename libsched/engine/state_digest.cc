@@ -39,6 +39,9 @@ class Encoder {
     U64(v.size());
     for (const T& e : v) fn(e);
   }
+  void Strings(const std::vector<std::string>& v) {
+    List(v, [&](const std::string& s) { Str(s); });
+  }
   // A set of strings: sorted, so that interning order does not show.
   void StrSet(std::vector<std::string_view> v) {
     std::sort(v.begin(), v.end());
@@ -360,10 +363,23 @@ class Encoder {
         Str(d.share_id.value_or(""));
         U64(d.consumed_capacity.has_value());
         if (d.consumed_capacity) DraQuantityList(*d.consumed_capacity);
+        Strings(d.binding_conditions);
+        Strings(d.binding_failure_conditions);
       });
       NodeSelectorFields(c.allocation->node_selector);
+      U64(c.allocation->allocation_timestamp.has_value());
+      I64(c.allocation->allocation_timestamp.value_or(0));
     }
     List(c.reserved_for, [&](const std::string& uid) { Str(uid); });
+    List(c.device_statuses, [&](const DraDeviceStatus& d) {
+      Str(d.driver);
+      Str(d.pool);
+      Str(d.device);
+      List(d.conditions, [&](const DraCondition& cond) {
+        Str(cond.type);
+        Str(cond.status);
+      });
+    });
   }
 
   void ResourceClaimTemplateFields(const ResourceClaimTemplate& t) {
@@ -419,7 +435,9 @@ class Encoder {
         Str(t.value);
         Str(t.effect);
       });
-      U64(d.has_binding_conditions);
+      U64(d.binds_to_node);
+      Strings(d.binding_conditions);
+      Strings(d.binding_failure_conditions);
       U64(d.allow_multiple_allocations);
     });
   }

@@ -5,6 +5,10 @@
 // configuration (config) is not kept: the scheduler only copies it.
 // Fields of features the engine refuses are kept as flags, so that the
 // plugin can name what it refuses (docs/dra.md).
+// Binding conditions (DRADeviceBindingConditions with
+// DRAResourceClaimDeviceStatus, beta and on in v1.36.3) are kept whole: the
+// allocator copies a device's into its result, Filter reads the claim's
+// status.devices[].conditions.
 #ifndef LIBSCHED_MODEL_DRA_H_
 #define LIBSCHED_MODEL_DRA_H_
 
@@ -100,8 +104,13 @@ struct DraDevice {
   DraNodeSelection node;
   std::vector<DraTaint> taints;
   std::vector<DraCounterSet> consumes_counters;
-  // The feature the engine refuses (DRADeviceBindingConditions).
-  bool has_binding_conditions = false;
+  // DRADeviceBindingConditions: bindsToNode (an allocation of the device
+  // is limited to the chosen node), bindingConditions and
+  // bindingFailureConditions (condition types, at most 4 each). A pool with
+  // a device with binding conditions is tried after the others.
+  bool binds_to_node = false;
+  std::vector<std::string> binding_conditions;
+  std::vector<std::string> binding_failure_conditions;
   // allowMultipleAllocations (DRAConsumableCapacity): shared by claims,
   // each consuming part of its capacity.
   bool allow_multiple_allocations = false;
@@ -172,12 +181,36 @@ struct DraAllocatedDevice {
   // when absent).
   std::optional<std::string> share_id = std::nullopt;
   std::optional<DraQuantities> consumed_capacity = std::nullopt;
+  // DRADeviceBindingConditions: the device's bindingConditions and
+  // bindingFailureConditions at the time of allocation.
+  std::vector<std::string> binding_conditions = {};
+  std::vector<std::string> binding_failure_conditions = {};
   bool operator==(const DraAllocatedDevice&) const = default;
 };
 
 struct DraAllocation {
   std::vector<DraAllocatedDevice> devices;
   std::optional<NodeSelector> node_selector;
+  // allocationTimestamp in Unix nanoseconds (DRADeviceBindingConditions;
+  // set by the scheduler's PreBind); unset: unknown, never timed out.
+  std::optional<int64_t> allocation_timestamp;
+};
+
+// A condition of status.devices[].conditions (metav1.Condition): its type
+// and status ("True", "False", "Unknown"); reason and message are not kept.
+struct DraCondition {
+  std::string type, status;
+  bool operator==(const DraCondition&) const = default;
+};
+
+// status.devices[] (AllocatedDeviceStatus), as far as binding conditions
+// read it: the device (shareID not kept: upstream's
+// getAllocatedDeviceStatus matches driver, pool and device) and its
+// conditions.
+struct DraDeviceStatus {
+  std::string driver, pool, device;
+  std::vector<DraCondition> conditions;
+  bool operator==(const DraDeviceStatus&) const = default;
 };
 
 struct ResourceClaim {
@@ -190,6 +223,7 @@ struct ResourceClaim {
   DraClaimSpec spec;
   std::optional<DraAllocation> allocation;  // status.allocation
   std::vector<std::string> reserved_for;    // status.reservedFor[].uid
+  std::vector<DraDeviceStatus> device_statuses;  // status.devices
   AtomHold atoms;
 };
 

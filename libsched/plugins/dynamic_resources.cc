@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -69,6 +70,9 @@ struct DraState final : StateData {
   // By claim: Filter found it unavailable on some node (upstream's
   // unavailableClaims, for PostFilter). Filter runs on many threads.
   std::unique_ptr<std::atomic<bool>[]> unavailable;
+  // The engine's clock read as Unix nanoseconds, for the binding timeout;
+  // unset without a clock (nothing times out).
+  std::optional<int64_t> now;
   // Some claim has a firstAvailable request: Score ranks the subrequests
   // Filter's allocation picked on each node (else every score is 0).
   bool prioritized = false;
@@ -169,6 +173,57 @@ bool AvailableOn(const ResourceClaim& claim, const Node& node, const Interner& i
   return !selector || selector->Matches(node.labels, node.name_atom, in);
 }
 
+// apimeta.IsStatusConditionPresentAndEqual(conditions, type, "True"): the
+// first condition of that type.
+bool ConditionTrue(const std::vector<DraCondition>& conditions, const std::string& type) {
+  auto it = std::find_if(conditions.begin(), conditions.end(),
+                         [&](const DraCondition& c) { return c.type == type; });
+  return it != conditions.end() && it->status == "True";
+}
+
+// isClaimReadyForBinding (DRADeviceBindingConditions) of an allocated
+// claim: kFailed when a device's status has one of its
+// bindingFailureConditions True (upstream's error), kReady when every
+// device with bindingConditions has them all True in its status
+// (getAllocatedDeviceStatus: the first entry of the same driver, pool and
+// device), else kPending.
+enum class Binding { kReady, kPending, kFailed };
+Binding ClaimBinding(const ResourceClaim& claim) {
+  for (const DraAllocatedDevice& d : claim.allocation->devices) {
+    if (d.binding_conditions.empty()) continue;
+    auto status = std::find_if(
+        claim.device_statuses.begin(), claim.device_statuses.end(), [&](const DraDeviceStatus& s) {
+          return s.device == d.device && s.driver == d.driver && s.pool == d.pool;
+        });
+    if (status == claim.device_statuses.end()) return Binding::kPending;
+    for (const std::string& type : d.binding_failure_conditions) {
+      if (ConditionTrue(status->conditions, type)) return Binding::kFailed;
+    }
+    for (const std::string& type : d.binding_conditions) {
+      if (!ConditionTrue(status->conditions, type)) return Binding::kPending;
+    }
+  }
+  return Binding::kReady;
+}
+
+// isClaimTimeout: a device of the allocation has bindingConditions and
+// allocationTimestamp + bindingTimeout is before `now` (Unix nanoseconds).
+// The timeout is DynamicResourcesArgs.bindingTimeout's default, 600 s
+// (config.DynamicResourcesBindingTimeoutDefault).
+bool BindingTimedOut(const DraAllocation& allocation, std::optional<int64_t> now) {
+  constexpr int64_t kBindingTimeout = std::chrono::nanoseconds(std::chrono::seconds(600)).count();
+  if (!now || !allocation.allocation_timestamp) return false;
+  return std::any_of(allocation.devices.begin(), allocation.devices.end(),
+                     [&](const DraAllocatedDevice& d) { return !d.binding_conditions.empty(); }) &&
+         *allocation.allocation_timestamp < *now - kBindingTimeout;  // cannot overflow
+}
+
+// The clock of `state` as Unix nanoseconds, if it has one.
+std::optional<int64_t> Now(const ClusterState& state) {
+  if (!state.clock()) return std::nullopt;
+  return state.clock()().count();
+}
+
 }  // namespace
 
 std::vector<ClusterEventWithHint> DynamicResources::EventsToRegister(
@@ -189,8 +244,12 @@ std::vector<ClusterEventWithHint> DynamicResources::EventsToRegister(
     if (original == nullptr) return QueueingHint::kQueue;
     const bool same_status =
         original->reserved_for == modified->reserved_for &&
+        original->device_statuses == modified->device_statuses &&
         original->allocation.has_value() == modified->allocation.has_value() &&
-        (!original->allocation || original->allocation->devices == modified->allocation->devices);
+        (!original->allocation ||
+         (original->allocation->devices == modified->allocation->devices &&
+          original->allocation->allocation_timestamp ==
+              modified->allocation->allocation_timestamp));
     return same_status ? QueueingHint::kQueueSkip : QueueingHint::kQueue;
   };
   auto pod_change = [c](const Pod& pod, const EventObject&, const EventObject& new_obj) {
@@ -234,6 +293,7 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
   if (!r.error.empty()) return Status::Owned(Code::kUnschedulableAndUnresolvable, r.error);
   if (r.claims.empty()) return Status(Code::kSkip);
   st->interner = &snapshot.interner();
+  st->now = Now(snapshot);
   std::vector<const ResourceClaim*> to_allocate;
   for (const auto& claim : r.claims) {
     // CanBeReserved is always true in v1.36: no "resourceclaim in use".
@@ -270,7 +330,18 @@ Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
   std::vector<size_t> unavailable;
   for (size_t i = 0; i < st->claims.size(); ++i) {
     const ResourceClaim& claim = *st->claims[i];
-    if (claim.allocation && !AvailableOn(claim, node, *st->interner)) unavailable.push_back(i);
+    if (!claim.allocation) continue;
+    if (!AvailableOn(claim, node, *st->interner)) {
+      unavailable.push_back(i);
+      continue;
+    }
+    // Binding failed, or still pending past the timeout: PostFilter may
+    // deallocate the claim so that other devices can be tried.
+    const Binding binding = ClaimBinding(claim);
+    if (binding == Binding::kFailed ||
+        (binding == Binding::kPending && BindingTimedOut(*claim.allocation, st->now))) {
+      unavailable.push_back(i);
+    }
   }
   if (st->allocator) {
     DraAllocator::Outcome out = st->allocator->Allocate(node);
@@ -287,8 +358,6 @@ Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
         if (out.message == kCannotAllocate) {
           return Status(Code::kUnschedulableAndUnresolvable, kCannotAllocate);
         }
-        [[fallthrough]];
-      case DraAllocator::Outcome::Kind::kRefused:
         return Status::Owned(Code::kUnschedulableAndUnresolvable, std::move(out.message));
     }
   }
@@ -405,6 +474,10 @@ void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState*
     if (std::find(copy->reserved_for.begin(), copy->reserved_for.end(), pod.uid) ==
         copy->reserved_for.end()) {
       copy->reserved_for.push_back(pod.uid);
+      // PreBind's bindClaim: the allocation's time, when not set yet.
+      if (!copy->allocation->allocation_timestamp) {
+        copy->allocation->allocation_timestamp = Now(*state);
+      }
     }
     state->UpsertResourceClaim(std::move(copy));
   }

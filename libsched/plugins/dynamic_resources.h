@@ -3,18 +3,20 @@
 // to it (generated from a template) and not be being deleted (PreEnqueue
 // and PreFilter); the device classes of claims to allocate must exist
 // (PreFilter); on each node, allocated claims must be available there
-// (their allocation's node selector) and the claims to allocate must fit
-// the node's devices, found by the structured allocator
+// (their allocation's node selector; with DRADeviceBindingConditions, a
+// claim whose binding failed, or is still pending past the binding timeout
+// of 600 s on the engine's clock, is unavailable too) and the claims to
+// allocate must fit the node's devices, found by the structured allocator
 // (helper/dra_allocator.h) (Filter). Messages are upstream's.
 //
 // Score ranks the firstAvailable subrequests the node's allocation picked
 // (computeScore), normalized by DefaultNormalizeScore.
 //
 // What the engine does not implement is refused with
-// UnschedulableAndUnresolvable naming it (docs/dra.md): devices the
-// allocator refuses, extended resources backed by DRA. The engine
-// has no Reserve / PreBind: AssumePodClaims records the allocation where
-// upstream's Reserve and PreBind would. PostFilter gives upstream's reason
+// UnschedulableAndUnresolvable naming it (docs/dra.md): extended resources
+// backed by DRA. The engine has no Reserve / PreBind: AssumePodClaims
+// records the allocation where upstream's Reserve and PreBind would; PreBind's
+// wait for binding conditions is the caller's. PostFilter gives upstream's reason
 // but makes no API call: where upstream deallocates a claim, the engine
 // names the claim instead (docs/upstream-differences.md).
 //
@@ -95,9 +97,10 @@ class DynamicResources final : public PreFilterPlugin,
 // What the engine does where upstream's Reserve and PreBind allocate and
 // reserve claims: for the pod just assumed on `node_name`, each claim that
 // was not allocated gets the allocation the allocator finds there, and
-// every claim of the pod lists the pod in status.reservedFor, so later pods
-// see those devices in use until the claims' own updates arrive. No-op for
-// a pod without claims or when nothing fits.
+// every claim of the pod lists the pod in status.reservedFor (with
+// allocationTimestamp set to the state's clock when unset, as PreBind), so
+// later pods see those devices in use until the claims' own updates
+// arrive. No-op for a pod without claims or when nothing fits.
 void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState* state);
 
 }  // namespace sched

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -1818,6 +1820,259 @@ TEST(DynamicResourcesTest, AssumeSharesDevice) {
   EXPECT_NE(share_ids[0], share_ids[1]);
 }
 
+// allocator_testing.go's binding-conditions cases (DRADeviceBindingConditions,
+// beta and on in v1.36.3): results copy the device's bindingConditions and
+// bindingFailureConditions; pools with such devices come last.
+TEST(DraAllocatorTest, BindingConditions) {
+  using Claims = std::vector<std::shared_ptr<ResourceClaim>>;
+  using Strings = std::vector<std::string>;
+  auto binding = [](std::string name, Strings conditions, Strings failure) {
+    DraDevice d = Device(std::move(name));
+    d.binding_conditions = std::move(conditions);
+    d.binding_failure_conditions = std::move(failure);
+    return d;
+  };
+  auto result = [](std::string request, std::string device, Strings conditions = {},
+                   Strings failure = {}) {
+    DraAllocatedDevice d{std::move(request), kDriver, "pool-1", std::move(device), false};
+    d.binding_conditions = std::move(conditions);
+    d.binding_failure_conditions = std::move(failure);
+    return d;
+  };
+  auto slice = [](Fixture& f, std::vector<DraDevice> devices, std::string pool = "pool-1") {
+    f.state.UpsertResourceSlice(Slice("slice-" + pool, "worker", std::move(devices), pool));
+  };
+  const Strings prepare{"IsPrepare"}, failed{"BindingFailed"};
+  const std::vector<AllocCase> cases = {
+      {"device-binding-conditions",
+       [&](Fixture& f) {
+         slice(f, {binding("device-1", prepare, failed)});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{result("req-0", "device-1", prepare, failed)}}},
+      {"binding-conditions-multiple-devices",
+       [&](Fixture& f) {
+         slice(f, {binding("device-1", prepare, failed),
+                   binding("device-2", {"IsPrepare2"}, {"BindingFailed2"}),
+                   binding("device-3", {"IsPrepare3"}, {"BindingFailed3"})});
+         return Claims{Claim("claim-0", {Exact("req-0", 2), Exact("req-1")})};
+       },
+       {{result("req-0", "device-1", prepare, failed),
+         result("req-0", "device-2", {"IsPrepare2"}, {"BindingFailed2"}),
+         result("req-1", "device-3", {"IsPrepare3"}, {"BindingFailed3"})}}},
+      {"binding-conditions-with-and-without",
+       [&](Fixture& f) {
+         slice(f, {Device("device-1"), binding("device-2", prepare, failed)});
+         return Claims{Claim("claim-0", {Exact("req-0"), Exact("req-1")})};
+       },
+       {{result("req-0", "device-1"), result("req-1", "device-2", prepare, failed)}}},
+      {"partitionable-devices-with-binding-conditions",
+       [&](Fixture& f) {
+         const DraCounterValue gi = DraCounterValue{1} * (int64_t{1} << 30) * 1000000000;
+         DraDevice d = binding("device-1", prepare, failed);
+         d.consumes_counters.push_back({"counter-set-1", {{"memory", 4 * gi}}});
+         f.state.UpsertResourceSlice(Slice("slice-1", "worker", {d}, "pool-1", 1, 2));
+         auto counters = Slice("slice-2", "", {}, "pool-1", 1, 2);
+         counters->shared_counters.push_back({"counter-set-1", {{"memory", 8 * gi}}});
+         f.state.UpsertResourceSlice(counters);
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{result("req-0", "device-1", prepare, failed)}}},
+      // pools_incubating.go: the pool "pool-0", first by name, has a device
+      // with binding conditions, so "pool-1" is tried first.
+      {"binding-conditions-pool-last",
+       [&](Fixture& f) {
+         slice(f, {binding("device-1", prepare, failed)}, "pool-0");
+         slice(f, {Device("device-1")});
+         return Claims{Claim("claim-0", {Exact("req-0")})};
+       },
+       {{result("req-0", "device-1")}}},
+  };
+  RunAllocCases(cases);
+}
+
+// allocator_testing.go's node-restriction: a device with bindsToNode in a
+// slice selecting nodes by label limits the allocation to the node.
+TEST(DraAllocatorTest, BindsToNode) {
+  Fixture f;
+  Interner& in = f.state.interner();
+  Requirement label;
+  label.key = in.Pin("kubernetes.io/hostname");
+  label.values = {in.Pin("worker")};
+  auto claim = Claim("claim-0", {Exact("req-0")});
+  for (bool binds : {true, false}) {
+    SCOPED_TRACE(binds);
+    DraDevice d = Device("device-1");
+    d.binds_to_node = binds;
+    auto s = Slice("slice-1", "", {d}, "pool-1");
+    s->node.node_selector.emplace().terms.emplace_back().match_expressions.push_back(label);
+    f.state.UpsertResourceSlice(s);
+    const DraAllocator::Outcome out =
+        DraAllocator(f.state, {claim.get()}).Allocate(*f.state.FindNode("worker")->node());
+    ASSERT_EQ(out.kind, DraAllocator::Outcome::Kind::kAllocated) << out.message;
+    ASSERT_TRUE(out.allocations[0].node_selector);
+    const NodeSelectorTerm& term = out.allocations[0].node_selector->terms.at(0);
+    if (binds) {  // localNodeSelector(node1)
+      EXPECT_TRUE(term.match_expressions.empty());
+      ASSERT_EQ(term.match_fields.size(), 1u);
+      EXPECT_EQ(term.match_fields[0].values, std::vector<Atom>{in.Pin("worker")});
+    } else {  // the slice's selector
+      EXPECT_TRUE(term.match_fields.empty());
+      EXPECT_EQ(term.match_expressions, std::vector<Requirement>{label});
+    }
+  }
+}
+
+// TestPlugin's binding-conditions cases: Filter judges allocated claims by
+// their status.devices[].conditions and, through the state's clock, the
+// binding timeout (600 s); PostFilter then names the claim upstream would
+// deallocate.
+TEST(DynamicResourcesTest, BindingConditions) {
+  constexpr int64_t kNow = int64_t{1'800'000'000} * 1'000'000'000;  // Unix ns
+  constexpr int64_t kTimeout = int64_t{600} * 1'000'000'000;
+  const std::vector<std::string> conditions{"condition"}, failure{"failed"};
+  // allocationResultWithBindingConditions: instance-1 on worker.
+  const auto with_conditions = [&](Fixture& f, const std::string& name,
+                                   std::optional<int64_t> allocated_at) {
+    auto c = Claim(name);
+    c->allocation = AllocatedOn(f.state.interner(), "instance-1", "worker");
+    c->allocation->devices[0].binding_conditions = conditions;
+    c->allocation->devices[0].binding_failure_conditions = failure;
+    c->allocation->allocation_timestamp = allocated_at;
+    return c;
+  };
+  const auto status = [](std::vector<DraCondition> conds) {
+    return std::vector<DraDeviceStatus>{{kDriver, "worker", "instance-1", std::move(conds)}};
+  };
+  const std::string kUnavailable = "resourceclaim not available on the node";
+  const std::string kDeallocate =
+      "deallocation of ResourceClaim default/c needed (libsched makes no API calls)";
+  struct BindingCase {
+    std::string name;
+    std::optional<int64_t> allocated_at;  // allocationTimestamp
+    std::vector<DraDeviceStatus> statuses;
+    bool clock = true;  // the state has a clock reading kNow
+    std::string want_filter;  // on worker
+    std::string want_post_filter;
+  };
+  const std::vector<BindingCase> cases = {
+      {"bound-claim-with-succeeded-binding-conditions", kNow - 2 * kTimeout,
+       status({{"condition", "True"}, {"failed", "False"}}), true, "", ""},
+      {"bound-claim-with-failed-binding", kNow,
+       status({{"condition", "False"}, {"failed", "True"}}), true, kUnavailable, kDeallocate},
+      // The failure wins over conditions that are met.
+      {"failed-and-ready", kNow, status({{"condition", "True"}, {"failed", "True"}}), true,
+       kUnavailable, kDeallocate},
+      {"bound-claim-with-timed-out-binding", kNow - kTimeout - 1, status({}), true, kUnavailable,
+       kDeallocate},
+      // prebind-fail-with-binding-timeout's Filter: not timed out yet.
+      {"binding-pending", kNow - kTimeout + 10'000'000'000, status({}), true, "", ""},
+      // isClaimTimeout: Before, strictly.
+      {"binding-pending-at-timeout", kNow - kTimeout, {}, true, "", ""},
+      {"bound-claim-with-mixed-binding-conditions", kNow - kTimeout - 1,
+       status({{"condition1", "True"}, {"condition2", "False"}}), true, kUnavailable, kDeallocate},
+      {"no-allocation-timestamp", std::nullopt, {}, true, "", ""},
+      {"no-clock", kNow - 2 * kTimeout, {}, false, "", ""},
+      // getAllocatedDeviceStatus matches driver, pool and device.
+      {"status-of-other-device", kNow - kTimeout - 1,
+       {{kDriver, "worker", "instance-2", {{"condition", "True"}}}}, true, kUnavailable,
+       kDeallocate},
+  };
+  const NodeToStatus statuses({}, nullptr);
+  const Profile profile("default-scheduler");
+  std::mt19937_64 rng;
+  for (const BindingCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    Fixture f;
+    if (c.clock) f.state.set_clock([] { return std::chrono::nanoseconds(int64_t{kNow}); });
+    f.UseClaim("c");
+    auto claim = with_conditions(f, "c", c.allocated_at);
+    claim->device_statuses = c.statuses;
+    f.state.UpsertResourceClaim(claim);
+    DynamicResources pl;
+    CycleState cs(1);
+    PreFilterResult result;
+    ASSERT_TRUE(pl.PreFilter(cs, *f.pod, f.state, &result).IsSuccess());
+    EXPECT_EQ(Filter(pl, cs, *f.pod, f.state, "worker", kReject), c.want_filter);
+    EXPECT_EQ(Filter(pl, cs, *f.pod, f.state, "worker-2", kReject), kUnavailable);
+    if (c.want_post_filter.empty()) continue;
+    const Status s =
+        pl.PostFilter(Framework(profile, f.state, nullptr, rng), cs, *f.pod, statuses, nullptr);
+    EXPECT_EQ(s.Message(), c.want_post_filter);
+  }
+
+  // multi-claims-binding-conditions-one-fail: the failed claim is named.
+  Fixture f;
+  f.UseClaim("c");
+  f.UseClaim("d");
+  auto bound = with_conditions(f, "c", kNow);
+  bound->device_statuses = status({{"condition", "True"}, {"failed", "False"}});
+  auto failed = with_conditions(f, "d", kNow);
+  failed->allocation->devices[0].device = "instance-2";
+  failed->device_statuses = {{kDriver, "worker", "instance-2", {{"failed", "True"}}}};
+  f.state.UpsertResourceClaim(bound);
+  f.state.UpsertResourceClaim(failed);
+  DynamicResources pl;
+  CycleState cs(1);
+  PreFilterResult result;
+  ASSERT_TRUE(pl.PreFilter(cs, *f.pod, f.state, &result).IsSuccess());
+  EXPECT_EQ(Filter(pl, cs, *f.pod, f.state, "worker", kReject), kUnavailable);
+  EXPECT_EQ(
+      pl.PostFilter(Framework(profile, f.state, nullptr, rng), cs, *f.pod, statuses, nullptr)
+          .Message(),
+      "deallocation of ResourceClaim default/d needed (libsched makes no API calls)");
+}
+
+// bind-claim-with-binding-conditions up to PreBind: the allocation on the
+// fabric slice (bindsToNode, binding conditions) carries the conditions and
+// the node, and the assumed claim gets the state's clock as its
+// allocationTimestamp; then it waits (PreBind, the caller's).
+TEST(DynamicResourcesTest, AssumeWithBindingConditions) {
+  constexpr int64_t kNow = int64_t{1'800'000'000} * 1'000'000'000;
+  Fixture f;
+  f.state.set_clock([] { return std::chrono::nanoseconds(int64_t{kNow}); });
+  Interner& in = f.state.interner();
+  DraDevice d = Device("instance-1");
+  d.binds_to_node = true;
+  d.binding_conditions = {"condition"};
+  d.binding_failure_conditions = {"failed"};
+  auto fabric = Slice("worker-slice", "", {d}, "worker");
+  Requirement field;
+  field.values = {in.Pin("worker")};
+  fabric->node.node_selector.emplace().terms.emplace_back().match_fields.push_back(field);
+  f.state.UpsertResourceSlice(fabric);
+  f.UseClaim("c");
+  f.state.UpsertResourceClaim(Claim("c"));
+  DynamicResources pl;
+  CycleState cs(1);
+  PreFilterResult result;
+  ASSERT_TRUE(pl.PreFilter(cs, *f.pod, f.state, &result).IsSuccess());
+  EXPECT_EQ(Filter(pl, cs, *f.pod, f.state, "worker", kReject), "");
+  EXPECT_EQ(Filter(pl, cs, *f.pod, f.state, "worker-2", kReject), "cannot allocate all claims");
+  AssumePodClaims(*f.pod, "worker", &f.state);
+  const ResourceClaim& c = *f.state.resource_claims().at("default/c");
+  ASSERT_TRUE(c.allocation);
+  DraAllocatedDevice want{"req-1", kDriver, "worker", "instance-1", false};
+  want.binding_conditions = {"condition"};
+  want.binding_failure_conditions = {"failed"};
+  EXPECT_EQ(c.allocation->devices, std::vector<DraAllocatedDevice>{want});
+  EXPECT_EQ(c.allocation->allocation_timestamp.value_or(0), kNow);
+  ASSERT_TRUE(c.allocation->node_selector);
+  EXPECT_EQ(c.allocation->node_selector->terms.at(0).match_fields.at(0).values,
+            std::vector<Atom>{in.Pin("worker")});
+  EXPECT_EQ(c.reserved_for, std::vector<std::string>{kPodUid});
+  // The assumed claim waits for its conditions: still available on worker
+  // to a pod sharing it, until the timeout passes on the clock.
+  CycleState cs2(1);
+  ASSERT_TRUE(pl.PreFilter(cs2, *f.pod, f.state, &result).IsSuccess());
+  EXPECT_EQ(Filter(pl, cs2, *f.pod, f.state, "worker", kReject), "");
+  f.state.set_clock([] { return std::chrono::nanoseconds(kNow + int64_t{601} * 1'000'000'000); });
+  CycleState cs3(1);
+  ASSERT_TRUE(pl.PreFilter(cs3, *f.pod, f.state, &result).IsSuccess());
+  EXPECT_EQ(Filter(pl, cs3, *f.pod, f.state, "worker", kReject),
+            "resourceclaim not available on the node");
+}
+
 // PostFilter's reasons (upstream's TestPlugin postfilter results; the
 // FitError text in test/integration/dra): no claims, claims that cannot be
 // helped, a claim upstream would deallocate ("wrong-topology"), and a
@@ -1907,6 +2162,8 @@ TEST(DynamicResourcesTest, QueueingHints) {
   auto unrelated = Claim("other");
   auto allocated = std::make_shared<ResourceClaim>(*claim);
   allocated->allocation = AllocatedOn(f.state.interner(), "instance-1", "");
+  auto with_status = std::make_shared<ResourceClaim>(*allocated);
+  with_status->device_statuses = {{kDriver, "worker", "instance-1", {{"Ready", "True"}}}};
   auto relabeled = std::make_shared<ResourceClaim>(*claim);
   relabeled->controller_uid = kPodUid;
   struct HintCase {
@@ -1919,6 +2176,7 @@ TEST(DynamicResourcesTest, QueueingHints) {
       {"unrelated-claim", {}, unrelated, QueueingHint::kQueueSkip},
       {"status-changed", claim, allocated, QueueingHint::kQueue},
       {"status-unchanged", claim, relabeled, QueueingHint::kQueueSkip},
+      {"device-status-changed", allocated, with_status, QueueingHint::kQueue},
       {"deallocated-unrelated", std::shared_ptr<const ResourceClaim>(allocated), unrelated,
        QueueingHint::kQueue},
   };

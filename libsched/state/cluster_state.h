@@ -8,7 +8,9 @@
 #define LIBSCHED_STATE_CLUSTER_STATE_H_
 
 #include <array>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -226,6 +228,13 @@ class ClusterState {
   void UpsertResourceSlice(std::shared_ptr<const ResourceSlice> slice);
   bool RemoveResourceSlice(std::string_view name);
   const ByName<ResourceClaim>& resource_claims() const { return *resource_claims_; }
+  // The clock of the engine holding this state (nanoseconds), which the
+  // DynamicResources plugin reads as Unix time for the binding timeout
+  // (docs/dra.md); empty (the default) when there is none: then nothing
+  // times out. A Clone shares it.
+  using Clock = std::function<std::chrono::nanoseconds()>;
+  void set_clock(Clock clock) { clock_ = std::move(clock); }
+  const Clock& clock() const { return clock_; }
   const ByName<ResourceClaimTemplate>& resource_claim_templates() const {
     return *resource_claim_templates_;
   }
@@ -306,7 +315,7 @@ class ClusterState {
                     s.resource_claims_, s.resource_claim_templates_, s.device_classes_,
                     s.resource_slices_, s.pvc_ref_counts_, s.tree_, s.generation_, s.node_list_,
                     s.node_index_list_, s.snapshot_order_, s.snapshot_freed_,
-                    s.nodes_since_snapshot_, s.snapshot_order_saved_, s.batches_);
+                    s.nodes_since_snapshot_, s.snapshot_order_saved_, s.batches_, s.clock_);
   }
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
@@ -384,6 +393,7 @@ class ClusterState {
   bool snapshot_order_saved_ = false;
   UndoLog undo_;          // records while a Batch is open
   uint64_t batches_ = 0;  // Batches opened, numbering them
+  Clock clock_;
 };
 
 }  // namespace sched

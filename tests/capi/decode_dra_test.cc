@@ -221,6 +221,64 @@ TEST(DecodeDraTest, DeviceClassClaimAndTemplate) {
   EXPECT_EQ(cs.changes[2].resource_claim_template->spec.requests.size(), 1u);
 }
 
+// DRADeviceBindingConditions: a device's bindsToNode, bindingConditions and
+// bindingFailureConditions; a claim's allocation results with their copies,
+// allocationTimestamp, and status.devices[].conditions.
+TEST(DecodeDraTest, BindingConditions) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"({"kind":"List","items":[
+      {"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"fabric"},
+       "spec":{"driver":"fabric.example.com","allNodes":true,
+         "pool":{"name":"fabric","generation":1,"resourceSliceCount":1},
+         "devices":[{"name":"gpu-0","bindsToNode":true,
+                     "bindingConditions":["dra.example.com/is-prepared"],
+                     "bindingFailureConditions":["dra.example.com/preparing-failed"]},
+                    {"name":"gpu-1"}]}},
+      {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+       "metadata":{"name":"c","namespace":"ml","uid":"claim-uid"},
+       "status":{"allocation":{"devices":{"results":[
+           {"request":"gpu","driver":"fabric.example.com","pool":"fabric","device":"gpu-0",
+            "bindingConditions":["dra.example.com/is-prepared"],
+            "bindingFailureConditions":["dra.example.com/preparing-failed"]}]},
+           "allocationTimestamp":"2026-11-27T13:00:00Z"},
+         "devices":[{"driver":"fabric.example.com","pool":"fabric","device":"gpu-0",
+           "conditions":[{"type":"dra.example.com/is-prepared","status":"True",
+                          "reason":"Prepared","message":"ok",
+                          "lastTransitionTime":"2026-11-27T13:01:00Z"},
+                         {"type":"dra.example.com/preparing-failed","status":"False"}],
+           "data":{"x":1}}]}}]})",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 2u);
+  const ResourceSlice& slice = *cs.changes[0].resource_slice;
+  ASSERT_EQ(slice.devices.size(), 2u);
+  EXPECT_TRUE(slice.devices[0].binds_to_node);
+  EXPECT_EQ(slice.devices[0].binding_conditions,
+            std::vector<std::string>{"dra.example.com/is-prepared"});
+  EXPECT_EQ(slice.devices[0].binding_failure_conditions,
+            std::vector<std::string>{"dra.example.com/preparing-failed"});
+  EXPECT_FALSE(slice.devices[1].binds_to_node);
+  EXPECT_TRUE(slice.devices[1].binding_conditions.empty());
+  const ResourceClaim& claim = *cs.changes[1].resource_claim;
+  ASSERT_TRUE(claim.allocation);
+  ASSERT_EQ(claim.allocation->devices.size(), 1u);
+  EXPECT_EQ(claim.allocation->devices[0].binding_conditions,
+            std::vector<std::string>{"dra.example.com/is-prepared"});
+  EXPECT_EQ(claim.allocation->devices[0].binding_failure_conditions,
+            std::vector<std::string>{"dra.example.com/preparing-failed"});
+  EXPECT_EQ(claim.allocation->allocation_timestamp.value_or(0),
+            int64_t{1'795'784'400} * 1'000'000'000);
+  ASSERT_EQ(claim.device_statuses.size(), 1u);
+  const DraDeviceStatus& st = claim.device_statuses[0];
+  EXPECT_EQ(st.driver, "fabric.example.com");
+  EXPECT_EQ(st.pool, "fabric");
+  EXPECT_EQ(st.device, "gpu-0");
+  const std::vector<DraCondition> want{{"dra.example.com/is-prepared", "True"},
+                                       {"dra.example.com/preparing-failed", "False"}};
+  EXPECT_EQ(st.conditions, want);
+}
+
 TEST(DecodeDraTest, Deletions) {
   Interner in;
   ChangeSet cs;
@@ -408,6 +466,32 @@ INSTANTIATE_TEST_SUITE_P(
                   "status.allocation.devices.results[0].consumedCapacity.m",
                   "status.allocation.devices.results[0].consumedCapacity.m: expected a quantity "
                   "string such as \"500m\" or \"64Gi\""},
+        ErrorCase{"TooManyBindingConditions",
+                  R"({"kind":"ResourceSlice","metadata":{"name":"s"},
+                      "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},
+                        "devices":[{"name":"x","bindingConditions":["a","b","c","d","e"]}]}})",
+                  "spec.devices[0].bindingConditions",
+                  "spec.devices[0].bindingConditions: Too many: 5: must have at most 4 items"},
+        ErrorCase{"BindingFailureConditionNotString",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"status":{"allocation":{
+                      "devices":{"results":[{"request":"r","driver":"d","pool":"p","device":"x",
+                                             "bindingFailureConditions":[1]}]}}}})",
+                  "status.allocation.devices.results[0].bindingFailureConditions[0]",
+                  "status.allocation.devices.results[0].bindingFailureConditions[0]: expected a "
+                  "string, got a number"},
+        ErrorCase{"BadAllocationTimestamp",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"status":{"allocation":{
+                      "allocationTimestamp":"yesterday"}}})",
+                  "status.allocation.allocationTimestamp",
+                  "status.allocation.allocationTimestamp: must be an RFC 3339 time like "
+                  "2024-01-02T15:04:05Z"},
+        ErrorCase{"BadDeviceConditionStatus",
+                  R"({"kind":"ResourceClaim","metadata":{"name":"c"},"status":{"devices":[
+                      {"driver":"d","pool":"p","device":"x",
+                       "conditions":[{"type":"Ready","status":"Yes"}]}]}})",
+                  "status.devices[0].conditions[0].status",
+                  "status.devices[0].conditions[0].status: Unsupported value: \"Yes\": supported "
+                  "values: \"False\", \"True\", \"Unknown\""},
         ErrorCase{"PodClaimNameNotString",
                   R"({"kind":"Pod","metadata":{"name":"p"},
                       "spec":{"resourceClaims":[{"name":"a","resourceClaimName":1}]}})",

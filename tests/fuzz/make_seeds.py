@@ -305,6 +305,21 @@ HAND_APPLY = [
     '{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}},"reservedFor":[{"resource":"pods","name":"p","uid":"u"}]}}},'
     '{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"t"},'
     '"spec":{"spec":{"devices":{"requests":[{"name":"gpu","firstAvailable":[{"name":"a","deviceClassName":"gpu"}]}]}}}}}]',
+    # DRADeviceBindingConditions: a fabric device that binds to the node and
+    # waits for conditions, a claim allocated on it with its copies,
+    # allocationTimestamp and the device's status conditions.
+    '[{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"fabric"},'
+    '"spec":{"driver":"fabric.example.com","allNodes":true,"pool":{"name":"fabric","generation":1,"resourceSliceCount":1},'
+    '"devices":[{"name":"gpu-0","bindsToNode":true,"bindingConditions":["dra.example.com/is-prepared"],'
+    '"bindingFailureConditions":["dra.example.com/preparing-failed"]},{"name":"gpu-1"}]}}},'
+    '{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"f","namespace":"default"},'
+    '"spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu"}}]}},'
+    '"status":{"allocation":{"devices":{"results":[{"request":"gpu","driver":"fabric.example.com","pool":"fabric","device":"gpu-0",'
+    '"bindingConditions":["dra.example.com/is-prepared"],"bindingFailureConditions":["dra.example.com/preparing-failed"]}]},'
+    '"allocationTimestamp":"1970-01-01T00:00:01Z","nodeSelector":{"nodeSelectorTerms":[{"matchFields":'
+    '[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}},'
+    '"devices":[{"driver":"fabric.example.com","pool":"fabric","device":"gpu-0","conditions":['
+    '{"type":"dra.example.com/is-prepared","status":"False"},{"type":"dra.example.com/preparing-failed","status":"True"}]}]}}}]',
     '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"dra","namespace":"default"},"spec":{"nodeName":"n1",'
     '"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"t"}],"containers":[{"name":"c"}]},'
     '"status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"dra-gpu"}]}}',

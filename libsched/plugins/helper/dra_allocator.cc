@@ -77,12 +77,6 @@ bool CountersValid(const Pool& pool, const std::vector<const ResourceSlice*>& sl
   return true;
 }
 
-// The feature a device needs that libsched does not implement, or null.
-const char* UnsupportedFeature(const DraDevice& d) {
-  if (d.has_binding_conditions) return "has binding conditions (DRADeviceBindingConditions)";
-  return nullptr;
-}
-
 CelDevice ToCel(const ResourceSlice& slice, const DraDevice& d) {
   CelDevice c;
   c.driver = slice.driver;
@@ -303,7 +297,6 @@ class DraAllocator::Search {
   bool SelectorsMatch(size_t claim, const DeviceClass* cls,
                       const std::vector<std::string>& selectors, const ResourceSlice& slice,
                       const DraDevice& d);
-  void Refuse(const ResourceSlice& slice, const DraDevice& d);
   RequestData ValidateRequest(size_t claim, const DraRequest& r, const DraDeviceRequest* parent);
   Step AllocateOne(size_t claim, size_t request, size_t sub, int device, bool allocate_sub,
                    size_t pool0, size_t slice0, size_t dev0);
@@ -423,7 +416,8 @@ void DraAllocator::Search::GatherPools() {
       pool.slices.push_back(s);
       for (const DraDevice& d : s->devices) {
         if (!names.insert(d.name).second) pool.invalid = true;  // duplicate device name
-        pool.binding_conditions = pool.binding_conditions || d.has_binding_conditions;
+        // poolHasBindingConditions.
+        pool.binding_conditions = pool.binding_conditions || !d.binding_conditions.empty();
       }
     }
     pool.invalid =
@@ -439,11 +433,6 @@ void DraAllocator::Search::GatherPools() {
   }
   // Pools whose devices have binding conditions come last.
   for (Pool& p : with_binding_conditions) pools_.push_back(std::move(p));
-}
-
-void DraAllocator::Search::Refuse(const ResourceSlice& slice, const DraDevice& d) {
-  throw Stop{Outcome::Kind::kRefused, "device " + DeviceId(slice.driver, slice.pool, d.name) + " " +
-                                          UnsupportedFeature(d) + ": not supported by libsched"};
 }
 
 bool DraAllocator::Search::SelectorsMatch(size_t claim, const DeviceClass* cls,
@@ -478,9 +467,7 @@ bool DraAllocator::Search::Selectable(size_t claim, const RequestData& rd,
     return false;
   }
   if (!SelectorsMatch(claim, nullptr, rd.request->selectors, slice, d)) return false;
-  if (slice.per_device_node_selection && !NodeMatches(node_, d.node, a_.interner_)) return false;
-  if (UnsupportedFeature(d) != nullptr) Refuse(slice, d);
-  return true;
+  return !slice.per_device_node_selection || NodeMatches(node_, d.node, a_.interner_);
 }
 
 bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, const Candidate& c,
@@ -684,8 +671,8 @@ std::optional<NodeSelector> DraAllocator::Search::NodeSelectorFor(
   for (const Result& r : results) {
     const DraNodeSelection& sel =
         r.slice->per_device_node_selection ? r.device->node : r.slice->node;
-    if (!sel.node_name.empty()) {
-      // Local to the node: a selector for exactly this node.
+    if (!sel.node_name.empty() || r.device->binds_to_node) {
+      // Local to the node, or bindsToNode: a selector for exactly this node.
       Requirement field;
       field.op = SelectorOp::kIn;
       field.values = {node_.name_atom};
@@ -832,6 +819,9 @@ Outcome DraAllocator::Search::Run() {
       d.pool = r.slice->pool;
       d.device = r.device->name;
       d.admin_access = r.rd->admin_access();
+      // DRADeviceBindingConditions: copied from the device.
+      d.binding_conditions = r.device->binding_conditions;
+      d.binding_failure_conditions = r.device->binding_failure_conditions;
       if (!r.shared) continue;
       d.share_id = ShareId(*a_.claims_[ci], alloc.devices.size() - 1, r.id);
       // consumedCapacity only when the device has capacity, as upstream.

@@ -14,11 +14,11 @@
 // on their pool's shared counters), consumable capacity (requests'
 // capacity.requests under each capacity's requestPolicy; devices that
 // allow multiple allocations are shared, each share with its shareID and
-// consumedCapacity), and devices already allocated to other claims; the
-// messages are upstream's.
-//
-// Not implemented, refused with kRefused naming the feature when a device
-// the search reaches needs it: devices with binding conditions.
+// consumedCapacity), binding conditions (pools with devices that have
+// bindingConditions are tried last; a result copies the device's
+// bindingConditions and bindingFailureConditions; a device with bindsToNode
+// limits the allocation to the node), and devices already allocated to
+// other claims; the messages are upstream's.
 //
 // Thread-safety: built once per cycle; Allocate is const and may be called
 // concurrently for different nodes.
@@ -46,7 +46,6 @@ class DraAllocator {
       kAllocated,      // one allocation per claim, in order
       kUnschedulable,  // no allocation on this node; message says why
       kError,          // bad input (upstream's Allocate error)
-      kRefused,        // a device needs a feature libsched does not implement
     };
     Kind kind = Kind::kUnschedulable;
     std::string message;
