@@ -10,9 +10,15 @@
 // Score ranks the firstAvailable subrequests the node's allocation picked
 // (computeScore), normalized by DefaultNormalizeScore.
 //
+// DRAExtendedResource (beta, on): a pod requesting an extended resource
+// that a DeviceClass provides gets a special claim (the one a cycle before
+// created, else one in memory) whose requests Filter builds per node from
+// the pod's containers (helper/dra_extended_resource.h) for the resources
+// the node's allocatable lacks, allocated with the pod's other claims.
+//
 // What the engine does not implement is refused with
 // UnschedulableAndUnresolvable naming it (docs/dra.md): devices the
-// allocator refuses, extended resources backed by DRA. The engine
+// allocator refuses. The engine
 // has no Reserve / PreBind: AssumePodClaims records the allocation where
 // upstream's Reserve and PreBind would. PostFilter gives upstream's reason
 // but makes no API call: where upstream deallocates a claim, the engine
@@ -98,7 +104,18 @@ class DynamicResources final : public PreFilterPlugin,
 // every claim of the pod lists the pod in status.reservedFor, so later pods
 // see those devices in use until the claims' own updates arrive. No-op for
 // a pod without claims or when nothing fits.
+// DRAExtendedResource: the pod's extended resources backed by DRA are
+// allocated as one more claim (the special claim); AssumePodClaims keeps it
+// as "<pod>-extended-resources-<assumed>" in the pod's namespace, annotated
+// and controlled by the pod, until the claim the caller creates (upstream's
+// PreBind does, generateName "<pod>-extended-resources-") arrives.
 void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState* state);
+
+// Removes the special claim AssumePodClaims assumed for pod `ns/pod_name`,
+// if any: the engine calls it when the caller's extended-resource claim of
+// that pod arrives, and when the pod is deleted.
+void DropAssumedExtendedClaim(const std::string& ns, const std::string& pod_name,
+                              ClusterState* state);
 
 }  // namespace sched
 
