@@ -63,11 +63,15 @@ class DynamicResources final : public PreFilterPlugin,
   // UnschedulableAndUnresolvable when a claim is missing, not created yet,
   // being deleted or not the pod's (foreachPodResourceClaim).
   Status PreEnqueue(const Pod& pod, const ClusterState& cluster) const override;
-  // Skip without claims; the PreEnqueue checks, the request checks
-  // ("request r: device class c does not exist", the refusals), then the
-  // allocator for the claims not allocated yet.
+  // Skip without claims (and without extended resources a class
+  // provides); the PreEnqueue checks, the special claim of extended
+  // resources, the request checks ("request r: device class c does not
+  // exist"), then the allocator for the claims not allocated yet.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;
+  // The special claim's requests on the node ("cannot schedule extended
+  // resource claim" for one of an earlier cycle, "cannot fit resource"),
+  // the allocated claims' node selectors, then the allocator.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   // Unschedulable (it runs before DefaultPreemption, whose reasons
   // follow): "no new claims to deallocate" when PreFilter did not load
@@ -76,8 +80,10 @@ class DynamicResources final : public PreFilterPlugin,
   // read fails; the FitError then ends with it and no preemption runs); when an allocated claim
   // that Filter found unavailable on a node is reserved by nobody or by this pod only, upstream
   // deallocates it through the API ("deallocation of ResourceClaim completed"), the engine says
-  // "deallocation of ResourceClaim ns/c needed (libsched makes no API calls)"; else "still not
-  // schedulable".
+  // "deallocation of ResourceClaim ns/c needed (libsched makes no API calls)"; for a special claim
+  // an earlier cycle created, upstream deletes it ("deletion of ResourceClaim completed"), the
+  // engine says "deletion of ResourceClaim ns/c needed (libsched makes no API calls)"; else
+  // "still not schedulable".
   Status PostFilter(const Framework& fw, const CycleState& state, const Pod& pod,
                     const NodeToStatus& statuses, PostFilterResult* result) const override;
   // Score (DRAPrioritizedList, GA): the sum over the pod's firstAvailable
