@@ -171,13 +171,16 @@ FieldErrors NodeResourcesFit::ValidateArgs(const NodeResourcesFitArgs& args) {
 
 namespace {
 
-// shouldDelegateResourceToDRA: a class provides `name` (in `backed`, as
-// DraExtendedResources lists them) and `node` lists no allocatable of it.
+// A class provides `name` (in `backed`, as DraExtendedResources lists them).
+bool ClassProvides(Atom name, const std::vector<std::pair<Atom, const DeviceClass*>>& backed) {
+  return std::any_of(backed.begin(), backed.end(),
+                     [name](const auto& b) { return b.first == name && b.second != nullptr; });
+}
+// shouldDelegateResourceToDRA: a class provides `name` and `node` lists no
+// allocatable of it.
 bool DelegatedToDra(Atom name, const std::vector<std::pair<Atom, const DeviceClass*>>& backed,
                     const Node& node) {
-  return node.allocatable.Scalar(name) <= 0 &&
-         std::any_of(backed.begin(), backed.end(),
-                     [&](const auto& b) { return b.first == name && b.second != nullptr; });
+  return node.allocatable.Scalar(name) <= 0 && ClassProvides(name, backed);
 }
 
 // isFit: the pod's requests fit `node` with nothing on it (no ignored
@@ -315,10 +318,7 @@ Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
       const std::string_view group = std::string_view(str).substr(0, str.find('/'));
       if (ignored_resources_.contains(str) || ignored_groups_.contains(group)) continue;
     }
-    const bool dra_backed = std::any_of(backed.begin(), backed.end(), [&](const auto& b) {
-      return b.first == name && b.second != nullptr;
-    });
-    data->scalars.push_back({name, request, "Insufficient " + str, dra_backed});
+    data->scalars.push_back({name, request, "Insufficient " + str, ClassProvides(name, backed)});
   }
   // Upstream reports scalar insufficiencies in Go map order (random); by
   // name is deterministic and, unlike interned ids, independent of history.
