@@ -571,6 +571,17 @@ ApiStatus DecodeDeviceClass(const cJSON* obj, const JsonPath& path,
   std::string_view name;
   CAPI_RETURN_IF_ERROR(DecodeName(obj, path, &meta, &name));
   c->name = name;
+  std::string_view created;
+  const JsonPath mp = path.Child("metadata");
+  CAPI_RETURN_IF_ERROR(GetString(meta, "creationTimestamp", mp, &created));
+  if (!created.empty()) {
+    const std::optional<int64_t> t = ParseRfc3339(created);
+    if (!t) {
+      return ApiStatus::Invalid(mp.Child("creationTimestamp"),
+                                "must be an RFC 3339 time like 2024-01-02T15:04:05Z");
+    }
+    c->created = *t;
+  }
   const cJSON* spec;
   CAPI_RETURN_IF_ERROR(GetObject(obj, "spec", path, &spec));
   if (spec != nullptr) {
@@ -604,13 +615,24 @@ ApiStatus DecodeResourceClaim(const cJSON* obj, const JsonPath& path, Interner& 
       ForEachElement(meta, "ownerReferences", mp, [&](const cJSON* o, const JsonPath& p) {
         CAPI_RETURN_IF_ERROR(AsObject(o, p));
         bool controller = false;
-        std::string_view owner_uid;
+        std::string_view owner_uid, owner_name;
         CAPI_RETURN_IF_ERROR(GetBool(o, "controller", p, &controller));
         CAPI_RETURN_IF_ERROR(GetString(o, "uid", p, &owner_uid));
+        CAPI_RETURN_IF_ERROR(GetString(o, "name", p, &owner_name));
         // metav1.GetControllerOf: the first controller reference.
-        if (controller && c->controller_uid.empty()) c->controller_uid = owner_uid;
+        if (controller && c->controller_uid.empty()) {
+          c->controller_uid = owner_uid;
+          c->controller_name = owner_name;
+        }
         return ApiStatus();
       }));
+  const cJSON* annotations;
+  CAPI_RETURN_IF_ERROR(GetObject(meta, "annotations", mp, &annotations));
+  if (annotations != nullptr) {
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(
+        annotations, "resource.kubernetes.io/extended-resource-claim");
+    c->extended_resource_claim = cJSON_IsString(v) && std::string_view(v->valuestring) == "true";
+  }
   const cJSON* spec;
   CAPI_RETURN_IF_ERROR(GetObject(obj, "spec", path, &spec));
   CAPI_RETURN_IF_ERROR(DecodeClaimSpec(spec, path.Child("spec"), &c->spec));

@@ -210,6 +210,31 @@ ApiStatus DecodeHostPorts(const cJSON* container, const JsonPath& path,
   });
 }
 
+// The container's requests of names IsDraExtendedResourceName accepts,
+// with their index among all its request names sorted bytewise (as
+// createResourceRequestAndMappings sorts them); `resources` and
+// `requests` as DecodeRequests read and decoded them.
+ApiStatus DecodeExtendedRequests(const cJSON* resources, const ResourceList& requests,
+                                 Interner& in, int32_t container, bool short_lived, Pod* pod) {
+  const cJSON* list = nullptr;
+  if (resources != nullptr) list = cJSON_GetObjectItemCaseSensitive(resources, "requests");
+  if (list == nullptr) return ApiStatus();
+  std::vector<std::string_view> names;
+  for (const cJSON* e = list->child; e != nullptr; e = e->next) names.emplace_back(e->string);
+  std::sort(names.begin(), names.end());
+  ContainerExtendedRequests out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!IsDraExtendedResourceName(names[i])) continue;
+    const Atom name = in.Pin(names[i]);
+    out.entries.push_back({name, requests.amounts.Scalar(name), static_cast<int32_t>(i)});
+  }
+  if (out.entries.empty()) return ApiStatus();
+  out.container = container;
+  out.short_lived = short_lived;
+  pod->extended_requests.push_back(std::move(out));
+  return ApiStatus();
+}
+
 // One entry of spec.containers (init = false) or spec.initContainers.
 ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Interner& in,
                           const PodStatus& status, Pod* pod, PodResourceSpec* spec) {
@@ -233,6 +258,8 @@ ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Inter
   CAPI_RETURN_IF_ERROR(Member(v, "resources", path, &resources));
   ResourceList requests;
   CAPI_RETURN_IF_ERROR(DecodeRequests(resources, path.Child("resources"), in, &requests));
+  CAPI_RETURN_IF_ERROR(DecodeExtendedRequests(resources, requests, in, pod->num_containers - 1,
+                                              !long_running, pod));
   ContainerResources c = EffectiveRequests(
       requests, long_running ? status.Find(name) : nullptr, status.resize_infeasible);
   c.restartable = sidecar;

@@ -236,6 +236,7 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kRemovePod: {
       const std::shared_ptr<const Pod> old = state_->GetPod(c.key);
       state_->RemovePod(c.key);  // an unknown pod is a no-op
+      DropAssumedExtendedClaim(c.pod->ns, c.pod->name, state_.get());
       queue_->Delete(*c.pod);
       if (old != nullptr) queue_->AssignedPodDeleted(old);
       break;
@@ -317,6 +318,12 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kUpsertResourceClaim: {
       // Upsert first: the hints read the claims as the listers then hold them.
       EventObject old = Known(state_->resource_claims(), c.key);
+      // The caller's claim for a pod's extended resources replaces the one
+      // AssumePodClaims assumed.
+      if (c.resource_claim->extended_resource_claim) {
+        DropAssumedExtendedClaim(c.resource_claim->ns, c.resource_claim->controller_name,
+                                 state_.get());
+      }
       state_->UpsertResourceClaim(c.resource_claim);
       VolumeEvent(EventResource::kResourceClaim, std::move(old), c.resource_claim);
       break;

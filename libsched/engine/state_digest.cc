@@ -162,6 +162,15 @@ class Encoder {
     List(p.host_ports, [&](const HostPort& hp) { Port(hp); });
     List(p.images, [&](Atom a) { AtomStr(a); });
     I64(p.num_containers);
+    List(p.extended_requests, [&](const ContainerExtendedRequests& c) {
+      I64(c.container);
+      U64(c.short_lived);
+      List(c.entries, [&](const ContainerExtendedRequests::Entry& e) {
+        AtomStr(e.name);
+        I64(e.count);
+        I64(e.index);
+      });
+    });
     U64(p.terminating);
     AtomStr(p.ns_atom);
     PodAffinity(p.pod_affinity);
@@ -350,6 +359,8 @@ class Encoder {
     Str(c.uid);
     U64(c.deleting);
     Str(c.controller_uid);
+    Str(c.controller_name);
+    U64(c.extended_resource_claim);
     DraClaimSpecFields(c.spec);
     U64(c.allocation.has_value());
     if (c.allocation) {
@@ -392,6 +403,7 @@ class Encoder {
     Str(c.name);
     List(c.selectors, [&](const std::string& s) { Str(s); });
     Str(c.extended_resource_name);
+    I64(c.created);
   }
 
   void ResourceSliceFields(const ResourceSlice& s) {

@@ -136,9 +136,13 @@ struct ResourceSlice {
 struct DeviceClass {
   std::string name;
   std::vector<std::string> selectors;  // spec.selectors[].cel.expression
-  // spec.extendedResourceName ("" when unset): pods requesting it are
-  // refused (DRAExtendedResource, docs/dra.md).
+  // spec.extendedResourceName ("" when unset): the extended resource this
+  // class provides (DRAExtendedResource), besides the implicit
+  // "deviceclass.resource.kubernetes.io/<name>".
   std::string extended_resource_name;
+  // metadata.creationTimestamp, Unix nanoseconds (0 when unset): of two
+  // classes naming the same extendedResourceName the newer one provides it.
+  int64_t created = 0;
 };
 
 // ExactDeviceRequest or a DeviceSubRequest.
@@ -220,6 +224,12 @@ struct ResourceClaim {
   bool deleting = false;  // metadata.deletionTimestamp set
   // The controller ownerReference's uid ("" when none): IsForPod.
   std::string controller_uid;
+  // ... and its name: findExtendedResourceClaim matches both to the pod.
+  std::string controller_name;
+  // metadata.annotations["resource.kubernetes.io/extended-resource-claim"]
+  // is "true": the claim the scheduler created for a pod's extended
+  // resources backed by DRA (DRAExtendedResource).
+  bool extended_resource_claim = false;
   DraClaimSpec spec;
   std::optional<DraAllocation> allocation;  // status.allocation
   std::vector<std::string> reserved_for;    // status.reservedFor[].uid

@@ -52,6 +52,25 @@ struct TopologySpreadConstraint {
 // helper.DefaultSelector reads; kOther for any other owner or none.
 enum class ControllerKind : uint8_t { kOther, kReplicationController, kReplicaSet, kStatefulSet };
 
+// DRAExtendedResource: what one container (init containers first, then
+// containers) requests of names that IsDraExtendedResourceName accepts,
+// as createRequestsAndMappings reads container.resources.requests.
+struct ContainerExtendedRequests {
+  struct Entry {
+    Atom name = kNoAtom;  // the resource, interned (pinned, as requests')
+    int64_t count = 0;    // the request's Quantity.Value()
+    // Its index among all the container's request names sorted bytewise
+    // (cpu and memory included): the "request-<index>" of the device
+    // request's name.
+    int32_t index = 0;
+    bool operator==(const Entry&) const = default;
+  };
+  int32_t container = 0;     // index in initContainers + containers
+  bool short_lived = false;  // an init container that is not a sidecar
+  std::vector<Entry> entries;
+  bool operator==(const ContainerExtendedRequests&) const = default;
+};
+
 struct Pod {
   std::string ns;  // metadata.namespace ("default" when empty)
   Atom ns_atom = kNoAtom;  // ns, interned (affinity terms list namespaces as ids)
@@ -91,6 +110,8 @@ struct Pod {
   // when untagged (imagelocality.normalizedImageName).
   std::vector<Atom> images;
   int32_t num_containers = 0;  // len(initContainers) + len(containers)
+  // Containers that request extended resources, in container order.
+  std::vector<ContainerExtendedRequests> extended_requests;
 
   bool terminating = false;  // metadata.deletionTimestamp set
   // metadata.annotations has kubernetes.io/config.mirror: the API server's

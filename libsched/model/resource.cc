@@ -29,6 +29,10 @@ bool IsExtendedResourceName(std::string_view name) {
   return true;
 }
 
+bool IsDraExtendedResourceName(std::string_view name) {
+  return IsExtendedResourceName(name) || HasPrefix(name, kDeviceClassResourcePrefix);
+}
+
 bool IsScalarResourceName(std::string_view name) {
   const bool prefixed_native = name.find("kubernetes.io/") != std::string_view::npos;
   return IsExtendedResourceName(name) || IsHugePageResourceName(name) ||

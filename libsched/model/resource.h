@@ -38,6 +38,13 @@ bool IsScalarResourceName(std::string_view name);
 // kubernetes.io, and not requests.* quota names.
 bool IsExtendedResourceName(std::string_view name);
 bool IsHugePageResourceName(std::string_view name);
+// resourceapi.ResourceDeviceClassPrefix: "<prefix><class>" is the extended
+// resource every DeviceClass provides implicitly (DRAExtendedResource).
+inline constexpr std::string_view kDeviceClassResourcePrefix =
+    "deviceclass.resource.kubernetes.io/";
+// schedutil.IsDRAExtendedResourceName: an extended resource name, or one
+// with kDeviceClassResourcePrefix.
+bool IsDraExtendedResourceName(std::string_view name);
 
 int64_t SaturatingAdd(int64_t a, int64_t b);
 

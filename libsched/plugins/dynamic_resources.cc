@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "libsched/plugins/helper/dra_allocator.h"
+#include "libsched/plugins/helper/dra_extended_resource.h"
 #include "libsched/plugins/helper/normalize_score.h"
 
 namespace sched {
@@ -63,9 +64,117 @@ ResolvedClaims ResolveClaims(const Pod& pod, const ClusterState& cluster) {
   return out;
 }
 
+// specialClaimInMemName: the special claim of DRAExtendedResource before
+// it is created (intentionally not a valid name).
+constexpr std::string_view kSpecialClaimName = "<extended-resources>";
+
+// The name AssumePodClaims gives the special claim it assumed allocated
+// (not a valid name either: the caller's claim never has it).
+std::string AssumedExtendedClaimName(const std::string& pod_name) {
+  return pod_name + "-extended-resources-<assumed>";
+}
+
+// preFilterExtendedResources' in-memory claim: the pod's, annotated, no
+// requests. Upstream gives it a random UID; this one derives from the pod.
+std::shared_ptr<const ResourceClaim> InMemoryExtendedClaim(const Pod& pod) {
+  auto c = std::make_shared<ResourceClaim>();
+  c->ns = pod.ns;
+  c->name = kSpecialClaimName;
+  c->uid = std::string(kSpecialClaimName) + pod.uid;
+  c->controller_uid = pod.uid;
+  c->controller_name = pod.name;
+  c->extended_resource_claim = true;
+  return c;
+}
+
+// findExtendedResourceClaim: the annotated claim the pod controls.
+std::shared_ptr<const ResourceClaim> FindExtendedClaim(const Pod& pod,
+                                                       const ClusterState& cluster) {
+  for (const auto& [key, claim] : cluster.resource_claims()) {
+    if (claim->extended_resource_claim && claim->controller_name == pod.name &&
+        claim->controller_uid == pod.uid) {
+      return claim;
+    }
+  }
+  return nullptr;
+}
+
+// The pod's claims: its own (ResolveClaims), then the special claim of its
+// extended resources backed by DRA, if any (claimStore).
+struct PodClaims {
+  ResolvedClaims resolved;  // resolved.claims: the user claims, then the special one
+  bool has_extended = false;
+  std::vector<std::pair<Atom, const DeviceClass*>> extended;  // DraExtendedResources
+};
+
+PodClaims GatherClaims(const Pod& pod, const ClusterState& cluster) {
+  PodClaims out;
+  out.resolved = ResolveClaims(pod, cluster);
+  if (!out.resolved.error.empty()) return out;
+  out.extended = DraExtendedResources(pod, cluster);
+  if (out.extended.empty()) return out;
+  std::shared_ptr<const ResourceClaim> claim = FindExtendedClaim(pod, cluster);
+  out.resolved.claims.push_back(claim != nullptr ? std::move(claim) : InMemoryExtendedClaim(pod));
+  out.has_extended = true;
+  return out;
+}
+
+// filterExtendedResources on `node`: an error status when the node does
+// not fit; else *node_claim, the special claim with the requests DRA must
+// allocate there (left null when the claim is allocated), and *done when
+// there is nothing left for the plugin to do on the node (no user claims,
+// and the node's allocatable covers every extended resource).
+std::optional<Status> ExtendedClaimOn(const Pod& pod, const ResourceClaim& special,
+                                      const std::vector<std::pair<Atom, const DeviceClass*>>& ext,
+                                      bool user_claims, const Node& node,
+                                      std::shared_ptr<const ResourceClaim>* node_claim,
+                                      bool* done) {
+  *done = false;
+  // A claim of an earlier cycle: PostFilter deletes it, the next cycle
+  // starts anew.
+  if (!special.spec.requests.empty()) {
+    return Status(Code::kUnschedulableAndUnresolvable, "cannot schedule extended resource claim");
+  }
+  std::vector<std::pair<Atom, const DeviceClass*>> on_dra;
+  for (const auto& [name, cls] : ext) {
+    const auto& alloc = node.allocatable.scalar;
+    auto it = std::lower_bound(alloc.begin(), alloc.end(), name,
+                               [](const auto& e, Atom n) { return e.first < n; });
+    const bool listed = it != alloc.end() && it->first == name;
+    if (cls != nullptr && (!listed || it->second == 0)) {
+      on_dra.emplace_back(name, cls);  // the node provides it through DRA
+    } else if (!listed) {
+      // Neither a device plugin nor a class provides it.
+      return Status(Code::kUnschedulableAndUnresolvable, "cannot fit resource");
+    }
+  }
+  // Allocated already: only the user claims are left to check.
+  if ((!user_claims && on_dra.empty()) || special.allocation) {
+    *done = !user_claims;
+    return std::nullopt;
+  }
+  auto copy = std::make_shared<ResourceClaim>(special);
+  copy->spec.requests = ExtendedResourceRequests(pod, on_dra);
+  *node_claim = std::move(copy);
+  return std::nullopt;
+}
+
+// The claims to allocate on a node: `to_allocate` with the special claim
+// (last, when it needs allocation) replaced by the node's variant.
+std::vector<const ResourceClaim*> ClaimsOn(std::vector<const ResourceClaim*> to_allocate,
+                                           const ResourceClaim* node_claim) {
+  if (node_claim != nullptr) to_allocate.back() = node_claim;
+  return to_allocate;
+}
+
 struct DraState final : StateData {
   const Interner* interner = nullptr;
   std::vector<std::shared_ptr<const ResourceClaim>> claims;
+  // DRAExtendedResource: claims.back() is the special claim, and the pod's
+  // extended resources with the classes providing them.
+  bool has_extended = false;
+  std::vector<std::pair<Atom, const DeviceClass*>> extended;
+  std::vector<const ResourceClaim*> to_allocate;  // in claims' order
   std::unique_ptr<DraAllocator> allocator;  // when some claim needs allocation
   // By claim: Filter found it unavailable on some node (upstream's
   // unavailableClaims, for PostFilter). Filter runs on many threads.
@@ -139,32 +248,6 @@ std::optional<Status> CheckRequest(const ClusterState& cluster, const ResourceCl
   return Status::Owned(
       Code::kUnschedulableAndUnresolvable,
       "resource claim " + ref + ", request " + req.name + ": unknown request type");
-}
-
-// DRAExtendedResource: a class's extendedResourceName, or the implicit
-// "deviceclass.resource.kubernetes.io/<class>", requested by the pod.
-std::optional<Status> CheckExtendedResources(const Pod& pod, const ClusterState& cluster) {
-  constexpr std::string_view kImplicit = "deviceclass.resource.kubernetes.io/";
-  const Interner& in = cluster.interner();
-  for (const auto& [name, amount] : pod.requests.scalar) {
-    if (amount <= 0) continue;
-    const std::string& resource = in.Str(name);
-    const DeviceClass* backing = nullptr;
-    if (resource.starts_with(kImplicit)) {
-      auto it = cluster.device_classes().find(resource.substr(kImplicit.size()));
-      if (it != cluster.device_classes().end()) backing = it->second.get();
-    }
-    for (const auto& [class_name, cls] : cluster.device_classes()) {
-      if (backing == nullptr && cls->extended_resource_name == resource) backing = cls.get();
-    }
-    if (backing != nullptr) {
-      return Status::Owned(Code::kUnschedulableAndUnresolvable,
-                           "extended resource " + resource + " backed by DeviceClass " +
-                               backing->name +
-                               " (DRAExtendedResource) is not supported by libsched");
-    }
-  }
-  return std::nullopt;
 }
 
 // The claim's allocation is usable on `node`.
@@ -285,11 +368,11 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
   auto owned = std::make_unique<DraState>();
   DraState* st = owned.get();
   state.Write(slot(), std::move(owned));
-  if (!snapshot.device_classes().empty()) {
-    if (auto s = CheckExtendedResources(pod, snapshot)) return std::move(*s);
+  if (pod.resource_claims.empty() && snapshot.device_classes().empty()) {
+    return Status(Code::kSkip);
   }
-  if (pod.resource_claims.empty()) return Status(Code::kSkip);
-  ResolvedClaims r = ResolveClaims(pod, snapshot);
+  PodClaims pc = GatherClaims(pod, snapshot);
+  ResolvedClaims& r = pc.resolved;
   if (!r.error.empty()) return Status::Owned(Code::kUnschedulableAndUnresolvable, r.error);
   if (r.claims.empty()) return Status(Code::kSkip);
   st->interner = &snapshot.interner();
@@ -299,6 +382,8 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
     // CanBeReserved is always true in v1.36: no "resourceclaim in use".
     if (claim->allocation) continue;
     to_allocate.push_back(claim.get());
+    // The special claim is checked per node, in Filter.
+    if (pc.has_extended && claim == r.claims.back()) continue;
     for (const DraDeviceRequest& req : claim->spec.requests) {
       if (auto s = CheckRequest(snapshot, *claim, req)) return std::move(*s);
     }
@@ -309,8 +394,15 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
     }
   }
   if (!to_allocate.empty()) {
-    st->allocator = std::make_unique<DraAllocator>(snapshot, std::move(to_allocate));
+    std::vector<std::string> classes;  // those the special claim may name
+    for (const auto& [name, cls] : pc.extended) {
+      if (cls != nullptr) classes.push_back(cls->name);
+    }
+    st->to_allocate = to_allocate;
+    st->allocator = std::make_unique<DraAllocator>(snapshot, std::move(to_allocate), classes);
   }
+  st->has_extended = pc.has_extended;
+  st->extended = std::move(pc.extended);
   if (st->allocator && st->prioritized) {
     st->num_scores = snapshot.NodeIndexBound();
     st->scores = std::make_unique<std::atomic<int64_t>[]>(st->num_scores);
@@ -322,11 +414,20 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
   return Status();
 }
 
-Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
+Status DynamicResources::Filter(const CycleState& state, const Pod& pod,
                                 const NodeInfo& node_info) const {
   const auto* st = state.Read<DraState>(slot());
   if (st == nullptr || st->claims.empty()) return Status();
   const Node& node = *node_info.node();
+  std::shared_ptr<const ResourceClaim> node_claim;
+  if (st->has_extended) {
+    bool done = false;
+    if (auto s = ExtendedClaimOn(pod, *st->claims.back(), st->extended, st->claims.size() > 1,
+                                 node, &node_claim, &done)) {
+      return std::move(*s);
+    }
+    if (done) return Status();
+  }
   std::vector<size_t> unavailable;
   for (size_t i = 0; i < st->claims.size(); ++i) {
     const ResourceClaim& claim = *st->claims[i];
@@ -344,7 +445,8 @@ Status DynamicResources::Filter(const CycleState& state, const Pod& /*pod*/,
     }
   }
   if (st->allocator) {
-    DraAllocator::Outcome out = st->allocator->Allocate(node);
+    DraAllocator::Outcome out =
+        st->allocator->Allocate(node, ClaimsOn(st->to_allocate, node_claim.get()));
     switch (out.kind) {
       case DraAllocator::Outcome::Kind::kAllocated:
         if (st->prioritized && unavailable.empty() && node_info.index() < st->num_scores) {
@@ -375,7 +477,12 @@ Status DynamicResources::PostFilter(const Framework& /*fw*/, const CycleState& s
   // An earlier PreFilter stopped the cycle: upstream's state read fails.
   if (st == nullptr) return Status::Error("not found");
   if (st->claims.empty()) return Status(Code::kUnschedulable, kNoClaims);
-  for (size_t i = 0; i < st->claims.size(); ++i) {
+  // The special claim, when a cycle before this one created it.
+  const ResourceClaim* created =
+      st->has_extended && st->claims.back()->name != kSpecialClaimName ? st->claims.back().get()
+                                                                        : nullptr;
+  const size_t num_user_claims = st->claims.size() - (st->has_extended ? 1 : 0);
+  for (size_t i = 0; i < num_user_claims; ++i) {
     const ResourceClaim& claim = *st->claims[i];
     const auto& reserved = claim.reserved_for;
     if (st->unavailable[i].load(std::memory_order_relaxed) &&
@@ -385,10 +492,16 @@ Status DynamicResources::PostFilter(const Framework& /*fw*/, const CycleState& s
                                                      " needed (libsched makes no API calls)");
     }
   }
+  if (created != nullptr) {
+    // Upstream deletes it ("deletion of ResourceClaim completed").
+    return Status::Owned(Code::kUnschedulable, "deletion of ResourceClaim " + created->ns + "/" +
+                                                   created->name +
+                                                   " needed (libsched makes no API calls)");
+  }
   return Status(Code::kUnschedulable, kStillNotSchedulable);
 }
 
-Status DynamicResources::Score(const CycleState& state, const Pod& /*pod*/,
+Status DynamicResources::Score(const CycleState& state, const Pod& pod,
                                const NodeInfo& node_info, int64_t* score) const {
   *score = 0;
   const auto* st = state.Read<DraState>(slot());
@@ -402,7 +515,17 @@ Status DynamicResources::Score(const CycleState& state, const Pod& /*pod*/,
   }
   // Filter did not allocate on this node (a NodeInfo outside the snapshot):
   // allocate again.
-  DraAllocator::Outcome out = st->allocator->Allocate(*node_info.node());
+  std::shared_ptr<const ResourceClaim> node_claim;
+  if (st->has_extended) {
+    bool done = false;
+    if (ExtendedClaimOn(pod, *st->claims.back(), st->extended, st->claims.size() > 1,
+                        *node_info.node(), &node_claim, &done) ||
+        done) {
+      return Status();
+    }
+  }
+  DraAllocator::Outcome out =
+      st->allocator->Allocate(*node_info.node(), ClaimsOn(st->to_allocate, node_claim.get()));
   if (out.kind == DraAllocator::Outcome::Kind::kAllocated) {
     *score = ComputeScore(st->claims, out.allocations);
   }
@@ -434,12 +557,28 @@ void DynamicResources::SignPod(const Pod& pod, PodSigner& sig) const {
   if (!pod.resource_claims.empty()) sig.Add(pod.uid.empty() ? pod.ns + "/" + pod.name : pod.uid);
 }
 
+void DropAssumedExtendedClaim(const std::string& ns, const std::string& pod_name,
+                              ClusterState* state) {
+  state->RemoveResourceClaim(ns + "/" + AssumedExtendedClaimName(pod_name));
+}
+
 void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState* state) {
-  if (pod.resource_claims.empty()) return;
+  if (pod.resource_claims.empty() && state->device_classes().empty()) return;
   const NodeInfo* node = state->FindNode(node_name);
   if (node == nullptr) return;
-  ResolvedClaims r = ResolveClaims(pod, *state);
+  PodClaims pc = GatherClaims(pod, *state);
+  ResolvedClaims& r = pc.resolved;
   if (!r.error.empty() || r.claims.empty()) return;
+  std::shared_ptr<const ResourceClaim> node_claim;
+  if (pc.has_extended) {
+    bool done = false;
+    if (ExtendedClaimOn(pod, *r.claims.back(), pc.extended, r.claims.size() > 1, *node->node(),
+                        &node_claim, &done) ||
+        done) {
+      return;
+    }
+    if (node_claim != nullptr) r.claims.back() = node_claim;
+  }
   std::vector<const ResourceClaim*> to_allocate;
   for (const auto& claim : r.claims) {
     if (!claim->allocation) to_allocate.push_back(claim.get());
@@ -454,6 +593,13 @@ void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState*
   size_t next = 0;
   for (const auto& claim : r.claims) {
     auto copy = std::make_shared<ResourceClaim>(*claim);
+    if (copy->name == kSpecialClaimName) {
+      // Upstream's PreBind creates it (generateName "<pod>-extended-resources-");
+      // until the caller's claim arrives, this copy holds its devices. One
+      // without devices holds nothing and is not kept.
+      if (allocations[next].devices.empty()) break;
+      copy->name = AssumedExtendedClaimName(pod.name);
+    }
     if (!copy->allocation) {
       copy->allocation = std::move(allocations[next++]);
       if (copy->allocation->node_selector) {

@@ -12,11 +12,18 @@
 // Score ranks the firstAvailable subrequests the node's allocation picked
 // (computeScore), normalized by DefaultNormalizeScore.
 //
+// DRAExtendedResource (beta, on): a pod requesting an extended resource
+// that a DeviceClass provides gets a special claim (the one a cycle before
+// created, else one in memory) whose requests Filter builds per node from
+// the pod's containers (helper/dra_extended_resource.h) for the resources
+// the node's allocatable lacks, allocated with the pod's other claims.
+//
 // What the engine does not implement is refused with
-// UnschedulableAndUnresolvable naming it (docs/dra.md): extended resources
-// backed by DRA. The engine has no Reserve / PreBind: AssumePodClaims
-// records the allocation where upstream's Reserve and PreBind would; PreBind's
-// wait for binding conditions is the caller's. PostFilter gives upstream's reason
+// UnschedulableAndUnresolvable naming it (docs/dra.md), or, for scoring an
+// extended resource backed by DRA, an Error in PreScore. The engine has no
+// Reserve / PreBind: AssumePodClaims records the allocation where
+// upstream's Reserve and PreBind would; PreBind's wait for binding
+// conditions is the caller's. PostFilter gives upstream's reason
 // but makes no API call: where upstream deallocates a claim, the engine
 // names the claim instead (docs/upstream-differences.md).
 //
@@ -59,11 +66,15 @@ class DynamicResources final : public PreFilterPlugin,
   // UnschedulableAndUnresolvable when a claim is missing, not created yet,
   // being deleted or not the pod's (foreachPodResourceClaim).
   Status PreEnqueue(const Pod& pod, const ClusterState& cluster) const override;
-  // Skip without claims; the PreEnqueue checks, the request checks
-  // ("request r: device class c does not exist", the refusals), then the
-  // allocator for the claims not allocated yet.
+  // Skip without claims (and without extended resources a class
+  // provides); the PreEnqueue checks, the special claim of extended
+  // resources, the request checks ("request r: device class c does not
+  // exist"), then the allocator for the claims not allocated yet.
   Status PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                    PreFilterResult* result) const override;
+  // The special claim's requests on the node ("cannot schedule extended
+  // resource claim" for one of an earlier cycle, "cannot fit resource"),
+  // the allocated claims' node selectors, then the allocator.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   // Unschedulable (it runs before DefaultPreemption, whose reasons
   // follow): "no new claims to deallocate" when PreFilter did not load
@@ -72,8 +83,10 @@ class DynamicResources final : public PreFilterPlugin,
   // read fails; the FitError then ends with it and no preemption runs); when an allocated claim
   // that Filter found unavailable on a node is reserved by nobody or by this pod only, upstream
   // deallocates it through the API ("deallocation of ResourceClaim completed"), the engine says
-  // "deallocation of ResourceClaim ns/c needed (libsched makes no API calls)"; else "still not
-  // schedulable".
+  // "deallocation of ResourceClaim ns/c needed (libsched makes no API calls)"; for a special claim
+  // an earlier cycle created, upstream deletes it ("deletion of ResourceClaim completed"), the
+  // engine says "deletion of ResourceClaim ns/c needed (libsched makes no API calls)"; else
+  // "still not schedulable".
   Status PostFilter(const Framework& fw, const CycleState& state, const Pod& pod,
                     const NodeToStatus& statuses, PostFilterResult* result) const override;
   // Score (DRAPrioritizedList, GA): the sum over the pod's firstAvailable
@@ -101,7 +114,18 @@ class DynamicResources final : public PreFilterPlugin,
 // allocationTimestamp set to the state's clock when unset, as PreBind), so
 // later pods see those devices in use until the claims' own updates
 // arrive. No-op for a pod without claims or when nothing fits.
+// DRAExtendedResource: the pod's extended resources backed by DRA are
+// allocated as one more claim (the special claim); AssumePodClaims keeps it
+// as "<pod>-extended-resources-<assumed>" in the pod's namespace, annotated
+// and controlled by the pod, until the claim the caller creates (upstream's
+// PreBind does, generateName "<pod>-extended-resources-") arrives.
 void AssumePodClaims(const Pod& pod, const std::string& node_name, ClusterState* state);
+
+// Removes the special claim AssumePodClaims assumed for pod `ns/pod_name`,
+// if any: the engine calls it when the caller's extended-resource claim of
+// that pod arrives, and when the pod is deleted.
+void DropAssumedExtendedClaim(const std::string& ns, const std::string& pod_name,
+                              ClusterState* state);
 
 }  // namespace sched
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -127,6 +128,38 @@ struct Fixture {
     PodResourceClaim& rc = pod->resource_claims.emplace_back();
     rc.name = "my-resource";
     rc.claim_name = name;
+  }
+  // The pod's containers request `containers[i]` (resource -> count), as
+  // decode fills Pod::requests and Pod::extended_requests (init
+  // containers are not used here).
+  void Requests(const std::vector<std::vector<std::pair<std::string, int64_t>>>& containers) {
+    Interner& in = state.interner();
+    for (size_t i = 0; i < containers.size(); ++i) {
+      auto sorted = containers[i];
+      std::sort(sorted.begin(), sorted.end());
+      ContainerExtendedRequests& c = pod->extended_requests.emplace_back();
+      c.container = static_cast<int32_t>(i);
+      for (size_t j = 0; j < sorted.size(); ++j) {
+        const Atom name = in.Pin(sorted[j].first);
+        pod->requests.AddScalar(name, sorted[j].second);
+        c.entries.push_back({name, sorted[j].second, static_cast<int32_t>(j)});
+      }
+    }
+  }
+  // my-resource-class provides example.com/gpu (deviceClassWithExtendResourceName).
+  void GpuClass(const std::string& name = kClass, const std::string& resource = "example.com/gpu") {
+    auto cls = std::make_shared<DeviceClass>();
+    cls->name = name;
+    cls->extended_resource_name = resource;
+    state.UpsertDeviceClass(cls);
+  }
+  // worker's allocatable lists example.com/gpu (a device plugin's).
+  void WorkerGpu(int64_t n) {
+    Interner& in = state.interner();
+    state.UpsertNode(NodeBuilder(in, "worker")
+                         .Label("kubernetes.io/hostname", "worker")
+                         .Scalar("example.com/gpu", n)
+                         .Build());
   }
   // The pod's claim comes from a template; `generated` as in its status.
   void UseTemplate(bool has_status, std::optional<std::string> generated) {
@@ -532,25 +565,158 @@ TEST(DynamicResourcesTest, Plugin) {
         "claim default/c: number of requested devices 33 exceeds the claim limit of 32"},
        Code::kError,
        Code::kError},
-      {"extended-resource-refused",
+      // DRAExtendedResource: TestPlugin's extended-resource-* cases (their
+      // node is worker, worker-2 has no devices).
+      {"extended-resource-name-with-node-resource",
        [](Fixture& f) {
-         auto cls = std::make_shared<DeviceClass>();
-         cls->name = "gpu-class";
-         cls->extended_resource_name = "example.com/gpu";
-         f.state.UpsertDeviceClass(cls);
-         f.pod->requests.SetScalar(f.state.interner().Pin("example.com/gpu"), 1);
+         f.GpuClass();
+         f.WorkerGpu(1);
+         f.Requests({{{"example.com/gpu", 1}}});
        },
-       kReject,
-       "extended resource example.com/gpu backed by DeviceClass gpu-class "
-       "(DRAExtendedResource) is not supported by libsched"},
-      {"implicit-extended-resource-refused",
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"extended-resource-one-device-plugin-one-dra",
        [](Fixture& f) {
-         f.pod->requests.SetScalar(
-             f.state.interner().Pin("deviceclass.resource.kubernetes.io/my-resource-class"), 2);
+         f.GpuClass();
+         f.GpuClass(std::string(kClass) + "2", "example.com/gpu2");
+         f.WorkerGpu(1);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/gpu", 1}, {"example.com/gpu2", 1}}});
        },
-       kReject,
-       "extended resource deviceclass.resource.kubernetes.io/my-resource-class backed by "
-       "DeviceClass my-resource-class (DRAExtendedResource) is not supported by libsched"},
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"extended-resource-name-with-zero-allocatable",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.WorkerGpu(0);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"non-DRA-extended-resource-name-with-zero-allocatable",
+       [](Fixture& f) {
+         f.WorkerGpu(0);
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       Code::kSkip},
+      {"extended-resource-name-no-resource",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"extended-resource-name-with-resources",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"implicit-extended-resource-name-with-resources",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker",
+                                           {Device("instance-1"), Device("instance-2"),
+                                            Device("instance-3"), Device("instance-4")}));
+         f.Requests({{{"deviceclass.resource.kubernetes.io/my-resource-class", 1},
+                      {"example.com/gpu", 2}}});
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      // The same with one device: the requests add up to 3.
+      {"implicit-extended-resource-name-too-few-devices",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"deviceclass.resource.kubernetes.io/my-resource-class", 1},
+                      {"example.com/gpu", 2}}});
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"implicit-extended-resource-name-two-containers-with-resources",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker",
+                                           {Device("instance-1"), Device("instance-2"),
+                                            Device("instance-3"), Device("instance-4")}));
+         f.Requests({{{"deviceclass.resource.kubernetes.io/my-resource-class", 1}},
+                     {{"example.com/gpu", 2}}});
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      {"extended-resource-name-with-resources-has-claim",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/gpu", 1}}});
+         auto c = Claim("my-pod-extended-resources-0", {Exact("container-0-request-0")});
+         c->controller_name = "my-pod";
+         c->extended_resource_claim = true;
+         c->allocation = AllocatedOn(f.state.interner(), "instance-1", "worker");
+         f.state.UpsertResourceClaim(c);
+       },
+       Code::kSuccess,
+       "",
+       {"cannot schedule extended resource claim", "cannot schedule extended resource claim"}},
+      // A user claim and the special claim are allocated together.
+      {"extended-resource-and-claim",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       Code::kSuccess,
+       "",
+       {"cannot allocate all claims", "cannot allocate all claims"}},
+      {"extended-resource-and-claim-fit",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceSlice(
+             Slice("worker-slice", "worker", {Device("instance-1"), Device("instance-2")}));
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      // The node's device plugin covers the resource: only the claim is left.
+      {"extended-resource-on-node-and-claim",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.WorkerGpu(1);
+         f.UseClaim("c");
+         f.state.UpsertResourceClaim(Claim("c"));
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       Code::kSuccess,
+       "",
+       {"", "cannot allocate all claims"}},
+      // Neither the node nor a class provides example.com/fpga.
+      {"extended-resource-not-provided",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+         f.Requests({{{"example.com/fpga", 1}, {"example.com/gpu", 1}}});
+       },
+       Code::kSuccess,
+       "",
+       {"cannot fit resource", "cannot fit resource"}},
       {"extended-resource-not-backed",
        [](Fixture& f) { f.pod->requests.SetScalar(f.state.interner().Pin("example.com/fpga"), 1); },
        Code::kSkip},
@@ -1780,6 +1946,51 @@ TEST(DynamicResourcesTest, AssumeAllocatesClaims) {
             "resourceclaim not available on the node");
 }
 
+// DRAExtendedResource across cycles: the special claim assumed on worker
+// holds its device, so the next pod asking for it finds none; the caller's
+// claim (or the pod's deletion) replaces it.
+TEST(DynamicResourcesTest, AssumeAllocatesExtendedResources) {
+  Fixture f;
+  f.GpuClass();
+  f.state.UpsertResourceSlice(Slice("worker-slice", "worker", {Device("instance-1")}));
+  f.Requests({{{"example.com/gpu", 1}}});
+  AssumePodClaims(*f.pod, "worker", &f.state);
+  const std::string key = "default/my-pod-extended-resources-<assumed>";
+  ASSERT_TRUE(f.state.resource_claims().contains(key));
+  const ResourceClaim& c = *f.state.resource_claims().at(key);
+  EXPECT_TRUE(c.extended_resource_claim);
+  EXPECT_EQ(c.controller_uid, kPodUid);
+  ASSERT_EQ(c.spec.requests.size(), 1u);
+  EXPECT_EQ(c.spec.requests[0].name, "container-0-request-0");
+  ASSERT_TRUE(c.allocation);
+  EXPECT_EQ(c.allocation->devices,
+            (std::vector<DraAllocatedDevice>{
+                {"container-0-request-0", kDriver, "worker", "instance-1", false}}));
+  EXPECT_EQ(c.reserved_for, std::vector<std::string>{kPodUid});
+
+  Fixture g;  // another pod asking for the same, on the same state
+  g.pod->name = "other-pod";
+  g.pod->uid = "5678";
+  g.Requests({{{"example.com/gpu", 1}}});
+  DynamicResources pl;
+  CycleState cs(1);
+  PreFilterResult result;
+  ASSERT_TRUE(pl.PreFilter(cs, *g.pod, f.state, &result).IsSuccess());
+  EXPECT_EQ(pl.Filter(cs, *g.pod, *f.state.FindNode("worker")).Message(),
+            "cannot allocate all claims");
+  // The first pod's own next cycle finds its claim, with requests.
+  CycleState cs2(1);
+  ASSERT_TRUE(pl.PreFilter(cs2, *f.pod, f.state, &result).IsSuccess());
+  EXPECT_EQ(pl.Filter(cs2, *f.pod, *f.state.FindNode("worker")).Message(),
+            "cannot schedule extended resource claim");
+
+  DropAssumedExtendedClaim("default", "my-pod", &f.state);
+  EXPECT_FALSE(f.state.resource_claims().contains(key));
+  CycleState cs3(1);
+  ASSERT_TRUE(pl.PreFilter(cs3, *g.pod, f.state, &result).IsSuccess());
+  EXPECT_TRUE(pl.Filter(cs3, *g.pod, *f.state.FindNode("worker")).IsSuccess());
+}
+
 // DRAConsumableCapacity across cycles: each assumed share of a device that
 // allows multiple allocations records what it consumes, and the next pod
 // sees the device's capacity less the shares.
@@ -2122,6 +2333,30 @@ TEST(DynamicResourcesTest, PostFilter) {
       {"available-where-filtered",
        allocated({}),
        {"worker"},
+       Code::kUnschedulable,
+       "still not schedulable"},
+      // extended-resource-name-with-resources-has-claim: upstream deletes
+      // the claim ("deletion of ResourceClaim completed").
+      {"extended-resource-claim-of-earlier-cycle",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.Requests({{{"example.com/gpu", 1}}});
+         auto c = Claim("my-pod-extended-resources-0", {Exact("container-0-request-0")});
+         c->controller_name = "my-pod";
+         c->extended_resource_claim = true;
+         c->allocation = AllocatedOn(f.state.interner(), "instance-1", "worker-2");
+         f.state.UpsertResourceClaim(c);
+       },
+       {"worker", "worker-2"},
+       Code::kUnschedulable,
+       "deletion of ResourceClaim default/my-pod-extended-resources-0 needed (libsched makes no "
+       "API calls)"},
+      {"extended-resource-in-memory",
+       [](Fixture& f) {
+         f.GpuClass();
+         f.Requests({{{"example.com/gpu", 1}}});
+       },
+       {"worker", "worker-2"},
        Code::kUnschedulable,
        "still not schedulable"},
   };

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "libsched/model/resource.h"
+#include "libsched/plugins/helper/dra_extended_resource.h"
 #include "libsched/plugins/helper/resource_allocation.h"
 
 namespace sched {
@@ -90,6 +91,10 @@ Status NodeResourcesBalancedAllocation::PreScore(CycleState& state, const Pod& p
   for (const ResourceSpec& r : args_.resources) {
     auto sr = ResolveScoredResource(r, pod, snapshot.interner(), RequestMode::kActual);
     if (!sr) continue;
+    if (sr->kind == ScoredKind::kScalar) {
+      std::string refusal = DraScoringRefusal(snapshot, r.name);
+      if (!refusal.empty()) return Status::Error(std::move(refusal));
+    }
     any_request = any_request || sr->pod_request != 0;
     data->resources.push_back(*sr);
   }

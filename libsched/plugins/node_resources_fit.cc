@@ -6,6 +6,7 @@
 
 #include "libsched/model/label_syntax.h"
 #include "libsched/model/resource.h"
+#include "libsched/plugins/helper/dra_extended_resource.h"
 #include "libsched/plugins/helper/resource_allocation.h"
 
 namespace sched {
@@ -27,6 +28,9 @@ struct FitState final : StateData {
     Atom name;
     int64_t request;
     std::string reason;  // "Insufficient <name>", built once for Filter's statuses
+    // A DeviceClass provides it (DRAExtendedResource): a node whose
+    // allocatable lacks it leaves it to DynamicResources.
+    bool dra_backed = false;
   };
   // PreFilter: the scalar requests Filter checks.
   bool pre_filtered = false;
@@ -167,22 +171,39 @@ FieldErrors NodeResourcesFit::ValidateArgs(const NodeResourcesFitArgs& args) {
 
 namespace {
 
+// A class provides `name` (in `backed`, as DraExtendedResources lists them).
+bool ClassProvides(Atom name, const std::vector<std::pair<Atom, const DeviceClass*>>& backed) {
+  return std::any_of(backed.begin(), backed.end(),
+                     [name](const auto& b) { return b.first == name && b.second != nullptr; });
+}
+// shouldDelegateResourceToDRA: a class provides `name` and `node` lists no
+// allocatable of it.
+bool DelegatedToDra(Atom name, const std::vector<std::pair<Atom, const DeviceClass*>>& backed,
+                    const Node& node) {
+  return node.allocatable.Scalar(name) <= 0 && ClassProvides(name, backed);
+}
+
 // isFit: the pod's requests fit `node` with nothing on it (no ignored
-// resources, as upstream's Fits).
-bool FitsEmptyNode(const Resource& req, const Node& node) {
+// resources, as upstream's Fits); resources delegated to DRA are not checked.
+bool FitsEmptyNode(const Resource& req, const Node& node,
+                   const std::vector<std::pair<Atom, const DeviceClass*>>& backed) {
   const Resource& alloc = node.allocatable;
   if (alloc.allowed_pods < 1) return false;
   if (req.milli_cpu > alloc.milli_cpu || req.memory > alloc.memory ||
       req.ephemeral_storage > alloc.ephemeral_storage) {
     return false;
   }
-  return std::all_of(req.scalar.begin(), req.scalar.end(),
-                     [&](const auto& kv) { return kv.second <= alloc.Scalar(kv.first); });
+  return std::all_of(req.scalar.begin(), req.scalar.end(), [&](const auto& kv) {
+    return kv.second == 0 || kv.second <= alloc.Scalar(kv.first) ||
+           DelegatedToDra(kv.first, backed, node);
+  });
 }
 
-// haveAnyRequestedResourcesIncreased.
+// haveAnyRequestedResourcesIncreased: also true when the new node leaves a
+// requested resource to DRA.
 bool AnyRequestedAllocatableIncreased(const Resource& req, const Node& old_node,
-                                      const Node& new_node) {
+                                      const Node& new_node,
+                                      const std::vector<std::pair<Atom, const DeviceClass*>>& backed) {
   const Resource& o = old_node.allocatable;
   const Resource& n = new_node.allocatable;
   if (n.allowed_pods > o.allowed_pods) return true;
@@ -192,8 +213,33 @@ bool AnyRequestedAllocatableIncreased(const Resource& req, const Node& old_node,
     return true;
   }
   return std::any_of(req.scalar.begin(), req.scalar.end(), [&](const auto& kv) {
-    return kv.second != 0 && n.Scalar(kv.first) > o.Scalar(kv.first);
+    return kv.second != 0 &&
+           (n.Scalar(kv.first) > o.Scalar(kv.first) || DelegatedToDra(kv.first, backed, new_node));
   });
+}
+
+// isSchedulableAfterDeviceClassEvent: an added class whose implicit name,
+// or a class whose extendedResourceName (changed, for an update), the pod
+// requests (PodRequests' keys, zero included).
+QueueingHint DeviceClassHelps(const Pod& pod, const DeviceClass* original,
+                              const DeviceClass& modified, const Interner& in) {
+  auto requests = [&](std::string_view name) {
+    const Atom a = in.Find(name);
+    return a != kNoAtom &&
+           std::any_of(pod.requests.scalar.begin(), pod.requests.scalar.end(),
+                       [&](const auto& kv) { return kv.first == a; });
+  };
+  if (original != nullptr) {
+    if (original->extended_resource_name == modified.extended_resource_name) {
+      return QueueingHint::kQueueSkip;
+    }
+  } else if (requests(std::string(kDeviceClassResourcePrefix) + modified.name)) {
+    return QueueingHint::kQueue;
+  }
+  if (!modified.extended_resource_name.empty() && requests(modified.extended_resource_name)) {
+    return QueueingHint::kQueue;
+  }
+  return QueueingHint::kQueueSkip;
 }
 
 // isSchedulableAfterPodScaleDown: the pod itself changed, or a bound pod
@@ -217,7 +263,8 @@ bool ScaleDownHelps(const Pod& pod, const Pod& original, const Pod& modified) {
 }  // namespace
 
 std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegister(
-    const ClusterState& /*cluster*/) const {
+    const ClusterState& cluster) const {
+  const ClusterState* c = &cluster;
   auto pod_event = [](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
     const Pod* original = AsPod(old_obj);
     const Pod* modified = AsPod(new_obj);
@@ -230,20 +277,30 @@ std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegister(
     return ScaleDownHelps(pod, *original, *modified) ? QueueingHint::kQueue
                                                      : QueueingHint::kQueueSkip;
   };
-  auto node_changed = [](const Pod& pod, const EventObject& old_obj, const EventObject& new_obj) {
+  auto node_changed = [c](const Pod& pod, const EventObject& old_obj,
+                          const EventObject& new_obj) {
     const Node* old_node = AsNode(old_obj);
     const Node* new_node = AsNode(new_obj);
     if (new_node == nullptr) return QueueingHint::kQueue;
-    if (!FitsEmptyNode(pod.requests, *new_node)) return QueueingHint::kQueueSkip;
+    const auto backed = DraExtendedResources(pod, *c);
+    if (!FitsEmptyNode(pod.requests, *new_node, backed)) return QueueingHint::kQueueSkip;
     if (old_node == nullptr) return QueueingHint::kQueue;
-    return AnyRequestedAllocatableIncreased(pod.requests, *old_node, *new_node)
+    return AnyRequestedAllocatableIncreased(pod.requests, *old_node, *new_node, backed)
                ? QueueingHint::kQueue
                : QueueingHint::kQueueSkip;
   };
-  // InPlacePodVerticalScaling is GA in v1.36: scale-down is registered.
+  auto class_changed = [c](const Pod& pod, const EventObject& old_obj,
+                           const EventObject& new_obj) {
+    const DeviceClass* modified = As<DeviceClass>(new_obj);
+    if (modified == nullptr) return QueueingHint::kQueue;
+    return DeviceClassHelps(pod, As<DeviceClass>(old_obj), *modified, c->interner());
+  };
+  // InPlacePodVerticalScaling is GA in v1.36: scale-down is registered;
+  // DRAExtendedResource (beta, on): a class may come to provide a resource.
   return {
       {{EventResource::kPod, action::kDelete | action::kUpdatePodScaleDown, {}}, pod_event},
       {{EventResource::kNode, action::kAdd | action::kUpdateNodeAllocatable, {}}, node_changed},
+      {{EventResource::kDeviceClass, action::kAdd | action::kUpdate, {}}, class_changed},
   };
 }
 
@@ -252,6 +309,7 @@ Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
                                    PreFilterResult* /*result*/) const {
   auto data = std::make_unique<FitState>();
   data->pre_filtered = true;
+  const auto backed = DraExtendedResources(pod, snapshot);
   for (const auto& [name, request] : pod.requests.scalar) {
     if (request == 0) continue;
     const std::string& str = snapshot.interner().Str(name);
@@ -260,7 +318,7 @@ Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
       const std::string_view group = std::string_view(str).substr(0, str.find('/'));
       if (ignored_resources_.contains(str) || ignored_groups_.contains(group)) continue;
     }
-    data->scalars.push_back({name, request, "Insufficient " + str});
+    data->scalars.push_back({name, request, "Insufficient " + str, ClassProvides(name, backed)});
   }
   // Upstream reports scalar insufficiencies in Go map order (random); by
   // name is deterministic and, unlike interned ids, independent of history.
@@ -302,11 +360,19 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
           kInsufficientEphemeralStorage);
   }
   for (const FitState::Scalar& sc : s->scalars) {
+    // shouldDelegateResourceToDRA: DynamicResources allocates it here.
+    if (sc.dra_backed && alloc.Scalar(sc.name) <= 0) continue;
     check(sc.request, alloc.Scalar(sc.name), used.Scalar(sc.name), sc.reason);
   }
   if (reasons.reasons().empty()) return Status();
   if (unresolvable) return Status(Code::kUnschedulableAndUnresolvable, reasons.reasons());
   return reasons;
+}
+
+bool NodeResourcesFit::FilterIsNodeLocal(const CycleState& state) const {
+  const auto* s = state.Read<FitState>(slot());
+  return s == nullptr || std::none_of(s->scalars.begin(), s->scalars.end(),
+                                      [](const FitState::Scalar& sc) { return sc.dra_backed; });
 }
 
 Status NodeResourcesFit::PreScore(CycleState& state, const Pod& pod,
@@ -325,6 +391,10 @@ Status NodeResourcesFit::PreScore(CycleState& state, const Pod& pod,
   for (const ResourceSpec& r : args_.scoring_strategy.resources) {
     if (auto sr = ResolveScoredResource(r, pod, snapshot.interner(),
                                         RequestMode::kNonZeroContainerLevel)) {
+      if (sr->kind == ScoredKind::kScalar) {
+        std::string refusal = DraScoringRefusal(snapshot, r.name);
+        if (!refusal.empty()) return Status::Error(std::move(refusal));
+      }
       data->resources.push_back(*sr);
     }
   }

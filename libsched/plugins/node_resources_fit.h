@@ -13,9 +13,11 @@
 // point into this plugin's PreFilter data in the CycleState, so a Filter
 // status is valid only while the cycle's CycleState lives.
 //
-// Not modelled: DRA-backed extended resources (DRAExtendedResource); with no
-// DeviceClasses in the engine no resource is delegated, as upstream without
-// them.
+// DRAExtendedResource (beta, on): a scalar request that a DeviceClass
+// provides (helper/dra_extended_resource.h) is not checked on a node whose
+// allocatable lacks it (shouldDelegateResourceToDRA): DynamicResources
+// allocates it there. Scoring such a resource (a scoringStrategy naming
+// it) is refused in PreScore (docs/dra.md).
 //
 // Thread-safety: immutable after construction; const methods may be called
 // concurrently (Filter and Score for different nodes of one cycle).
@@ -114,8 +116,10 @@ class NodeResourcesFit final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod,
                 const NodeInfo& node) const override;
   void SignPod(const Pod& pod, PodSigner& sig) const override;
-  // Equivalence-class cache: the verdict reads only the node and the pod.
-  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
+  // Equivalence-class cache: the verdict reads only the node and the pod,
+  // unless a request is DRA-backed (it then depends on the DeviceClasses;
+  // upstream's SignPod disables the signature then).
+  bool FilterIsNodeLocal(const CycleState& state) const override;
 
   // Never skips. Resolves the scored resources and the pod's requests.
   Status PreScore(CycleState& state, const Pod& pod,

@@ -125,8 +125,7 @@ std::string Insufficient(const std::string& r) { return "Insufficient " + r; }
 constexpr Code kU = Code::kUnschedulable;
 constexpr Code kUU = Code::kUnschedulableAndUnresolvable;
 
-// fit_test.go TestEnoughRequests (DRA-backed cases aside: the engine has no
-// DeviceClasses, so it behaves as upstream with none).
+// fit_test.go TestEnoughRequests (DRA-backed cases in DraExtendedResources).
 std::vector<FilterCase> EnoughRequestsCases() {
   NodeResourcesFitArgs ignore_b;
   ignore_b.ignored_resources = {kExtB};
@@ -224,6 +223,84 @@ std::vector<FilterCase> EnoughRequestsCases() {
 
 TEST(NodeResourcesFitTest, EnoughRequests) {
   for (const FilterCase& c : EnoughRequestsCases()) CheckFilter(c);
+}
+
+// fit_test.go TestEnoughRequests' DRA-backed cases (DRAExtendedResource):
+// a class provides extended.resource.dra.io/something, so a node whose
+// allocatable lacks it leaves it to DynamicResources; such a verdict
+// depends on the classes, so the equivalence cache may not keep it.
+TEST(NodeResourcesFitTest, DraExtendedResources) {
+  struct DraCase {
+    std::string name;
+    Scalars request;
+    Scalars node_extra;  // allocatable besides FilterNode's
+    Code want_code;
+    std::vector<std::string> want_reasons;
+    bool node_local;
+  };
+  const std::string kImplicit = "deviceclass.resource.kubernetes.io/device-class-name";
+  const std::vector<DraCase> cases = {
+      {"extended resource backed by device plugin", {{kExtA, 1}}, {}, Code::kSuccess, {}, true},
+      {"extended resource backed by DRA", {{kNoDeviceClass, 1}}, {}, Code::kSuccess, {}, false},
+      {"implicit extended resource backed by DRA", {{kImplicit, 1}}, {}, Code::kSuccess, {}, false},
+      {"extended resource NOT backed by DRA", {{kExtB, 1}}, {}, kUU, {Insufficient(kExtB)}, true},
+      {"extended resource was backed by Device Plugin (Allocatable: 0)",
+       {{kNoDeviceClass, 1}},
+       {{kNoDeviceClass, 0}},
+       Code::kSuccess,
+       {},
+       false},
+      {"the node's device plugin provides it: checked as usual",
+       {{kNoDeviceClass, 3}},
+       {{kNoDeviceClass, 2}},
+       kUU,
+       {Insufficient(kNoDeviceClass)},
+       false},
+  };
+  for (const DraCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState cs;
+    Interner& in = cs.interner();
+    NodeBuilder node(in, "node");
+    node.Capacity(10, 20, 32).Scalar(kExtA, 5).EphemeralStorage(20).Scalar(kHugePageA, 5);
+    for (const auto& [name, v] : c.node_extra) node.Scalar(name, v);
+    cs.UpsertNode(node.Build());
+    auto cls = std::make_shared<DeviceClass>();
+    cls->name = "device-class-name";
+    cls->extended_resource_name = kNoDeviceClass;
+    cs.UpsertDeviceClass(cls);
+    const NodeResourcesFit p;
+    auto pod = MakePod(in, "pod", {{{1, 1, c.request}}});
+    CycleState state(1);
+    PreFilterResult result;
+    ASSERT_TRUE(p.PreFilter(state, *pod, cs, &result).IsSuccess());
+    const Status s = p.Filter(state, *pod, *cs.FindNode("node"));
+    EXPECT_EQ(CodeName(s.code()), CodeName(c.want_code));
+    std::vector<std::string> reasons(s.reasons().begin(), s.reasons().end());
+    EXPECT_EQ(reasons, c.want_reasons);
+    EXPECT_EQ(p.FilterIsNodeLocal(state), c.node_local);
+  }
+
+  // Scoring such a resource is refused (docs/dra.md).
+  ClusterState cs;
+  Interner& in = cs.interner();
+  cs.UpsertNode(FilterNode(in));
+  auto cls = std::make_shared<DeviceClass>();
+  cls->name = "device-class-name";
+  cls->extended_resource_name = kNoDeviceClass;
+  cs.UpsertDeviceClass(cls);
+  NodeResourcesFitArgs args;
+  args.scoring_strategy.resources = {{"cpu", 1}, {kNoDeviceClass, 1}};
+  const NodeResourcesFit p(args);
+  auto pod = MakePod(in, "pod", {{{1, 1, {{kNoDeviceClass, 1}}}}});
+  CycleState state(1);
+  const Status s = p.PreScore(state, *pod, {}, cs);
+  EXPECT_EQ(s.code(), Code::kError);
+  EXPECT_EQ(s.Message(), "scoring extended resource " + kNoDeviceClass +
+                             " backed by DeviceClass device-class-name (DRAExtendedResource) is "
+                             "not supported by libsched");
+  auto plain = MakePod(in, "plain", {{{1, 1}}});
+  EXPECT_TRUE(p.PreScore(state, *plain, {}, cs).IsSuccess());
 }
 
 // fit_test.go TestNotEnoughRequests: the node allows one pod and has one.

@@ -247,6 +247,57 @@ TEST(QueueingHints, NodeResourcesFit) {
       });
 }
 
+// DRAExtendedResource: fit_test.go Test_isSchedulableAfterDeviceClassChange,
+// and a node without the resource that a class provides.
+TEST(QueueingHints, NodeResourcesFitDeviceClass) {
+  ClusterState cluster;
+  Interner& in = cluster.interner();
+  const ClusterEvent class_add{EventResource::kDeviceClass, action::kAdd, {}};
+  const ClusterEvent class_update{EventResource::kDeviceClass, action::kUpdate, {}};
+  auto cls = [](const std::string& name, const std::string& resource) {
+    auto c = std::make_shared<DeviceClass>();
+    c->name = name;
+    c->extended_resource_name = resource;
+    return std::shared_ptr<const DeviceClass>(std::move(c));
+  };
+  auto plain = PodBuilder(in, "p").Container(-1, 2).Build();
+  auto implicit =
+      PodBuilder(in, "p").Container(-1, -1, {{"deviceclass.resource.kubernetes.io/gpuclass", 1}}).Build();
+  auto other = PodBuilder(in, "p").Container(-1, -1, {{"example.com/othergpu", 1}}).Build();
+  auto gpu = PodBuilder(in, "p").Container(1000, -1, {{"example.com/gpu", 1}}).Build();
+  const NodeResourcesFit fit;
+  RunHints(fit, cluster,
+           {
+               {"skip-queue-on-class-nil-extended-resource-name", class_update, plain, cls("", ""),
+                cls("", ""), kSkip},
+               {"skip-queue-on-class-same-extended-resource-name", class_update, plain,
+                cls("", "example.com/gpu"), cls("", "example.com/gpu"), kSkip},
+               {"queue-on-class-add-with-implicit-extended-resource-name", class_add, implicit, {},
+                cls("gpuclass", "example.com/gpu"), kQueue},
+               {"skip-on-class-add-with-implicit-extended-resource-name-not-matching", class_add,
+                implicit, {}, cls("myclass", "example.com/gpu"), kSkip},
+               {"skip-on-class-add-with-explicit-extended-resource-name-not-matching", class_add,
+                other, {}, cls("myclass", "example.com/gpu"), kSkip},
+               {"skip-on-class-update-with-implicit-extended-resource-name", class_update,
+                implicit, cls("gpuclass", ""), cls("gpuclass", "example.com/gpu"), kSkip},
+               {"queue-on-class-add-with-extended-resource-name", class_add, gpu, {},
+                cls("", "example.com/gpu"), kQueue},
+               {"queue-on-class-update-with-extended-resource-name", class_update, gpu,
+                cls("", ""), cls("", "example.com/gpu"), kQueue},
+           });
+  // A node without example.com/gpu fits the pod once a class provides it.
+  auto big = NodeBuilder(in, "n").Capacity(2000, 1000).Build();
+  auto bigger = NodeBuilder(in, "n").Capacity(3000, 1000).Build();
+  RunHints(fit, cluster, {{"node without the resource", kNodeAdd, gpu, {}, big, kSkip}});
+  cluster.UpsertDeviceClass(cls("gpu-class", "example.com/gpu"));
+  RunHints(fit, cluster,
+           {
+               {"node without the resource, DRA provides it", kNodeAdd, gpu, {}, big, kQueue},
+               {"node update leaves it to DRA", kNodeAllocatable, gpu, big, big, kQueue},
+               {"no increase without the request", kNodeAllocatable, plain, big, bigger, kSkip},
+           });
+}
+
 // schedulinggates TestPreEnqueue / Test_isSchedulableAfterPodChange.
 TEST(QueueingHints, SchedulingGates) {
   ClusterState cluster;

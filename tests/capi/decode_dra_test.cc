@@ -279,6 +279,62 @@ TEST(DecodeDraTest, BindingConditions) {
   EXPECT_EQ(st.conditions, want);
 }
 
+// DRAExtendedResource: a class's extendedResourceName and creation time,
+// the annotated claim of a pod's extended resources, and the pod's
+// containers' extended requests with their index among sorted names.
+TEST(DecodeDraTest, ExtendedResources) {
+  Interner in;
+  ChangeSet cs;
+  const ApiStatus s = DecodeDoc(R"({"kind":"List","items":[
+      {"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",
+       "metadata":{"name":"gpu.example.com","creationTimestamp":"2026-01-02T03:04:05Z"},
+       "spec":{"extendedResourceName":"example.com/gpu"}},
+      {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+       "metadata":{"name":"p-extended-resources-x7","namespace":"ml",
+         "annotations":{"resource.kubernetes.io/extended-resource-claim":"true"},
+         "ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"other","uid":"other-uid"},
+                            {"apiVersion":"v1","kind":"Pod","name":"p","uid":"pod-uid",
+                             "controller":true}]},
+       "spec":{"devices":{"requests":[{"name":"container-0-request-1",
+         "exactly":{"deviceClassName":"gpu.example.com","count":2}}]}}},
+      {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+       "metadata":{"name":"c","namespace":"ml",
+         "annotations":{"resource.kubernetes.io/extended-resource-claim":"false"}}}]})",
+                                in, &cs);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cs.changes.size(), 3u);
+  const DeviceClass& cls = *cs.changes[0].device_class;
+  EXPECT_EQ(cls.extended_resource_name, "example.com/gpu");
+  EXPECT_EQ(cls.created, int64_t{1767323045} * 1000000000);
+  const ResourceClaim& claim = *cs.changes[1].resource_claim;
+  EXPECT_TRUE(claim.extended_resource_claim);
+  EXPECT_EQ(claim.controller_uid, "pod-uid");
+  EXPECT_EQ(claim.controller_name, "p");
+  EXPECT_FALSE(cs.changes[2].resource_claim->extended_resource_claim);
+
+  DecodedPod out;
+  const ApiStatus ps = ParseAndDecodePod(R"({"metadata":{"name":"p","namespace":"ml"},
+      "spec":{"initContainers":[
+          {"name":"i","resources":{"requests":{"example.com/gpu":"2","cpu":"1"}}},
+          {"name":"s","restartPolicy":"Always",
+           "resources":{"requests":{"deviceclass.resource.kubernetes.io/gpu.example.com":"1"}}}],
+        "containers":[{"name":"c","resources":{"requests":{"memory":"1Gi","cpu":"1",
+                                                          "example.com/gpu":"1",
+                                                          "hugepages-2Mi":"2Mi"}}},
+                      {"name":"none","resources":{"requests":{"cpu":"1"}}}]}})",
+                                         in, &out);
+  ASSERT_TRUE(ps.ok()) << ps.message();
+  const auto& ext = out.pod->extended_requests;
+  ASSERT_EQ(ext.size(), 3u);
+  const Atom gpu = in.Find("example.com/gpu");
+  EXPECT_EQ(ext[0], (ContainerExtendedRequests{0, true, {{gpu, 2, 1}}}));
+  EXPECT_EQ(ext[1],
+            (ContainerExtendedRequests{
+                1, false, {{in.Find("deviceclass.resource.kubernetes.io/gpu.example.com"), 1, 0}}}));
+  // cpu, example.com/gpu, hugepages-2Mi, memory: the gpu is index 1.
+  EXPECT_EQ(ext[2], (ContainerExtendedRequests{2, false, {{gpu, 1, 1}}}));
+}
+
 TEST(DecodeDraTest, Deletions) {
   Interner in;
   ChangeSet cs;
@@ -375,6 +431,11 @@ INSTANTIATE_TEST_SUITE_P(
                   R"({"kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{
                       "requests":[{"exactly":{"deviceClassName":"c"}}]}}})",
                   "spec.devices.requests[0].name", "spec.devices.requests[0].name: Required value"},
+        ErrorCase{"ClassBadCreationTimestamp",
+                  R"({"kind":"DeviceClass","metadata":{"name":"c","creationTimestamp":"yesterday"}})",
+                  "metadata.creationTimestamp",
+                  "metadata.creationTimestamp: must be an RFC 3339 time like "
+                  "2024-01-02T15:04:05Z"},
         ErrorCase{"SelectorWithoutExpression",
                   R"({"kind":"DeviceClass","metadata":{"name":"c"},
                       "spec":{"selectors":[{"cel":{}}]}})",

@@ -323,6 +323,14 @@ HAND_APPLY = [
     '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"dra","namespace":"default"},"spec":{"nodeName":"n1",'
     '"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"t"}],"containers":[{"name":"c"}]},'
     '"status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"dra-gpu"}]}}',
+    # DRAExtendedResource: a class providing an extended resource, the claim
+    # a pod's extended resources got (annotated, the pod as controller).
+    '[{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu-x",'
+    '"creationTimestamp":"2026-01-02T03:04:05Z"},"spec":{"extendedResourceName":"example.com/gpu"}}},'
+    '{"type":"ADDED","object":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"ext-extended-resources-a1",'
+    '"namespace":"default","annotations":{"resource.kubernetes.io/extended-resource-claim":"true"},'
+    '"ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"ext","uid":"ext-uid","controller":true}]},'
+    '"spec":{"devices":{"requests":[{"name":"container-1-request-0","exactly":{"deviceClassName":"gpu-x","count":2}}]}}}}]',
     "[]",
     "{}",
     '{"type":"ADDED"}',
@@ -331,6 +339,11 @@ HAND_APPLY = [
 ]
 
 HAND_PODS = [
+    {"kind": "Pod", "metadata": {"name": "ext", "namespace": "default", "uid": "ext-uid"},
+     "spec": {"initContainers": [{"name": "i", "resources": {"requests": {"example.com/gpu": "2"}}},
+                                 {"name": "s", "restartPolicy": "Always",
+                                  "resources": {"requests": {"deviceclass.resource.kubernetes.io/gpu": "1"}}}],
+              "containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "example.com/gpu": "1"}}}]}},
     {"kind": "Pod", "metadata": {"name": "claims", "namespace": "default", "uid": "u"},
      "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimName": "c"}], "containers": [{"name": "c"}]}},
     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},

@@ -186,7 +186,8 @@ std::string DraAllocator::DeviceId(const std::string& driver, const std::string&
   return driver + "/" + pool + "/" + device;
 }
 
-DraAllocator::DraAllocator(const ClusterState& state, std::vector<const ResourceClaim*> claims)
+DraAllocator::DraAllocator(const ClusterState& state, std::vector<const ResourceClaim*> claims,
+                           const std::vector<std::string>& more_classes)
     : state_(state), interner_(state.interner()), claims_(std::move(claims)) {
   for (const auto& [key, claim] : state.resource_claims()) {
     if (!claim->allocation) continue;
@@ -219,13 +220,17 @@ DraAllocator::DraAllocator(const ClusterState& state, std::vector<const Resource
     Compiled& c = compiled_[expr];
     c.selector = DeviceSelector::Compile(expr, &c.error);
   };
+  auto add_class = [&](const std::string& name) {
+    auto it = state.device_classes().find(name);
+    if (it == state.device_classes().end()) return;
+    for (const std::string& s : it->second->selectors) compile(s);
+  };
+  for (const std::string& name : more_classes) add_class(name);
   for (const ResourceClaim* claim : claims_) {
     for (const DraDeviceRequest& r : claim->spec.requests) {
       auto add = [&](const DraRequest& body) {
         for (const std::string& s : body.selectors) compile(s);
-        auto it = state.device_classes().find(body.device_class_name);
-        if (it == state.device_classes().end()) return;
-        for (const std::string& s : it->second->selectors) compile(s);
+        add_class(body.device_class_name);
       };
       if (r.exactly) add(*r.exactly);
       for (const DraRequest& sub : r.first_available) add(sub);
@@ -245,7 +250,8 @@ class DraAllocator::Search {
     std::string message;
   };
 
-  Search(const DraAllocator& a, const Node& node) : a_(a), node_(node) {}
+  Search(const DraAllocator& a, const Node& node, const std::vector<const ResourceClaim*>& claims)
+      : a_(a), node_(node), claims_(claims) {}
 
   Outcome Run();
 
@@ -332,6 +338,7 @@ class DraAllocator::Search {
 
   const DraAllocator& a_;
   const Node& node_;
+  const std::vector<const ResourceClaim*>& claims_;  // the claims to allocate
   std::vector<Pool> pools_;
   // Per claim, per request: the request itself, or its subrequests in order.
   std::vector<std::vector<std::vector<RequestData>>> requests_;
@@ -440,7 +447,7 @@ bool DraAllocator::Search::SelectorsMatch(size_t claim, const DeviceClass* cls,
                                           const ResourceSlice& slice, const DraDevice& d) {
   if (selectors.empty()) return true;
   const std::string who =
-      cls != nullptr ? "class " + cls->name : "claim " + ClaimKey(*a_.claims_[claim]);
+      cls != nullptr ? "class " + cls->name : "claim " + ClaimKey(*claims_[claim]);
   const CelDevice device = ToCel(slice, d);
   for (size_t i = 0; i < selectors.size(); ++i) {
     const Compiled& c = a_.compiled_.at(selectors[i]);
@@ -498,7 +505,7 @@ bool DraAllocator::Search::AllocateDevice(size_t claim, const RequestData& rd, c
   if (added < constraints.size()) {
     release(added);
     if (must) {
-      throw Stop{Outcome::Kind::kError, "claim " + ClaimKey(*a_.claims_[claim]) + ", request " +
+      throw Stop{Outcome::Kind::kError, "claim " + ClaimKey(*claims_[claim]) + ", request " +
                                             rd.request->name + ": cannot add device " + c.id +
                                             " because a claim constraint would not be satisfied"};
     }
@@ -603,7 +610,7 @@ DraAllocator::Search::Step DraAllocator::Search::AllocateOne(size_t claim, size_
                                                              size_t sub, int device,
                                                              bool allocate_sub, size_t pool0,
                                                              size_t slice0, size_t dev0) {
-  if (claim >= a_.claims_.size()) return Step::kDone;
+  if (claim >= claims_.size()) return Step::kDone;
   if (request >= requests_[claim].size()) {
     const Step next = AllocateOne(claim + 1, 0, 0, 0, false, 0, 0, 0);
     // Another allocation of earlier claims may pick smaller subrequests.
@@ -700,7 +707,7 @@ std::optional<NodeSelector> DraAllocator::Search::NodeSelectorFor(
 // validateDeviceRequest.
 DraAllocator::Search::RequestData DraAllocator::Search::ValidateRequest(
     size_t claim, const DraRequest& r, const DraDeviceRequest* parent) {
-  const std::string ref = ClaimKey(*a_.claims_[claim]);
+  const std::string ref = ClaimKey(*claims_[claim]);
   RequestData rd;
   rd.request = &r;
   rd.parent = parent;
@@ -749,12 +756,12 @@ DraAllocator::Search::RequestData DraAllocator::Search::ValidateRequest(
 
 Outcome DraAllocator::Search::Run() {
   GatherPools();
-  const size_t n = a_.claims_.size();
+  const size_t n = claims_.size();
   requests_.resize(n);
   constraints_.resize(n);
   results_.resize(n);
   for (size_t ci = 0; ci < n; ++ci) {
-    const ResourceClaim& claim = *a_.claims_[ci];
+    const ResourceClaim& claim = *claims_[ci];
     const std::string ref = ClaimKey(claim);
     int64_t min_devices = 0;
     for (const DraDeviceRequest& req : claim.spec.requests) {
@@ -823,17 +830,22 @@ Outcome DraAllocator::Search::Run() {
       d.binding_conditions = r.device->binding_conditions;
       d.binding_failure_conditions = r.device->binding_failure_conditions;
       if (!r.shared) continue;
-      d.share_id = ShareId(*a_.claims_[ci], alloc.devices.size() - 1, r.id);
+      d.share_id = ShareId(*claims_[ci], alloc.devices.size() - 1, r.id);
       // consumedCapacity only when the device has capacity, as upstream.
       if (!r.consumed.empty()) d.consumed_capacity = r.consumed;
     }
-    alloc.node_selector = NodeSelectorFor(*a_.claims_[ci], results_[ci]);
+    alloc.node_selector = NodeSelectorFor(*claims_[ci], results_[ci]);
   }
   return out;
 }
 
 DraAllocator::Outcome DraAllocator::Allocate(const Node& node) const {
-  Search search(*this, node);
+  return Allocate(node, claims_);
+}
+
+DraAllocator::Outcome DraAllocator::Allocate(const Node& node,
+                                             const std::vector<const ResourceClaim*>& claims) const {
+  Search search(*this, node, claims);
   try {
     return search.Run();
   } catch (const Search::Stop& stop) {

@@ -54,12 +54,19 @@ class DraAllocator {
 
   // `claims` are the claims to allocate (not allocated yet), in the pod's
   // order; every claim in `state` that is allocated holds its devices
-  // (except those it got with admin access). Compiles every selector
-  // once. `state` and the claims must outlive the allocator.
-  DraAllocator(const ClusterState& state, std::vector<const ResourceClaim*> claims);
+  // (except those it got with admin access). Compiles every selector of
+  // the claims, of their classes and of `more_classes` once. `state` and
+  // the claims must outlive the allocator.
+  DraAllocator(const ClusterState& state, std::vector<const ResourceClaim*> claims,
+               const std::vector<std::string>& more_classes = {});
   ~DraAllocator();
 
   Outcome Allocate(const Node& node) const;
+  // The same for `claims` in place of the constructor's: per node variants
+  // of them (the special claim of DRAExtendedResource, whose requests
+  // depend on the node) whose requests name only classes the constructor
+  // compiled, and whose selectors it compiled.
+  Outcome Allocate(const Node& node, const std::vector<const ResourceClaim*>& claims) const;
 
   // "driver/pool/device" (DeviceID.String()).
   static std::string DeviceId(const std::string& driver, const std::string& pool,
