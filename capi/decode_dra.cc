@@ -571,17 +571,9 @@ ApiStatus DecodeDeviceClass(const cJSON* obj, const JsonPath& path,
   std::string_view name;
   CAPI_RETURN_IF_ERROR(DecodeName(obj, path, &meta, &name));
   c->name = name;
-  std::string_view created;
-  const JsonPath mp = path.Child("metadata");
-  CAPI_RETURN_IF_ERROR(GetString(meta, "creationTimestamp", mp, &created));
-  if (!created.empty()) {
-    const std::optional<int64_t> t = ParseRfc3339(created);
-    if (!t) {
-      return ApiStatus::Invalid(mp.Child("creationTimestamp"),
-                                "must be an RFC 3339 time like 2024-01-02T15:04:05Z");
-    }
-    c->created = *t;
-  }
+  std::optional<int64_t> created;
+  CAPI_RETURN_IF_ERROR(DecodeTime(meta, "creationTimestamp", path.Child("metadata"), &created));
+  c->created = created.value_or(0);
   const cJSON* spec;
   CAPI_RETURN_IF_ERROR(GetObject(obj, "spec", path, &spec));
   if (spec != nullptr) {
