@@ -20,17 +20,21 @@ import unittest
 
 import simlib
 
+# Enough pods that the run outlasts the wait for two progress counts (the line
+# starts after 1 s) by several seconds even on a fast machine: with 30,000 the
+# last slice was sometimes running when SIGINT came, and every pod was placed.
+PODS = 90000
 
-def cluster(path, nodes=300, pods=30000):
-    items = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}"},
-              "status": {"allocatable": {"cpu": "64", "memory": "256Gi", "pods": "500"}}}
-             for i in range(nodes)]
-    items += [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"p{i}"},
-               "spec": {"containers": [{"name": "c", "image": "i",
-                                        "resources": {"requests": {"cpu": "10m"}}}]}}
-              for i in range(pods)]
+
+def cluster(path, nodes=300, pods=PODS):
+    # Written as text: json.dump of this many dicts takes seconds.
+    node = ('{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n%d"}, "status": '
+            '{"allocatable": {"cpu": "64", "memory": "256Gi", "pods": "500"}}}')
+    pod = ('{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p%d"}, "spec": '
+           '{"containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": "10m"}}}]}}')
+    items = [node % i for i in range(nodes)] + [pod % i for i in range(pods)]
     with open(path, "w") as f:
-        json.dump({"kind": "List", "items": items}, f)
+        f.write('{"kind": "List", "items": [' + ",".join(items) + "]}")
 
 
 class Progress(unittest.TestCase):
@@ -65,11 +69,11 @@ class Progress(unittest.TestCase):
         self.assertEqual(p.returncode, 130)
         result = json.loads(out)
         self.assertTrue(result["summary"]["interrupted"])
-        self.assertEqual(result["summary"]["pending"], 30000)
+        self.assertEqual(result["summary"]["pending"], PODS)
         self.assertGreater(result["summary"]["placed"], 0)
-        self.assertLess(result["summary"]["placed"], 30000)
+        self.assertLess(result["summary"]["placed"], PODS)
         self.assertIn({"message": "not scheduled: interrupted before its turn",
-                       "pods": 30000 - result["summary"]["placed"]},
+                       "pods": PODS - result["summary"]["placed"]},
                       result["unschedulableReasons"])
 
     def test_pipe_is_quiet_unless_asked(self):
