@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -56,6 +57,9 @@ type feed struct {
 	engine *sched.Engine
 	view   *engineView
 	logger klog.Logger
+	// profiles are the scheduler names of every profile of this scheduler:
+	// their pending pods share its queue, so their nominations count.
+	profiles map[string]bool
 }
 
 // register adds feed's handlers to every informer of engineInformers and
@@ -88,8 +92,24 @@ func (f *feed) apply(eventType string, obj any) {
 	}
 }
 
-// send sends one event to the engine and records it in the view.
+// send sends one event to the engine and records it in the view. A pending
+// pod of this scheduler goes under the engine's profile name, so that the
+// engine keeps it pending with its nomination, as upstream's nominator
+// holds the queue's pods (pkg/scheduler/backend/queue/nominator.go);
+// another scheduler's pending pod is not sent: upstream never counts its
+// nomination. Without this, a profile not named default-scheduler (the
+// examples' "libsched") had no nominations counted at all.
 func (f *feed) send(eventType string, obj any) error {
+	if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName == "" && eventType != eventDeleted {
+		if !f.profiles[p.Spec.SchedulerName] {
+			return nil
+		}
+		if p.Spec.SchedulerName != engineProfile {
+			c := *p // shallow: only the scheduler name changes on the copy
+			c.Spec.SchedulerName = engineProfile
+			obj = &c
+		}
+	}
 	doc, err := encodeEvent(eventType, obj)
 	if err == nil {
 		_, err = f.engine.Apply(doc)

@@ -17,8 +17,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/libsched/libsched/go/sched"
@@ -79,7 +79,12 @@ func newPlugin(ctx context.Context, c *config.KubeSchedulerConfiguration, obj ru
 	}
 	core := h.SharedInformerFactory().Core().V1()
 	view := newEngineView(core.Nodes().Lister(), core.Pods().Lister())
-	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, view: view, logger: klog.FromContext(ctx)}}
+	profiles := make(map[string]bool, len(c.Profiles))
+	for _, prof := range c.Profiles {
+		profiles[prof.SchedulerName] = true
+	}
+	pl := &LibSched{args: args, engine: engine,
+		feed: &feed{engine: engine, view: view, logger: klog.FromContext(ctx), profiles: profiles}}
 	if pl.preemptor, err = newPreemptor(ctx, h); err != nil {
 		engine.Close()
 		return nil, fmt.Errorf("LibSched: preemption: %w", err)

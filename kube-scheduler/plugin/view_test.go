@@ -38,7 +38,7 @@ func testNode(rv string, taints ...v1.Taint) *v1.Node {
 func testPod(name, rv, node string, priority int32) *v1.Pod {
 	return &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: types.UID("uid-" + name), ResourceVersion: rv},
-		Spec: v1.PodSpec{NodeName: node, Priority: &priority, Containers: []v1.Container{{Name: "c",
+		Spec: v1.PodSpec{NodeName: node, SchedulerName: engineProfile, Priority: &priority, Containers: []v1.Container{{Name: "c",
 			Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1500m")}}}}},
 	}
 }
@@ -132,7 +132,7 @@ func TestPreFilterCatchesUp(t *testing.T) {
 			if tc.maxLag != 0 {
 				view.maxLag = tc.maxLag
 			}
-			f := &feed{engine: engine, view: view, logger: klog.Background()}
+			f := &feed{engine: engine, view: view, logger: klog.Background(), profiles: map[string]bool{engineProfile: true}}
 			pl := &LibSched{args: Args{Mode: ModeAlgorithm}, engine: engine, feed: f}
 			for _, ev := range tc.fed {
 				f.apply(ev.eventType, ev.obj)
@@ -188,7 +188,7 @@ func BenchmarkPreFilterCatchUp(b *testing.B) {
 		defer engine.Close()
 		nodeStore, podStore := newStores()
 		view := newEngineView(corelisters.NewNodeLister(nodeStore), corelisters.NewPodLister(podStore))
-		f := &feed{engine: engine, view: view, logger: klog.Background()}
+		f := &feed{engine: engine, view: view, logger: klog.Background(), profiles: map[string]bool{engineProfile: true}}
 		nodes := make([]fwk.NodeInfo, n)
 		for i := range nodes {
 			node := testNode("1")
