@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -17,8 +18,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/libsched/libsched/go/sched"
@@ -39,6 +40,8 @@ type LibSched struct {
 	synced    []cache.InformerSynced
 	allSynced atomic.Bool
 	preemptor *preemptor
+	// clock moves the engine's clock to the wall time before each cycle.
+	clock *engineClock
 }
 
 var (
@@ -79,7 +82,13 @@ func newPlugin(ctx context.Context, c *config.KubeSchedulerConfiguration, obj ru
 	}
 	core := h.SharedInformerFactory().Core().V1()
 	view := newEngineView(core.Nodes().Lister(), core.Pods().Lister())
-	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, view: view, logger: klog.FromContext(ctx)}}
+	pl := &LibSched{args: args, engine: engine, feed: &feed{engine: engine, view: view, logger: klog.FromContext(ctx)},
+		clock: newEngineClock(time.Now)}
+	// On the wall time before the informers queue any pod (clock.go).
+	if err := pl.clock.advance(engine); err != nil {
+		engine.Close()
+		return nil, fmt.Errorf("LibSched: engine clock: %w", err)
+	}
 	if pl.preemptor, err = newPreemptor(ctx, h); err != nil {
 		engine.Close()
 		return nil, fmt.Errorf("LibSched: preemption: %w", err)
