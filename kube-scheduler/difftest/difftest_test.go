@@ -40,14 +40,20 @@ type counts struct {
 	capacity      int // cases whose pod's claims ask capacity.requests (DRAConsumableCapacity)
 	capacityFit   int // ... and fits a node
 	draRejected   int // (pod,node) pairs DynamicResources rejected
-	pluginErrors  int // cases a plugin's Error ended (its text compared)
+	// cases whose pod uses an allocated claim with binding conditions
+	// (DRADeviceBindingConditions); ... and fits a node
+	binding, bindingFit int
+	draExtended         int // cases whose pod asks an extended resource a DeviceClass backs (DRAExtendedResource)
+	draExtendedFit      int // ... and fits a node
+	pluginErrors        int // cases a plugin's Error ended (its text compared)
 	// unschedulable cases whose preemption hit a Filter Error (not compared)
 	preemptionErrors int
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored; %d with ResourceClaims, %d of them placed, %d asking capacity, %d of those placed), %d (pod,node) pairs compared (%d rejected by DynamicResources); %d plugin errors; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports), %d dry runs ended by Filter errors (compared)",
-		c.cases, c.configured, c.configScored, c.claims, c.claimsPlaced, c.capacity, c.capacityFit, c.pairs, c.draRejected, c.pluginErrors, c.unschedulable, c.nominated, c.tied, c.sharedPorts, c.preemptionErrors)
+	return fmt.Sprintf("%d cases (%d with plugin args, %d of them scored; %d with ResourceClaims, %d of them placed, %d asking capacity, %d of those placed; %d using a claim with binding conditions, %d of them placed; %d asking a DRA-backed extended resource, %d of them placed), %d (pod,node) pairs compared (%d rejected by DynamicResources); %d plugin errors; %d unschedulable, %d nominated a node (%d among tied candidates), %d preemptions not compared (shared host ports), %d dry runs ended by Filter errors (compared)",
+		c.cases, c.configured, c.configScored, c.claims, c.claimsPlaced, c.capacity, c.capacityFit, c.binding, c.bindingFit, c.draExtended, c.draExtendedFit,
+		c.pairs, c.draRejected, c.pluginErrors, c.unschedulable, c.nominated, c.tied, c.sharedPorts, c.preemptionErrors)
 }
 
 // run compares upstream and the engine on each case; it reports each
@@ -89,6 +95,18 @@ func run(t *testing.T, cases func(yield func(*Case) bool)) (n counts) {
 				if len(up.Feasible) > 0 {
 					n.capacityFit++
 				}
+			}
+		}
+		if usesBindingClaim(c.Pod, c.ResourceClaims) {
+			n.binding++
+			if len(up.Feasible) > 0 {
+				n.bindingFit++
+			}
+		}
+		if asksClassResource(c.Pod, c.DeviceClasses) {
+			n.draExtended++
+			if len(up.Feasible) > 0 {
+				n.draExtendedFit++
 			}
 		}
 		for _, v := range up.Rejected {
@@ -150,6 +168,12 @@ func TestRandomCases(t *testing.T) {
 	})
 	t.Logf("random (seed %d): %v in %v", *seed, n, time.Since(start).Round(time.Millisecond))
 	fmt.Printf("difftest: random: %v\n", n)
+	// The generator's DRA features are compared only where cases reach
+	// them: a run of CI's size that reaches none has lost one.
+	if *numCases >= 2000 && (n.capacityFit == 0 || n.binding == 0 || n.draExtendedFit == 0) {
+		t.Errorf("%d cases placed a pod asking capacity, %d had a pod using a claim with binding conditions, %d placed a pod asking a DRA-backed extended resource: want each > 0",
+			n.capacityFit, n.binding, n.draExtendedFit)
+	}
 }
 
 func TestCorpusCases(t *testing.T) {

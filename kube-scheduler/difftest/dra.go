@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"fmt"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -28,6 +29,9 @@ const (
 	classMissing   = "no-such-class"
 	gpuTemplate    = "gpu-template"
 	fabricPool     = "fabric"
+	// A device's binding condition and binding failure condition.
+	condAttached = "attached"
+	condFailed   = "failed"
 )
 
 var (
@@ -93,15 +97,18 @@ func (g *generator) dra(c *Case) {
 			continue
 		}
 		result := resourceapi.DeviceRequestAllocationResult{Request: "r0", Driver: gpuDriver, Pool: p.Spec.NodeName}
-		if d := pick(g, devs); d.AllowMultipleAllocations != nil { // a share of it
+		d := pick(g, devs)
+		if d.AllowMultipleAllocations != nil { // a share of it
 			consumed := shares.take(p.Spec.NodeName, d)
 			if consumed == nil {
 				continue
 			}
-			result.Device, result.ShareID, result.ConsumedCapacity = d.Name, ptr.To(types.UID(shareUID(i))), consumed
-		} else if result.Device = freeDevice(devices[p.Spec.NodeName], p.Spec.NodeName, used); result.Device == "" {
+			result.ShareID, result.ConsumedCapacity = ptr.To(types.UID(shareUID(i))), consumed
+		} else if d = freeDevice(devs, p.Spec.NodeName, used); d.Name == "" {
 			continue
 		}
+		result.Device = d.Name
+		result.BindingConditions, result.BindingFailureConditions = d.BindingConditions, d.BindingFailureConditions
 		used[p.Spec.NodeName+"/"+result.Device] = true
 		claim := g.claim(p.Namespace, fmt.Sprintf("bound-claim-%d", i), 1)
 		claim.Status.Allocation = &resourceapi.AllocationResult{
@@ -109,6 +116,7 @@ func (g *generator) dra(c *Case) {
 			NodeSelector: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{
 				{Key: metav1.ObjectNameField, Operator: v1.NodeSelectorOpIn, Values: []string{p.Spec.NodeName}}}}}},
 		}
+		g.binding(claim)
 		setUID(p)
 		claim.Status.ReservedFor = []resourceapi.ResourceClaimConsumerReference{
 			{Resource: "pods", Name: p.Name, UID: p.UID}}
@@ -118,6 +126,7 @@ func (g *generator) dra(c *Case) {
 	if g.chance(0.8) {
 		g.incomingClaims(c)
 	}
+	g.extendedResources(c)
 }
 
 // incomingClaims gives the pod to schedule one or two claims.
@@ -141,14 +150,20 @@ func (g *generator) incomingClaims(c *Case) {
 				v1.PodResourceClaimStatus{Name: name, ResourceClaimName: ptr.To(claim.Name)})
 		case k < 9: // an existing claim: a bound pod's (shared), or a free one
 			claimName := fmt.Sprintf("free-claim-%d", i)
-			var shared []string
+			var shared, waiting []string // waiting: for binding conditions
 			for _, cl := range c.ResourceClaims {
 				if cl.Namespace == p.Namespace && cl.Status.Allocation != nil {
 					shared = append(shared, cl.Name)
+					if cl.Status.Allocation.AllocationTimestamp != nil {
+						waiting = append(waiting, cl.Name)
+					}
 				}
 			}
 			if len(shared) > 0 && g.chance(0.5) {
 				claimName = pick(g, shared)
+				if len(waiting) > 0 && g.chance(0.5) {
+					claimName = pick(g, waiting)
+				}
 			} else {
 				c.ResourceClaims = append(c.ResourceClaims, g.claim(p.Namespace, claimName, g.numRequests()))
 			}
@@ -161,6 +176,61 @@ func (g *generator) incomingClaims(c *Case) {
 		c.ResourceClaimTemplates = []*resourceapi.ResourceClaimTemplate{{
 			ObjectMeta: metav1.ObjectMeta{Name: gpuTemplate, Namespace: p.Namespace},
 			Spec:       resourceapi.ResourceClaimTemplateSpec{Spec: g.claim(p.Namespace, "", 1).Spec}}}
+	}
+}
+
+// binding gives an allocated claim whose results wait for binding
+// conditions what PreBind and the device's controller write: an
+// allocationTimestamp a minute or an hour (past DynamicResources' 600 s
+// binding timeout) before now, and sometimes the device's status with its
+// binding condition or its failure condition True. Upstream's Filter
+// judges the timeout on time.Now() and the engine on its clock, which
+// decideEngine sets to the wall time: far from the timeout, both agree
+// now and when a repro is replayed later (then every claim timed out).
+func (g *generator) binding(claim *resourceapi.ResourceClaim) {
+	a := claim.Status.Allocation
+	waits := false
+	for _, r := range a.Devices.Results {
+		waits = waits || len(r.BindingConditions) > 0
+	}
+	if !waits {
+		return
+	}
+	age := pick(g, []time.Duration{time.Minute, time.Hour})
+	a.AllocationTimestamp = &metav1.Time{Time: time.Now().Add(-age).Truncate(time.Second)}
+	var cond string
+	switch k := g.n(5); {
+	case k < 2:
+		cond = condAttached
+	case k < 3:
+		cond = condFailed
+	default:
+		return // not reported yet
+	}
+	for _, r := range a.Devices.Results {
+		claim.Status.Devices = append(claim.Status.Devices, resourceapi.AllocatedDeviceStatus{
+			Driver: r.Driver, Pool: r.Pool, Device: r.Device, ShareID: (*string)(r.ShareID),
+			Conditions: []metav1.Condition{{Type: cond, Status: metav1.ConditionTrue, Reason: "Test",
+				LastTransitionTime: *a.AllocationTimestamp}}})
+	}
+}
+
+// extendedResources backs extended resources by DRA (DRAExtendedResource):
+// sometimes the GPU class names example.com/gpu, which pods request (on
+// nodes that do not report it as allocatable, a device of the class
+// serves it), and sometimes the pod to schedule asks for the class's
+// implicit name, deviceclass.resource.kubernetes.io/<class>.
+func (g *generator) extendedResources(c *Case) {
+	if g.chance(0.4) {
+		c.DeviceClasses[0].Spec.ExtendedResourceName = ptr.To(string(gpu))
+	}
+	if g.chance(0.2) && len(c.Pod.Spec.Containers) > 0 {
+		rl := c.Pod.Spec.Containers[0].Resources.Requests
+		if rl == nil {
+			rl = v1.ResourceList{}
+			c.Pod.Spec.Containers[0].Resources.Requests = rl
+		}
+		rl[v1.ResourceName(resourceapi.ResourceDeviceClassPrefix+classGPU)] = *resource.NewQuantity(int64(1+g.n(2)), resource.DecimalSI)
 	}
 }
 
@@ -184,6 +254,12 @@ func (g *generator) slice(pool string, node *string, sel *v1.NodeSelector, n int
 		}
 		if g.chance(0.3) {
 			g.shared(&d)
+		}
+		if g.chance(0.35) { // prepared by a controller after scheduling (DRADeviceBindingConditions)
+			d.BindingConditions, d.BindingFailureConditions = []string{condAttached}, []string{condFailed}
+			if g.chance(0.5) {
+				d.BindsToNode = ptr.To(true)
+			}
 		}
 		s.Spec.Devices = append(s.Spec.Devices, d)
 	}
@@ -335,6 +411,48 @@ func asksCapacity(pod *v1.Pod, claims []*resourceapi.ResourceClaim) bool {
 	return false
 }
 
+// usesBindingClaim reports whether pod uses a claim allocated on a device
+// with binding conditions (claims named in its spec; its generated claims
+// are never allocated).
+func usesBindingClaim(pod *v1.Pod, claims []*resourceapi.ResourceClaim) bool {
+	for _, rc := range pod.Spec.ResourceClaims {
+		for _, c := range claims {
+			if rc.ResourceClaimName == nil || c.Namespace != pod.Namespace || c.Name != *rc.ResourceClaimName || c.Status.Allocation == nil {
+				continue
+			}
+			for _, r := range c.Status.Allocation.Devices.Results {
+				if len(r.BindingConditions) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// asksClassResource reports whether a container of pod requests an
+// extended resource one of classes backs: its extendedResourceName, or
+// its implicit deviceclass.resource.kubernetes.io/<name>.
+func asksClassResource(pod *v1.Pod, classes []*resourceapi.DeviceClass) bool {
+	backed := map[v1.ResourceName]bool{}
+	for _, c := range classes {
+		backed[v1.ResourceName(resourceapi.ResourceDeviceClassPrefix+c.Name)] = true
+		if c.Spec.ExtendedResourceName != nil {
+			backed[v1.ResourceName(*c.Spec.ExtendedResourceName)] = true
+		}
+	}
+	for _, cs := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for _, c := range cs {
+			for name := range c.Resources.Requests {
+				if backed[name] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // numRequests is how many requests a claim of the pod has: mostly one.
 func (g *generator) numRequests() int {
 	if g.chance(0.3) {
@@ -344,14 +462,14 @@ func (g *generator) numRequests() int {
 }
 
 // freeDevice is a device of pool not in used and allocated whole (not
-// shared), or "".
-func freeDevice(devices []resourceapi.Device, pool string, used map[string]bool) string {
+// shared), or one without a name.
+func freeDevice(devices []resourceapi.Device, pool string, used map[string]bool) resourceapi.Device {
 	for _, d := range devices {
 		if d.AllowMultipleAllocations == nil && !used[pool+"/"+d.Name] {
-			return d.Name
+			return d
 		}
 	}
-	return ""
+	return resourceapi.Device{}
 }
 
 // setUID gives p the UID prepare would, now: claims refer to it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/libsched/libsched/go/sched"
 )
@@ -34,6 +35,9 @@ func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
 	if _, err := e.Apply(cluster); err != nil {
 		return nil, fmt.Errorf("Apply: %w", err)
 	}
+	if err := toWallTime(e); err != nil {
+		return nil, err
+	}
 	res, err := e.Schedule(ctx, pod, sched.NodeStatuses, sched.Scores)
 	if err != nil {
 		return nil, fmt.Errorf("Schedule: %w", err)
@@ -43,6 +47,17 @@ func decideEngine(ctx context.Context, c *Case) (*Decision, error) {
 		names = append(names, n.Name)
 	}
 	return engineDecision(res, names)
+}
+
+// toWallTime moves a fresh engine's clock (0) to the wall time read as
+// Unix time, as the fork does before each cycle (plugin/clock.go):
+// DynamicResources' binding timeout compares claims' allocationTimestamp
+// with it, where upstream's reads time.Now().
+func toWallTime(e *sched.Engine) error {
+	if err := e.AdvanceClock(time.Duration(time.Now().UnixMilli()) * time.Millisecond); err != nil {
+		return fmt.Errorf("AdvanceClock: %w", err)
+	}
+	return nil
 }
 
 // engineDecision reads the engine's result of a cycle over the nodes

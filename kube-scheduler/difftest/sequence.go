@@ -76,6 +76,10 @@ func newSequence(ctx context.Context, seed uint64, i, minNodes, maxNodes int) (*
 	if s.eng, err = sched.New([]byte(`{}`)); err != nil {
 		return nil, err
 	}
+	if err := toWallTime(s.eng); err != nil {
+		s.eng.Close()
+		return nil, err
+	}
 	registerMetrics() // the cache's metrics goroutine records into them
 	var cacheCtx context.Context
 	cacheCtx, s.stop = context.WithCancel(ctx)

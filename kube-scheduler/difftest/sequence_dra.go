@@ -64,8 +64,8 @@ func (s *sequence) podClaim(pod, template *v1.Pod) error {
 }
 
 // allocate runs upstream's Reserve for pod on node (the last cycle's
-// state) and writes the claims it allocated, reserved for pod, to both
-// sides. It returns how many devices it allocated a share of (results
+// state) and writes the claims, with the allocations Reserve made and
+// reserved for pod, to both sides, as PreBind's bindClaim does. It returns how many devices it allocated a share of (results
 // with a shareID, DRAConsumableCapacity).
 func (s *sequence) allocate(ctx context.Context, up *upstream, pod *v1.Pod, node string) (shares int, err error) {
 	if len(pod.Status.ResourceClaimStatuses) == 0 {
@@ -81,7 +81,19 @@ func (s *sequence) allocate(ctx context.Context, up *upstream, pod *v1.Pod, node
 			return 0, fmt.Errorf("claim %s of %s after Reserve: %v", *cs.ResourceClaimName, pod.Name, err)
 		}
 		claim := assumed.DeepCopy()
+		// Reserve leaves the assume cache's claim as it was and keeps
+		// its allocation in flight; PreBind's bindClaim writes that
+		// allocation (and, with DRADeviceBindingConditions, an
+		// allocationTimestamp when it has none) with the reservation.
+		if claim.Status.Allocation == nil {
+			if pending := up.dra.ResourceClaims().GetPendingAllocation(claim.UID); pending != nil {
+				claim.Status.Allocation = pending.DeepCopy()
+			}
+		}
 		if claim.Status.Allocation != nil {
+			if claim.Status.Allocation.AllocationTimestamp == nil {
+				claim.Status.Allocation.AllocationTimestamp = ptr.To(s.start)
+			}
 			for _, r := range claim.Status.Allocation.Devices.Results {
 				if r.ShareID != nil {
 					shares++

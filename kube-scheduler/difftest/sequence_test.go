@@ -22,16 +22,37 @@ var (
 // A sequence stops at its first difference (both sides' states may part).
 func TestSequences(t *testing.T) {
 	start := time.Now()
+	n := runSequences(t, *seed, *numSequences, *numSteps, *minNodes, *maxNodes)
+	t.Logf("sequences (seed %d): %v in %v", *seed, n, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("difftest: sequences: %v\n", n)
+}
+
+// TestSequencesAllocateDevices: over a fixed seed, six small sequences place
+// pods with claims and allocate shares of devices (DRAConsumableCapacity),
+// so that the sequences keep comparing what follows an allocation; 0
+// shares went unnoticed while PreBind's allocation was not written back
+// (sequence_dra.go, allocate).
+func TestSequencesAllocateDevices(t *testing.T) {
+	n := runSequences(t, 1, 6, 80, 20, 40)
+	t.Logf("%v", n)
+	if n.allocated == 0 || n.shares == 0 {
+		t.Errorf("%d pods with claims placed, %d device shares allocated; want both > 0", n.allocated, n.shares)
+	}
+}
+
+// runSequences runs count sequences of steps cycles from seed, on
+// clusters of minNodes to maxNodes nodes, and says what they compared.
+func runSequences(t *testing.T, seed uint64, count, steps, minNodes, maxNodes int) seqCounts {
 	ctx := context.Background()
 	var n seqCounts
-	for i := range *numSequences {
-		s, err := newSequence(ctx, *seed, i, *minNodes, *maxNodes)
+	for i := range count {
+		s, err := newSequence(ctx, seed, i, minNodes, maxNodes)
 		if err != nil {
 			t.Fatalf("sequence %d: %v", i, err)
 		}
 		n.sequences++
 		var history []string
-		for step := range *numSteps {
+		for step := range steps {
 			for s.g.chance(0.3) {
 				what, err := s.event()
 				if err != nil {
@@ -53,6 +74,5 @@ func TestSequences(t *testing.T) {
 		}
 		s.close()
 	}
-	t.Logf("sequences (seed %d): %v in %v", *seed, n, time.Since(start).Round(time.Millisecond))
-	fmt.Printf("difftest: sequences: %v\n", n)
+	return n
 }

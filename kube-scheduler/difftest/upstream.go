@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -225,7 +226,19 @@ func draManager(ctx context.Context, client *fake.Clientset, f informers.SharedI
 	// The claim cache's handlers share one registration: synced once the
 	// allocated devices have seen every claim.
 	reg := claims.AddEventHandler(cache.ResourceEventHandlerFuncs{})
-	return m, []cache.InformerSynced{reg.HasSynced, tracker.HasSynced}, nil
+	synced := []cache.InformerSynced{reg.HasSynced, tracker.HasSynced}
+	// The DeviceClasses' extended resource names (DRAExtendedResource)
+	// reach DeviceClassResolver through the handler addAllEventHandlers
+	// chains before the scheduler's own (eventhandlers.go); without it
+	// every extended resource reads as backed by no class.
+	if erc, ok := m.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache); ok && erc != nil {
+		classes, err := f.Resource().V1().DeviceClasses().Informer().AddEventHandler(erc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("extended resource cache: %w", err)
+		}
+		synced = append(synced, classes.HasSynced)
+	}
+	return m, synced, nil
 }
 
 // postFilter does what RunPostFilterPlugins does with DynamicResources

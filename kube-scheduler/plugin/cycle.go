@@ -45,9 +45,10 @@ type cycleState struct {
 // Clone returns s: it is never modified after PreFilter.
 func (s *cycleState) Clone() fwk.StateData { return s }
 
-// PreFilter brings the engine up to the scheduler's snapshot (catchUp),
-// runs one engine cycle for the pod over all nodes and stores the answer. In ModeAlgorithm a chosen node is returned as the PreFilterResult,
-// so upstream filters that node only.
+// PreFilter brings the engine up to the scheduler's snapshot (catchUp) and
+// its clock to the wall time (engineClock), runs one engine cycle for the
+// pod over all nodes and stores the answer. In ModeAlgorithm a chosen node
+// is returned as the PreFilterResult, so upstream filters that node only.
 func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	if st := pl.waitForSync(ctx); st != nil {
 		return nil, st
@@ -65,6 +66,11 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 	flags := []sched.ScheduleFlag{sched.NodeStatusesIfNoNode}
 	if pl.args.Mode == ModePlugin {
 		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.Scores}
+	}
+	// The engine judges time (DynamicResources' binding timeout) on its
+	// clock: the scheduler's wall time, as upstream's time.Now().
+	if err := pl.clock.advance(pl.engine); err != nil {
+		return nil, fwk.AsStatus(err)
 	}
 	res, err := pl.engine.Schedule(ctx, doc, flags...)
 	if err != nil {

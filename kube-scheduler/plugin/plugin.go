@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -39,6 +40,8 @@ type LibSched struct {
 	synced    []cache.InformerSynced
 	allSynced atomic.Bool
 	preemptor *preemptor
+	// clock moves the engine's clock to the wall time before each cycle.
+	clock *engineClock
 }
 
 var (
@@ -84,7 +87,13 @@ func newPlugin(ctx context.Context, c *config.KubeSchedulerConfiguration, obj ru
 		profiles[prof.SchedulerName] = true
 	}
 	pl := &LibSched{args: args, engine: engine,
-		feed: &feed{engine: engine, view: view, logger: klog.FromContext(ctx), profiles: profiles}}
+		feed:  &feed{engine: engine, view: view, logger: klog.FromContext(ctx), profiles: profiles},
+		clock: newEngineClock(time.Now)}
+	// On the wall time before the informers queue any pod (clock.go).
+	if err := pl.clock.advance(engine); err != nil {
+		engine.Close()
+		return nil, fmt.Errorf("LibSched: engine clock: %w", err)
+	}
 	if pl.preemptor, err = newPreemptor(ctx, h); err != nil {
 		engine.Close()
 		return nil, fmt.Errorf("LibSched: preemption: %w", err)

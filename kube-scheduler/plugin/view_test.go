@@ -133,7 +133,7 @@ func TestPreFilterCatchesUp(t *testing.T) {
 				view.maxLag = tc.maxLag
 			}
 			f := &feed{engine: engine, view: view, logger: klog.Background(), profiles: map[string]bool{engineProfile: true}}
-			pl := &LibSched{args: Args{Mode: ModeAlgorithm}, engine: engine, feed: f}
+			pl := &LibSched{args: Args{Mode: ModeAlgorithm}, engine: engine, feed: f, clock: newEngineClock(time.Now)}
 			for _, ev := range tc.fed {
 				f.apply(ev.eventType, ev.obj)
 			}
