@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace bench {
 namespace {
@@ -107,7 +108,7 @@ class Driver {
         }
         std::string node = StringMember(r, "node");
         if (!node.empty()) {
-          out_->placements[pod] = node;
+          Place(pod, node);
           if (mine) pending.erase(pod);
         } else if (cJSON* victims = cJSON_GetObjectItemCaseSensitive(r, "victims");
                    cJSON_GetArraySize(victims) > 0) {
@@ -133,37 +134,49 @@ class Driver {
       for (const std::string& name : live.front()->names) AddPodDeletion(name, &events);
       for (const std::string& obj : live.front()->objects) AddDeletion(obj, &events);
       live.pop_front();
-      // The pods on each node drained this round (the first nodes of
-      // `nodes`), found in one pass over the placements, not one per node:
-      // the driver's own time counts in the measured CPU time.
+      // Each node drained this round (the first nodes of `nodes`) and its
+      // pods, in name order (pods_on_): the driver's own time counts in the
+      // measured CPU time, so no pass over every placement.
       const size_t drained =
           std::min(static_cast<size_t>(std::max(r.replace_nodes, 0)), r.spare_nodes.size() - spare);
-      std::map<std::string, std::vector<const std::string*>> pods_on;
-      for (size_t i = 0; i < std::min(drained, nodes.size()); ++i) {
-        JsonPtr node(cJSON_Parse(nodes[i].c_str()));
-        pods_on[StringMember(cJSON_GetObjectItemCaseSensitive(node.get(), "metadata"), "name")];
-      }
-      for (const auto& [pod, on] : out_->placements) {
-        if (auto it = pods_on.find(on); it != pods_on.end()) it->second.push_back(&pod);
-      }
       for (size_t i = 0; i < drained; ++i) {
         JsonPtr node(cJSON_Parse(nodes.front().c_str()));
         const std::string name =
             StringMember(cJSON_GetObjectItemCaseSensitive(node.get(), "metadata"), "name");
-        for (const std::string* pod : pods_on[name]) AddPodDeletion(*pod, &events);
+        if (auto it = pods_on_.find(name); it != pods_on_.end()) {
+          for (const std::string& pod : it->second) AddPodDeletion(pod, &events);
+        }
         AddDeletion(nodes.front(), &events);
         nodes.pop_front();
         nodes.push_back(r.spare_nodes[spare++]);
         events += R"(,{"type":"ADDED","object":)" + nodes.back() + "}";
       }
       Apply(events + "]");
-      for (const std::string& e : deleted_) out_->placements.erase(e);
+      for (const std::string& e : deleted_) Unplace(e);
       deleted_.clear();
     }
     return left;
   }
 
  private:
+  // Records the pod "ns/name" bound to `node` (placements and pods_on_).
+  void Place(const std::string& pod, const std::string& node) {
+    std::string& on = out_->placements[pod];
+    if (!on.empty()) pods_on_[on].erase(pod);
+    on = node;
+    pods_on_[node].insert(pod);
+  }
+
+  // Forgets the pod "ns/name", if placed.
+  void Unplace(const std::string& pod) {
+    auto it = out_->placements.find(pod);
+    if (it == out_->placements.end()) return;
+    auto on = pods_on_.find(it->second);
+    on->second.erase(pod);
+    if (on->second.empty()) pods_on_.erase(on);
+    out_->placements.erase(it);
+  }
+
   // Appends a DELETED event of the pod "ns/name" (uid as plan.cc makes it).
   void AddPodDeletion(const std::string& pod, std::string* events) {
     size_t slash = pod.find('/');
@@ -208,7 +221,7 @@ class Driver {
       events +=
           R"({"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"namespace":")" +
           ns + R"(","name":")" + name + R"(","uid":")" + StringMember(v, "uid") + "\"}}}";
-      out_->placements.erase(ns + "/" + name);
+      Unplace(ns + "/" + name);
     }
     Apply(events + "]");
   }
@@ -216,6 +229,8 @@ class Driver {
   Outcome* out_;
   sched_engine* engine_ = nullptr;
   std::vector<std::string> deleted_;  // pods deleted by the events being built
+  // The placed pods ("ns/name", in name order as placements) by node.
+  std::unordered_map<std::string, std::set<std::string>> pods_on_;
 };
 
 }  // namespace

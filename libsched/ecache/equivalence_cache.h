@@ -28,6 +28,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "libsched/framework/cycle_state.h"
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
 #include "libsched/state/node_info.h"
@@ -112,6 +113,9 @@ class EcacheEntry {
   void StoreMemo(const FailureMemoKey& key, size_t start, std::span<const NodeFailure> failures,
                  std::string post_filter_msg, std::string message, std::vector<int64_t> draws);
 
+  // The plugins' memos for this class (CycleState::set_class_memos).
+  const std::shared_ptr<ClassMemos>& memos() const { return memos_; }
+
   // Keeps the cached reasons alive; results hold it while they live.
   std::shared_ptr<const void> storage() const { return reasons_; }
   uint64_t last_used = 0;
@@ -131,6 +135,7 @@ class EcacheEntry {
 
   std::vector<Slot> slots_;
   std::unique_ptr<FailureMemo> memo_;  // null when none
+  std::shared_ptr<ClassMemos> memos_ = std::make_shared<ClassMemos>();
   std::vector<int64_t> raw_;  // slots_.size() x num_plugins_
   size_t num_plugins_ = 0;
   uint64_t filter_key_ = 0;

@@ -6,8 +6,13 @@
 // private copy with CopyOnWrite (what AddPod / RemovePod do when the
 // nominated-pods pass or preemption adjusts a plugin's state for one node).
 //
+// A cycle of a pod of an equivalence class may also be lent the class's
+// memos (ClassMemos): what a plugin keeps from one cycle of the class to
+// the next.
+//
 // Thread-safety: written during PreFilter / PreScore (single thread); read
-// concurrently by Filter / Score. Distinct clones may be used concurrently.
+// concurrently by Filter / Score. Distinct clones may be used concurrently,
+// except for their class memo (only PreScore uses it).
 #ifndef LIBSCHED_FRAMEWORK_CYCLE_STATE_H_
 #define LIBSCHED_FRAMEWORK_CYCLE_STATE_H_
 
@@ -20,6 +25,15 @@ class StateData {
  public:
   virtual ~StateData() = default;
 };
+
+// Per equivalence class (libsched/ecache keeps one for each class and lends
+// it to the class's cycles, from the filter walk on), one entry per plugin
+// slot, which the plugin owns: it keeps there what it derived in one cycle
+// and reuses it in a later one. The class signature (PodSigner) covers
+// only what the plugins' SignPod feeds, so a plugin stores with its entry
+// the key it checks before a reuse (the pod fields and cluster-state
+// generations it read).
+using ClassMemos = std::vector<std::unique_ptr<StateData>>;
 
 class CycleState {
  public:
@@ -55,6 +69,16 @@ class CycleState {
   // PreFilter returned Skip: the plugin's Filter is not run (SkipFilterPlugins).
   void set_skip_filter(size_t slot) { skip_filter_[slot] = true; }
   bool skip_filter(size_t slot) const { return skip_filter_[slot]; }
+  // Lends this cycle its class's memos (null: the cycle has no class).
+  void set_class_memos(std::shared_ptr<ClassMemos> memos) {
+    if (memos != nullptr && memos->size() < data_.size()) memos->resize(data_.size());
+    class_memos_ = std::move(memos);
+  }
+  // The class memo entry of `slot`, or null when the cycle has no class.
+  std::unique_ptr<StateData>* class_memo(size_t slot) {
+    return class_memos_ == nullptr ? nullptr : &(*class_memos_)[slot];
+  }
+
   // PreScore returned Skip: the plugin's Score is not run (SkipScorePlugins).
   void set_skip_score(size_t slot) { skip_score_[slot] = true; }
   bool skip_score(size_t slot) const { return skip_score_[slot]; }
@@ -65,6 +89,7 @@ class CycleState {
   std::vector<std::shared_ptr<StateData>> data_;
   std::vector<bool> skip_filter_;
   std::vector<bool> skip_score_;
+  std::shared_ptr<ClassMemos> class_memos_;
 };
 
 }  // namespace sched

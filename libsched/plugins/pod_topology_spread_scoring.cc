@@ -70,7 +70,8 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   const std::vector<const NodeInfo*>& all_nodes = snapshot.NodeList();
   if (all_nodes.empty()) return Status(Code::kSkip);
   auto s = std::make_unique<PreScoreState>();
-  s->constraints = pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_, snapshot);
+  s->constraints = pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_, snapshot,
+                                                state.class_memo(slot()));
   if (s->constraints.empty()) return Status(Code::kSkip);
   const Interner& in = snapshot.interner();
   s->hostname = in.Find(kHostnameKey);

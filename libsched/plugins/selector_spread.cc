@@ -35,7 +35,7 @@ Status SelectorSpread::PreScore(CycleState& state, const Pod& pod,
   // skipSelectorSpread: the pod's own constraints (not the default ones).
   if (!pod.topology_spread_constraints.empty()) return Status(Code::kSkip);
   auto s = std::make_unique<PreScoreState>();
-  s->selector = DefaultSelector(pod, snapshot);
+  s->selector = DefaultSelector(pod, snapshot, state.class_memo(slot()));
   s->interner = &snapshot.interner();
   std::unordered_map<std::string, int> zones;
   s->zone_of_node.reserve(feasible.size());

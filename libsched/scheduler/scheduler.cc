@@ -598,7 +598,10 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   } else if (ecache_) {
     ++ecache_->stats().bypasses;
   }
-  if (cls != nullptr) r.cache_storage = cls->storage();
+  if (cls != nullptr) {
+    r.cache_storage = cls->storage();
+    cs.set_class_memos(cls->memos());
+  }
   // Who may have nominated pods; null when nobody has (asked once, not per node).
   const PodNominator* nominations =
       nominator != nullptr && nominator->HasNominatedPods() ? nominator : nullptr;

@@ -1,6 +1,7 @@
 #include "libsched/state/cluster_state.h"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -54,7 +55,7 @@ void MakeOwn(T&) {}
 // for a new type, MakeOwn) first, then this number.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(
-    sizeof(ClusterState) == 648,
+    sizeof(ClusterState) == 656,
     "a ClusterState member came or went: list it in ClonedMembers, then update this size");
 #endif
 
@@ -364,6 +365,16 @@ uint64_t ClusterState::Bump() {
   return ++generation_;
 }
 
+uint64_t ClusterState::NewWorkloadGeneration() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ClusterState::BumpWorkloads() {
+  undo::Save(log(), workload_generation_);
+  workload_generation_ = NewWorkloadGeneration();
+}
+
 void ClusterState::UpsertPdb(std::shared_ptr<const PodDisruptionBudget> pdb) {
   std::string key = pdb->ns + "/" + pdb->name;
   undo::InsertOrAssign(log(), pdbs_.Mutable(log()), std::move(key), std::move(pdb));
@@ -397,6 +408,7 @@ void ClusterState::UpsertWorkload(std::shared_ptr<const Workload> w) {
   std::string key = w->ns + "/" + w->name;
   auto& m = workloads_[static_cast<int>(w->kind)].Mutable(log());
   undo::InsertOrAssign(log(), m, std::move(key), std::move(w));
+  BumpWorkloads();
   Bump();
 }
 
@@ -406,6 +418,7 @@ bool ClusterState::RemoveWorkload(WorkloadKind kind, std::string_view key) {
   if (w->find(key) == w->end()) return false;
   auto& m = w.Mutable(log());
   undo::Erase(log(), m, m.find(key));
+  BumpWorkloads();
   Bump();
   return true;
 }

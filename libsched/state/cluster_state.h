@@ -281,6 +281,14 @@ class ClusterState {
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
   uint64_t generation() const { return generation_; }
+  // Changes when the workloads (Services, ReplicationControllers,
+  // ReplicaSets, StatefulSets) do: UpsertWorkload, RemoveWorkload, and a
+  // rollback of either, which puts the old value back with the old
+  // workloads. Drawn from a process-wide counter, never twice: any two
+  // ClusterStates (Clones, forks, unrelated ones) with the same value hold
+  // the same workloads, so what is derived from them alone (DefaultSelector)
+  // can be kept under it.
+  uint64_t workload_generation() const { return workload_generation_; }
   // Calls fn(const std::string& node_name, const NodeInfo&) for every
   // NodeInfo, including those holding pods bound to a node that has no
   // Node object, in no particular order; for state digests.
@@ -313,9 +321,10 @@ class ClusterState {
                     s.pdbs_, s.namespaces_, s.workloads_, s.pvs_, s.pvcs_, s.storage_classes_,
                     s.csi_nodes_, s.csi_drivers_, s.csi_storage_capacities_, s.volume_attachments_,
                     s.resource_claims_, s.resource_claim_templates_, s.device_classes_,
-                    s.resource_slices_, s.pvc_ref_counts_, s.tree_, s.generation_, s.node_list_,
-                    s.node_index_list_, s.snapshot_order_, s.snapshot_freed_,
-                    s.nodes_since_snapshot_, s.snapshot_order_saved_, s.batches_, s.clock_);
+                    s.resource_slices_, s.pvc_ref_counts_, s.tree_, s.generation_,
+                    s.workload_generation_, s.node_list_, s.node_index_list_, s.snapshot_order_,
+                    s.snapshot_freed_, s.nodes_since_snapshot_, s.snapshot_order_saved_,
+                    s.batches_, s.clock_);
   }
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
@@ -336,6 +345,10 @@ class ClusterState {
   void NodeListChanged();
   // ++generation_, undoably; returns the new generation.
   uint64_t Bump();
+  // A workload_generation() no ClusterState had before.
+  static uint64_t NewWorkloadGeneration();
+  // workload_generation_ = NewWorkloadGeneration(), undoably.
+  void BumpWorkloads();
   // Builds the node list from the tree (aside, then swapped in); when
   // `undoable`, the old list is saved in the open Batch first.
   void RebuildNodeList(bool undoable = false);
@@ -377,6 +390,7 @@ class ClusterState {
   Cow<std::unordered_map<std::string, int>> pvc_ref_counts_;  // "ns/claim" -> pods
   Cow<NodeTree> tree_;
   uint64_t generation_ = 0;
+  uint64_t workload_generation_ = NewWorkloadGeneration();
   Cow<std::vector<const NodeInfo*>> node_list_;
   Cow<std::vector<uint32_t>> node_index_list_;
   bool in_batch_ = false;

@@ -462,6 +462,42 @@ TEST(ClusterStateTest, WorkloadsByKindAndNamespace) {
   EXPECT_NE(cs.FindWorkload(WorkloadKind::kService, "a", "s1"), nullptr);  // other kind kept
 }
 
+// workload_generation() (what DefaultSelector is kept under): new on every
+// workload change and only then, back to the old value when a Batch that
+// changed the workloads rolls back, never shared by two states with other
+// workloads (a Clone keeps it until either side changes them).
+TEST(ClusterStateTest, WorkloadGenerationFollowsTheWorkloads) {
+  ClusterState a, b;
+  EXPECT_NE(a.workload_generation(), b.workload_generation());
+  auto service = [](const std::string& name) {
+    auto w = std::make_shared<Workload>();
+    w->ns = "ns";
+    w->name = name;
+    return w;
+  };
+  const uint64_t empty = a.workload_generation();
+  a.UpsertNamespace(std::make_shared<Namespace>());  // not a workload
+  EXPECT_EQ(a.workload_generation(), empty);
+  a.UpsertWorkload(service("s1"));
+  const uint64_t one = a.workload_generation();
+  EXPECT_NE(one, empty);
+  {
+    ClusterState::Batch batch(a);
+    a.UpsertWorkload(service("s2"));
+    EXPECT_NE(a.workload_generation(), one);
+    EXPECT_TRUE(a.RemoveWorkload(WorkloadKind::kService, "ns/s1"));
+  }  // rolled back
+  EXPECT_EQ(a.workload_generation(), one);
+  EXPECT_NE(a.FindWorkload(WorkloadKind::kService, "ns", "s1"), nullptr);
+  std::unique_ptr<ClusterState> c = a.Clone();
+  EXPECT_EQ(c->workload_generation(), one);
+  c->UpsertWorkload(service("s3"));
+  a.UpsertWorkload(service("s4"));
+  EXPECT_NE(c->workload_generation(), a.workload_generation());
+  EXPECT_NE(c->workload_generation(), one);
+  EXPECT_FALSE(a.RemoveWorkload(WorkloadKind::kService, "ns/none"));
+}
+
 }  // namespace
 }  // namespace cluster_state_test
 }  // namespace sched

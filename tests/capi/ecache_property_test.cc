@@ -529,6 +529,56 @@ TEST(EcachePropertyTest, FailureMemoParksOnlyWhileNothingChanged) {
   EXPECT_EQ(Counter(StatsJson(on.get()), "parked"), 2);
 }
 
+// PodTopologySpread keeps the system default constraints' selector
+// (DefaultSelector) per class while the workloads are unchanged
+// (ClusterState::workload_generation()). Pods of one class (a ReplicaSet's)
+// are scheduled between workload changes that turn their spreading on and
+// off: a Service that selects them added, then deleted, then their
+// ReplicaSet added, then deleted. Each pod's result must be the one of the
+// engine without the cache, and the spreading must change: fails when the
+// kept selector outlives a Service or ReplicaSet change.
+TEST(EcachePropertyTest, DefaultSelectorFollowsWorkloadChanges) {
+  EnginePtr on = NewEngine(true), off = NewEngine(false);
+  auto apply = [&](const std::string& json) {
+    ASSERT_EQ(CallApply(on.get(), json).status, SCHED_OK) << json;
+    ASSERT_EQ(CallApply(off.get(), json).status, SCHED_OK) << json;
+  };
+  std::mt19937 rng(5);
+  for (int i = 0; i < 12; ++i) apply(EventJson("ADDED", RandomNode(rng, "n" + std::to_string(i))));
+  // Matching pods on a few nodes, so the spreading scores differ by node.
+  for (int i = 0; i < 4; ++i) {
+    apply(EventJson("ADDED", TemplatePod(11, "b" + std::to_string(i), "n" + std::to_string(i % 2),
+                                         0)));
+  }
+  const std::string service = ServiceJson("svc", "rs11");
+  const struct {
+    std::string event;  // applied before the pod (empty: none)
+    bool spreads;       // PodTopologySpread scores the pod
+  } steps[] = {
+      {"", false},
+      {EventJson("ADDED", service), true},
+      {EventJson("DELETED", service), false},
+      {EventJson("ADDED", ReplicaSetJson(11)), true},
+      {EventJson("DELETED", ReplicaSetJson(11)), false},
+  };
+  int i = 0;
+  for (const auto& step : steps) {
+    SCOPED_TRACE("pod " + std::to_string(i));
+    if (!step.event.empty()) apply(step.event);
+    const std::string pod = TemplatePod(11, "p" + std::to_string(i++), "", 0);
+    const CallResult a = CallSchedule(on.get(), pod, SCHED_SCHEDULE_SCORES);
+    const CallResult b = CallSchedule(off.get(), pod, SCHED_SCHEDULE_SCORES);
+    ASSERT_EQ(a.status, SCHED_OK) << a.message;
+    EXPECT_EQ(a.output, b.output);
+    EXPECT_EQ(b.output.find("\"PodTopologySpread\"") != std::string::npos, step.spreads)
+        << b.output;
+  }
+  // One class throughout: every pod after the first found its entry.
+  const std::string stats = StatsJson(on.get());
+  EXPECT_EQ(Counter(stats, "misses"), 1) << stats;
+  EXPECT_EQ(Counter(stats, "hits"), 4) << stats;
+}
+
 TEST(EcachePropertyTest, CacheIsUsed) {
   // Identical templates hit the cache; a second pod of a class reuses the
   // first one's verdicts.

@@ -24,6 +24,22 @@ WorkloadKind ToWorkloadKind(ControllerKind k) {
   }
 }
 
+// What DefaultSelector built for a pod, and from what.
+struct DefaultSelectorMemo : StateData {
+  uint64_t workload_generation = 0;
+  std::string ns;
+  LabelSet labels;
+  ControllerKind controller_kind = ControllerKind::kOther;
+  std::string controller_name;
+  LabelSelector selector;
+
+  bool BuiltFor(const Pod& pod, const ClusterState& snapshot) const {
+    return workload_generation == snapshot.workload_generation() && ns == pod.ns &&
+           controller_kind == pod.controller_kind && controller_name == pod.controller_name &&
+           labels == pod.labels;
+  }
+};
+
 }  // namespace
 
 std::vector<const Workload*> GetPodServices(const Pod& pod, const ClusterState& snapshot) {
@@ -69,6 +85,24 @@ LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot) {
                             owner->selector->requirements.end());
   }
   return out;
+}
+
+LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot,
+                              std::unique_ptr<StateData>* memo) {
+  if (memo == nullptr) return DefaultSelector(pod, snapshot);
+  auto* kept = dynamic_cast<DefaultSelectorMemo*>(memo->get());
+  if (kept == nullptr || !kept->BuiltFor(pod, snapshot)) {
+    auto fresh = std::make_unique<DefaultSelectorMemo>();
+    fresh->workload_generation = snapshot.workload_generation();
+    fresh->ns = pod.ns;
+    fresh->labels = pod.labels;
+    fresh->controller_kind = pod.controller_kind;
+    fresh->controller_name = pod.controller_name;
+    fresh->selector = DefaultSelector(pod, snapshot);
+    kept = fresh.get();
+    *memo = std::move(fresh);
+  }
+  return kept->selector;
 }
 
 }  // namespace sched

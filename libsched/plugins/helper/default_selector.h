@@ -7,14 +7,17 @@
 // pieces the spreading plugins share: GetPodServices (spread.go) and
 // counting the pods a selector matches on a node.
 //
-// Thread-safety: pure functions; they read `snapshot` / `node` only.
+// Thread-safety: pure functions; they read `snapshot` / `node` only (the
+// memo overload also writes its `memo`).
 #ifndef LIBSCHED_PLUGINS_HELPER_DEFAULT_SELECTOR_H_
 #define LIBSCHED_PLUGINS_HELPER_DEFAULT_SELECTOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "libsched/framework/cycle_state.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/pod.h"
 #include "libsched/state/cluster_state.h"
@@ -40,6 +43,14 @@ int64_t CountMatchingPods(const NodeInfo& node, const LabelSelector& selector,
 // controller that is not in the snapshot, and a ReplicaSet / StatefulSet
 // whose selector is nil or invalid add nothing, as upstream.
 LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot);
+
+// DefaultSelector through a class memo entry (CycleState::class_memo): the
+// selector kept there when it was built for the pod's namespace, labels and
+// controller (all it reads of the pod) at the snapshot's
+// workload_generation() (all it reads of the snapshot); otherwise it is
+// built and kept there. A null `memo` (the cycle has no class) builds it.
+LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot,
+                              std::unique_ptr<StateData>* memo);
 
 }  // namespace sched
 

@@ -36,7 +36,8 @@ bool Constraint::PoliciesReadNode(const Pod& pod) const {
 
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
-                                       const ClusterState& snapshot) {
+                                       const ClusterState& snapshot,
+                                       std::unique_ptr<StateData>* memo) {
   std::vector<Constraint> out;
   if (!pod.topology_spread_constraints.empty()) {
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
@@ -58,7 +59,7 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                    c.node_taints_policy, snapshot.topology_domains().Find(key)});
   }
   if (out.empty()) return out;
-  LabelSelector selector = DefaultSelector(pod, snapshot);
+  LabelSelector selector = DefaultSelector(pod, snapshot, memo);
   if (selector.requirements.empty()) return {};
   for (size_t i = 0; i + 1 < out.size(); ++i) out[i].selector = selector;
   out.back().selector = std::move(selector);

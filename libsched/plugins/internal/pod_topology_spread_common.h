@@ -5,9 +5,11 @@
 #define LIBSCHED_PLUGINS_INTERNAL_POD_TOPOLOGY_SPREAD_COMMON_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "libsched/framework/cycle_state.h"
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
 #include "libsched/model/node.h"
@@ -53,10 +55,12 @@ struct Constraint {
 // The pod's constraints with this whenUnsatisfiable, or, when it has none,
 // the default ones with DefaultSelector (none if that selector is empty):
 // getConstraints / initPreScoreState. Their `domains` point into
-// `snapshot`, so they are valid for one cycle.
+// `snapshot`, so they are valid for one cycle. `memo` (may be null): the
+// plugin's class memo entry, through which DefaultSelector is reused.
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
-                                       const ClusterState& snapshot);
+                                       const ClusterState& snapshot,
+                                       std::unique_ptr<StateData>* memo = nullptr);
 
 // nodeLabelsMatchSpreadConstraints: the node has every topology key.
 // REQUIRES: as Constraint::DomainOf.
