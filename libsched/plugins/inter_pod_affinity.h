@@ -96,11 +96,11 @@ class InterPodAffinity final : public PreFilterPlugin,
   // FilterIsNodeLocal feeds its key).
   void SignPod(const Pod& pod, PodSigner& sig) const override;
   // A node's verdict reads the signs of the counts in its domains. Feeds
-  // `key` what else it reads: P's merged terms and its Namespace's labels,
-  // whether any pod matches P's affinity (the first-pod rule), and per
-  // term whose topology key has a domain of several nodes, the domains
-  // with a positive count; a domain of one node counts that node's pods,
-  // which its generation covers. False after AddPod / RemovePod moved the
+  // `key` what else it reads: P's merged terms, the existing pods' terms
+  // that match P, whether any pod matches P's affinity (the first-pod
+  // rule), and per term whose topology key has a domain of several nodes,
+  // the domains with a positive count; a domain of one node counts that
+  // node's pods, which its generation covers. False after AddPod / RemovePod moved the
   // existing pods' counts (never in the filter walk). In
   // inter_pod_affinity_cache_key.cc.
   bool FilterIsNodeLocal(const CycleState& state, PodSigner& key) const override;

@@ -13,15 +13,16 @@
 // value, the key's domains stop being one node each, which changes the
 // key. Otherwise the key lists the domains (ids; N's id stays while N
 // holds it) or values (existing pods' terms) whose count is positive.
-// Which pods match is fixed by P's merged terms and P's Namespace's labels
-// (both fed) and by each pod's labels (its node's generation).
+// Which pods match P's terms is fixed by P's merged terms (fed: a
+// namespaceSelector resolved against the Namespaces) and by each pod's
+// labels (its node's generation).
 //
-// P's own labels and namespace are read only through what the key holds:
-// which existing pods' terms match P (fed, with where they are held),
-// whether P matches its own affinity (fed), and its Namespace's labels
-// (fed); P's terms name their namespaces (P's own by default). So SignPod
-// feeds P's required terms only, and pods that differ by labels alone (a
-// StatefulSet's pod-name) stay one class.
+// P's own labels, namespace and Namespace's labels are read only through
+// what the key holds: which existing pods' terms match P (every one fed,
+// with where it is held unless its domains are one node each) and whether
+// P matches its own affinity; P's terms name their namespaces (P's own by
+// default). So SignPod feeds P's required terms only, and pods that differ
+// by labels alone (a StatefulSet's pod-name) stay one class.
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -59,7 +60,8 @@ void AddPositiveDomains(const DomainCounts::Key& counts, PodSigner& key) {
   key.Add(kEnd);
 }
 
-// An existing pod's term that matches P: the term, and the values of its
+// An existing pod's term that matches P (the term: which ones match
+// depends on P's labels and its Namespace's labels), and the values of its
 // topology key where it is held (every count is positive), sorted, unless
 // each domain is one node.
 void AddExistingTerm(const TermEntry& e, const TopologyDomains& domains,
@@ -91,11 +93,6 @@ bool InterPodAffinity::FilterIsNodeLocal(const CycleState& state, PodSigner& key
   if (!f.existing_anti_affinity_delta.empty()) return false;
   key.AddAll(std::span<const AffinityTerm>(f.required_affinity));
   key.AddAll(std::span<const AffinityTerm>(f.required_anti_affinity));
-  key.Add(static_cast<int64_t>(f.namespace_labels->entries().size()));
-  for (const auto& [k, v] : f.namespace_labels->entries()) {
-    key.Add(static_cast<int64_t>(k));
-    key.Add(static_cast<int64_t>(v));
-  }
   key.Add(static_cast<int64_t>(f.affinity_counts.empty()));
   key.Add(static_cast<int64_t>(f.pod_matches_own_affinity));
   for (size_t k = 0; k < f.affinity_counts.size(); ++k) {

@@ -112,16 +112,19 @@ TEST(InterPodAffinityCacheKeyTest, ExistingTermsByZoneListTheirZones) {
   EXPECT_NE(KeyOf(cs, *p), k0);
 }
 
-// Existing pods' terms with a namespaceSelector match P through its
-// Namespace's labels, and P's own are resolved against the Namespaces.
+// An existing pod's term with a namespaceSelector matches P through its
+// Namespace's labels: relabelling the Namespace moves the key.
 TEST(InterPodAffinityCacheKeyTest, NamespaceLabelsMoveTheKey) {
   ClusterState cs;
   Interner& in = cs.interner();
   AddNodes(cs, kNodes);
   AddNamespace(cs, "default", {{"team", "a"}});
-  AddPod(cs, MakePod(in, "w1", {{"app", "web"}}), "n1");
+  AffinityTerm team_a = AppIn(in, "host", "web");
+  team_a.namespaces.clear();
+  team_a.namespace_selector = testing::Selector({In(in, "team", {"a"})});
+  AddPod(cs, MakePod(in, "h1", {{"app", "h"}}, "other").RequiredPodAntiAffinity(team_a), "n1");
   const PodPtr p =
-      MakePod(in, "p", {{"app", "x"}}).RequiredPodAntiAffinity(AppIn(in, "host", "web")).Build();
+      MakePod(in, "p", {{"app", "web"}}).RequiredPodAntiAffinity(AppIn(in, "host", "none")).Build();
   const std::string k0 = KeyOf(cs, *p);
   AddNamespace(cs, "default", {{"team", "b"}});
   EXPECT_NE(KeyOf(cs, *p), k0);

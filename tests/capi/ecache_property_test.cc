@@ -167,12 +167,19 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"({"labelSelector":{"matchLabels":{"app":"aff"}},)"
              R"("topologyKey":"topology.kubernetes.io/zone"}]}},)";
       break;
-    case 15:  // required anti-affinity to template 0 by zone: and template 0's
+    case 15:  // required anti-affinity to templates 0 and 20 by zone: their
               // pods meet it as an existing pod's term
       labels = R"("app":"zanti")";
       spec = R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
-             R"({"labelSelector":{"matchLabels":{"app":"web"}},)"
+             R"({"labelSelector":{"matchExpressions":[{"key":"app","operator":"In",)"
+             R"("values":["web","anti"]}]},)"
              R"("topologyKey":"topology.kubernetes.io/zone"}]}},)";
+      break;
+    case 21:  // required affinity to itself by hostname (the first-pod rule)
+      labels = R"("app":"aff2")";
+      spec = R"("affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
+             R"({"labelSelector":{"matchLabels":{"app":"aff2"}},)"
+             R"("topologyKey":"kubernetes.io/hostname"}]}},)";
       break;
     case 16:  // affinity to template 0 by hostname, anti-affinity to 5 by hostname
       labels = R"("app":"pair")";
@@ -193,8 +200,8 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"("topologyKey":"kubernetes.io/hostname"}}]}},)";
       break;
     case 19:  // template 0 but for its labels, which only InterPodAffinity
-              // reads (template 15 holds a term by zone matching template 0,
-              // not 19; template 5 one by hostname matching 20)
+              // reads (template 15 holds a term by zone matching 0 and 20,
+              // not 19; template 5 one by hostname matching 20 only)
       labels = R"("app":"web2")";
       break;
     case 20:
@@ -269,7 +276,7 @@ struct Mix {
   // The engines' configs are `{}` and `{"equivalenceCache":false}`.
   bool plain = false;
   // Pods with required and preferred pod (anti-)affinity by zone and by
-  // hostname (templates 0, 5, 14 to 20), nodes that may share a hostname
+  // hostname (templates 0, 5, 14 to 21), nodes that may share a hostname
   // value, and the Namespace's labels changing: InterPodAffinity's Filter
   // served from the cache (issue 19).
   bool affinity = false;
@@ -329,7 +336,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
     const std::string pod = "p" + std::to_string(next++);
     const int t = failing     ? 7 + static_cast<int>(rng() % 4)
                   : mix.owned    ? std::vector{0, 11, 12, 13}[rng() % 4]
-                  : mix.affinity ? std::vector{0, 5, 14, 15, 16, 17, 18, 19, 20}[rng() % 9]
+                  : mix.affinity ? std::vector{0, 5, 14, 15, 16, 17, 18, 19, 20, 21}[rng() % 10]
                                  : static_cast<int>(rng() % 9);
     const int priority = failing ? std::vector{0, 500, 1000}[rng() % 3] : t == 8 ? 1000 : 0;
     switch (rng() % (mix.churn ? 18 : 16)) {
