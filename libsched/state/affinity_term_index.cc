@@ -1,7 +1,5 @@
 #include "libsched/state/affinity_term_index.h"
 
-#include <span>
-
 #include "libsched/model/pod_signer.h"
 
 namespace sched {
