@@ -6,30 +6,42 @@
 # load. Prints each run's line and, per workload and node count, the median
 # of pods per CPU-second (the load shifts wall time more than CPU time)
 # and of pods per wall second, with the ratio new/old.
-#   bench/ab.sh OLD_COMMIT [--rounds N] [workload args, e.g. --nodes 5000 --workloads SchedulingBasic]
+#   bench/ab.sh OLD_COMMIT|OLD_LIBDIR [--rounds N] [workload args, e.g. --nodes 5000 --workloads SchedulingBasic]
 # The old library is built once into build-ab/<commit>/build (the source
-# by `git archive`, the shared library target only). The C ABI is stable, so the
-# new driver runs against the old library.
+# by `git archive`, the shared library target only), or taken from
+# OLD_LIBDIR (a directory holding an already built libsched.so.0). The C
+# ABI is stable, so the new driver runs against the old library. This
+# tree's build makes only the driver and the shared library.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-[[ $# -ge 1 ]] || { sed -n '2,12p' "$0" >&2; exit 2; }
-old=$(git rev-parse --short=12 "$1^{commit}")
+# The shared library's ninja target in build dir $1.
+lib_target() {
+  (cd "$1" && ninja -t targets all | sed -n 's/^\(libsched\.so\.[0-9.]*[0-9]\): .*/\1/p' | head -1)
+}
+[[ $# -ge 1 ]] || { sed -n '2,14p' "$0" >&2; exit 2; }
+if [[ -e $1/libsched.so.0 ]]; then
+  old=$1
+  out=$(cd "$1" && pwd)
+else
+  old=$(git rev-parse --short=12 "$1^{commit}")
+  # The build dir inside the source, as `build` is here: the same relative
+  # paths, so ccache can reuse objects of an earlier build of that commit.
+  src=$root/build-ab/$old
+  out=$src/build
+fi
 shift
 rounds=3
 if [[ ${1:-} == --rounds ]]; then rounds=$2; shift 2; fi
 
-bash scripts/build.sh build >/dev/null
-# The build dir inside the source, as `build` is here: the same relative
-# paths, so ccache can reuse objects of an earlier build of that commit.
-src=$root/build-ab/$old
-out=$src/build
+CONFIGURE_ONLY=1 bash scripts/build.sh build >/dev/null
+ninja -C build bench/workload "$(lib_target build)" >/dev/null
 if [[ ! -e $out/libsched.so.0 ]]; then
   rm -rf "$src"
   mkdir -p "$src"
   git archive "$old" | tar -x -C "$src"
   meson setup "$out" "$src" -Dtests=false -Dman=disabled >/dev/null
-  ninja -C "$out" "$(cd "$out" && ninja -t targets all | sed -n 's/^\(libsched\.so\.[0-9.]*[0-9]\): .*/\1/p' | head -1)" >/dev/null
+  ninja -C "$out" "$(lib_target "$out")" >/dev/null
 fi
 
 log=$(mktemp)

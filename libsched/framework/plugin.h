@@ -87,11 +87,15 @@ class FilterPlugin : public virtual Plugin {
   virtual Status Filter(const CycleState& state, const Pod& pod,
                         const NodeInfo& node) const = 0;
   // Equivalence-class cache: true when, given what PreFilter wrote to
-  // `state`, Filter's verdict on a node depends only on that NodeInfo and
-  // the pod fields SignPod feeds (not on other nodes' pods), so a verdict
-  // stays right until the node's generation changes. Asked only when
-  // PreFilter did not Skip. Default false: a plugin opts in.
-  virtual bool FilterIsNodeLocal(const CycleState& /*state*/) const { return false; }
+  // `state`, Filter's verdict on a node depends only on that NodeInfo, the
+  // pod fields SignPod feeds, and cluster-wide values this method feeds to
+  // `key` (e.g. InterPodAffinity's domains holding matching pods), so a
+  // verdict stays right while the node's generation and `key` are
+  // unchanged. Asked only when PreFilter did not Skip. Default false: a
+  // plugin opts in.
+  virtual bool FilterIsNodeLocal(const CycleState& /*state*/, PodSigner& /*key*/) const {
+    return false;
+  }
 };
 
 // PostFilterResult (fwk.PostFilterResult): where the pod is nominated and

@@ -66,6 +66,20 @@ void PodSigner::Add(const HostPort& p) {
   Add(static_cast<int64_t>(p.port));
 }
 
+void PodSigner::Add(const LabelSelector& s) {
+  AddAll(std::span<const Requirement>(s.requirements));
+  Add(static_cast<int64_t>(s.valid));
+}
+
+void PodSigner::Add(const AffinityTerm& t) {
+  AddAll(std::span<const Atom>(t.namespaces));
+  for (const std::optional<LabelSelector>* sel : {&t.selector, &t.namespace_selector}) {
+    Add(static_cast<int64_t>(sel->has_value()));
+    if (sel->has_value()) Add(**sel);
+  }
+  Add(static_cast<int64_t>(t.topology_key));
+}
+
 uint64_t PodSigner::Finish() const { return XXH3_64bits(buf_.data(), buf_.size()); }
 
 }  // namespace sched

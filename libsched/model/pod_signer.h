@@ -42,6 +42,8 @@ class PodSigner {
   void Add(const PreferredSchedulingTerm& t);
   void Add(const Toleration& t);
   void Add(const HostPort& p);
+  void Add(const LabelSelector& s);
+  void Add(const AffinityTerm& t);
   // A list: its length, then each element.
   template <class T>
   void AddAll(std::span<const T> items) {

@@ -92,6 +92,18 @@ class InterPodAffinity final : public PreFilterPlugin,
                    const NodeInfo& node) const override;
   // REQUIRES: PreFilter returned Success in this cycle (else Error).
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  // P's required terms (P's labels and namespace are read through what
+  // FilterIsNodeLocal feeds its key).
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  // A node's verdict reads the signs of the counts in its domains. Feeds
+  // `key` what else it reads: P's merged terms, the existing pods' terms
+  // that match P, whether any pod matches P's affinity (the first-pod
+  // rule), and per term whose topology key has a domain of several nodes,
+  // the domains with a positive count; a domain of one node counts that
+  // node's pods, which its generation covers. False after AddPod / RemovePod moved the
+  // existing pods' counts (never in the filter walk). In
+  // inter_pod_affinity_cache_key.cc.
+  bool FilterIsNodeLocal(const CycleState& state, PodSigner& key) const override;
 
   // Skip when nothing scores (no term matched on any labelled node), or
   // when ignore_preferred_terms_of_existing_pods and P has no preferred

@@ -128,6 +128,7 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
     interpodaffinity::MergeNamespaces(snapshot, &t);
   }
   s.namespace_labels = &snapshot.NamespaceLabels(pod.ns_atom);
+  s.topology_domains = &snapshot.topology_domains();
   s.affinity_counts = DomainCounts(&snapshot.topology_domains());
   s.anti_affinity_counts = DomainCounts(&snapshot.topology_domains());
   for (const AffinityTerm& t : s.required_affinity) {

@@ -81,7 +81,9 @@ class NodeAffinity final : public PreFilterPlugin,
   void SignPod(const Pod& pod, PodSigner& sig) const override;
   // Equivalence-class cache: the verdict reads only the node and the pod
   // (addedAffinity is the profile's, and each profile has its own cache).
-  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
+  bool FilterIsNodeLocal(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
   // Skip when neither the pod nor the args have preferred terms; Error when
   // a pod's term with a non-zero weight is invalid (upstream parses them
   // eagerly here).

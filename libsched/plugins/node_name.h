@@ -27,7 +27,9 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
                 const NodeInfo& node) const override;
   void SignPod(const Pod& pod, PodSigner& sig) const override;
   // Equivalence-class cache: the verdict reads only the node and the pod.
-  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
+  bool FilterIsNodeLocal(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
 };
 
 }  // namespace sched

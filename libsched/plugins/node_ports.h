@@ -39,7 +39,9 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
                 const NodeInfo& node) const override;
   void SignPod(const Pod& pod, PodSigner& sig) const override;
   // Equivalence-class cache: the verdict reads only the node and the pod.
-  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
+  bool FilterIsNodeLocal(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
 
   // Whether every wanted port is free given the ports in use (fitsPorts).
   static bool FitsPorts(std::span<const HostPort> want, std::span<const HostPort> used);

@@ -369,7 +369,7 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod,
   return reasons;
 }
 
-bool NodeResourcesFit::FilterIsNodeLocal(const CycleState& state) const {
+bool NodeResourcesFit::FilterIsNodeLocal(const CycleState& state, PodSigner& /*key*/) const {
   const auto* s = state.Read<FitState>(slot());
   return s == nullptr || std::none_of(s->scalars.begin(), s->scalars.end(),
                                       [](const FitState::Scalar& sc) { return sc.dra_backed; });

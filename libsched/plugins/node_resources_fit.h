@@ -119,7 +119,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
   // Equivalence-class cache: the verdict reads only the node and the pod,
   // unless a request is DRA-backed (it then depends on the DeviceClasses;
   // upstream's SignPod disables the signature then).
-  bool FilterIsNodeLocal(const CycleState& state) const override;
+  bool FilterIsNodeLocal(const CycleState& state, PodSigner& key) const override;
 
   // Never skips. Resolves the scored resources and the pod's requests.
   Status PreScore(CycleState& state, const Pod& pod,

@@ -278,7 +278,8 @@ TEST(NodeResourcesFitTest, DraExtendedResources) {
     EXPECT_EQ(CodeName(s.code()), CodeName(c.want_code));
     std::vector<std::string> reasons(s.reasons().begin(), s.reasons().end());
     EXPECT_EQ(reasons, c.want_reasons);
-    EXPECT_EQ(p.FilterIsNodeLocal(state), c.node_local);
+    PodSigner key;
+    EXPECT_EQ(p.FilterIsNodeLocal(state, key), c.node_local);
   }
 
   // Scoring such a resource is refused (docs/dra.md).

@@ -40,7 +40,9 @@ class TaintToleration final : public FilterPlugin,
                 const NodeInfo& node) const override;
   void SignPod(const Pod& pod, PodSigner& sig) const override;
   // Equivalence-class cache: the verdict reads only the node and the pod.
-  bool FilterIsNodeLocal(const CycleState& /*state*/) const override { return true; }
+  bool FilterIsNodeLocal(const CycleState& /*state*/, PodSigner& /*key*/) const override {
+    return true;
+  }
   // Keeps the tolerations that can tolerate a PreferNoSchedule taint.
   Status PreScore(CycleState& state, const Pod& pod,
                   std::span<const NodeInfo* const> feasible,

@@ -50,7 +50,9 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
   for (const FilterPlugin* p : profile_.filter()) {
     const bool skip = cs.skip_filter(p->slot());
     signer_.Add(static_cast<int64_t>(skip));
-    if (!skip && !p->FilterIsNodeLocal(cs)) {
+    if (skip) continue;
+    signer_.Section(p->Name());
+    if (!p->FilterIsNodeLocal(cs, signer_)) {
       ++ecache_->stats().bypasses;
       return nullptr;
     }

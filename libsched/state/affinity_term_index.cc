@@ -1,27 +1,15 @@
 #include "libsched/state/affinity_term_index.h"
 
-#include <span>
-
 #include "libsched/model/pod_signer.h"
 
 namespace sched {
 namespace {
 
-void AddSelector(PodSigner& s, const std::optional<LabelSelector>& sel) {
-  s.Add(static_cast<int64_t>(sel.has_value()));
-  if (!sel) return;
-  s.AddAll(std::span<const Requirement>(sel->requirements));
-  s.Add(static_cast<int64_t>(sel->valid));
-}
-
 // Equal for equal (term, weight), distinct otherwise.
 std::string EntryKey(const AffinityTerm& t, int32_t weight) {
   PodSigner s;
   s.Add(int64_t{weight});
-  s.AddAll(std::span<const Atom>(t.namespaces));
-  AddSelector(s, t.selector);
-  AddSelector(s, t.namespace_selector);
-  s.Add(int64_t{t.topology_key});
+  s.Add(t);
   return std::string(s.bytes());
 }
 

@@ -24,7 +24,10 @@ void TopologyDomains::AddNode(uint32_t node_index, const LabelSet& labels, UndoL
       }
     }
     undo::SaveAt(log, k.nodes_, it->second);
-    ++k.nodes_[it->second];
+    if (++k.nodes_[it->second] == 2) {
+      undo::Save(log, k.shared_);
+      ++k.shared_;
+    }
     if (k.domain_of_.size() <= node_index) undo::Grow(log, k.domain_of_, node_index + 1, kNone);
     undo::SaveAt(log, k.domain_of_, node_index);
     k.domain_of_[node_index] = it->second;
@@ -38,6 +41,10 @@ void TopologyDomains::RemoveNode(uint32_t node_index, const LabelSet& labels, Un
     undo::SaveAt(log, k.domain_of_, node_index);
     k.domain_of_[node_index] = kNone;
     undo::SaveAt(log, k.nodes_, d);
+    if (k.nodes_[d] == 2) {
+      undo::Save(log, k.shared_);
+      --k.shared_;
+    }
     if (--k.nodes_[d] > 0) continue;
     undo::Erase(log, k.id_, k.id_.find(value));
     undo::SaveAt(log, k.value_of_, d);

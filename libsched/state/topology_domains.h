@@ -39,6 +39,9 @@ class TopologyDomains {
     uint32_t Find(Atom value) const;
     // One past the largest domain id: the size of a per-domain array.
     size_t bound() const { return value_of_.size(); }
+    // No two nodes share a value (hostname-like keys): a domain's pods
+    // are its one node's.
+    bool OneNodePerDomain() const { return shared_ == 0; }
 
    private:
     friend class TopologyDomains;
@@ -47,6 +50,7 @@ class TopologyDomains {
     std::vector<uint32_t> nodes_;            // by domain id: nodes in the domain
     std::vector<uint32_t> free_;             // freed domain ids
     std::unordered_map<Atom, uint32_t> id_;  // value -> domain id
+    size_t shared_ = 0;                      // domains of two nodes or more
   };
 
   // The node with index `node_index` now has `labels`. Changes are

@@ -90,6 +90,35 @@ TEST(TopologyDomainsTest, NodeInfoHeldByPodsKeepsItsIndex) {
   EXPECT_EQ(Dump(s, "zone"), (std::map<std::string, std::string>{{"n1", "a"}, {"n2", "b"}}));
 }
 
+// OneNodePerDomain: true while no two nodes share a value, through
+// relabels, removals and a Batch undone.
+TEST(TopologyDomainsTest, OneNodePerDomainFollowsSharedValues) {
+  ClusterState s;
+  Interner& in = s.interner();
+  auto node = [&](const std::string& name, const std::string& host) {
+    s.UpsertNode(NodeBuilder(in, name).Label("host", host).Build());
+  };
+  node("n1", "h1");
+  node("n2", "h2");
+  const TopologyDomains::Key* host = s.topology_domains().Find(in.Find("host"));
+  ASSERT_NE(host, nullptr);
+  EXPECT_TRUE(host->OneNodePerDomain());
+  node("n3", "h1");
+  EXPECT_FALSE(host->OneNodePerDomain());
+  node("n4", "h2");
+  node("n3", "h3");  // h1 is one node again, h2 still two
+  EXPECT_FALSE(host->OneNodePerDomain());
+  ASSERT_TRUE(s.RemoveNode("n4"));
+  EXPECT_TRUE(host->OneNodePerDomain());
+  {
+    ClusterState::Batch batch(s);  // not committed: undone
+    node("n5", "h3");
+    EXPECT_FALSE(host->OneNodePerDomain());
+  }
+  EXPECT_TRUE(host->OneNodePerDomain());
+  EXPECT_EQ(s.FindNode("n5"), nullptr);
+}
+
 }  // namespace
 }  // namespace topology_domains_test
 }  // namespace sched

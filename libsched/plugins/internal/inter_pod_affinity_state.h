@@ -51,6 +51,7 @@ struct PreFilterData {
   // P matches all of its own required affinity terms (first-pod rule).
   bool pod_matches_own_affinity = false;
   const LabelSet* namespace_labels = nullptr;  // of P's namespace
+  const TopologyDomains* topology_domains = nullptr;  // the snapshot's
 };
 
 // preScoreState: score per topology domain from P's preferred terms, and

@@ -1,0 +1,196 @@
+// InterPodAffinity::FilterIsNodeLocal's key (inter_pod_affinity_cache_key.cc):
+// what moves it and what does not.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libsched/plugins/inter_pod_affinity.h"
+#include "libsched/testing/inter_pod_affinity_test_util.h"
+
+namespace sched {
+namespace inter_pod_affinity_cache_key_test {
+namespace {
+
+using namespace ipa_testing;  // NOLINT: test vocabulary
+using testing::PodTerm;
+
+// n1, n2 in zone z1, n3 in z2; hostnames are the names.
+const std::vector<NodeSpec> kNodes = {
+    {"n1", {{"host", "n1"}, {"zone", "z1"}}},
+    {"n2", {{"host", "n2"}, {"zone", "z1"}}},
+    {"n3", {{"host", "n3"}, {"zone", "z2"}}},
+};
+
+AffinityTerm AppIn(Interner& in, const std::string& topology, const std::string& app) {
+  return PodTerm(in, topology, {In(in, "app", {app})});
+}
+
+// PreFilter then FilterIsNodeLocal for `pod`: the key's bytes.
+std::string KeyOf(const ClusterState& cs, const Pod& pod) {
+  const InterPodAffinity pl;
+  CycleState state(1);
+  PreFilterResult result;
+  EXPECT_TRUE(pl.PreFilter(state, pod, cs, &result).IsSuccess());
+  PodSigner key;
+  EXPECT_TRUE(pl.FilterIsNodeLocal(state, key));
+  return std::string(key.bytes());
+}
+
+void AddPod(ClusterState& cs, testing::PodBuilder b, const std::string& node) {
+  cs.UpsertPod(b.NodeName(node).Build());
+}
+
+// Hostname: a node's count is its own pods', so a matching pod on some node
+// leaves the key; a second node with the same hostname value moves it.
+TEST(InterPodAffinityCacheKeyTest, HostnameKeyMovesOnlyWhenAValueIsShared) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  const PodPtr p =
+      MakePod(in, "p", {{"app", "x"}}).RequiredPodAntiAffinity(AppIn(in, "host", "web")).Build();
+  const std::string k0 = KeyOf(cs, *p);
+  AddPod(cs, MakePod(in, "w1", {{"app", "web"}}), "n2");
+  EXPECT_EQ(KeyOf(cs, *p), k0);
+  AddNodes(cs, {{"n4", {{"host", "n1"}, {"zone", "z2"}}}});
+  const std::string k1 = KeyOf(cs, *p);
+  EXPECT_NE(k1, k0);
+  // Now the domains with a matching pod count: n2's is already listed.
+  AddPod(cs, MakePod(in, "w2", {{"app", "web"}}), "n2");
+  EXPECT_EQ(KeyOf(cs, *p), k1);
+  AddPod(cs, MakePod(in, "w3", {{"app", "web"}}), "n4");
+  EXPECT_NE(KeyOf(cs, *p), k1);
+}
+
+// Zone: the key lists the zones holding a matching pod; another pod in
+// such a zone leaves it, the first pod of a zone moves it.
+TEST(InterPodAffinityCacheKeyTest, ZoneKeyListsTheZonesWithMatchingPods) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  AddPod(cs, MakePod(in, "w1", {{"app", "web"}}), "n1");
+  const PodPtr p =
+      MakePod(in, "p", {{"app", "x"}}).RequiredPodAffinity(AppIn(in, "zone", "web")).Build();
+  const std::string k0 = KeyOf(cs, *p);
+  AddPod(cs, MakePod(in, "w2", {{"app", "web"}}), "n2");
+  AddPod(cs, MakePod(in, "other", {{"app", "other"}}), "n3");
+  EXPECT_EQ(KeyOf(cs, *p), k0);
+  AddPod(cs, MakePod(in, "w3", {{"app", "web"}}), "n3");
+  EXPECT_NE(KeyOf(cs, *p), k0);
+}
+
+// The first-pod rule reads whether any pod matches P's affinity anywhere.
+TEST(InterPodAffinityCacheKeyTest, FirstPodRuleMovesTheKey) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  const PodPtr p =
+      MakePod(in, "p", {{"app", "aff"}}).RequiredPodAffinity(AppIn(in, "host", "aff")).Build();
+  const std::string k0 = KeyOf(cs, *p);
+  AddPod(cs, MakePod(in, "a1", {{"app", "aff"}}), "n1");
+  const std::string k1 = KeyOf(cs, *p);
+  EXPECT_NE(k1, k0);
+  AddPod(cs, MakePod(in, "a2", {{"app", "aff"}}), "n3");
+  EXPECT_EQ(KeyOf(cs, *p), k1);
+}
+
+// Existing pods' anti-affinity by zone: the zones where the term is held.
+TEST(InterPodAffinityCacheKeyTest, ExistingTermsByZoneListTheirZones) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  auto holder = [&](const std::string& name) {
+    return MakePod(in, name, {{"app", "h"}}).RequiredPodAntiAffinity(AppIn(in, "zone", "web"));
+  };
+  AddPod(cs, holder("h1"), "n1");
+  const PodPtr p = MakePod(in, "p", {{"app", "web"}}).Build();
+  const std::string k0 = KeyOf(cs, *p);
+  AddPod(cs, holder("h2"), "n2");
+  EXPECT_EQ(KeyOf(cs, *p), k0);
+  AddPod(cs, holder("h3"), "n3");
+  EXPECT_NE(KeyOf(cs, *p), k0);
+}
+
+// An existing pod's term with a namespaceSelector matches P through its
+// Namespace's labels: relabelling the Namespace moves the key.
+TEST(InterPodAffinityCacheKeyTest, NamespaceLabelsMoveTheKey) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  AddNamespace(cs, "default", {{"team", "a"}});
+  AffinityTerm team_a = AppIn(in, "host", "web");
+  team_a.namespaces.clear();
+  team_a.namespace_selector = testing::Selector({In(in, "team", {"a"})});
+  AddPod(cs, MakePod(in, "h1", {{"app", "h"}}, "other").RequiredPodAntiAffinity(team_a), "n1");
+  const PodPtr p =
+      MakePod(in, "p", {{"app", "web"}}).RequiredPodAntiAffinity(AppIn(in, "host", "none")).Build();
+  const std::string k0 = KeyOf(cs, *p);
+  AddNamespace(cs, "default", {{"team", "b"}});
+  EXPECT_NE(KeyOf(cs, *p), k0);
+}
+
+// P's labels decide which existing pods' terms match it: the key holds
+// them (and P's labels are not in its class signature).
+TEST(InterPodAffinityCacheKeyTest, ExistingTermsMatchingPAreInTheKey) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  AddPod(cs,
+         MakePod(in, "h1", {{"app", "h"}}).RequiredPodAntiAffinity(AppIn(in, "host", "web")),
+         "n1");
+  const PodPtr web = MakePod(in, "p", {{"app", "web"}})
+                         .RequiredPodAntiAffinity(AppIn(in, "host", "none"))
+                         .Build();
+  const PodPtr other = MakePod(in, "q", {{"app", "other"}})
+                           .RequiredPodAntiAffinity(AppIn(in, "host", "none"))
+                           .Build();
+  EXPECT_NE(KeyOf(cs, *web), KeyOf(cs, *other));
+}
+
+// AddPod moved an existing pod's term count (nominated pods, preemption):
+// not node-local.
+TEST(InterPodAffinityCacheKeyTest, NotNodeLocalAfterAddPodMovedExistingTerms) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  const PodPtr p = MakePod(in, "p", {{"app", "web"}}).Build();
+  const PodPtr holder = MakePod(in, "h", {{"app", "h"}})
+                            .RequiredPodAntiAffinity(AppIn(in, "zone", "web"))
+                            .NodeName("n1")
+                            .Build();
+  cs.UpsertPod(holder);
+  const InterPodAffinity pl;
+  CycleState state(1);
+  PreFilterResult result;
+  ASSERT_TRUE(pl.PreFilter(state, *p, cs, &result).IsSuccess());
+  PodSigner key;
+  EXPECT_TRUE(pl.FilterIsNodeLocal(state, key));
+  ASSERT_TRUE(pl.AddPod(state, *p, *holder, *cs.FindNode("n2")).IsSuccess());
+  EXPECT_FALSE(pl.FilterIsNodeLocal(state, key));
+}
+
+// SignPod: P's required terms tell classes apart, its labels do not (the
+// key holds what they decide).
+TEST(InterPodAffinityCacheKeyTest, SignPodFeedsTheRequiredTerms) {
+  Interner in;
+  const InterPodAffinity pl;
+  auto sign = [&](const Pod& pod) {
+    PodSigner sig;
+    pl.SignPod(pod, sig);
+    return std::string(sig.bytes());
+  };
+  const std::string base = sign(*MakePod(in, "p", {{"app", "a"}}).Build());
+  EXPECT_EQ(sign(*MakePod(in, "q", {{"app", "b"}}).Build()), base);
+  EXPECT_NE(
+      sign(*MakePod(in, "p", {{"app", "a"}}).RequiredPodAffinity(AppIn(in, "zone", "a")).Build()),
+      base);
+  EXPECT_NE(sign(*MakePod(in, "p", {{"app", "a"}})
+                      .RequiredPodAntiAffinity(AppIn(in, "zone", "a"))
+                      .Build()),
+            base);
+}
+
+}  // namespace
+}  // namespace inter_pod_affinity_cache_key_test
+}  // namespace sched
