@@ -10,12 +10,9 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
-	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/utils/ptr"
-
-	"github.com/libsched/libsched/go/sched"
 )
 
 // fakeWall is a wall clock a test sets.
@@ -26,11 +23,7 @@ func (w *fakeWall) now() time.Time { return w.t }
 // TestEngineClockFollowsTheWallTime: the engine's clock reads the wall time
 // as Unix milliseconds after each advance, and never goes back.
 func TestEngineClockFollowsTheWallTime(t *testing.T) {
-	engine, err := sched.New([]byte(`{}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer engine.Close()
+	engine := newTestEngine(t)
 	wall := &fakeWall{t: time.Date(2026, 11, 27, 16, 0, 0, 999_999, time.UTC)}
 	clock := newEngineClock(wall.now)
 	for _, step := range []struct {
@@ -75,14 +68,10 @@ func TestBindingTimeoutOnTheWallTime(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			engine, err := sched.New([]byte(`{}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer engine.Close()
+			engine := newTestEngine(t)
 			nodeStore, podStore := newStores()
 			view := newEngineView(corelisters.NewNodeLister(nodeStore), corelisters.NewPodLister(podStore))
-			f := &feed{engine: engine, view: view, logger: klog.Background()}
+			f := testFeed(engine, view)
 			pl := &LibSched{args: Args{Mode: ModeAlgorithm}, engine: engine, feed: f, clock: newEngineClock(wall.now)}
 			node := testNode("1")
 			f.apply(eventAdded, node)

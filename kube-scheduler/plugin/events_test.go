@@ -11,8 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/libsched/libsched/go/sched"
 )
 
 func TestEncodeEvent(t *testing.T) {
@@ -48,11 +46,7 @@ func TestEncodeEvent(t *testing.T) {
 		{name: "csinode", eventType: eventDeleted, obj: &storagev1.CSINode{ObjectMeta: metav1.ObjectMeta{Name: "n1"}},
 			wantGVK: storagev1.SchemeGroupVersion.WithKind("CSINode"), wantApply: 1},
 	}
-	engine, err := sched.New([]byte(`{}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer engine.Close()
+	engine := newTestEngine(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := encodeEvent(tc.eventType, tc.obj)

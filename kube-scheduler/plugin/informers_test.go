@@ -8,9 +8,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/klog/v2"
-
-	"github.com/libsched/libsched/go/sched"
 )
 
 // The resource.k8s.io informers follow the DynamicResourceAllocation gate:
@@ -63,13 +60,9 @@ func TestFeedCountsOnlyThisSchedulersNominations(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.schedulerName, func(t *testing.T) {
-			engine, err := sched.New([]byte(`{}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer engine.Close()
-			f := &feed{engine: engine, view: newEngineView(nil, nil), logger: klog.Background(),
-				profiles: map[string]bool{"libsched": true, v1.DefaultSchedulerName: true}}
+			engine := newTestEngine(t)
+			f := testFeed(engine, newEngineView(nil, nil))
+			f.profiles = map[string]bool{"libsched": true, v1.DefaultSchedulerName: true}
 			f.apply(eventAdded, testNode("1"))
 			nominated := testPod("nominated", "2", "", 1000)
 			nominated.Spec.SchedulerName = tc.schedulerName

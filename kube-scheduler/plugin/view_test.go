@@ -43,6 +43,22 @@ func testPod(name, rv, node string, priority int32) *v1.Pod {
 	}
 }
 
+// newTestEngine is an engine with the default config, closed when t ends.
+func newTestEngine(t testing.TB) *sched.Engine {
+	t.Helper()
+	engine, err := sched.New([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.Close() })
+	return engine
+}
+
+// testFeed feeds engine for a scheduler whose one profile is the engine's.
+func testFeed(engine *sched.Engine, view *engineView) *feed {
+	return &feed{engine: engine, view: view, logger: klog.Background(), profiles: map[string]bool{engineProfile: true}}
+}
+
 // newStores returns stores as the Node and Pod informers index them.
 func newStores() (nodes, pods cache.Indexer) {
 	return cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}),
@@ -112,11 +128,7 @@ func TestPreFilterCatchesUp(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			engine, err := sched.New([]byte(`{}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer engine.Close()
+			engine := newTestEngine(t)
 			nodeStore, podStore := newStores()
 			for _, obj := range tc.store {
 				store := podStore
@@ -132,7 +144,7 @@ func TestPreFilterCatchesUp(t *testing.T) {
 			if tc.maxLag != 0 {
 				view.maxLag = tc.maxLag
 			}
-			f := &feed{engine: engine, view: view, logger: klog.Background(), profiles: map[string]bool{engineProfile: true}}
+			f := testFeed(engine, view)
 			pl := &LibSched{args: Args{Mode: ModeAlgorithm}, engine: engine, feed: f, clock: newEngineClock(time.Now)}
 			for _, ev := range tc.fed {
 				f.apply(ev.eventType, ev.obj)
@@ -181,14 +193,10 @@ func TestPreFilterCatchesUp(t *testing.T) {
 // Run: go test -run '^$' -bench PreFilterCatchUp ./plugin/
 func BenchmarkPreFilterCatchUp(b *testing.B) {
 	for _, n := range []int{500, 5000} {
-		engine, err := sched.New([]byte(`{}`))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer engine.Close()
+		engine := newTestEngine(b)
 		nodeStore, podStore := newStores()
 		view := newEngineView(corelisters.NewNodeLister(nodeStore), corelisters.NewPodLister(podStore))
-		f := &feed{engine: engine, view: view, logger: klog.Background(), profiles: map[string]bool{engineProfile: true}}
+		f := testFeed(engine, view)
 		nodes := make([]fwk.NodeInfo, n)
 		for i := range nodes {
 			node := testNode("1")
