@@ -28,7 +28,7 @@ func main() {
 	nodes := flag.String("nodes", "500", "comma-separated cluster sizes")
 	placements := flag.String("placements", "", "append placements to this file")
 	table := flag.Bool("table", false, "print a table on stderr")
-	flag.DurationVar(&stallTimeout, "stall", stallTimeout, "upstream: end a batch after this long without a binding")
+	flag.DurationVar(&stallTimeout, "stall", stallTimeout, "upstream: end a batch after this long without a binding or a scheduling attempt")
 	klog.InitFlags(nil)
 	flag.Parse()
 	if err := run(*impl, *corpus, *workloads, *nodes, *placements, *table); err != nil {

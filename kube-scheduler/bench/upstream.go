@@ -24,11 +24,14 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 )
 
-// stallTimeout ends a batch that has made no progress for this long: its
-// remaining pods count as unscheduled (flag --stall). On the fake API
-// server, which deletes synchronously, a preemptor's requeue sometimes
-// races the deletion of its victims and the pod waits for upstream's
-// 5-minute flush of unschedulable pods; the default stops well before.
+// stallTimeout ends a batch that has made no progress (no binding and no
+// scheduling attempt) for this long: its remaining pods count as
+// unscheduled (flag --stall). Attempts count as progress because a
+// preemptor requeued after its victims are gone waits behind every
+// preemptor not yet tried (activeQ orders by priority, then queue time):
+// at 5,000 nodes that is minutes of attempts without a binding. A pod left
+// for upstream's 5-minute flush of unschedulable pods leaves the loop
+// idle, and the default stops well before the flush.
 var stallTimeout = 30 * time.Second
 
 // runUpstream runs p through kube-scheduler v1.36.3's own scheduler
@@ -254,15 +257,15 @@ func createAndWait(ctx context.Context, client *fake.Clientset, w *watcher, b ba
 		}
 	}
 	nextChurn := time.Now()
-	lastProgress, lastLeft := time.Now(), -1
+	lastProgress, lastLeft, lastTries := time.Now(), -1, -1
 	for {
-		left := w.unbound(pods)
+		left, tries := w.unbound(pods), w.triesSoFar()
 		if left == 0 {
 			return 0, nil
 		}
 		now := time.Now()
-		if left != lastLeft {
-			lastProgress, lastLeft = now, left
+		if left != lastLeft || tries != lastTries {
+			lastProgress, lastLeft, lastTries = now, left, tries
 		} else if now.Sub(lastProgress) > stallTimeout {
 			return left, nil
 		}
@@ -290,6 +293,7 @@ type watcher struct {
 	measured   map[string]bool
 	nominated  map[string]bool
 	attemptMs  []float64
+	tries      int // scheduling attempts of any pod
 	last       time.Time
 }
 
@@ -310,6 +314,7 @@ func (w *watcher) measure(pods []*v1.Pod) {
 func (w *watcher) attempt(p *v1.Pod, d time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.tries++
 	if w.measured[key(p)] {
 		w.attemptMs = append(w.attemptMs, float64(d.Nanoseconds())/1e6)
 	}
@@ -351,6 +356,12 @@ func (w *watcher) podsOn(node string) []string {
 	}
 	sort.Strings(pods)
 	return pods
+}
+
+func (w *watcher) triesSoFar() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tries
 }
 
 func (w *watcher) lastBound() time.Time {
