@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -110,10 +111,13 @@ func (f *feed) send(eventType string, obj any) error {
 			obj = &c
 		}
 	}
-	doc, err := encodeEvent(eventType, obj)
-	if err == nil {
-		_, err = f.engine.Apply(doc)
-	}
+	err := withEventBuffer(func(buf *bytes.Buffer) error {
+		if err := encodeEvent(buf, eventType, obj); err != nil {
+			return err
+		}
+		_, err := f.engine.Apply(buf.Bytes())
+		return err
+	})
 	f.view.record(eventType, obj)
 	return err
 }

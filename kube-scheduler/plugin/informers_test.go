@@ -2,9 +2,13 @@ package plugin
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
@@ -80,5 +84,85 @@ func TestFeedCountsOnlyThisSchedulersNominations(t *testing.T) {
 				t.Errorf("pod placed on %q, want %q", res.Node, tc.wantNode)
 			}
 		})
+	}
+}
+
+// The feed sends the engine every update it reads, status-only ones
+// included: each step below changes the engine's answer for the same pod,
+// so a feed that skipped or trimmed any of them would fail here.
+func TestFeedAppliesEveryUpdateTheEngineReads(t *testing.T) {
+	engine := newTestEngine(t)
+	f := testFeed(engine, newEngineView(nil, nil))
+	pod := testPod("p", "1", "", 0)
+	pod.Spec.Affinity = &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []v1.PodAffinityTerm{{
+		LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}, TopologyKey: v1.LabelHostname}}}}
+	doc, err := encodePod(pod, ModeAlgorithm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nominated := testPod("nominated", "2", "", 1000)
+	withNomination := nominated.DeepCopy()
+	withNomination.ResourceVersion, withNomination.Status.NominatedNodeName = "3", "n1"
+	withoutNomination := nominated.DeepCopy()
+	withoutNomination.ResourceVersion = "4"
+	bound := testPod("bound", "5", "n1", 0)
+	bound.Spec.Containers[0].Resources.Requests = v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}
+	relabelled := bound.DeepCopy()
+	relabelled.ResourceVersion, relabelled.Labels = "6", map[string]string{"app": "x"}
+	steps := []struct {
+		name     string
+		event    event
+		wantNode string
+	}{
+		{"node", event{eventAdded, testNode("1")}, "n1"},
+		{"pending pod", event{eventAdded, nominated}, "n1"},
+		{"status-only: nominated to n1", event{eventModified, withNomination}, ""},
+		{"status-only: nomination cleared", event{eventModified, withoutNomination}, "n1"},
+		{"bound pod", event{eventAdded, bound}, "n1"},
+		{"metadata-only: labels the pod repels", event{eventModified, relabelled}, ""},
+		{"bound pod deleted", event{eventDeleted, relabelled}, "n1"},
+	}
+	for _, s := range steps {
+		f.apply(s.event.eventType, s.event.obj)
+		res, err := engine.Schedule(context.Background(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Node != s.wantNode {
+			t.Fatalf("after %s: pod placed on %q, want %q", s.name, res.Node, s.wantNode)
+		}
+	}
+}
+
+// Events sent at once from several handlers (each informer's goroutine)
+// share the feed's pooled buffers: every one reaches the engine intact.
+func TestFeedConcurrentEvents(t *testing.T) {
+	engine := newTestEngine(t)
+	f := testFeed(engine, newEngineView(nil, nil))
+	const senders, each = 4, 50
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				n := testNode("1")
+				n.Name = fmt.Sprintf("n-%d-%d", s, i)
+				n.Labels = map[string]string{v1.LabelHostname: n.Name}
+				f.apply(eventAdded, n)
+			}
+		}()
+	}
+	wg.Wait()
+	doc, err := encodePod(testPod("p", "1", "", 0), ModeAlgorithm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Schedule(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NumAllNodes != senders*each || res.Node == "" {
+		t.Errorf("engine has %d nodes (placed on %q), want %d", res.NumAllNodes, res.Node, senders*each)
 	}
 }
