@@ -219,9 +219,11 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchExpressions":)"
              R"([{"key":"app","operator":"In","values":["rs11","soft"]}]}},)"
              R"({"maxSkew":2,"topologyKey":"topology.kubernetes.io/zone",)"
-             R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchLabels":{"app":"soft"}}},)"
+             R"("whenUnsatisfiable":"ScheduleAnyway",)"
+             R"("labelSelector":{"matchLabels":{"app":"soft"}}},)"
              R"({"maxSkew":1,"topologyKey":"kubernetes.io/hostname",)"
-             R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchLabels":{"app":"rs12"}}}],)";
+             R"("whenUnsatisfiable":"ScheduleAnyway",)"
+             R"("labelSelector":{"matchLabels":{"app":"rs12"}}}],)";
       break;
     case 18:  // anti-affinity by zone to pods of namespaces labelled team=a
               // (its own among them while ns has that label)
