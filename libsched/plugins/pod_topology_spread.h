@@ -87,13 +87,18 @@ class PodTopologySpread final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
 
   // Counts matching pods per domain of each ScheduleAnyway constraint over
-  // the domains of the feasible nodes (per node for hostname constraints).
+  // the domains of the feasible nodes (per node for hostname constraints),
+  // and computes each feasible node's raw score: Σ count × ln(domains + 2)
+  // + (maxSkew − 1) over the constraints whose key the node has, rounded.
   // Skip when there is no such constraint or no node. As PreFilter: flat
-  // arrays, and the nodes must belong to `snapshot`.
+  // arrays, and the nodes must belong to `snapshot`. With a class memo
+  // (CycleState::class_memo) it keeps the default selector and its per-node
+  // arrays there for the class's next cycle. O(feasible nodes + pod groups
+  // + matching groups' nodes).
   Status PreScore(CycleState& state, const Pod& pod, std::span<const NodeInfo* const> feasible,
                   const ClusterState& snapshot) const override;
-  // Σ count × ln(domains + 2) + (maxSkew − 1) over the constraints whose key
-  // the node has, rounded. REQUIRES: PreScore returned Success (else Error).
+  // The raw score PreScore computed for `node`. REQUIRES: PreScore returned
+  // Success (else Error) and `node` was one of its feasible nodes.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
   bool HasNormalizeScore() const override { return true; }

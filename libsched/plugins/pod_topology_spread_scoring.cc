@@ -20,32 +20,28 @@ using pts_internal::Constraint;
 
 constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";  // v1.LabelHostname
 
+// Per node index scratch that PreScore fills for its feasible nodes only
+// (the other entries hold whatever an earlier cycle left: never read).
+struct NodeBuffers {
+  std::vector<int64_t> raw;                       // the raw score
+  std::vector<std::vector<int64_t>> host_counts;  // per hostname constraint
+};
+
+// What PreScore keeps per equivalence class (CycleState::class_memo): the
+// default selector's memo, and the buffers, which the class's next cycle
+// reuses once no CycleState of an earlier one holds them (no allocation,
+// no zeroing of NodeIndexBound() entries a cycle).
+struct ClassMemo : StateData {
+  std::unique_ptr<StateData> default_selector;
+  std::shared_ptr<NodeBuffers> buffers;
+};
+
 struct PreScoreState : StateData {
-  std::vector<Constraint> constraints;
   // Parallel to the feasible nodes: the node lacks a required key.
   std::vector<bool> ignored;
-  // Per hostname constraint: matching pods by node index (empty for the
-  // others).
-  std::vector<std::vector<int64_t>> counts;
-  // Per other constraint: scoreForCount of each domain id, from its
-  // matching pods (upstream's topologyValueToPodCounts), computed once per
-  // domain instead of once per node (empty for hostname ones).
-  std::vector<std::vector<double>> domain_scores;
-  // Per constraint: the domain of a node without the key, which upstream
-  // reads as the value "" (the id of "" or one past the domains).
-  std::vector<uint32_t> missing;
-  std::vector<double> topology_normalizing_weight;
-  bool require_all_topologies = false;
-  Atom hostname = kNoAtom;
-
-  // By NodeInfo::index().
-  uint32_t Domain(size_t i, uint32_t node_index) const {
-    const uint32_t d = constraints[i].DomainOf(node_index);
-    return d == TopologyDomains::kNone ? missing[i] : d;
-  }
-  bool Ignored(uint32_t node_index) const {
-    return require_all_topologies && !pts_internal::NodeHasAllKeys(node_index, constraints);
-  }
+  bool any_ignored = false;
+  // The raw score of each feasible node, by NodeInfo::index().
+  std::shared_ptr<const NodeBuffers> buffers;
 };
 
 // scoreForCount: a node's share of one constraint's score.
@@ -59,6 +55,35 @@ bool SameSelector(const std::optional<LabelSelector>& a, const std::optional<Lab
   return a->valid == b->valid && a->requirements == b->requirements;
 }
 
+// The class memo entry of this plugin (made on first use), or null when
+// the cycle has no class.
+ClassMemo* TakeClassMemo(std::unique_ptr<StateData>* entry) {
+  if (entry == nullptr) return nullptr;
+  if (auto* memo = dynamic_cast<ClassMemo*>(entry->get())) return memo;
+  auto memo = std::make_unique<ClassMemo>();
+  ClassMemo* out = memo.get();
+  *entry = std::move(memo);
+  return out;
+}
+
+// Buffers of at least `bound` entries per array: the class's own when no
+// earlier cycle's state still holds them, else new ones.
+std::shared_ptr<NodeBuffers> TakeBuffers(ClassMemo* memo, size_t bound, size_t num_hostname) {
+  std::shared_ptr<NodeBuffers> b;
+  if (memo != nullptr && memo->buffers != nullptr && memo->buffers.use_count() == 1) {
+    b = memo->buffers;
+  } else {
+    b = std::make_shared<NodeBuffers>();
+    if (memo != nullptr) memo->buffers = b;
+  }
+  if (b->raw.size() < bound) b->raw.resize(bound);
+  b->host_counts.resize(std::max(b->host_counts.size(), num_hostname));
+  for (size_t h = 0; h < num_hostname; ++h) {
+    if (b->host_counts[h].size() < bound) b->host_counts[h].resize(bound);
+  }
+  return b;
+}
+
 constexpr const char* kNotFound =
     "reading \"PreScorePodTopologySpread\" from cycleState: not found";
 
@@ -67,63 +92,97 @@ constexpr const char* kNotFound =
 Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
                                    std::span<const NodeInfo* const> feasible,
                                    const ClusterState& snapshot) const {
-  const std::vector<const NodeInfo*>& all_nodes = snapshot.NodeList();
-  if (all_nodes.empty()) return Status(Code::kSkip);
+  if (snapshot.NodeList().empty()) return Status(Code::kSkip);
+  ClassMemo* memo = TakeClassMemo(state.class_memo(slot()));
+  const std::vector<Constraint> constraints =
+      pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_, snapshot,
+                                   memo != nullptr ? &memo->default_selector : nullptr);
+  if (constraints.empty()) return Status(Code::kSkip);
   auto s = std::make_unique<PreScoreState>();
-  s->constraints = pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_, snapshot,
-                                                state.class_memo(slot()));
-  if (s->constraints.empty()) return Status(Code::kSkip);
   const Interner& in = snapshot.interner();
-  s->hostname = in.Find(kHostnameKey);
-  s->require_all_topologies = !pod.topology_spread_constraints.empty() || !args_.system_defaulting;
+  const Atom hostname = in.Find(kHostnameKey);
+  const bool require_all_topologies =
+      !pod.topology_spread_constraints.empty() || !args_.system_defaulting;
 
-  // initPreScoreState: the domains of the feasible nodes.
-  const size_t nc = s->constraints.size();
+  // Per constraint: its hostname counts (hostname constraints), or the
+  // domain of a node without the key, which upstream reads as the value ""
+  // (the id of "" or one past the domains).
+  const size_t nc = constraints.size();
+  std::vector<size_t> host(nc, 0);  // index into host_counts
+  std::vector<uint32_t> missing(nc, 0);
+  size_t num_hostname = 0;
   const Atom empty = in.Find("");
-  std::vector<std::vector<uint8_t>> present(nc);  // by domain id
-  for (const Constraint& c : s->constraints) {
+  for (size_t i = 0; i < nc; ++i) {
+    const Constraint& c = constraints[i];
+    if (c.topology_key == hostname) {
+      host[i] = num_hostname++;
+      continue;
+    }
     const uint32_t of_empty =
         c.domains == nullptr ? TopologyDomains::kNone : c.domains->Find(empty);
-    s->missing.push_back(of_empty == TopologyDomains::kNone ? static_cast<uint32_t>(c.DomainBound())
-                                                            : of_empty);
+    missing[i] = of_empty == TopologyDomains::kNone ? static_cast<uint32_t>(c.DomainBound())
+                                                    : of_empty;
   }
-  for (size_t i = 0; i < nc; ++i) present[i].assign(s->constraints[i].DomainBound() + 1, 0);
+  const std::shared_ptr<NodeBuffers> buffers =
+      TakeBuffers(memo, snapshot.NodeIndexBound(), num_hostname);
+  auto domain = [&](size_t i, uint32_t node_index) {
+    const uint32_t d = constraints[i].DomainOf(node_index);
+    return d == TopologyDomains::kNone ? missing[i] : d;
+  };
+
+  // initPreScoreState: the domains of the feasible nodes (their hostname
+  // counts start at 0).
+  std::vector<std::vector<uint8_t>> present(nc);  // by domain id
+  for (size_t i = 0; i < nc; ++i) {
+    if (constraints[i].topology_key != hostname) {
+      present[i].assign(constraints[i].DomainBound() + 1, 0);
+    }
+  }
   std::vector<int64_t> topo_size(nc, 0);
   s->ignored.assign(feasible.size(), false);
   int64_t num_ignored = 0;
   for (size_t n = 0; n < feasible.size(); ++n) {
     const uint32_t index = feasible[n]->index();
-    if (s->Ignored(index)) {
+    if (require_all_topologies && !pts_internal::NodeHasAllKeys(index, constraints)) {
       s->ignored[n] = true;
       ++num_ignored;
       continue;
     }
     for (size_t i = 0; i < nc; ++i) {
-      if (s->constraints[i].topology_key == s->hostname) continue;
-      uint8_t& p = present[i][s->Domain(i, index)];
+      if (constraints[i].topology_key == hostname) {
+        buffers->host_counts[host[i]][index] = 0;
+        continue;
+      }
+      uint8_t& p = present[i][domain(i, index)];
       if (!p) {
         p = 1;
         ++topo_size[i];
       }
     }
   }
+  s->any_ignored = num_ignored > 0;
+  std::vector<double> weight(nc);  // topologyNormalizingWeight
   for (size_t i = 0; i < nc; ++i) {
-    const int64_t size = s->constraints[i].topology_key == s->hostname
+    const int64_t size = constraints[i].topology_key == hostname
                              ? static_cast<int64_t>(feasible.size()) - num_ignored
                              : topo_size[i];
-    s->topology_normalizing_weight.push_back(std::log(static_cast<double>(size + 2)));
+    weight[i] = std::log(static_cast<double>(size + 2));
   }
 
-  // Matching pods: per node for hostname constraints (Score reads them);
-  // otherwise summed into the domains of the feasible nodes over every
-  // node of the snapshot, which is over the nodes holding matching pods
-  // that have a Node object (NodeList()'s): O(matching pods' nodes), not
-  // O(nodes) as upstream's walk of every node. The pod groups are matched
-  // once per distinct selector (the system default constraints share one).
+  // Matching pods: per node for hostname constraints (into the feasible
+  // nodes' entries; others get ignored sums); otherwise summed into the
+  // domains of the feasible nodes over every node of the snapshot, which
+  // is over the nodes holding matching pods that have a Node object
+  // (NodeList()'s): O(matching pods' nodes), not O(nodes) as upstream's
+  // walk of every node. The pod groups are matched once per distinct
+  // selector (the system default constraints share one). Each other
+  // constraint's scoreForCount is taken once per domain (upstream's
+  // topologyValueToPodCounts), not once per node.
   std::vector<std::pair<const NodeInfo*, int64_t>> matches;
   const std::optional<LabelSelector>* matched = nullptr;
+  std::vector<std::vector<double>> domain_scores(nc);
   for (size_t i = 0; i < nc; ++i) {
-    const Constraint& c = s->constraints[i];
+    const Constraint& c = constraints[i];
     if (matched == nullptr || !SameSelector(*matched, c.selector)) {
       matches.clear();
       pts_internal::ForEachPodsMatchSelector(
@@ -131,27 +190,48 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
           [&](const NodeInfo& node, int64_t count) { matches.emplace_back(&node, count); });
       matched = &c.selector;
     }
-    if (c.topology_key == s->hostname) {
-      std::vector<int64_t>& by_node = s->counts.emplace_back(snapshot.NodeIndexBound(), 0);
+    if (c.topology_key == hostname) {
+      std::vector<int64_t>& by_node = buffers->host_counts[host[i]];
       for (const auto& [node, count] : matches) by_node[node->index()] += count;
-      s->domain_scores.emplace_back();
       continue;
     }
-    s->counts.emplace_back();
     std::vector<int64_t> counts(present[i].size(), 0);
     const bool reads_node = c.PoliciesReadNode(pod);
     for (const auto& [node, count] : matches) {
       const uint32_t index = node->index();
-      if (node->node() == nullptr || s->Ignored(index)) continue;
+      if (node->node() == nullptr) continue;
+      if (require_all_topologies && !pts_internal::NodeHasAllKeys(index, constraints)) continue;
       if (reads_node && !c.MatchesNodeInclusionPolicies(pod, *node->node(), in)) continue;
-      const uint32_t d = s->Domain(i, index);
+      const uint32_t d = domain(i, index);
       if (present[i][d]) counts[d] += count;
     }
-    std::vector<double>& scores = s->domain_scores.emplace_back(counts.size());
+    std::vector<double>& scores = domain_scores[i];
+    scores.resize(counts.size());
     for (size_t d = 0; d < counts.size(); ++d) {
-      scores[d] = ScoreForCount(counts[d], s->topology_normalizing_weight[i], c.max_skew);
+      scores[d] = ScoreForCount(counts[d], weight[i], c.max_skew);
     }
   }
+
+  // Score's raw value of each feasible node: Σ over the constraints whose
+  // key the node has, in their order, then math.Round (llround: halves
+  // away from zero). Ignored nodes get 0.
+  for (size_t n = 0; n < feasible.size(); ++n) {
+    const uint32_t index = feasible[n]->index();
+    int64_t& raw = buffers->raw[index];
+    raw = 0;
+    if (s->ignored[n]) continue;
+    double sum = 0;
+    for (size_t i = 0; i < nc; ++i) {
+      const Constraint& c = constraints[i];
+      const uint32_t d = c.DomainOf(index);
+      if (d == TopologyDomains::kNone) continue;
+      sum += c.topology_key == hostname
+                 ? ScoreForCount(buffers->host_counts[host[i]][index], weight[i], c.max_skew)
+                 : domain_scores[i][d];
+    }
+    raw = std::llround(sum);
+  }
+  s->buffers = buffers;
   state.Write(slot(), std::move(s));
   return Status();
 }
@@ -160,23 +240,7 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& /*pod*/, con
                                 int64_t* score) const {
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
-  *score = 0;
-  const uint32_t index = node.index();
-  if (s->Ignored(index)) return Status();
-  double sum = 0;
-  for (size_t i = 0; i < s->constraints.size(); ++i) {
-    const Constraint& c = s->constraints[i];
-    const uint32_t d = c.DomainOf(index);
-    if (d == TopologyDomains::kNone) continue;
-    if (c.topology_key == s->hostname) {
-      const std::vector<int64_t>& counts = s->counts[i];
-      sum += ScoreForCount(index < counts.size() ? counts[index] : 0,
-                           s->topology_normalizing_weight[i], c.max_skew);
-    } else {
-      sum += s->domain_scores[i][d];
-    }
-  }
-  *score = std::llround(sum);  // math.Round: halves away from zero
+  *score = s->buffers->raw[node.index()];
   return Status();
 }
 
@@ -190,12 +254,12 @@ Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& /*p
   int64_t min_score = std::numeric_limits<int64_t>::max();
   int64_t max_score = 0;
   for (size_t n = 0; n < scores.size(); ++n) {
-    if (s->ignored[n]) continue;
+    if (s->any_ignored && s->ignored[n]) continue;
     min_score = std::min(min_score, scores[n]);
     max_score = std::max(max_score, scores[n]);
   }
   for (size_t n = 0; n < scores.size(); ++n) {
-    if (s->ignored[n]) {
+    if (s->any_ignored && s->ignored[n]) {
       scores[n] = 0;
     } else if (max_score == 0) {
       scores[n] = kMaxNodeScore;

@@ -213,6 +213,17 @@ TEST(PodTopologySpreadScoreTest, Scores) {
         {"p-y1", "node-y", "foo"},
         {"p-y2", "node-y", "bar"}},
        {50, 25, 100}},
+      // Not upstream's: two hostname constraints count apart. Weights ln(3 + 2); raw
+      // a = round(2w + 0 + 0w + 1) = 4, b = round(0 + 1w + 1) = 3, c = round(1w + 1w + 1) = 4.
+      {"two Constraints on node, with different labelSelectors",
+       {"foo,bar", {{1, kHost, "foo", false}, {2, kHost, "bar", false}}},
+       HostNodes({"node-a", "node-b", "node-c"}),
+       {"node-a", "node-b", "node-c"},
+       {{"p-a1", "node-a", "foo"},
+        {"p-a2", "node-a", "foo"},
+        {"p-b1", "node-b", "bar"},
+        {"p-c1", "node-c", "foo,bar"}},
+       {75, 100, 75}},
       {"existing pods in a different namespace do not count",
        {"foo", {{1, kHost, "foo", false}}},
        HostNodes({"node-a", "node-b"}),

@@ -75,10 +75,13 @@ int64_t Counter(const std::string& stats, const std::string& name) {
 
 // A node: cpu, zone label, sometimes a taint, an image, or unschedulable.
 // Its hostname label is its name, or with `shared_hostnames` one time in
-// three one of two values other nodes may share.
-std::string RandomNode(std::mt19937& rng, const std::string& name, bool shared_hostnames = false) {
+// three one of two values other nodes may share. With `some_zoneless` one
+// node in four has no zone label.
+std::string RandomNode(std::mt19937& rng, const std::string& name, bool shared_hostnames = false,
+                       bool some_zoneless = false) {
   const std::string hostname =
       shared_hostnames && rng() % 3 == 0 ? "shared" + std::to_string(rng() % 2) : name;
+  const bool zoneless = some_zoneless && rng() % 4 == 0;
   const int cpu = 1 << (rng() % 3);
   std::string spec;
   switch (rng() % 6) {
@@ -98,7 +101,7 @@ std::string RandomNode(std::mt19937& rng, const std::string& name, bool shared_h
       rng() % 2 ? R"(,"images":[{"names":["registry/app:v1"],"sizeBytes":300000000}])" : "";
   return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name +
          R"(","labels":{"kubernetes.io/hostname":")" + hostname +
-         R"(","topology.kubernetes.io/zone":"z)" + std::to_string(rng() % 3) +
+         (zoneless ? "" : R"(","topology.kubernetes.io/zone":"z)" + std::to_string(rng() % 3)) +
          R"(","disk":")" + (rng() % 2 ? "ssd" : "hdd") + R"("}},"spec":{)" + spec +
          R"(},"status":{"allocatable":{"cpu":")" + std::to_string(cpu) +
          R"(","memory":"16Gi","pods":"20"})" + images + "}}";
@@ -207,6 +210,21 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
     case 20:
       labels = R"("app":"anti")";
       break;
+    case 22:  // ScheduleAnyway constraints of its own: two by hostname with
+              // different selectors, one by zone (nodes without a zone are
+              // not scored)
+      labels = R"("app":"soft")";
+      spec = R"("topologySpreadConstraints":[)"
+             R"({"maxSkew":1,"topologyKey":"kubernetes.io/hostname",)"
+             R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchExpressions":)"
+             R"([{"key":"app","operator":"In","values":["rs11","soft"]}]}},)"
+             R"({"maxSkew":2,"topologyKey":"topology.kubernetes.io/zone",)"
+             R"("whenUnsatisfiable":"ScheduleAnyway",)"
+             R"("labelSelector":{"matchLabels":{"app":"soft"}}},)"
+             R"({"maxSkew":1,"topologyKey":"kubernetes.io/hostname",)"
+             R"("whenUnsatisfiable":"ScheduleAnyway",)"
+             R"("labelSelector":{"matchLabels":{"app":"rs12"}}}],)";
+      break;
     case 18:  // anti-affinity by zone to pods of namespaces labelled team=a
               // (its own among them while ns has that label)
       labels = R"("app":"nsel")";
@@ -283,6 +301,9 @@ struct Mix {
   // With `affinity`: some nodes share hostname values (else none do, and
   // hostname domains are one node each).
   bool shared_hostnames = false;
+  // With `owned`: pods of template 22 too (ScheduleAnyway constraints of
+  // their own), and one node in four without a zone label.
+  bool soft_spread = false;
 };
 
 // Runs `steps` random steps on both engines; a failure names the step.
@@ -328,7 +349,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
   const int initial_nodes = mix.churn ? mix.churn_nodes : failing ? 160 : 110;
   for (int i = 0; i < initial_nodes; ++i) {
     nodes.push_back("n" + std::to_string(next++));
-    apply(EventJson("ADDED", RandomNode(rng, nodes.back(), mix.shared_hostnames)));
+    apply(EventJson("ADDED", RandomNode(rng, nodes.back(), mix.shared_hostnames, mix.soft_spread)));
   }
   if (mix.owned) {
     apply(EventJson("ADDED", ReplicaSetJson(11)));
@@ -338,6 +359,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " step " + std::to_string(step));
     const std::string pod = "p" + std::to_string(next++);
     const int t = failing     ? 7 + static_cast<int>(rng() % 4)
+                  : mix.soft_spread ? std::vector{0, 11, 12, 13, 22}[rng() % 5]
                   : mix.owned    ? std::vector{0, 11, 12, 13}[rng() % 4]
                   : mix.affinity ? std::vector{0, 5, 14, 15, 16, 17, 18, 19, 20, 21}[rng() % 10]
                                  : static_cast<int>(rng() % 9);
@@ -345,12 +367,13 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
     switch (rng() % (mix.churn ? 18 : 16)) {
       case 0:
         nodes.push_back("n" + std::to_string(next++));
-        apply(EventJson("ADDED", RandomNode(rng, nodes.back(), mix.shared_hostnames)));
+        apply(EventJson("ADDED",
+                        RandomNode(rng, nodes.back(), mix.shared_hostnames, mix.soft_spread)));
         break;
       case 1:
         if (!nodes.empty()) {
-          apply(EventJson("MODIFIED",
-                          RandomNode(rng, nodes[rng() % nodes.size()], mix.shared_hostnames)));
+          apply(EventJson("MODIFIED", RandomNode(rng, nodes[rng() % nodes.size()],
+                                                 mix.shared_hostnames, mix.soft_spread)));
         }
         break;
       case 2:
@@ -442,7 +465,8 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         std::string events = "[";
         for (size_t i = 0; i < k; ++i) {
           events += (i ? "," : "") +
-                    EventJson("ADDED", RandomNode(rng, removed.back(), mix.shared_hostnames));
+                    EventJson("ADDED", RandomNode(rng, removed.back(), mix.shared_hostnames,
+                                                  mix.soft_spread));
           nodes.push_back(removed.back());
           removed.pop_back();
         }
@@ -568,6 +592,21 @@ TEST(EcachePropertyTest, OwnedPodsUnderNodeChurnWithDefaultConfig) {
                    .plain = true});
       if (HasFatalFailure()) return;
     }
+  }
+}
+
+// Issue 19, round seven: PodTopologySpread computes every feasible node's
+// raw score in PreScore, into per-node arrays its class keeps for the next
+// cycle and does not clear (only the feasible nodes' entries are written,
+// and read). Owned pods and pods with ScheduleAnyway constraints of their
+// own (two by hostname with different selectors, one by zone; nodes
+// without a zone are not scored) under node churn. Fails when an entry
+// outlives its cycle (the hostname counts not reset for a feasible node,
+// or an ignored node's score not reset).
+TEST(EcachePropertyTest, SpreadScoresFromPerClassArrays) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(4); ++seed) {
+    RunSequence(seed, 200, {.churn = true, .owned = true, .soft_spread = true});
+    if (HasFatalFailure()) return;
   }
 }
 

@@ -73,14 +73,18 @@ inline bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& 
 // non-terminating pods in namespace `ns` that the selector matches (none
 // for a nullopt or empty selector), possibly several times per node (once
 // per PodLabelIndex group: the counts add up). Includes nodes without a
-// Node object. O(groups + matching groups' nodes), not O(nodes).
+// Node object. O(groups + matching groups' nodes), not O(nodes); a group
+// is matched by its key (interned namespace, labels), and only a matching
+// group's own data is read.
 template <class Fn>
 void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, const std::string& ns,
                               const ClusterState& snapshot, Fn&& fn) {
   if (!selector || selector->requirements.empty()) return;
+  const Atom ns_atom = snapshot.interner().Find(ns);  // kNoAtom: no pod is in `ns`
+  if (ns_atom == kNoAtom) return;
   for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
-    if (key.terminating || group->sample.ns != ns ||
-        !selector->Matches(group->sample.labels, snapshot.interner())) {
+    if (key.terminating || key.ns != ns_atom ||
+        !selector->Matches(key.labels, snapshot.interner())) {
       continue;
     }
     for (const auto& [index, count] : group->nodes) fn(*snapshot.NodeAt(index), count);
