@@ -140,29 +140,37 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, const Clu
   const Interner& in = snapshot.interner();
   auto s = std::make_unique<PreFilterState>();
   s->interner = &in;
-  // Which nodes count for each constraint (they have every topology key and
-  // pass its inclusion policies): by node index, unless that is simply
-  // "has the key" (one constraint whose policies read no node).
-  std::vector<std::vector<uint8_t>> eligible(constraints.size());
   std::vector<bool> reads_node;
-  for (size_t i = 0; i < constraints.size(); ++i) {
-    const Constraint& c = constraints[i];
+  for (const Constraint& c : constraints) {
     s->counts.emplace_back(c.DomainBound());
     s->self_match.push_back(c.selector && c.selector->Matches(pod.labels, in));
     reads_node.push_back(c.PoliciesReadNode(pod));
-    if (constraints.size() > 1 || reads_node[i]) eligible[i].assign(snapshot.NodeIndexBound(), 0);
   }
+  // Which nodes count for each constraint (they have every topology key and
+  // pass its inclusion policies): "has the key" for one constraint whose
+  // policies read no node, else by node index.
+  const bool by_key = constraints.size() == 1 && !reads_node[0];
+  std::vector<std::vector<uint8_t>> eligible(
+      constraints.size(), std::vector<uint8_t>(by_key ? 0 : snapshot.NodeIndexBound(), 0));
+  // Every eligible node registers its domain, even with no match.
   const std::vector<const NodeInfo*>& nodes = snapshot.NodeList();
   const std::vector<uint32_t>& indexes = snapshot.NodeIndexList();
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    const uint32_t index = indexes[n];
-    if (!pts_internal::NodeHasAllKeys(index, constraints)) continue;
-    for (size_t i = 0; i < constraints.size(); ++i) {
-      const Constraint& c = constraints[i];
-      if (reads_node[i] && !c.MatchesNodeInclusionPolicies(pod, *nodes[n]->node(), in)) continue;
-      // Every eligible node registers its domain, even with no match.
-      s->counts[i].Register(c.DomainOf(index));
-      if (!eligible[i].empty()) eligible[i][index] = 1;
+  if (by_key) {
+    const Constraint& c = constraints[0];
+    for (const uint32_t index : indexes) {
+      const uint32_t d = c.DomainOf(index);
+      if (d != TopologyDomains::kNone) s->counts[0].Register(d);
+    }
+  } else {
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      const uint32_t index = indexes[n];
+      if (!pts_internal::NodeHasAllKeys(index, constraints)) continue;
+      for (size_t i = 0; i < constraints.size(); ++i) {
+        const Constraint& c = constraints[i];
+        if (reads_node[i] && !c.MatchesNodeInclusionPolicies(pod, *nodes[n]->node(), in)) continue;
+        s->counts[i].Register(c.DomainOf(index));
+        eligible[i][index] = 1;
+      }
     }
   }
   // The matching pods of the eligible nodes, by domain (a node without a
@@ -174,7 +182,7 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, const Clu
         c.selector, pod.ns, snapshot, [&](const PodLabelIndex::Group& group) {
           for (const auto& [index, count] : group.nodes) {
             const uint32_t d = c.DomainOf(index);
-            if (d == TopologyDomains::kNone || (!eligible[i].empty() && !eligible[i][index])) {
+            if (d == TopologyDomains::kNone || (!by_key && !eligible[i][index])) {
               continue;
             }
             match_num[d] += count;
