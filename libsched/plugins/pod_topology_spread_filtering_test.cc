@@ -494,7 +494,8 @@ TEST(PodTopologySpreadCacheKeyTest, ZoneKeyMovesOnlyWhenAZoneVerdictChanges) {
 TEST(PodTopologySpreadCacheKeyTest, HostnameKeyHoldsTheThresholdAndTheSelector) {
   PodTopologySpreadArgs args;
   args.system_defaulting = false;
-  args.default_constraints.push_back({.max_skew = 1, .topology_key = "node", .do_not_schedule = true});
+  args.default_constraints.push_back(
+      {.max_skew = 1, .topology_key = "node", .do_not_schedule = true});
   const PodTopologySpread pl(args);
   ClusterState cs;
   pts_test::AddNodes(cs, {{"node-a", "node=node-a"}, {"node-b", "node=node-b"}});
@@ -522,7 +523,8 @@ TEST(PodTopologySpreadCacheKeyTest, SignPodFeedsWhatThePoliciesRead) {
     PodSpec spec{"foo", {{1, "zone", "foo", true, 1, affinity, taints}}};
     if (extra) {
       spec.extra = [](Interner&, testing::PodBuilder& b) {
-        b.NodeSelector("disk", "ssd").Toleration("t", TolerationOp::kExists, "", TaintEffect::kNoSchedule);
+        b.NodeSelector("disk", "ssd")
+            .Toleration("t", TolerationOp::kExists, "", TaintEffect::kNoSchedule);
       };
     }
     return SignatureOf(pl, *pts_test::MakePod(cs, spec));

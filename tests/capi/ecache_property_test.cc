@@ -397,7 +397,8 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
       case 1:
         if (!nodes.empty()) {
           apply(EventJson("MODIFIED",
-                          RandomNode(rng, nodes[rng() % nodes.size()], mix.shared_hostnames, mix.spread)));
+                          RandomNode(rng, nodes[rng() % nodes.size()], mix.shared_hostnames,
+                                     mix.spread)));
         }
         break;
       case 2:
@@ -410,7 +411,8 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         break;
       case 3:
         if (!nodes.empty()) {
-          apply(EventJson("ADDED", TemplatePod(mix.owned || mix.affinity || mix.spread ? t : t % 8, pod,
+          const bool own_template = mix.owned || mix.affinity || mix.spread;
+          apply(EventJson("ADDED", TemplatePod(own_template ? t : t % 8, pod,
                                                nodes[rng() % nodes.size()], 0)));
           bound.push_back(pod);
         }
@@ -489,7 +491,8 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         std::string events = "[";
         for (size_t i = 0; i < k; ++i) {
           events += (i ? "," : "") +
-                    EventJson("ADDED", RandomNode(rng, removed.back(), mix.shared_hostnames, mix.spread));
+                    EventJson("ADDED", RandomNode(rng, removed.back(), mix.shared_hostnames,
+                                                  mix.spread));
           nodes.push_back(removed.back());
           removed.pop_back();
         }
