@@ -86,6 +86,16 @@ class PodTopologySpread final : public PreFilterPlugin,
   // node.node() != null.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
 
+  // Equivalence cache (libsched/ecache), Filter only: SignPod feeds P's
+  // DoNotSchedule constraints, namespace, and the nodeSelector, required
+  // node affinity and tolerations where an inclusion policy honors them;
+  // FilterIsNodeLocal feeds, per constraint, the domains where the skew
+  // test fails, or, for a key of one node per domain, the selector, the
+  // policies and the count above which a node fails. Why that suffices:
+  // pod_topology_spread_filtering.cc.
+  void SignPod(const Pod& pod, PodSigner& sig) const override;
+  bool FilterIsNodeLocal(const CycleState& state, PodSigner& key) const override;
+
   // Counts matching pods per domain of each ScheduleAnyway constraint over
   // the domains of the feasible nodes (per node for hostname constraints),
   // and computes each feasible node's raw score: Σ count × ln(domains + 2)

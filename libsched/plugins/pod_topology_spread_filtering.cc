@@ -1,9 +1,38 @@
 // PodTopologySpread PreFilter / Filter and the PreFilter extensions,
-// mirroring podtopologyspread/filtering.go.
+// mirroring podtopologyspread/filtering.go, and the Filter's
+// equivalence-cache opt-in (SignPod, FilterIsNodeLocal; upstream has no
+// counterpart: docs/upstream-differences.md, the equivalence cache).
+//
+// Why the key suffices. Filter reads, for node N and each DoNotSchedule
+// constraint in order: whether N has the topology key, and
+// skew = matchNum(N's domain) + selfMatch - minMatchNum against maxSkew
+// (filtering.go Filter; minMatchNum is 0 while fewer than minDomains
+// domains are eligible). N's labels, hence N's domain, are covered by N's
+// generation (a domain id stays while N holds its value). The rest
+// depends on the cycle:
+// - A key with a domain of two nodes or more (zones): the key lists the
+//   domains (ids) where the skew test fails. Not the counts, which move
+//   with every placement: a list of failing domains moves only when a
+//   domain crosses minMatchNum + maxSkew - selfMatch, or the minimum
+//   moves, so the rows stay valid over most cycles.
+// - A key whose every domain is one node (hostnames;
+//   TopologyDomains::Key::OneNodePerDomain): matchNum(N's domain) is N's
+//   own count, covered by N's generation given what decides it: the
+//   selector, P's namespace, and whether N is eligible (it has every
+//   constraint's topology key, and passes the nodeAffinityPolicy /
+//   nodeTaintsPolicy, which read P's nodeSelector, required node affinity
+//   and tolerations). The key holds the topology keys, the selector, the
+//   two policies and the threshold minMatchNum + maxSkew - selfMatch; a
+//   listing of failing nodes would move with every placement.
+// SignPod feeds P's namespace, the node-reading fields the policies honor,
+// and P's own DoNotSchedule constraints (so spread templates stay apart);
+// P's labels are read only through selfMatch, which the key holds, so pods
+// that differ by labels alone stay one class.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -65,6 +94,7 @@ struct PreFilterState : StateData {
   std::shared_ptr<const std::vector<Constraint>> constraints;
   std::vector<CriticalPaths> critical_paths;
   std::vector<DomainCounts> counts;  // per constraint
+  std::vector<int64_t> self_match;   // per constraint: the selector matches P (1) or not
   const Interner* interner = nullptr;
 
   // minMatchNum: 0 while fewer than minDomains domains exist.
@@ -73,6 +103,11 @@ struct PreFilterState : StateData {
     return critical_paths[i].p[0].match_num;
   }
 };
+
+// Terminates a list of failing domains (ids >= 0).
+constexpr int64_t kEnd = -1;
+// Stands for a key whose every domain is one node (or that no node has).
+constexpr int64_t kOneNodePerDomain = -2;
 
 constexpr const char* kNotFound =
     "reading \"PreFilterPodTopologySpread\" from cycleState: not found";
@@ -105,24 +140,54 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, const Clu
   const Interner& in = snapshot.interner();
   auto s = std::make_unique<PreFilterState>();
   s->interner = &in;
-  std::vector<std::vector<int64_t>> by_node;  // matching pods per constraint, by node index
   std::vector<bool> reads_node;
   for (const Constraint& c : constraints) {
     s->counts.emplace_back(c.DomainBound());
-    by_node.push_back(pts_internal::CountPodsMatchSelectorByNode(c.selector, pod.ns, snapshot));
+    s->self_match.push_back(c.selector && c.selector->Matches(pod.labels, in));
     reads_node.push_back(c.PoliciesReadNode(pod));
   }
+  // Which nodes count for each constraint (they have every topology key and
+  // pass its inclusion policies): "has the key" for one constraint whose
+  // policies read no node, else by node index.
+  const bool by_key = constraints.size() == 1 && !reads_node[0];
+  std::vector<std::vector<uint8_t>> eligible(
+      constraints.size(), std::vector<uint8_t>(by_key ? 0 : snapshot.NodeIndexBound(), 0));
+  // Every eligible node registers its domain, even with no match.
   const std::vector<const NodeInfo*>& nodes = snapshot.NodeList();
   const std::vector<uint32_t>& indexes = snapshot.NodeIndexList();
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    const uint32_t index = indexes[n];
-    if (!pts_internal::NodeHasAllKeys(index, constraints)) continue;
-    for (size_t i = 0; i < constraints.size(); ++i) {
-      const Constraint& c = constraints[i];
-      if (reads_node[i] && !c.MatchesNodeInclusionPolicies(pod, *nodes[n]->node(), in)) continue;
-      // Every eligible node registers its domain, even with no match.
-      s->counts[i].Register(c.DomainOf(index)) += by_node[i][index];
+  if (by_key) {
+    const Constraint& c = constraints[0];
+    for (const uint32_t index : indexes) {
+      const uint32_t d = c.DomainOf(index);
+      if (d != TopologyDomains::kNone) s->counts[0].Register(d);
     }
+  } else {
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      const uint32_t index = indexes[n];
+      if (!pts_internal::NodeHasAllKeys(index, constraints)) continue;
+      for (size_t i = 0; i < constraints.size(); ++i) {
+        const Constraint& c = constraints[i];
+        if (reads_node[i] && !c.MatchesNodeInclusionPolicies(pod, *nodes[n]->node(), in)) continue;
+        s->counts[i].Register(c.DomainOf(index));
+        eligible[i][index] = 1;
+      }
+    }
+  }
+  // The matching pods of the eligible nodes, by domain (a node without a
+  // Node object, or without the key, has no domain).
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const Constraint& c = constraints[i];
+    std::vector<int64_t>& match_num = s->counts[i].match_num;
+    pts_internal::ForEachGroupMatchSelector(
+        c.selector, pod.ns, snapshot, [&](const PodLabelIndex::Group& group) {
+          for (const auto& [index, count] : group.nodes) {
+            const uint32_t d = c.DomainOf(index);
+            if (d == TopologyDomains::kNone || (!by_key && !eligible[i][index])) {
+              continue;
+            }
+            match_num[d] += count;
+          }
+        });
   }
   const Atom empty = in.Find("");
   for (size_t i = 0; i < constraints.size(); ++i) {
@@ -155,7 +220,7 @@ Status PodTopologySpread::RemovePod(CycleState& state, const Pod& pod, const Pod
   return Status();
 }
 
-Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod,
+Status PodTopologySpread::Filter(const CycleState& state, const Pod& /*pod*/,
                                  const NodeInfo& node) const {
   const PreFilterState* s = state.Read<PreFilterState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
@@ -166,13 +231,76 @@ Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod,
     if (d == TopologyDomains::kNone) {
       return Status(Code::kUnschedulableAndUnresolvable, kReasonNodeLabelNotMatch);
     }
-    const int64_t self_match = c.selector && c.selector->Matches(pod.labels, *s->interner);
     const int64_t match_num = s->counts[i].match_num[d];  // 0 when not present
-    if (match_num + self_match - s->MinMatchNum(i, c.min_domains) > c.max_skew) {
+    if (match_num + s->self_match[i] - s->MinMatchNum(i, c.min_domains) > c.max_skew) {
       return Status(Code::kUnschedulable, kReasonConstraintsNotMatch);
     }
   }
   return Status();
+}
+
+void PodTopologySpread::SignPod(const Pod& pod, PodSigner& sig) const {
+  // The constraints Filter uses: the pod's DoNotSchedule ones, or, when it
+  // has none, the default DoNotSchedule ones (GetConstraints).
+  bool any = false, honor_affinity = false, honor_taints = false;
+  auto note = [&](NodeInclusionPolicy affinity, NodeInclusionPolicy taints) {
+    any = true;
+    honor_affinity = honor_affinity || affinity == NodeInclusionPolicy::kHonor;
+    honor_taints = honor_taints || taints == NodeInclusionPolicy::kHonor;
+  };
+  sig.Section(Name());
+  if (!pod.topology_spread_constraints.empty()) {
+    for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
+      if (!c.do_not_schedule) continue;
+      note(c.node_affinity_policy, c.node_taints_policy);
+      sig.Add(static_cast<int64_t>(c.max_skew));
+      sig.Add(static_cast<int64_t>(c.topology_key));
+      sig.Add(static_cast<int64_t>(c.selector.has_value()));
+      if (c.selector) sig.Add(*c.selector);
+      sig.Add(static_cast<int64_t>(c.min_domains));
+      sig.Add(static_cast<int64_t>(c.node_affinity_policy));
+      sig.Add(static_cast<int64_t>(c.node_taints_policy));
+    }
+  } else if (!args_.system_defaulting) {
+    for (const PodTopologySpreadArgs::Constraint& c : args_.default_constraints) {
+      if (c.do_not_schedule) note(c.node_affinity_policy, c.node_taints_policy);
+    }
+  }
+  if (!any) return;  // Filter skips
+  sig.Add(pod.ns);
+  if (honor_affinity) {
+    sig.AddAll(std::span<const Requirement>(pod.node_selector));
+    sig.Add(pod.required_node_affinity);
+  }
+  if (honor_taints) sig.AddAll(std::span<const Toleration>(pod.tolerations));
+}
+
+bool PodTopologySpread::FilterIsNodeLocal(const CycleState& state, PodSigner& key) const {
+  const PreFilterState* s = state.Read<PreFilterState>(slot());
+  if (s == nullptr) return false;
+  const std::vector<Constraint>& constraints = *s->constraints;
+  key.Add(static_cast<int64_t>(constraints.size()));
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const Constraint& c = constraints[i];
+    // A node fails when its domain's count exceeds this.
+    const int64_t threshold = c.max_skew + s->MinMatchNum(i, c.min_domains) - s->self_match[i];
+    key.Add(static_cast<int64_t>(c.topology_key));
+    if (c.domains == nullptr || c.domains->OneNodePerDomain()) {
+      key.Add(kOneNodePerDomain);
+      key.Add(static_cast<int64_t>(c.selector.has_value()));
+      if (c.selector) key.Add(*c.selector);
+      key.Add(static_cast<int64_t>(c.node_affinity_policy));
+      key.Add(static_cast<int64_t>(c.node_taints_policy));
+      key.Add(threshold);
+      continue;
+    }
+    const std::vector<int64_t>& match_num = s->counts[i].match_num;
+    for (size_t d = 0; d < match_num.size(); ++d) {
+      if (match_num[d] > threshold) key.Add(static_cast<int64_t>(d));
+    }
+    key.Add(kEnd);
+  }
+  return true;
 }
 
 }  // namespace sched

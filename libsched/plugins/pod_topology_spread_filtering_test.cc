@@ -446,6 +446,94 @@ TEST(PodTopologySpreadFilterTest, CountsFollowNodeChurn) {
   EXPECT_EQ(RunFilter(pl, *pts_test::MakePod(fresh, spec), fresh, s2), want);
 }
 
+// The equivalence-cache opt-in (FilterIsNodeLocal, SignPod): the key's
+// bytes after PreFilter, and the class signature.
+std::string KeyOf(const PodTopologySpread& pl, const Pod& pod, const ClusterState& cs) {
+  CycleState state(1);
+  PreFilterResult result;
+  EXPECT_TRUE(pl.PreFilter(state, pod, cs, &result).IsSuccess());
+  PodSigner key;
+  EXPECT_TRUE(pl.FilterIsNodeLocal(state, key));
+  return std::string(key.bytes());
+}
+
+std::string SignatureOf(const PodTopologySpread& pl, const Pod& pod) {
+  PodSigner sig;
+  pl.SignPod(pod, sig);
+  return std::string(sig.bytes());
+}
+
+// By zone, the key lists the zones where the skew test fails: a matching
+// pod that leaves every zone's verdict as it was leaves the key; one that
+// takes a zone past minMatchNum + maxSkew - selfMatch moves it.
+TEST(PodTopologySpreadCacheKeyTest, ZoneKeyMovesOnlyWhenAZoneVerdictChanges) {
+  const PodTopologySpread pl({});
+  ClusterState cs;
+  pts_test::AddNodes(cs, kFourNodes);
+  const auto pod = pts_test::MakePod(cs, PodSpec{"foo", {{1, "zone", "foo"}}});
+  const std::string k0 = KeyOf(pl, *pod, cs);  // 0/0: both zones pass
+  pts_test::AddPods(cs, {{"p-a1", "node-a", "foo"}});
+  const std::string k1 = KeyOf(pl, *pod, cs);  // 1/0: zone1 fails
+  EXPECT_NE(k1, k0);
+  pts_test::AddPods(cs, {{"p-x1", "node-x", "foo"}});
+  EXPECT_EQ(KeyOf(pl, *pod, cs), k0);  // 1/1: both pass again
+  pts_test::AddPods(cs, {{"p-b1", "node-b", "bar"}});
+  EXPECT_EQ(KeyOf(pl, *pod, cs), k0);  // not matching
+  // The same pod but for its labels (selfMatch 0): 2/1 passes for it.
+  const auto other = pts_test::MakePod(cs, PodSpec{"bar", {{1, "zone", "foo"}}});
+  pts_test::AddPods(cs, {{"p-b2", "node-b", "foo"}});
+  EXPECT_NE(KeyOf(pl, *pod, cs), k0);
+  EXPECT_EQ(KeyOf(pl, *other, cs), k0);
+  EXPECT_EQ(SignatureOf(pl, *pod), SignatureOf(pl, *other));
+}
+
+// By hostname (one node per domain) a node's count rides on its generation:
+// a matching pod leaves the key unless it moves the minimum; the selector
+// is in the key (default constraints take it from the Services, which the
+// class signature does not hold).
+TEST(PodTopologySpreadCacheKeyTest, HostnameKeyHoldsTheThresholdAndTheSelector) {
+  PodTopologySpreadArgs args;
+  args.system_defaulting = false;
+  args.default_constraints.push_back(
+      {.max_skew = 1, .topology_key = "node", .do_not_schedule = true});
+  const PodTopologySpread pl(args);
+  ClusterState cs;
+  pts_test::AddNodes(cs, {{"node-a", "node=node-a"}, {"node-b", "node=node-b"}});
+  pts_test::AddService(cs, "web", "app=web");
+  const auto pod = pts_test::MakePod(cs, PodSpec{"app=web", {}});
+  const std::string k0 = KeyOf(pl, *pod, cs);
+  pts_test::AddPods(cs, {{"p-a1", "node-a", "app=web"}});
+  EXPECT_EQ(KeyOf(pl, *pod, cs), k0);
+  pts_test::AddPods(cs, {{"p-b1", "node-b", "app=web"}});
+  EXPECT_NE(KeyOf(pl, *pod, cs), k0);  // the minimum moved
+  // Matching no pod, a selector with app=web and version=v2 has k0's
+  // threshold: only the selector tells the keys apart.
+  pts_test::AddService(cs, "web-v2", "version=v2");
+  const auto v2 = pts_test::MakePod(cs, PodSpec{"app=web,version=v2", {}});
+  EXPECT_NE(KeyOf(pl, *v2, cs), k0);
+}
+
+// The class signature holds what the inclusion policies read of the pod,
+// where they honor it: a nodeSelector (nodeAffinityPolicy Honor, the
+// default) and tolerations (nodeTaintsPolicy Honor).
+TEST(PodTopologySpreadCacheKeyTest, SignPodFeedsWhatThePoliciesRead) {
+  const PodTopologySpread pl({});
+  ClusterState cs;
+  auto with = [&](NodeInclusionPolicy affinity, NodeInclusionPolicy taints, bool extra) {
+    PodSpec spec{"foo", {{1, "zone", "foo", true, 1, affinity, taints}}};
+    if (extra) {
+      spec.extra = [](Interner&, testing::PodBuilder& b) {
+        b.NodeSelector("disk", "ssd")
+            .Toleration("t", TolerationOp::kExists, "", TaintEffect::kNoSchedule);
+      };
+    }
+    return SignatureOf(pl, *pts_test::MakePod(cs, spec));
+  };
+  EXPECT_EQ(with(kIgnore, kIgnore, false), with(kIgnore, kIgnore, true));
+  EXPECT_NE(with(kHonor, kIgnore, false), with(kHonor, kIgnore, true));
+  EXPECT_NE(with(kIgnore, kHonor, false), with(kIgnore, kHonor, true));
+}
+
 }  // namespace
 }  // namespace pod_topology_spread_filtering_test
 }  // namespace sched

@@ -73,14 +73,4 @@ bool NodeHasAllKeys(uint32_t node_index, const std::vector<Constraint>& constrai
   return true;
 }
 
-std::vector<int64_t> CountPodsMatchSelectorByNode(const std::optional<LabelSelector>& selector,
-                                                  const std::string& ns,
-                                                  const ClusterState& snapshot) {
-  std::vector<int64_t> out(snapshot.NodeIndexBound(), 0);
-  ForEachPodsMatchSelector(selector, ns, snapshot, [&](const NodeInfo& node, int64_t count) {
-    out[node.index()] += count;
-  });
-  return out;
-}
-
 }  // namespace sched::pts_internal

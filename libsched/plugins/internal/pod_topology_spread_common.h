@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
@@ -17,6 +18,7 @@
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_info.h"
+#include "libsched/state/pod_label_index.h"
 #include "libsched/state/topology_domains.h"
 
 namespace sched::pts_internal {
@@ -69,16 +71,15 @@ inline bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& 
   return NodeHasAllKeys(node.index(), constraints);
 }
 
-// Calls fn(const NodeInfo& node, int64_t count) for each node holding
+// Calls fn(const PodLabelIndex::Group& group) for each group of
 // non-terminating pods in namespace `ns` that the selector matches (none
-// for a nullopt or empty selector), possibly several times per node (once
-// per PodLabelIndex group: the counts add up). Includes nodes without a
-// Node object. O(groups + matching groups' nodes), not O(nodes); a group
-// is matched by its key (interned namespace, labels), and only a matching
-// group's own data is read.
+// for a nullopt or empty selector): countPodsMatchSelector, matching the
+// selector once per group, not once per pod. O(groups); a group is matched
+// by its key (interned namespace, labels), and only a matching group's own
+// data is read.
 template <class Fn>
-void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, const std::string& ns,
-                              const ClusterState& snapshot, Fn&& fn) {
+void ForEachGroupMatchSelector(const std::optional<LabelSelector>& selector, const std::string& ns,
+                               const ClusterState& snapshot, Fn&& fn) {
   if (!selector || selector->requirements.empty()) return;
   const Atom ns_atom = snapshot.interner().Find(ns);  // kNoAtom: no pod is in `ns`
   if (ns_atom == kNoAtom) return;
@@ -87,18 +88,22 @@ void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, cons
         !selector->Matches(key.labels, snapshot.interner())) {
       continue;
     }
-    for (const auto& [index, count] : group->nodes) fn(*snapshot.NodeAt(index), count);
+    fn(*group);
   }
 }
 
-// countPodsMatchSelector for every node of the snapshot at once: the
-// non-terminating pods in namespace `ns` that the selector matches, by
-// NodeInfo::index() (size snapshot.NodeIndexBound()); all 0 for a nullopt
-// or empty selector. Matches the selector once per PodLabelIndex group,
-// not once per pod.
-std::vector<int64_t> CountPodsMatchSelectorByNode(const std::optional<LabelSelector>& selector,
-                                                  const std::string& ns,
-                                                  const ClusterState& snapshot);
+// Calls fn(const NodeInfo& node, int64_t count) for each node holding
+// non-terminating pods in namespace `ns` that the selector matches,
+// possibly several times per node (once per PodLabelIndex group: the
+// counts add up). Includes nodes without a Node object. O(groups +
+// matching groups' nodes), not O(nodes).
+template <class Fn>
+void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, const std::string& ns,
+                              const ClusterState& snapshot, Fn&& fn) {
+  ForEachGroupMatchSelector(selector, ns, snapshot, [&](const PodLabelIndex::Group& group) {
+    for (const auto& [index, count] : group.nodes) fn(*snapshot.NodeAt(index), count);
+  });
+}
 
 }  // namespace sched::pts_internal
 
