@@ -92,8 +92,8 @@ class InterPodAffinity final : public PreFilterPlugin,
                    const NodeInfo& node) const override;
   // REQUIRES: PreFilter returned Success in this cycle (else Error).
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
-  // P's required terms (P's labels and namespace are read through what
-  // FilterIsNodeLocal feeds its key).
+  // P's required and preferred terms (P's labels and namespace are read
+  // through what FilterIsNodeLocal and ScoreCacheKey feed their keys).
   void SignPod(const Pod& pod, PodSigner& sig) const override;
   // A node's verdict reads the signs of the counts in its domains. Feeds
   // `key` what else it reads: P's merged terms, the existing pods' terms
@@ -114,6 +114,14 @@ class InterPodAffinity final : public PreFilterPlugin,
   // score may be negative.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  // A node's raw score sums counts in its domains. True only when every
+  // topology key read (P's preferred terms', the matching existing terms')
+  // is one node per domain: the counts are then that node's pods', which
+  // its generation covers; feeds `key` P's merged preferred terms with
+  // their weights and the existing pods' terms that match P with their
+  // signed weights. False (live) with wider domains: a placement moves
+  // every score of its domain. In inter_pod_affinity_cache_key.cc.
+  bool ScoreCacheKey(const CycleState& state, PodSigner& key) const override;
   bool HasNormalizeScore() const override { return true; }
   // int64(100 * (s - min) / (max - min)) in float64; all 0 when max == min.
   Status NormalizeScore(const CycleState& state, const Pod& pod,

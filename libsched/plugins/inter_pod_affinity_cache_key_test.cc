@@ -1,8 +1,9 @@
-// InterPodAffinity::FilterIsNodeLocal's key (inter_pod_affinity_cache_key.cc):
-// what moves it and what does not.
+// InterPodAffinity::FilterIsNodeLocal's and ScoreCacheKey's keys
+// (inter_pod_affinity_cache_key.cc): what moves them and what does not.
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,17 @@ std::string KeyOf(const ClusterState& cs, const Pod& pod) {
   EXPECT_TRUE(pl.PreFilter(state, pod, cs, &result).IsSuccess());
   PodSigner key;
   EXPECT_TRUE(pl.FilterIsNodeLocal(state, key));
+  return std::string(key.bytes());
+}
+
+// PreScore then ScoreCacheKey for `pod`: the key's bytes, or nullopt when
+// the Score is live.
+std::optional<std::string> ScoreKeyOf(const ClusterState& cs, const Pod& pod) {
+  const InterPodAffinity pl;
+  CycleState state(1);
+  EXPECT_TRUE(pl.PreScore(state, pod, {}, cs).IsSuccess());
+  PodSigner key;
+  if (!pl.ScoreCacheKey(state, key)) return std::nullopt;
   return std::string(key.bytes());
 }
 
@@ -170,9 +182,82 @@ TEST(InterPodAffinityCacheKeyTest, NotNodeLocalAfterAddPodMovedExistingTerms) {
   EXPECT_FALSE(pl.FilterIsNodeLocal(state, key));
 }
 
-// SignPod: P's required terms tell classes apart, its labels do not (the
-// key holds what they decide).
-TEST(InterPodAffinityCacheKeyTest, SignPodFeedsTheRequiredTerms) {
+// Score by hostname: a node's raw score counts its own pods, so pods that
+// come and go leave the key; a shared hostname value, or a zone term,
+// makes the Score live.
+TEST(InterPodAffinityCacheKeyTest, ScoreKeyCachesHostnameTermsOnly) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  AddPod(cs, MakePod(in, "w1", {{"app", "web"}}), "n1");
+  const PodPtr p =
+      MakePod(in, "p", {{"app", "x"}}).PreferredPodAffinity(1, AppIn(in, "host", "web")).Build();
+  const std::optional<std::string> k0 = ScoreKeyOf(cs, *p);
+  ASSERT_TRUE(k0.has_value());
+  AddPod(cs, MakePod(in, "w2", {{"app", "web"}}), "n2");
+  EXPECT_EQ(ScoreKeyOf(cs, *p), k0);
+  const PodPtr zone =
+      MakePod(in, "z", {{"app", "x"}}).PreferredPodAffinity(1, AppIn(in, "zone", "web")).Build();
+  EXPECT_FALSE(ScoreKeyOf(cs, *zone).has_value());
+  AddNodes(cs, {{"n4", {{"host", "n1"}, {"zone", "z2"}}}});
+  EXPECT_FALSE(ScoreKeyOf(cs, *p).has_value());
+}
+
+// Existing pods' terms by hostname score P through its labels and its
+// Namespace's labels (a namespaceSelector): the key lists those that
+// match, so relabelling the Namespace moves it; P's own namespaceSelector
+// term, resolved, moves it too.
+TEST(InterPodAffinityCacheKeyTest, ScoreKeyFollowsNamespaceLabels) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  AddNamespace(cs, "default", {{"team", "a"}});
+  AffinityTerm team_a = AppIn(in, "host", "web");
+  team_a.namespaces.clear();
+  team_a.namespace_selector = testing::Selector({In(in, "team", {"a"})});
+  AddPod(cs, MakePod(in, "h1", {{"app", "h"}}, "other").PreferredPodAffinity(3, team_a), "n1");
+  AddPod(cs, MakePod(in, "w1", {{"app", "web"}}), "n2");
+  // Each also has a plain term meeting w1, so PreScore never skips.
+  const PodPtr web = MakePod(in, "p", {{"app", "web"}})
+                         .PreferredPodAffinity(1, AppIn(in, "host", "web"))
+                         .Build();
+  const PodPtr own = MakePod(in, "q", {{"app", "x"}})
+                         .PreferredPodAffinity(2, team_a)
+                         .PreferredPodAntiAffinity(1, AppIn(in, "host", "web"))
+                         .Build();
+  const std::optional<std::string> k0 = ScoreKeyOf(cs, *web);
+  const std::optional<std::string> own0 = ScoreKeyOf(cs, *own);
+  ASSERT_TRUE(k0.has_value());
+  ASSERT_TRUE(own0.has_value());
+  AddNamespace(cs, "default", {{"team", "b"}});
+  EXPECT_NE(ScoreKeyOf(cs, *web), k0);
+  EXPECT_NE(ScoreKeyOf(cs, *own), own0);
+}
+
+// Pods of one class that differ by labels: each matches another existing
+// pod's term by hostname (as many of them), and the score key tells them
+// apart.
+TEST(InterPodAffinityCacheKeyTest, ScoreKeyHoldsWhichExistingTermsMatchP) {
+  ClusterState cs;
+  Interner& in = cs.interner();
+  AddNodes(cs, kNodes);
+  AddPod(cs, MakePod(in, "h1", {{"app", "h"}}).PreferredPodAffinity(1, AppIn(in, "host", "web")),
+         "n1");
+  AddPod(cs,
+         MakePod(in, "h2", {{"app", "h"}}).PreferredPodAffinity(1, AppIn(in, "host", "other")),
+         "n2");
+  const std::optional<std::string> web =
+      ScoreKeyOf(cs, *MakePod(in, "p", {{"app", "web"}}).Build());
+  const std::optional<std::string> other =
+      ScoreKeyOf(cs, *MakePod(in, "q", {{"app", "other"}}).Build());
+  ASSERT_TRUE(web.has_value());
+  ASSERT_TRUE(other.has_value());
+  EXPECT_NE(web, other);
+}
+
+// SignPod: P's required and preferred terms tell classes apart, its labels
+// do not (the keys hold what they decide).
+TEST(InterPodAffinityCacheKeyTest, SignPodFeedsTheTerms) {
   Interner in;
   const InterPodAffinity pl;
   auto sign = [&](const Pod& pod) {
@@ -187,6 +272,14 @@ TEST(InterPodAffinityCacheKeyTest, SignPodFeedsTheRequiredTerms) {
       base);
   EXPECT_NE(sign(*MakePod(in, "p", {{"app", "a"}})
                       .RequiredPodAntiAffinity(AppIn(in, "zone", "a"))
+                      .Build()),
+            base);
+  EXPECT_NE(sign(*MakePod(in, "p", {{"app", "a"}})
+                      .PreferredPodAffinity(1, AppIn(in, "zone", "a"))
+                      .Build()),
+            base);
+  EXPECT_NE(sign(*MakePod(in, "p", {{"app", "a"}})
+                      .PreferredPodAntiAffinity(1, AppIn(in, "zone", "a"))
                       .Build()),
             base);
 }

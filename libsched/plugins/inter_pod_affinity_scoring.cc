@@ -22,9 +22,6 @@ class ScoreBuilder {
                PreScoreData* out)
       : pod_(pod), ns_labels_(ns_labels), hard_weight_(hard_weight), in_(in), out_(*out) {}
 
-  // P's preferred terms, merged (they match with no namespace lookup).
-  std::vector<WeightedAffinityTerm> affinity, anti_affinity;
-
   // P's preferred terms against a group of pods alike (namespace and
   // labels): each term is matched once, then counted in the domain of
   // every node holding the group's pods (nodes without a Node object,
@@ -32,7 +29,7 @@ class ScoreBuilder {
   void ProcessIncomingTerms(const PodLabelIndex::Group& g) {
     static const LabelSet kNoLabels;  // P's terms are merged
     for (const auto& [terms, multiplier] :
-         {std::pair(&affinity, int64_t{1}), std::pair(&anti_affinity, int64_t{-1})}) {
+         {std::pair(&out_.affinity, int64_t{1}), std::pair(&out_.anti_affinity, int64_t{-1})}) {
       for (const WeightedAffinityTerm& t : *terms) {
         if (!t.term.Matches(g.sample, kNoLabels, in_)) continue;
         const size_t k = out_.topology_score.For(t.term.topology_key);
@@ -81,12 +78,13 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   st->interner = &in;
   PreScoreData& data = st->score.emplace();
   data.topology_score = interpodaffinity::DomainCounts(&snapshot.topology_domains());
+  data.topology_domains = &snapshot.topology_domains();
+  data.affinity = terms.preferred_affinity;
+  data.anti_affinity = terms.preferred_anti_affinity;
+  for (auto& t : data.affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
+  for (auto& t : data.anti_affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
   ScoreBuilder builder(pod, snapshot.NamespaceLabels(pod.ns_atom), args_.hard_pod_affinity_weight,
                        in, &data);
-  builder.affinity = terms.preferred_affinity;
-  builder.anti_affinity = terms.preferred_anti_affinity;
-  for (auto& t : builder.affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
-  for (auto& t : builder.anti_affinity) interpodaffinity::MergeNamespaces(snapshot, &t.term);
 
   // processExistingPod, split: P's preferred terms read only a pod's
   // namespace and labels, so they are matched once per group of such pods

@@ -254,8 +254,8 @@ class Scheduler {
                         std::span<std::atomic<size_t>> score_failed, ScheduleResult& r);
   // Equivalence cache: `cls` ready for this cycle's raw scores (null when
   // `cls` is). An enabled Score plugin whose raw score is not cacheable
-  // (ScoreCacheKey false after PreScore: PodTopologySpread,
-  // InterPodAffinity) is live: score_live_ marks it, and it is scored on
+  // (ScoreCacheKey false after PreScore: PodTopologySpread; InterPodAffinity
+  // with a term by a key of multi-node domains) is live: score_live_ marks it, and it is scored on
   // every node every cycle while the other plugins' cached cells are reused.
   EcacheEntry* CacheEntryForScore(const CycleState& cs, EcacheEntry* cls);
   const NodeInfo* SelectHost(const ScheduleResult& r);

@@ -264,6 +264,37 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"("whenUnsatisfiable":"ScheduleAnyway",)"
              R"("labelSelector":{"matchLabels":{"app":"rs12"}}}],)";
       break;
+    case 28:  // SchedulingPreferredPodAffinity's pods: preferred affinity to
+              // themselves by hostname, namespaces listed
+      labels = R"("app":"pa")";
+      spec = R"("affinity":{"podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
+             R"({"weight":1,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"pa"}},)"
+             R"("namespaces":["other","ns"],"topologyKey":"kubernetes.io/hostname"}}]}},)";
+      break;
+    case 29:  // preferred anti-affinity by zone to template 19 in namespaces
+              // labelled team=a, and affinity by zone to template 0
+      labels = R"("app":"pb")";
+      spec = R"("affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
+             R"({"weight":3,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"web2"}},)"
+             R"("namespaceSelector":{"matchLabels":{"team":"a"}},)"
+             R"("topologyKey":"topology.kubernetes.io/zone"}}]},)"
+             R"("podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
+             R"({"weight":2,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"web"}},)"
+             R"("topologyKey":"topology.kubernetes.io/zone"}}]}},)";
+      break;
+    case 30:  // matched by 28's term; by hostname, affinity to template 0 in
+              // namespaces labelled team=a (as P's term, only the Namespace's
+              // labels move its score; as an existing pod's, it matches
+              // template 0's pods while the label holds), anti-affinity to 29
+      labels = R"("app":"pa")";
+      spec = R"("affinity":{"podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
+             R"({"weight":5,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"web"}},)"
+             R"("namespaceSelector":{"matchLabels":{"team":"a"}},)"
+             R"("topologyKey":"kubernetes.io/hostname"}}]},)"
+             R"("podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
+             R"({"weight":1,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"pb"}},)"
+             R"("topologyKey":"kubernetes.io/hostname"}}]}},)";
+      break;
     case 18:  // anti-affinity by zone to pods of namespaces labelled team=a
               // (its own among them while ns has that label)
       labels = R"("app":"nsel")";
@@ -337,7 +368,13 @@ struct Mix {
   // changing: InterPodAffinity's Filter
   // served from the cache (issue 19).
   bool affinity = false;
-  // With `affinity` or `spread`: some nodes share hostname values (else
+  // Pods with preferred pod (anti-)affinity by hostname and zone, P's own
+  // and existing pods' (templates 0, 13, 14, 17, 19, 21, 28 to 30; 14 and 21
+  // score with hardPodAffinityWeight), and the Namespace's labels
+  // changing: InterPodAffinity's Score served from the cache where every
+  // key it reads is one node per domain (issue 19).
+  bool preferred = false;
+  // With `affinity`, `preferred` or `spread`: some nodes share hostname values (else
   // none do, and hostname domains are one node each).
   bool shared_hostnames = false;
   // With `owned`: pods of template 27 too (ScheduleAnyway constraints of
@@ -408,6 +445,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                   : mix.owned    ? std::vector{0, 11, 12, 13}[rng() % 4]
                   : mix.affinity ? std::vector{0, 5, 14, 15, 16, 17, 18, 19, 20, 21}[rng() % 10]
                   : mix.spread   ? std::vector{0, 2, 6, 22, 23, 24, 25, 26}[rng() % 8]
+                  : mix.preferred ? std::vector{0, 13, 14, 17, 19, 21, 28, 29, 30}[rng() % 9]
                                  : static_cast<int>(rng() % 9);
     const int priority = failing ? std::vector{0, 500, 1000}[rng() % 3] : t == 8 ? 1000 : 0;
     switch (rng() % (mix.churn ? 18 : 16)) {
@@ -432,7 +470,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         break;
       case 3:
         if (!nodes.empty()) {
-          const bool own_template = mix.owned || mix.affinity || mix.spread;
+          const bool own_template = mix.owned || mix.affinity || mix.spread || mix.preferred;
           apply(EventJson("ADDED", TemplatePod(own_template ? t : t % 8, pod,
                                                nodes[rng() % nodes.size()], 0)));
           bound.push_back(pod);
@@ -450,7 +488,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         }
         break;
       case 5:
-        if (mix.affinity) {
+        if (mix.affinity || mix.preferred) {
           apply(EventJson("ADDED", NamespaceJson(rng() % 2 ? "a" : "b")));
         } else if (failing) {
           apply(EventJson(rng() % 2 ? "ADDED" : "MODIFIED",
@@ -533,6 +571,16 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
     EXPECT_GT(Counter(stats, "scoreBypasses"), 0) << stats;
     EXPECT_GT(Counter(stats, "reused"), 0) << stats;
     EXPECT_EQ(Counter(stats, "bypasses"), 0) << stats;
+    return;
+  }
+  if (mix.preferred) {
+    // Not vacuous: cycles scored with no live column (InterPodAffinity's
+    // Score cached: hostname terms only; zone terms keep it live), and
+    // cached rows were reused.
+    const std::string stats = StatsJson(on.get());
+    EXPECT_LT(Counter(stats, "scoreBypasses"), Counter(stats, "hits") + Counter(stats, "misses"))
+        << stats;
+    EXPECT_GT(Counter(stats, "reused"), 0) << stats;
     return;
   }
   if (mix.affinity || mix.spread) {
@@ -641,6 +689,31 @@ TEST(EcachePropertyTest, PodTopologySpreadGivesIdenticalResults) {
   for (uint32_t seed = 1; seed <= SeedsToRun(2); ++seed) {
     RunSequence(seed, 200,
                 {.churn = true, .churn_nodes = 300, .shared_hostnames = true, .spread = true});
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Issue 19: InterPodAffinity's Score opts in to the cache
+// (ScoreCacheKey, libsched/plugins/inter_pod_affinity_cache_key.cc). Pods
+// with preferred (anti-)affinity by hostname (one node per domain, or, in
+// the second half, some nodes share a value) and by zone, existing pods'
+// preferred and required terms that match P (one only while the
+// Namespace is labelled team=a, which changes), P's own term with a
+// namespaceSelector, node updates and, last, node churn. Scores are part
+// of the compared output. Fails when the score key misses one of those
+// (mutants: bench/RESULTS.md, "Round seven (b)").
+TEST(EcachePropertyTest, PreferredPodAffinityScoresGiveIdenticalResults) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(4); ++seed) {
+    RunSequence(seed, 250, {.preferred = true});
+    if (HasFatalFailure()) return;
+  }
+  for (uint32_t seed = 1; seed <= SeedsToRun(3); ++seed) {
+    RunSequence(seed, 250, {.preferred = true, .shared_hostnames = true});
+    if (HasFatalFailure()) return;
+  }
+  for (uint32_t seed = 1; seed <= SeedsToRun(2); ++seed) {
+    RunSequence(seed, 200,
+                {.churn = true, .churn_nodes = 300, .preferred = true, .shared_hostnames = true});
     if (HasFatalFailure()) return;
   }
 }

@@ -62,6 +62,9 @@ struct PreScoreData {
   DomainCounts topology_score;
   bool topology_counted = false;
   std::vector<std::pair<const TermEntry*, int64_t>> existing;  // entry, signed weight
+  // P's preferred terms, merged (they match with no namespace lookup).
+  std::vector<WeightedAffinityTerm> affinity, anti_affinity;
+  const TopologyDomains* topology_domains = nullptr;  // the snapshot's
 };
 
 // The plugin's one CycleState slot: PreFilter fills `filter` (a parse
