@@ -45,6 +45,15 @@ class CycleState {
 
   // Shallow copy (fwk.CycleState.Clone).
   CycleState Clone() const { return *this; }
+  // Makes this a Clone() of `other` in place, reusing this one's storage:
+  // for a clone taken again and again (per node in preemption's dry run).
+  void CopyFrom(const CycleState& other) { *this = other; }
+  // Drops every slot's data and the class memos (what a clone shares),
+  // keeping the storage for a later CopyFrom.
+  void Reset() {
+    for (auto& d : data_) d.reset();
+    class_memos_.reset();
+  }
 
   void Write(size_t slot, std::unique_ptr<StateData> d) { data_[slot] = std::move(d); }
   // REQUIRES: the slot holds a T (or nothing: returns null).
@@ -85,6 +94,7 @@ class CycleState {
 
  private:
   CycleState(const CycleState&) = default;
+  CycleState& operator=(const CycleState&) = default;
 
   std::vector<std::shared_ptr<StateData>> data_;
   std::vector<bool> skip_filter_;

@@ -1,5 +1,6 @@
 #include "libsched/framework/framework.h"
 
+#include <algorithm>
 #include <string>
 
 namespace sched {
@@ -23,26 +24,63 @@ Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
   return merged;
 }
 
+namespace {
+
+// The nominated-pods pass's copy of the node and clone of the state, one
+// per thread and reused: copy-assigning keeps the vectors' storage, so a
+// warm pass allocates nothing. Reset when the pass ends, so it holds no
+// pod, node or slot data between passes.
+struct NominatedScratch {
+  NodeInfo node;
+  CycleState state{0};
+};
+
+class ScratchLease {
+ public:
+  ScratchLease(const NodeInfo& node, const CycleState& state) : s_(Get()) {
+    s_.node = node;
+    s_.state.CopyFrom(state);
+  }
+  ~ScratchLease() {
+    s_.node.Reset();
+    s_.state.Reset();
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  NodeInfo& node() { return s_.node; }
+  CycleState& state() { return s_.state; }
+
+ private:
+  static NominatedScratch& Get() {
+    thread_local NominatedScratch scratch;
+    return scratch;
+  }
+  NominatedScratch& s_;
+};
+
+// addGENominatedPods: only pods the pod must yield to.
+bool YieldsTo(const Pod& nominated, const Pod& pod) {
+  return nominated.priority >= pod.priority && !SamePod(nominated, pod);
+}
+
+}  // namespace
+
 Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                                     const NodeInfo& node) const {
   if (nominator_ != nullptr) {
-    const auto nominated = nominator_->NominatedPodsForNode(node.node()->name);
-    if (!nominated.empty()) {
-      // addGENominatedPods: only pods the pod must yield to.
-      NodeInfo node_with = node;
-      CycleState state_with = state.Clone();
-      bool added = false;
-      for (const auto& np : nominated) {
-        if (np->priority < pod.priority || SamePod(*np, pod)) continue;
-        node_with.AddPod(np, node.generation());
-        Status s = RunPreFilterExtensionAddPod(state_with, pod, *np, node_with);
-        if (!s.IsSuccess()) return s;
-        added = true;
-      }
-      if (added) {
-        Status s = RunFilterPlugins(state_with, pod, node_with);
+    const auto nominated = nominator_->NominatedPodsOn(node.node()->name);
+    auto first = std::find_if(nominated.begin(), nominated.end(),
+                              [&](const auto& np) { return YieldsTo(*np, pod); });
+    if (first != nominated.end()) {
+      ScratchLease with(node, state);
+      for (auto it = first; it != nominated.end(); ++it) {
+        if (it != first && !YieldsTo(**it, pod)) continue;
+        with.node().AddPod(*it, node.generation());
+        Status s = RunPreFilterExtensionAddPod(with.state(), pod, **it, with.node());
         if (!s.IsSuccess()) return s;
       }
+      Status s = RunFilterPlugins(with.state(), pod, with.node());
+      if (!s.IsSuccess()) return s;
     }
   }
   return RunFilterPlugins(state, pod, node);

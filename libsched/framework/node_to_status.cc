@@ -8,12 +8,25 @@ namespace sched {
 
 NodeToStatus::NodeToStatus(std::span<const NodeFailure> failures, const Status* absent)
     : absent_(absent ? absent->code() : Code::kUnschedulableAndUnresolvable) {
-  for (const NodeFailure& f : failures) codes_[f.node] = f.status.code();
+  for (const NodeFailure& f : failures) {
+    const uint32_t i = f.node->index();
+    if (i != NodeInfo::kNoIndex && i >= by_index_.size()) by_index_.resize(i + 1);
+    if (i == NodeInfo::kNoIndex || (by_index_[i].node != nullptr && by_index_[i].node != f.node)) {
+      others_[f.node] = f.status.code();
+    } else {
+      by_index_[i] = {f.node, f.status.code()};
+    }
+  }
 }
 
 Code NodeToStatus::CodeFor(const NodeInfo* node) const {
-  auto it = codes_.find(node);
-  return it == codes_.end() ? absent_ : it->second;
+  if (node != nullptr && node->index() < by_index_.size() &&
+      by_index_[node->index()].node == node) {
+    return by_index_[node->index()].code;
+  }
+  if (others_.empty()) return absent_;
+  auto it = others_.find(node);
+  return it == others_.end() ? absent_ : it->second;
 }
 
 std::vector<const NodeInfo*> NodeToStatus::NodesForStatusCode(

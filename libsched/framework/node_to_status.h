@@ -38,7 +38,15 @@ class NodeToStatus {
                                                   Code code) const;
 
  private:
-  std::unordered_map<const NodeInfo*, Code> codes_;
+  // By NodeInfo::index() (a snapshot's nodes have distinct ones), with
+  // the node, to tell it from a copy with the same index. A NodeInfo
+  // without an index, or whose index another one took, is in `others_`.
+  struct Entry {
+    const NodeInfo* node = nullptr;
+    Code code = Code::kSuccess;
+  };
+  std::vector<Entry> by_index_;
+  std::unordered_map<const NodeInfo*, Code> others_;
   Code absent_;
 };
 

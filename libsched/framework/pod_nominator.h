@@ -7,6 +7,7 @@
 #define LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
 
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -17,9 +18,17 @@ namespace sched {
 class PodNominator {
  public:
   virtual ~PodNominator() = default;
-  // Pods nominated to `node_name`, in the order they were nominated.
-  virtual std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
+  // Pods nominated to `node_name`, in the order they were nominated: a view
+  // valid until the nominations next change (a cycle's filter runs read it
+  // per node, so it copies nothing).
+  virtual std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
       std::string_view node_name) const = 0;
+  // The same pods, copied: for a caller that changes nominations while it
+  // iterates them.
+  std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(std::string_view node_name) const {
+    const auto pods = NominatedPodsOn(node_name);
+    return {pods.begin(), pods.end()};
+  }
   // False only when no pod is nominated anywhere, so a cycle can skip
   // asking per node. The default is the safe answer.
   virtual bool HasNominatedPods() const { return true; }

@@ -244,10 +244,14 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
   std::vector<PreemptionCandidate> non_violating, violating;
   std::vector<NodeFailure> failures;
   std::vector<std::string> errors;  // DryRunPreemption's errs, aggregated
+  // Each candidate's copy of the node and clone of the state, made again
+  // over the last one's storage (no allocation once warm).
+  NodeInfo node;
+  CycleState node_state(0);
   for (int64_t i = 0; i < n; ++i) {
     const NodeInfo* original = potential[(offset + i) % n];
-    NodeInfo node = *original;
-    CycleState node_state = state.Clone();
+    node = *original;
+    node_state.CopyFrom(state);
     Victims victims;
     Status s = SelectVictimsOnNode(fw, node_state, pod, node, pdbs, &victims);
     if (s.IsSuccess()) {  // SelectVictimsOnNode never succeeds without victims

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -469,6 +470,95 @@ TEST_F(DefaultPreemptionTest, DryRunFilterErrorsAggregate) {
     EXPECT_EQ(r.message, fit);
   }
   EXPECT_EQ(seen, rotations);  // the offset reaches every order
+}
+
+// PreFilter extensions that keep, per node, how many pods were added (+)
+// or removed (-) since PreFilter, and a Filter that rejects a node unless
+// that count and the node's pods agree and every other node's count is 0.
+// So a dry run or nominated-pods pass that started from anything but a
+// fresh copy of the node and a fresh clone of the cycle's state (leftovers
+// of an earlier candidate or pass) rejects the node.
+class CountsPodChanges : public PreFilterPlugin, public FilterPlugin {
+ public:
+  struct Data : StateData {
+    std::map<std::string, int64_t> pods_at_prefilter;
+    std::map<std::string, int64_t> delta;
+  };
+  std::string_view Name() const override { return "CountsPodChanges"; }
+  Status PreFilter(CycleState& state, const Pod&, const ClusterState& snapshot,
+                   PreFilterResult*) const override {
+    auto d = std::make_unique<Data>();
+    for (const NodeInfo* n : snapshot.NodeList()) {
+      d->pods_at_prefilter[n->node()->name] = static_cast<int64_t>(n->pods().size());
+    }
+    state.Write(slot(), std::move(d));
+    return Status();
+  }
+  bool HasPreFilterExtensions() const override { return true; }
+  Status AddPod(CycleState& state, const Pod&, const Pod&, const NodeInfo& node) const override {
+    ++state.CopyOnWrite<Data>(slot())->delta[node.node()->name];
+    return Status();
+  }
+  Status RemovePod(CycleState& state, const Pod&, const Pod&,
+                   const NodeInfo& node) const override {
+    --state.CopyOnWrite<Data>(slot())->delta[node.node()->name];
+    return Status();
+  }
+  Status Filter(const CycleState& state, const Pod&, const NodeInfo& node) const override {
+    const Data& d = *state.Read<Data>(slot());
+    const std::string& name = node.node()->name;
+    for (const auto& [n, delta] : d.delta) {
+      if (n != name && delta != 0) return Status(Code::kUnschedulable, "another node's pods");
+    }
+    const auto it = d.delta.find(name);
+    const int64_t delta = it == d.delta.end() ? 0 : it->second;
+    if (d.pods_at_prefilter.at(name) + delta != static_cast<int64_t>(node.pods().size())) {
+      return Status(Code::kUnschedulable, "pods and state disagree");
+    }
+    return Status();
+  }
+};
+
+class MapNominator : public PodNominator {
+ public:
+  std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
+      std::string_view node) const override {
+    auto it = pods.find(std::string(node));
+    if (it == pods.end()) return {};
+    return it->second;
+  }
+  std::map<std::string, std::vector<std::shared_ptr<const Pod>>> pods;
+};
+
+// Each candidate's dry run, and each nominated-pods pass, starts from the
+// snapshot's node and the cycle's state, whatever the order of the
+// candidates (the offset) and whatever ran before (the dry run reuses one
+// NodeInfo and one CycleState for all its candidates, the nominated-pods
+// pass a per-thread pair).
+TEST_F(DefaultPreemptionTest, EachDryRunStartsFromTheSnapshotAndTheCycleState) {
+  AddNodes({"node1", "node2"});
+  AddNodes({"node3"}, {800, 800});
+  AddPods({{"a1", "node1", kLow, kMedium, Epoch(1)},
+           {"a2", "node1", kLow, kMedium, Epoch(2)},
+           {"b1", "node2", kMid, kSmall, Epoch(1)},
+           {"b2", "node2", kLow, kLarge, Epoch(5)},
+           {"c1", "node3", kLow, kLarge, Epoch(1)},
+           {"c2", "node3", kLow, kLarge, Epoch(2)}});
+  // node3 fits the pod only without both its pods, since a pod as
+  // important as the preemptor is nominated there.
+  MapNominator nominator;
+  nominator.pods["node3"] = {MakePod({"n3", "", kHigh, kLarge})};
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE(seed);
+    Profile p = MakeProfile({0, 100});  // every node is dry-run
+    p.Add(std::make_unique<CountsPodChanges>());
+    Scheduler s(std::move(p), seed);
+    const ScheduleResult r = s.Schedule(*MakePod({"p", "", kHigh, kLarge}), *state_, &nominator);
+    // node1 loses a2, node2 b2, node3 both: node2's victim started last.
+    EXPECT_EQ(r.nominated_node, "node2");
+    EXPECT_EQ(Names(r.victims), std::vector<std::string>{"b2"});
+    EXPECT_EQ(r.message, "0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory.");
+  }
 }
 
 TEST(PickOneNodeForPreemptionTest, StartTimeTieBreakAndFirstWins) {

@@ -48,7 +48,7 @@ void Nominator::DeleteNominatedPodIfExists(const Pod& pod) {
   undo::Erase(log_, d.pod_to_node, it);
 }
 
-std::vector<std::shared_ptr<const Pod>> Nominator::NominatedPodsForNode(
+std::span<const std::shared_ptr<const Pod>> Nominator::NominatedPodsOn(
     std::string_view node_name) const {
   auto it = data_->nominated_pods.find(node_name);
   if (it == data_->nominated_pods.end()) return {};

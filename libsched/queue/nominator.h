@@ -11,7 +11,7 @@
 #ifndef LIBSCHED_QUEUE_NOMINATOR_H_
 #define LIBSCHED_QUEUE_NOMINATOR_H_
 
-#include <map>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,15 +49,23 @@ class Nominator final : public PodNominator {
   // Drops the pod's nomination, if any (on delete and on assume).
   void DeleteNominatedPodIfExists(const Pod& pod);
 
-  std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
+  std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
       std::string_view node_name) const override;
   bool HasNominatedPods() const override { return !data_->nominated_pods.empty(); }
   // The node `pod` is nominated to, or "".
   std::string NominatedNodeFor(const Pod& pod) const;
 
  private:
+  // Hashes a node name as a string or a string_view (lookups by view).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   struct Data {
-    std::map<std::string, std::vector<std::shared_ptr<const Pod>>, std::less<>> nominated_pods;
+    // Hashed, not ordered: every cycle looks up each node it filters.
+    std::unordered_map<std::string, std::vector<std::shared_ptr<const Pod>>, NameHash,
+                       std::equal_to<>>
+        nominated_pods;
     std::unordered_map<std::string, std::string> pod_to_node;  // PodKey -> node
   };
   UndoLog* log_;

@@ -196,9 +196,9 @@ class PriorityQueue final : public PodNominator {
   void UpdateNominatedPod(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
   }
-  std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
+  std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
       std::string_view node_name) const override {
-    return nominator_.NominatedPodsForNode(node_name);
+    return nominator_.NominatedPodsOn(node_name);
   }
   bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
   const Nominator& nominator() const { return nominator_; }

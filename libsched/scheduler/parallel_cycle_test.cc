@@ -31,10 +31,11 @@ constexpr int kParallelisms[] = {1, 2, 8};
 
 class MapNominator : public PodNominator {
  public:
-  std::vector<std::shared_ptr<const Pod>> NominatedPodsForNode(
+  std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
       std::string_view node) const override {
     auto it = pods.find(std::string(node));
-    return it == pods.end() ? std::vector<std::shared_ptr<const Pod>>{} : it->second;
+    if (it == pods.end()) return {};
+    return it->second;
   }
   std::map<std::string, std::vector<std::shared_ptr<const Pod>>> pods;
 };

@@ -17,7 +17,7 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 constexpr size_t kMaxEquivalenceClasses = 32;
 
 bool HasNominatedPods(const PodNominator* nominator, const NodeInfo& ni) {
-  return nominator != nullptr && !nominator->NominatedPodsForNode(ni.node()->name).empty();
+  return nominator != nullptr && !nominator->NominatedPodsOn(ni.node()->name).empty();
 }
 
 std::vector<std::string> Intersect(const std::vector<std::string>& a,

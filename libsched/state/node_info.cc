@@ -103,4 +103,22 @@ bool NodeInfo::RemovePod(const Pod* pod, uint64_t generation) {
   return true;
 }
 
+void NodeInfo::Reset() {
+  node_.reset();
+  pods_.clear();
+  pods_with_affinity_.clear();
+  pods_with_required_anti_affinity_.clear();
+  std::vector<std::pair<Atom, Wide>> scalar = std::move(exact_.scalar);
+  scalar.clear();
+  exact_ = ExactRequests{};
+  exact_.scalar = std::move(scalar);
+  requested_ = Resource{};
+  non_zero_requested_ = Resource{};
+  used_ports_.clear();
+  image_sizes_.clear();
+  generation_ = 0;
+  index_ = kNoIndex;
+  batch_ = 0;
+}
+
 }  // namespace sched

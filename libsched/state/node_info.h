@@ -59,6 +59,10 @@ class NodeInfo {
   void AddPod(std::shared_ptr<const Pod> pod, uint64_t generation);
   // Returns false when the pod (by identity) is not on this node.
   bool RemovePod(const Pod* pod, uint64_t generation);
+  // Drops the node, the pods and the aggregates (as a default NodeInfo),
+  // keeping the vectors' storage, so that a scratch NodeInfo copy-assigned
+  // again and again (NodeInfo& operator=) allocates only while it grows.
+  void Reset();
 
  private:
   friend class ClusterState;  // batch_ (ClusterState::SaveNodeInfo)
