@@ -15,6 +15,7 @@
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/map_nominator.h"
 
 namespace sched {
 namespace default_preemption_test {
@@ -519,16 +520,7 @@ class CountsPodChanges : public PreFilterPlugin, public FilterPlugin {
   }
 };
 
-class MapNominator : public PodNominator {
- public:
-  std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
-      std::string_view node) const override {
-    auto it = pods.find(std::string(node));
-    if (it == pods.end()) return {};
-    return it->second;
-  }
-  std::map<std::string, std::vector<std::shared_ptr<const Pod>>> pods;
-};
+using testing::MapNominator;
 
 // Each candidate's dry run, and each nominated-pods pass, starts from the
 // snapshot's node and the cycle's state, whatever the order of the

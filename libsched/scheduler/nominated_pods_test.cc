@@ -11,6 +11,7 @@
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/map_nominator.h"
 
 namespace sched {
 namespace nominated_pods_test {
@@ -19,16 +20,7 @@ namespace {
 using testing::NodeBuilder;
 using testing::PodBuilder;
 
-class FakeNominator : public PodNominator {
- public:
-  std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
-      std::string_view node) const override {
-    auto it = pods.find(std::string(node));
-    if (it == pods.end()) return {};
-    return it->second;
-  }
-  std::map<std::string, std::vector<std::shared_ptr<const Pod>>> pods;
-};
+using testing::MapNominator;
 
 // Rejects nodes without any pod: passes only when nominated pods count,
 // so the second pass (without them) decides.
@@ -101,7 +93,7 @@ class NominatedPodsTest : public ::testing::Test {
   }
 
   ClusterState state_;
-  FakeNominator nominator_;
+  MapNominator nominator_;
 };
 
 TEST_F(NominatedPodsTest, NominatedPodsOfEqualOrHigherPriorityTakeTheirRoom) {

@@ -16,6 +16,7 @@
 #include "libsched/plugins/registry.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/map_nominator.h"
 
 namespace sched {
 namespace parallel_cycle_test {
@@ -29,16 +30,7 @@ using testing::Selector;
 
 constexpr int kParallelisms[] = {1, 2, 8};
 
-class MapNominator : public PodNominator {
- public:
-  std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
-      std::string_view node) const override {
-    auto it = pods.find(std::string(node));
-    if (it == pods.end()) return {};
-    return it->second;
-  }
-  std::map<std::string, std::vector<std::shared_ptr<const Pod>>> pods;
-};
+using testing::MapNominator;
 
 // Everything a ScheduleResult says, as text, so results compare with one
 // EXPECT_EQ and a failure shows the difference.
