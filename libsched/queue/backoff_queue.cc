@@ -19,7 +19,6 @@ BackoffQueue::BackoffQueue(const Clock& clock, Duration initial, Duration max,
       initial_(initial),
       max_(max),
       pop_from_backoff_q_(pop_from_backoff_q),
-      log_(log),
       backoff_(
           [pop_from_backoff_q, active_less](const QueuedPodInfo& a, const QueuedPodInfo& b) {
             if (Expiry(a) != Expiry(b)) return Expiry(a) < Expiry(b);

@@ -72,7 +72,6 @@ class BackoffQueue {
   Duration initial_;
   Duration max_;
   bool pop_from_backoff_q_;
-  UndoLog* log_;
   PodHeap backoff_;
   PodHeap error_backoff_;
 };
