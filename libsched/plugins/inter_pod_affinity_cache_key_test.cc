@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libsched/plugins/inter_pod_affinity.h"
+#include "libsched/testing/filter_cache_key.h"
 #include "libsched/testing/inter_pod_affinity_test_util.h"
 
 namespace sched {
@@ -30,13 +31,15 @@ AffinityTerm AppIn(Interner& in, const std::string& topology, const std::string&
 
 // PreFilter then FilterIsNodeLocal for `pod`: the key's bytes.
 std::string KeyOf(const ClusterState& cs, const Pod& pod) {
-  const InterPodAffinity pl;
-  CycleState state(1);
-  PreFilterResult result;
-  EXPECT_TRUE(pl.PreFilter(state, pod, cs, &result).IsSuccess());
-  PodSigner key;
-  EXPECT_TRUE(pl.FilterIsNodeLocal(state, key));
-  return std::string(key.bytes());
+  return testing::FilterKeyOf(InterPodAffinity(), pod, cs);
+}
+
+// AppIn's term for pods of namespaces labelled team=a instead of its own.
+AffinityTerm TeamA(Interner& in, const std::string& topology, const std::string& app) {
+  AffinityTerm t = AppIn(in, topology, app);
+  t.namespaces.clear();
+  t.namespace_selector = testing::Selector({In(in, "team", {"a"})});
+  return t;
 }
 
 // PreScore then ScoreCacheKey for `pod`: the key's bytes, or nullopt when
@@ -131,9 +134,7 @@ TEST(InterPodAffinityCacheKeyTest, NamespaceLabelsMoveTheKey) {
   Interner& in = cs.interner();
   AddNodes(cs, kNodes);
   AddNamespace(cs, "default", {{"team", "a"}});
-  AffinityTerm team_a = AppIn(in, "host", "web");
-  team_a.namespaces.clear();
-  team_a.namespace_selector = testing::Selector({In(in, "team", {"a"})});
+  const AffinityTerm team_a = TeamA(in, "host", "web");
   AddPod(cs, MakePod(in, "h1", {{"app", "h"}}, "other").RequiredPodAntiAffinity(team_a), "n1");
   const PodPtr p =
       MakePod(in, "p", {{"app", "web"}}).RequiredPodAntiAffinity(AppIn(in, "host", "none")).Build();
@@ -212,9 +213,7 @@ TEST(InterPodAffinityCacheKeyTest, ScoreKeyFollowsNamespaceLabels) {
   Interner& in = cs.interner();
   AddNodes(cs, kNodes);
   AddNamespace(cs, "default", {{"team", "a"}});
-  AffinityTerm team_a = AppIn(in, "host", "web");
-  team_a.namespaces.clear();
-  team_a.namespace_selector = testing::Selector({In(in, "team", {"a"})});
+  const AffinityTerm team_a = TeamA(in, "host", "web");
   AddPod(cs, MakePod(in, "h1", {{"app", "h"}}, "other").PreferredPodAffinity(3, team_a), "n1");
   AddPod(cs, MakePod(in, "w1", {{"app", "web"}}), "n2");
   // Each also has a plain term meeting w1, so PreScore never skips.

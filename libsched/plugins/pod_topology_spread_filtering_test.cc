@@ -10,6 +10,7 @@
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/testing/pod_topology_spread_test_util.h"
 #include "libsched/testing/builders.h"
+#include "libsched/testing/filter_cache_key.h"
 
 namespace sched {
 namespace pod_topology_spread_filtering_test {
@@ -449,12 +450,7 @@ TEST(PodTopologySpreadFilterTest, CountsFollowNodeChurn) {
 // The equivalence-cache opt-in (FilterIsNodeLocal, SignPod): the key's
 // bytes after PreFilter, and the class signature.
 std::string KeyOf(const PodTopologySpread& pl, const Pod& pod, const ClusterState& cs) {
-  CycleState state(1);
-  PreFilterResult result;
-  EXPECT_TRUE(pl.PreFilter(state, pod, cs, &result).IsSuccess());
-  PodSigner key;
-  EXPECT_TRUE(pl.FilterIsNodeLocal(state, key));
-  return std::string(key.bytes());
+  return testing::FilterKeyOf(pl, pod, cs);
 }
 
 std::string SignatureOf(const PodTopologySpread& pl, const Pod& pod) {
