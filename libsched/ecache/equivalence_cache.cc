@@ -3,12 +3,6 @@
 #include <algorithm>
 
 namespace sched {
-namespace {
-
-// What Verdict returns for a slot whose verdict is plain success.
-const Status kPlainSuccess;
-
-}  // namespace
 
 void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_slots) {
   if (filter_key != filter_key_) {
@@ -18,7 +12,6 @@ void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_slots) {
   }
   if (slots_.size() < num_slots) {
     slots_.resize(num_slots);
-    verdicts_.resize(num_slots);
     raw_.resize(num_slots * num_plugins_);
   }
 }
@@ -29,7 +22,7 @@ const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node) const {
       s.filter_generation != node.generation()) {
     return nullptr;
   }
-  return s.plain_success ? &kPlainSuccess : &verdicts_[index];
+  return &s.verdict;
 }
 
 Status EcacheEntry::Keep(const Status& st) {
@@ -41,8 +34,7 @@ Status EcacheEntry::Keep(const Status& st) {
 
 void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st) {
   Slot& s = slots_[index];
-  s.plain_success = st.IsSuccess() && st.reasons().empty() && st.plugin().empty();
-  verdicts_[index] = s.plain_success ? Status() : Keep(st);
+  s.verdict = Keep(st);
   s.filter_node = &node;
   s.filter_generation = node.generation();
   s.filter_epoch = filter_epoch_;

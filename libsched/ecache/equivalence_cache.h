@@ -91,13 +91,6 @@ class EcacheEntry {
   // Caches `s` (not an Error) for `node` at `index`; its reasons are copied
   // into storage() so they outlive the cycle that computed them.
   void StoreVerdict(size_t index, const NodeInfo& node, const Status& s);
-  // Asks the CPU to start loading what Verdict and RawScores read for the
-  // slot `index` (below BeginFilter's num_slots): a walk calls it a few
-  // nodes ahead. No effect on any result.
-  void Prefetch(size_t index) const {
-    __builtin_prefetch(&slots_[index]);
-    if (num_plugins_ != 0) __builtin_prefetch(&raw_[index * num_plugins_]);
-  }
 
   // Starts scoring with `num_plugins` score plugins. A different
   // `score_key` (skipped plugins, ScoreCacheKey inputs) invalidates every
@@ -128,22 +121,19 @@ class EcacheEntry {
   uint64_t last_used = 0;
 
  private:
-  // What a walk reads per node, in one cache line (the verdict itself only
-  // when it is not plain success; raw scores in raw_).
-  struct alignas(64) Slot {
+  struct Slot {
     const NodeInfo* filter_node = nullptr;
     uint64_t filter_generation = 0;
     uint64_t filter_epoch = 0;  // valid while == filter_epoch_
+    Status verdict;
     const NodeInfo* score_node = nullptr;
     uint64_t score_generation = 0;
     uint64_t score_epoch = 0;  // valid while == score_epoch_
-    bool plain_success = false;  // the verdict is Status(): verdicts_ not read
   };
   // `st` with its reasons copied into reasons_.
   Status Keep(const Status& st);
 
   std::vector<Slot> slots_;
-  std::vector<Status> verdicts_;  // by slot; read unless plain_success
   std::unique_ptr<FailureMemo> memo_;  // null when none
   std::shared_ptr<ClassMemos> memos_ = std::make_shared<ClassMemos>();
   std::vector<int64_t> raw_;  // slots_.size() x num_plugins_

@@ -76,31 +76,6 @@ TEST(EcacheEntryTest, CachedReasonsOutliveTheirSource) {
   EXPECT_EQ(v->code(), Code::kUnschedulable);
 }
 
-TEST(EcacheEntryTest, VerdictReadsBackAsStoredWhateverTheSlotHeldBefore) {
-  // Plain success (Status()) is kept as a flag in the slot, anything else
-  // as a Status beside it: each must read back exactly, also over the other.
-  NodeInfo n;
-  n.SetNode(NamedNode("a"), 1);
-  Status failed(Code::kUnschedulable, "Insufficient cpu");
-  failed.set_plugin("NodeResourcesFit");
-  Status success_with_plugin;
-  success_with_plugin.set_plugin("NodePorts");
-  const std::vector<Status> sequence = {Status(), failed, Status(), success_with_plugin, failed,
-                                        success_with_plugin, Status()};
-  EcacheEntry e;
-  e.BeginFilter(0, 2);
-  for (size_t k = 0; k < sequence.size(); ++k) {
-    SCOPED_TRACE(k);
-    e.StoreVerdict(1, n, sequence[k]);
-    const Status* v = e.Verdict(1, n);
-    ASSERT_NE(v, nullptr);
-    EXPECT_EQ(v->code(), sequence[k].code());
-    EXPECT_EQ(v->reasons(), std::vector<std::string_view>(sequence[k].reasons().begin(),
-                                                          sequence[k].reasons().end()));
-    EXPECT_EQ(v->plugin(), sequence[k].plugin());
-  }
-}
-
 TEST(EcacheEntryTest, ScoreRowsCountOnlyOnceMarked) {
   NodeInfo n;
   n.SetNode(NamedNode("a"), 1);

@@ -16,11 +16,6 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 // Equivalence classes kept at once; at 5,000 nodes an entry is ~1 MB.
 constexpr size_t kMaxEquivalenceClasses = 32;
 
-// How many nodes ahead a cached walk asks for its slot's cache lines (and
-// twice as far for the NodeInfo's, whose index() names the slot): about
-// the number of memory loads a core keeps in flight.
-constexpr size_t kPrefetchAhead = 8;
-
 bool HasNominatedPods(const PodNominator* nominator, const NodeInfo& ni) {
   return nominator != nullptr && !nominator->NominatedPodsOn(ni.node()->name).empty();
 }
@@ -314,19 +309,7 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   // Reduced as the uncached walk's (start + i) % n is: nodes removed since
   // the last cycle can leave the start index past the end (n > 0 here).
   size_t index = next_start_node_index_ % n;
-  // Where the prefetches are: kPrefetchAhead and twice that past `index`.
-  size_t slot_ahead = index;
-  size_t info_ahead = index;
-  for (size_t k = 0; k < 2 * kPrefetchAhead && k < n; ++k) {
-    if (k < kPrefetchAhead) slot_ahead = slot_ahead + 1 == n ? 0 : slot_ahead + 1;
-    nodes[info_ahead]->Prefetch();
-    info_ahead = info_ahead + 1 == n ? 0 : info_ahead + 1;
-  }
   for (size_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < to_find; ++i) {
-    nodes[info_ahead]->Prefetch();
-    cls.Prefetch(nodes[slot_ahead]->index());
-    info_ahead = info_ahead + 1 == n ? 0 : info_ahead + 1;
-    slot_ahead = slot_ahead + 1 == n ? 0 : slot_ahead + 1;
     const NodeInfo* ni = nodes[index];
     index = index + 1 == n ? 0 : index + 1;
     if (ni == skip) continue;
@@ -495,8 +478,6 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
   }
   bool any_reused = false;
   for (size_t i = 0; i < n; ++i) {
-    if (i + 2 * kPrefetchAhead < n) r.scored_nodes[i + 2 * kPrefetchAhead]->Prefetch();
-    if (i + kPrefetchAhead < n) score_cache.Prefetch(r.scored_nodes[i + kPrefetchAhead]->index());
     const NodeInfo& ni = *r.scored_nodes[i];
     if (const int64_t* row = score_cache.RawScores(ni.index(), ni)) {
       for (size_t p = 0; p < np; ++p) r.plugin_scores[p * n + i] = row[score_slots_[p]];

@@ -53,9 +53,6 @@ class NodeInfo {
   // after the NodeInfo is dropped); copies keep it. Indexes per-node
   // arrays such as TopologyDomains. kNoIndex outside ClusterState.
   uint32_t index() const { return index_; }
-  // Asks the CPU to start loading generation() and index() (one cache
-  // line): a cached cycle's walk calls it a few nodes ahead.
-  void Prefetch() const { __builtin_prefetch(&generation_); }
 
   void SetNode(std::shared_ptr<const Node> node, uint64_t generation);
   void ClearNode(uint64_t generation);
@@ -92,8 +89,7 @@ class NodeInfo {
   Resource non_zero_requested_;
   std::vector<HostPort> used_ports_;
   std::vector<std::pair<Atom, int64_t>> image_sizes_;  // sorted by name id
-  // Together, in one cache line (Prefetch).
-  alignas(16) uint64_t generation_ = 0;
+  uint64_t generation_ = 0;
   uint32_t index_ = kNoIndex;
   // The ClusterState::Batch that last saved this NodeInfo (0: none).
   uint64_t batch_ = 0;
