@@ -28,6 +28,11 @@
 // and P's own DoNotSchedule constraints (so spread templates stay apart);
 // P's labels are read only through selfMatch, which the key holds, so pods
 // that differ by labels alone stay one class.
+// The Filter runs live (FilterRunsLive): the cache keeps the other
+// Filters' verdicts under a key without this one and runs this Filter on
+// every node it walks, because the failing domains change often (a domain
+// crosses the threshold, the minimum moves) while the other verdicts stay.
+// This key then guards only the failure memo (every node's verdict).
 #include <algorithm>
 #include <cstdint>
 #include <limits>

@@ -242,11 +242,12 @@ class Scheduler {
                         ScheduleResult& r);
   // The node's Filter verdict: the cached one in `cls`, or one evaluated
   // into *fresh (and cached unless pods are nominated to the node;
-  // `nominator` is null when none are nominated anywhere). Reused iff the
-  // result is not `fresh`.
+  // `nominator` is null when none are nominated anywhere), unless a live
+  // Filter (live_filters_) placed before the plugin that rejected rejects:
+  // then its status, in *live. *reused: the cached verdict was read.
   const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                            const PodNominator* nominator, EcacheEntry& cls, size_t index,
-                           const NodeInfo& ni, Status* fresh) const;
+                           const NodeInfo& ni, Status* fresh, Status* live, bool* reused) const;
   // ScoreNodes' raw scores with the cache (score_plugins_ set): reused
   // rows copied, the others scored and stored; score_reused_[i] says which.
   // The live plugins (score_live_) are scored afresh on reused rows too.
@@ -298,6 +299,11 @@ class Scheduler {
   bool ecache_hit_ = false;  // this cycle found its class's entry
   std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
   PodSigner signer_;         // scratch, reused across cycles
+  PodSigner live_signer_;    // scratch: the live Filters' keys (CacheEntryForFilter)
+  // This cycle's live Filters (FilterPlugin::FilterRunsLive), by index in
+  // profile_.filter(): a mark per Filter, and the marked indexes in order.
+  std::vector<uint8_t> filter_live_;
+  std::vector<size_t> live_filters_;
 };
 
 // The FitError summary: "0/N nodes are available: <sorted histogram>." or
