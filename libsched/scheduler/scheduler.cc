@@ -109,9 +109,10 @@ const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, c
   for (const size_t k : live_filters_) {
     if (k >= failed_at) break;
     const FilterPlugin* p = profile_.filter()[k];
-    *live = p->Filter(cs, pod, ni);
-    if (live->IsSuccess()) continue;
-    live->set_plugin(p->Name());
+    Status s = p->Filter(cs, pod, ni);
+    if (s.IsSuccess()) continue;
+    s.set_plugin(p->Name());
+    *live = std::move(s);
     return live;
   }
   return v;
