@@ -35,8 +35,8 @@ TEST(EcacheEntryTest, VerdictValidUntilNodeOrKeyChanges) {
          e.BeginFilter(7, 7, 2);
        },
        false},
-      {"other filter key (skipped plugins)", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(8, 8, 2); },
-       false},
+      {"other filter key (skipped plugins)",
+       [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(8, 8, 2); }, false},
       // Only a live Filter's key moved (FilterPlugin::FilterRunsLive).
       {"other memo key", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 9, 2); }, true},
       {"node list grew", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 7, 3); }, true},

@@ -226,7 +226,9 @@ class Scheduler {
   // Equivalence cache: the entry of the pod's class for this cycle's filter
   // walk over all nodes, with `num_slots` slots (ClusterState::
   // NodeIndexBound()), or null when the cache is off or the cycle's Filter
-  // results are not node-local (bypass). Sets *hit.
+  // results are not node-local (bypass). Sets *hit, and the cycle's live
+  // Filters (filter_live_, live_filters_: FilterPlugin::FilterRunsLive),
+  // whose keys go to the memo key only.
   EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_slots,
                                    bool* hit);
   // FilterNodes with an equivalence-cache entry: the same walk, serial on

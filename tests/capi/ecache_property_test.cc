@@ -316,7 +316,8 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"("topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule",)" +
              (t == 36 ? R"("minDomains":5,)" : "") +
              R"("labelSelector":{"matchLabels":{"app":"live"}}}],)" +
-             (t == 35 ? R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
+             (t == 35 ? R"("affinity":{"podAntiAffinity":{)"
+                        R"("requiredDuringSchedulingIgnoredDuringExecution":[)"
                         R"({"labelSelector":{"matchLabels":{"anti":"x"}},)"
                         R"("topologyKey":"kubernetes.io/hostname"}]}},)"
                       : "");
