@@ -4,10 +4,13 @@
 
 namespace sched {
 
-void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_slots) {
+void EcacheEntry::BeginFilter(uint64_t filter_key, uint64_t memo_key, size_t num_slots) {
   if (filter_key != filter_key_) {
     filter_key_ = filter_key;
     ++filter_epoch_;
+  }
+  if (memo_key != memo_key_) {
+    memo_key_ = memo_key;
     memo_.reset();
   }
   if (slots_.size() < num_slots) {
@@ -16,12 +19,13 @@ void EcacheEntry::BeginFilter(uint64_t filter_key, size_t num_slots) {
   }
 }
 
-const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node) const {
+const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node, size_t* failed_at) const {
   const Slot& s = slots_[index];
   if (s.filter_epoch != filter_epoch_ || s.filter_node != &node ||
       s.filter_generation != node.generation()) {
     return nullptr;
   }
+  *failed_at = s.failed_at;
   return &s.verdict;
 }
 
@@ -32,16 +36,18 @@ Status EcacheEntry::Keep(const Status& st) {
   return kept;
 }
 
-void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st) {
+void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st,
+                               size_t failed_at) {
   Slot& s = slots_[index];
   s.verdict = Keep(st);
+  s.failed_at = failed_at;
   s.filter_node = &node;
   s.filter_generation = node.generation();
   s.filter_epoch = filter_epoch_;
 }
 
 const FailureMemo* EcacheEntry::Memo(const FailureMemoKey& key) const {
-  if (memo_ == nullptr || memo_->key != key || memo_->filter_key != filter_key_) return nullptr;
+  if (memo_ == nullptr || memo_->key != key || memo_->memo_key != memo_key_) return nullptr;
   return memo_.get();
 }
 
@@ -50,7 +56,7 @@ void EcacheEntry::StoreMemo(const FailureMemoKey& key, size_t start,
                             std::string message, std::vector<int64_t> draws) {
   if (memo_ == nullptr) memo_ = std::make_unique<FailureMemo>();
   memo_->key = key;
-  memo_->filter_key = filter_key_;
+  memo_->memo_key = memo_key_;
   memo_->start = start;
   memo_->failures.clear();
   memo_->failures.reserve(failures.size());

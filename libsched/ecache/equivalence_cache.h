@@ -48,7 +48,7 @@ struct EcacheStats {
 };
 
 // What a cycle of a class that fit nowhere read besides the class signature
-// (the entry), its filter key (kept by the entry) and the nodes: the
+// (the entry), its memo key (kept by the entry) and the nodes: the
 // cluster state at one generation (every change bumps it: nodes, pods,
 // PDBs, volumes, namespaces), and the pod fields PostFilter reads that the
 // signature leaves out (DefaultPreemption: priority, preemptionPolicy).
@@ -64,7 +64,7 @@ struct FailureMemoKey {
 // again (libsched/scheduler/scheduler.cc ReplayFailureMemo).
 struct FailureMemo {
   FailureMemoKey key;
-  uint64_t filter_key = 0;
+  uint64_t memo_key = 0;  // EcacheEntry::BeginFilter's memo_key
   size_t start = 0;  // the rotating start index `failures` begin at
   // Every node's Filter verdict, in rotation order from `start`; reasons
   // point into the entry's storage().
@@ -83,14 +83,20 @@ class EcacheEntry {
  public:
   // Starts a filter walk over nodes whose slots are below `num_slots`
   // (slots are never dropped: a smaller bound keeps the others). A
-  // different `filter_key` (which plugins PreFilter skipped) invalidates
-  // every cached verdict.
-  void BeginFilter(uint64_t filter_key, size_t num_slots);
-  // The cached verdict of `node` at `index`, or null.
-  const Status* Verdict(size_t index, const NodeInfo& node) const;
-  // Caches `s` (not an Error) for `node` at `index`; its reasons are copied
-  // into storage() so they outlive the cycle that computed them.
-  void StoreVerdict(size_t index, const NodeInfo& node, const Status& s);
+  // different `filter_key` (which plugins PreFilter skipped, the cached
+  // Filters' keys; not the live Filters' keys) invalidates every cached
+  // verdict. `memo_key` is the filter key with the live Filters' keys too
+  // (equal to `filter_key` when none is live): the failure memo holds
+  // every node's verdict, the live Filters' included.
+  void BeginFilter(uint64_t filter_key, uint64_t memo_key, size_t num_slots);
+  // The cached verdict of `node` at `index` (of the Filters that are not
+  // live), or null; *failed_at gets the index in the profile's Filters of
+  // the plugin that rejected (their number when none did).
+  const Status* Verdict(size_t index, const NodeInfo& node, size_t* failed_at) const;
+  // Caches `s` (not an Error) for `node` at `index`, and `failed_at` as
+  // above; its reasons are copied into storage() so they outlive the cycle
+  // that computed them.
+  void StoreVerdict(size_t index, const NodeInfo& node, const Status& s, size_t failed_at);
 
   // Starts scoring with `num_plugins` score plugins. A different
   // `score_key` (skipped plugins, ScoreCacheKey inputs) invalidates every
@@ -104,8 +110,8 @@ class EcacheEntry {
   int64_t* MutableRawScores(size_t index) { return &raw_[index * num_plugins_]; }
   void MarkScored(size_t index, const NodeInfo& node);
 
-  // The failure memo stored under `key` and the current filter key, or
-  // null. (A new filter key in BeginFilter also drops it.)
+  // The failure memo stored under `key` and the current memo key, or
+  // null. (A new memo key in BeginFilter also drops it.)
   const FailureMemo* Memo(const FailureMemoKey& key) const;
   // Remembers a cycle that fit nowhere: `failures` (every node, in
   // rotation order from `start`) are copied with their reasons into
@@ -126,6 +132,7 @@ class EcacheEntry {
     uint64_t filter_generation = 0;
     uint64_t filter_epoch = 0;  // valid while == filter_epoch_
     Status verdict;
+    size_t failed_at = 0;  // Verdict's *failed_at
     const NodeInfo* score_node = nullptr;
     uint64_t score_generation = 0;
     uint64_t score_epoch = 0;  // valid while == score_epoch_
@@ -139,6 +146,7 @@ class EcacheEntry {
   std::vector<int64_t> raw_;  // slots_.size() x num_plugins_
   size_t num_plugins_ = 0;
   uint64_t filter_key_ = 0;
+  uint64_t memo_key_ = 0;
   uint64_t filter_epoch_ = 1;
   uint64_t score_key_ = 0;
   uint64_t score_epoch_ = 1;

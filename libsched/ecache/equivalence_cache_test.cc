@@ -28,32 +28,38 @@ TEST(EcacheEntryTest, VerdictValidUntilNodeOrKeyChanges) {
     bool still_cached;
   };
   const std::vector<Case> cases = {
-      {"nothing changed", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 2); }, true},
+      {"nothing changed", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 7, 2); }, true},
       {"node generation bumped",
        [](EcacheEntry& e, NodeInfo& n) {
          n.SetNode(NamedNode("a"), 10);
-         e.BeginFilter(7, 2);
+         e.BeginFilter(7, 7, 2);
        },
        false},
-      {"other filter key (skipped plugins)", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(8, 2); },
-       false},
-      {"node list grew", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 3); }, true},
+      {"other filter key (skipped plugins)",
+       [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(8, 8, 2); }, false},
+      // Only a live Filter's key moved (FilterPlugin::FilterRunsLive).
+      {"other memo key", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 9, 2); }, true},
+      {"node list grew", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 7, 3); }, true},
       // Slots are NodeInfo::index(): a smaller bound drops no slot.
-      {"slot bound shrank", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 1); }, true},
+      {"slot bound shrank", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 7, 1); }, true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     NodeInfo node;
     node.SetNode(NamedNode("a"), 5);
     EcacheEntry e;
-    e.BeginFilter(7, 2);
-    EXPECT_EQ(e.Verdict(0, node), nullptr);
-    e.StoreVerdict(0, node, Status(Code::kUnschedulable, "Insufficient cpu"));
+    size_t failed_at = 0;
+    e.BeginFilter(7, 7, 2);
+    EXPECT_EQ(e.Verdict(0, node, &failed_at), nullptr);
+    e.StoreVerdict(0, node, Status(Code::kUnschedulable, "Insufficient cpu"), 3);
     c.change(e, node);
-    const Status* v = e.Verdict(0, node);
+    const Status* v = e.Verdict(0, node, &failed_at);
     EXPECT_EQ(v != nullptr, c.still_cached);
+    if (v != nullptr) {
+      EXPECT_EQ(failed_at, 3u);  // the rejecting plugin's index
+    }
     // Another NodeInfo at the same index is never served a's verdict.
-    EXPECT_EQ(e.Verdict(0, b), nullptr);
+    EXPECT_EQ(e.Verdict(0, b, &failed_at), nullptr);
   }
 }
 
@@ -61,15 +67,16 @@ TEST(EcacheEntryTest, CachedReasonsOutliveTheirSource) {
   NodeInfo n;
   n.SetNode(NamedNode("a"), 1);
   EcacheEntry e;
-  e.BeginFilter(0, 1);
+  size_t failed_at = 0;
+  e.BeginFilter(0, 0, 1);
   {
     std::string reason = "Insufficient example.com/foo";  // as a plugin's CycleState holds
     Status s(Code::kUnschedulable, std::string_view(reason));
     s.set_plugin("NodeResourcesFit");
-    e.StoreVerdict(0, n, s);
+    e.StoreVerdict(0, n, s, 5);
     reason.assign(reason.size(), 'x');
   }
-  const Status* v = e.Verdict(0, n);
+  const Status* v = e.Verdict(0, n, &failed_at);
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->Message(), "Insufficient example.com/foo");
   EXPECT_EQ(v->plugin(), "NodeResourcesFit");
@@ -80,7 +87,7 @@ TEST(EcacheEntryTest, ScoreRowsCountOnlyOnceMarked) {
   NodeInfo n;
   n.SetNode(NamedNode("a"), 1);
   EcacheEntry e;
-  e.BeginFilter(0, 2);
+  e.BeginFilter(0, 0, 2);
   e.BeginScore(3, 2);
   e.MutableRawScores(1)[0] = 40;
   e.MutableRawScores(1)[1] = 60;
@@ -104,25 +111,30 @@ TEST(EcacheEntryTest, MemoServedOnlyUnderItsKey) {
   };
   const std::vector<Case> cases = {
       {"nothing changed", [](EcacheEntry&, FailureMemoKey&) {}, true},
-      {"same filter key again", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(7, 1); },
+      {"same filter key again", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(7, 7, 1); },
        true},
       {"state changed", [](EcacheEntry&, FailureMemoKey& k) { ++k.state_generation; }, false},
       {"other state", [](EcacheEntry&, FailureMemoKey& k) { k.state = &k; }, false},
       {"other priority", [](EcacheEntry&, FailureMemoKey& k) { k.priority = 0; }, false},
       {"preemptionPolicy Never", [](EcacheEntry&, FailureMemoKey& k) { k.preempt_never = true; },
        false},
-      {"other filter key", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(8, 1); }, false},
+      {"other filter key", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(8, 8, 1); }, false},
+      // The memo holds the live Filters' verdicts too: their key counts.
+      {"same rows, other memo key", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(7, 9, 1); },
+       false},
+      {"other rows, same memo key", [](EcacheEntry& e, FailureMemoKey&) { e.BeginFilter(8, 7, 1); },
+       true},
       {"filter key changed and back",
        [](EcacheEntry& e, FailureMemoKey&) {
-         e.BeginFilter(8, 1);
-         e.BeginFilter(7, 1);
+         e.BeginFilter(8, 8, 1);
+         e.BeginFilter(7, 7, 1);
        },
        false},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     EcacheEntry e;
-    e.BeginFilter(7, 1);
+    e.BeginFilter(7, 7, 1);
     EXPECT_EQ(e.Memo(key), nullptr);
     std::string reason = "Insufficient cpu";  // as a plugin's CycleState holds
     const NodeFailure f{&n, Status(Code::kUnschedulable, std::string_view(reason))};

@@ -7,12 +7,22 @@ namespace sched {
 
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
                                    const NodeInfo& node) const {
+  size_t failed_at = 0;
+  return RunFilterPlugins(state, pod, node, {}, &failed_at);
+}
+
+Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                                   std::span<const uint8_t> except, size_t* failed_at) const {
+  const std::vector<const FilterPlugin*>& filters = profile_.filter();
+  *failed_at = filters.size();
   Status merged;
-  for (const FilterPlugin* p : profile_.filter()) {
-    if (state.skip_filter(p->slot())) continue;
+  for (size_t k = 0; k < filters.size(); ++k) {
+    const FilterPlugin* p = filters[k];
+    if (state.skip_filter(p->slot()) || (!except.empty() && except[k])) continue;
     Status s = p->Filter(state, pod, node);
     if (s.IsSuccess()) continue;
     s.set_plugin(p->Name());
+    if (*failed_at == filters.size()) *failed_at = k;
     // An error ends the node's evaluation even when running all filters.
     if (!profile_.run_all_filters() || s.code() == Code::kError) return s;
     if (merged.IsSuccess()) {

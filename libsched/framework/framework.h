@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
@@ -44,6 +45,12 @@ class Framework {
   // (Status::MergeRejection) into one status naming the first most severe
   // plugin; an Error still returns at once.
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
+  // The same without the plugins marked in `except` (by index in
+  // profile().filter(); empty: none), for the equivalence cache's live
+  // column. *failed_at gets the index of the first plugin that rejected
+  // (or erred), profile().filter().size() when none did.
+  Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                          std::span<const uint8_t> except, size_t* failed_at) const;
 
   // RunFilterPluginsWithNominatedPods: with the nominated pods of `node`
   // whose priority is >= the pod's (the pod itself excluded) added to a

@@ -96,6 +96,15 @@ class FilterPlugin : public virtual Plugin {
   virtual bool FilterIsNodeLocal(const CycleState& /*state*/, PodSigner& /*key*/) const {
     return false;
   }
+  // Equivalence-class cache, a Filter "live column": true when this
+  // cycle's Filter is cheap enough to run on every node of a cached walk
+  // (a lookup in what PreFilter wrote), so the cache keeps the other
+  // Filters' verdicts under a key without this plugin's (a change of its
+  // key, e.g. PodTopologySpread's failing domains, then leaves the rows
+  // valid) and runs this one afresh on each node. Asked only when
+  // FilterIsNodeLocal said true (its key still guards the failure memo)
+  // and the profile does not run all filters. Default false.
+  virtual bool FilterRunsLive(const CycleState& /*state*/) const { return false; }
 };
 
 // PostFilterResult (fwk.PostFilterResult): where the pod is nominated and

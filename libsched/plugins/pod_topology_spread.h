@@ -92,9 +92,12 @@ class PodTopologySpread final : public PreFilterPlugin,
   // FilterIsNodeLocal feeds, per constraint, the domains where the skew
   // test fails, or, for a key of one node per domain, the selector, the
   // policies and the count above which a node fails. Why that suffices:
-  // pod_topology_spread_filtering.cc.
+  // pod_topology_spread_filtering.cc. FilterRunsLive: always (a domain
+  // lookup and a compare per constraint), so the cache's rows hold the
+  // other Filters' verdicts and this key guards only the failure memo.
   void SignPod(const Pod& pod, PodSigner& sig) const override;
   bool FilterIsNodeLocal(const CycleState& state, PodSigner& key) const override;
+  bool FilterRunsLive(const CycleState& /*state*/) const override { return true; }
 
   // Counts matching pods per domain of each ScheduleAnyway constraint over
   // the domains of the feasible nodes (per node for hostname constraints),

@@ -28,6 +28,11 @@
 // and P's own DoNotSchedule constraints (so spread templates stay apart);
 // P's labels are read only through selfMatch, which the key holds, so pods
 // that differ by labels alone stay one class.
+// The Filter runs live (FilterRunsLive): the cache keeps the other
+// Filters' verdicts under a key without this one and runs this Filter on
+// every node it walks, because the failing domains change often (a domain
+// crosses the threshold, the minimum moves) while the other verdicts stay.
+// This key then guards only the failure memo (every node's verdict).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -156,10 +161,14 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, const Clu
   const std::vector<const NodeInfo*>& nodes = snapshot.NodeList();
   const std::vector<uint32_t>& indexes = snapshot.NodeIndexList();
   if (by_key) {
+    // Once every domain id is registered the rest of the walk would add
+    // none (zones: a few nodes in); with freed ids it runs to the end.
     const Constraint& c = constraints[0];
-    for (const uint32_t index : indexes) {
-      const uint32_t d = c.DomainOf(index);
-      if (d != TopologyDomains::kNone) s->counts[0].Register(d);
+    DomainCounts& counts = s->counts[0];
+    const size_t bound = c.DomainBound();
+    for (size_t n = 0; n < indexes.size() && counts.num_domains < bound; ++n) {
+      const uint32_t d = c.DomainOf(indexes[n]);
+      if (d != TopologyDomains::kNone) counts.Register(d);
     }
   } else {
     for (size_t n = 0; n < nodes.size(); ++n) {

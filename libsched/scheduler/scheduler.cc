@@ -46,40 +46,76 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
   if (!ecache_) return nullptr;
   // Which Filters run is part of the class's key; each that runs must be
   // node-local, or verdicts could go stale without their node changing.
+  // A live Filter's key goes to the memo key only (FilterRunsLive).
+  const std::vector<const FilterPlugin*>& filters = profile_.filter();
   signer_.Clear();
-  for (const FilterPlugin* p : profile_.filter()) {
+  live_signer_.Clear();
+  filter_live_.assign(filters.size(), 0);
+  live_filters_.clear();
+  for (size_t k = 0; k < filters.size(); ++k) {
+    const FilterPlugin* p = filters[k];
     const bool skip = cs.skip_filter(p->slot());
     signer_.Add(static_cast<int64_t>(skip));
     if (skip) continue;
     signer_.Section(p->Name());
-    if (!p->FilterIsNodeLocal(cs, signer_)) {
+    const bool live = !profile_.run_all_filters() && p->FilterRunsLive(cs);
+    signer_.Add(static_cast<int64_t>(live));
+    if (!p->FilterIsNodeLocal(cs, live ? live_signer_ : signer_)) {
       ++ecache_->stats().bypasses;
       return nullptr;
     }
+    if (live) {
+      filter_live_[k] = 1;
+      live_filters_.push_back(k);
+    }
   }
   const uint64_t filter_key = signer_.Finish();
+  uint64_t memo_key = filter_key;
+  if (!live_filters_.empty()) {
+    live_signer_.Add(static_cast<int64_t>(filter_key));
+    memo_key = live_signer_.Finish();
+  }
   signer_.Clear();
   for (const auto& p : profile_.plugins()) p->SignPod(pod, signer_);
   bool created = false;
   EcacheEntry& e = ecache_->Get(signer_.Finish(), &created);
-  e.BeginFilter(filter_key, num_slots);
+  e.BeginFilter(filter_key, memo_key, num_slots);
   *hit = !created;
   return &e;
 }
 
 const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                                      const PodNominator* nominator, EcacheEntry& cls,
-                                     size_t index, const NodeInfo& ni, Status* fresh) const {
+                                     size_t index, const NodeInfo& ni, Status* fresh,
+                                     Status* live, bool* reused) const {
   // Nominated pods are not part of the node's generation: such a node is
   // evaluated afresh and not cached.
+  *reused = false;
   if (HasNominatedPods(nominator, ni)) {
     *fresh = fw.RunFilterPluginsWithNominatedPods(cs, pod, ni);
     return fresh;
   }
-  if (const Status* v = cls.Verdict(index, ni)) return v;
-  *fresh = fw.RunFilterPlugins(cs, pod, ni);
-  if (fresh->code() != Code::kError) cls.StoreVerdict(index, ni, *fresh);
-  return fresh;
+  size_t failed_at = 0;
+  const Status* v = cls.Verdict(index, ni, &failed_at);
+  if (v != nullptr) {
+    *reused = true;
+  } else {
+    *fresh = fw.RunFilterPlugins(cs, pod, ni, filter_live_, &failed_at);
+    if (fresh->code() != Code::kError) cls.StoreVerdict(index, ni, *fresh, failed_at);
+    v = fresh;
+  }
+  // The live Filters, in profile order, up to the first cached one that
+  // rejected: as RunFilterPlugins, the first rejection wins.
+  for (const size_t k : live_filters_) {
+    if (k >= failed_at) break;
+    const FilterPlugin* p = profile_.filter()[k];
+    Status s = p->Filter(cs, pod, ni);
+    if (s.IsSuccess()) continue;
+    s.set_plugin(p->Name());
+    *live = std::move(s);
+    return live;
+  }
+  return v;
 }
 
 EcacheEntry* Scheduler::CacheEntryForScore(const CycleState& cs, EcacheEntry* cls) {
@@ -305,7 +341,8 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   // handing chunks around, and the entry is not synchronized anyway.
   const size_t n = nodes.size();
   EcacheStats& stats = ecache_->stats();
-  Status fresh;
+  Status fresh, live;
+  bool reused = false;
   // Reduced as the uncached walk's (start + i) % n is: nodes removed since
   // the last cycle can leave the start index past the end (n > 0 here).
   size_t index = next_start_node_index_ % n;
@@ -313,8 +350,9 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
     const NodeInfo* ni = nodes[index];
     index = index + 1 == n ? 0 : index + 1;
     if (ni == skip) continue;
-    const Status* s = FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh);
-    if (s != &fresh) {
+    const Status* s =
+        FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh, &live, &reused);
+    if (reused) {
       ++stats.reused;
     } else if (ecache_hit_) {
       ++stats.repairs;

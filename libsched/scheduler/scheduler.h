@@ -226,7 +226,9 @@ class Scheduler {
   // Equivalence cache: the entry of the pod's class for this cycle's filter
   // walk over all nodes, with `num_slots` slots (ClusterState::
   // NodeIndexBound()), or null when the cache is off or the cycle's Filter
-  // results are not node-local (bypass). Sets *hit.
+  // results are not node-local (bypass). Sets *hit, and the cycle's live
+  // Filters (filter_live_, live_filters_: FilterPlugin::FilterRunsLive),
+  // whose keys go to the memo key only.
   EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_slots,
                                    bool* hit);
   // FilterNodes with an equivalence-cache entry: the same walk, serial on
@@ -242,11 +244,12 @@ class Scheduler {
                         ScheduleResult& r);
   // The node's Filter verdict: the cached one in `cls`, or one evaluated
   // into *fresh (and cached unless pods are nominated to the node;
-  // `nominator` is null when none are nominated anywhere). Reused iff the
-  // result is not `fresh`.
+  // `nominator` is null when none are nominated anywhere), unless a live
+  // Filter (live_filters_) placed before the plugin that rejected rejects:
+  // then its status, in *live. *reused: the cached verdict was read.
   const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                            const PodNominator* nominator, EcacheEntry& cls, size_t index,
-                           const NodeInfo& ni, Status* fresh) const;
+                           const NodeInfo& ni, Status* fresh, Status* live, bool* reused) const;
   // ScoreNodes' raw scores with the cache (score_plugins_ set): reused
   // rows copied, the others scored and stored; score_reused_[i] says which.
   // The live plugins (score_live_) are scored afresh on reused rows too.
@@ -298,6 +301,11 @@ class Scheduler {
   bool ecache_hit_ = false;  // this cycle found its class's entry
   std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
   PodSigner signer_;         // scratch, reused across cycles
+  PodSigner live_signer_;    // scratch: the live Filters' keys (CacheEntryForFilter)
+  // This cycle's live Filters (FilterPlugin::FilterRunsLive), by index in
+  // profile_.filter(): a mark per Filter, and the marked indexes in order.
+  std::vector<uint8_t> filter_live_;
+  std::vector<size_t> live_filters_;
 };
 
 // The FitError summary: "0/N nodes are available: <sorted histogram>." or

@@ -295,6 +295,34 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"({"weight":1,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"pb"}},)"
              R"("topologyKey":"kubernetes.io/hostname"}}]}},)";
       break;
+    // PodTopologySpread's Filter as a live column (issue 19, round eight):
+    // the cached rows hold the other Filters' verdicts. 34: by zone,
+    // needing 1.5 cpu (NodeResourcesFit rejects 1-cpu nodes before the
+    // spread Filter runs; TaintToleration tainted ones); 35: by zone, with
+    // required anti-affinity by hostname to its own pods (InterPodAffinity
+    // rejects after it: where both reject, the spread reason wins); 36: by
+    // zone with minDomains 5 over 3 zones (the minimum is 0: once every zone
+    // holds a matching pod, nothing fits, so the failure memo serves it),
+    // its label matched by the selector only for the first pod of a run
+    // (a name without "-k"): selfMatch 1, then 0, within one class.
+    case 34:
+    case 35:
+    case 36: {
+      const bool self = t != 36 || name.find('-') == std::string::npos;
+      labels = self ? R"("app":"live")" : R"("app":"unmatched")";
+      if (t == 34) cpu = "1500m";
+      if (t == 35) labels += R"(,"anti":"x")";
+      spec = std::string(R"("topologySpreadConstraints":[{"maxSkew":1,"topologyKey":)") +
+             R"("topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule",)" +
+             (t == 36 ? R"("minDomains":5,)" : "") +
+             R"("labelSelector":{"matchLabels":{"app":"live"}}}],)" +
+             (t == 35 ? R"("affinity":{"podAntiAffinity":{)"
+                        R"("requiredDuringSchedulingIgnoredDuringExecution":[)"
+                        R"({"labelSelector":{"matchLabels":{"anti":"x"}},)"
+                        R"("topologyKey":"kubernetes.io/hostname"}]}},)"
+                      : "");
+      break;
+    }
     case 18:  // anti-affinity by zone to pods of namespaces labelled team=a
               // (its own among them while ns has that label)
       labels = R"("app":"nsel")";
@@ -384,8 +412,12 @@ struct Mix {
   // (templates 6, 22 to 26) among pods without (0, 2), and nodes without a
   // zone label: PodTopologySpread's Filter served from the cache (issue 19).
   bool spread = false;
+  // Pods whose spread Filter runs live beside cached verdicts rejected
+  // before and after it (templates 34 to 36) among pods without (0, 2),
+  // and nodes without a zone label.
+  bool live_spread = false;
   // One node in n without a zone label (0: every node has one).
-  int zoneless_one_in() const { return soft_spread ? 4 : spread ? 8 : 0; }
+  int zoneless_one_in() const { return soft_spread ? 4 : spread || live_spread ? 8 : 0; }
 };
 
 // Runs `steps` random steps on both engines; a failure names the step.
@@ -445,6 +477,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                   : mix.owned    ? std::vector{0, 11, 12, 13}[rng() % 4]
                   : mix.affinity ? std::vector{0, 5, 14, 15, 16, 17, 18, 19, 20, 21}[rng() % 10]
                   : mix.spread   ? std::vector{0, 2, 6, 22, 23, 24, 25, 26}[rng() % 8]
+                  : mix.live_spread ? std::vector{0, 2, 34, 35, 36}[rng() % 5]
                   : mix.preferred ? std::vector{0, 13, 14, 17, 19, 21, 28, 29, 30}[rng() % 9]
                                  : static_cast<int>(rng() % 9);
     const int priority = failing ? std::vector{0, 500, 1000}[rng() % 3] : t == 8 ? 1000 : 0;
@@ -470,7 +503,8 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         break;
       case 3:
         if (!nodes.empty()) {
-          const bool own_template = mix.owned || mix.affinity || mix.spread || mix.preferred;
+          const bool own_template =
+              mix.owned || mix.affinity || mix.spread || mix.preferred || mix.live_spread;
           apply(EventJson("ADDED", TemplatePod(own_template ? t : t % 8, pod,
                                                nodes[rng() % nodes.size()], 0)));
           bound.push_back(pod);
@@ -516,7 +550,11 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         break;
       default: {
         // Several pods of one template in a row: the cache's common case.
-        const int repeat = failing ? 1 + static_cast<int>(rng() % 3) : 1;
+        // Template 36 twice in a row: the second pod differs in selfMatch
+        // only, so the first one's failure memo must not answer it.
+        const int repeat = failing                      ? 1 + static_cast<int>(rng() % 3)
+                           : mix.live_spread && t == 36 ? 2
+                                                        : 1;
         for (int k = 0; k < repeat && !::testing::Test::HasFatalFailure(); ++k) {
           const std::string name = k == 0 ? pod : pod + "-" + std::to_string(k);
           if (k > 0 && rng() % 2) {
@@ -581,6 +619,15 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
     EXPECT_LT(Counter(stats, "scoreBypasses"), Counter(stats, "hits") + Counter(stats, "misses"))
         << stats;
     EXPECT_GT(Counter(stats, "reused"), 0) << stats;
+    return;
+  }
+  if (mix.live_spread) {
+    // Not vacuous: every cycle used the cache, reused verdicts, and the
+    // failure memo answered cycles of template 36.
+    const std::string stats = StatsJson(on.get());
+    EXPECT_EQ(Counter(stats, "bypasses"), 0) << stats;
+    EXPECT_GT(Counter(stats, "reused"), 0) << stats;
+    EXPECT_GT(Counter(stats, "parked"), 0) << stats;
     return;
   }
   if (mix.affinity || mix.spread) {
@@ -689,6 +736,22 @@ TEST(EcachePropertyTest, PodTopologySpreadGivesIdenticalResults) {
   for (uint32_t seed = 1; seed <= SeedsToRun(2); ++seed) {
     RunSequence(seed, 200,
                 {.churn = true, .churn_nodes = 300, .shared_hostnames = true, .spread = true});
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Issue 19, round eight: PodTopologySpread's Filter runs live beside the
+// cached verdicts of the other Filters (FilterPlugin::FilterRunsLive).
+// Spread pods by zone whose failing zones move with every placement, some
+// rejected by a cached Filter before the spread Filter (resources, taints),
+// some after it (anti-affinity), and a class that fits nowhere whose pods
+// differ in selfMatch (the memo key). Fails when a row keeps a stale spread
+// verdict, when the live Filter runs after a cached rejection that comes
+// before it (or not before one that comes after it), or when the memo key
+// leaves the live Filter's key out (bench/RESULTS.md, "Round eight (spread)").
+TEST(EcachePropertyTest, LiveSpreadFilterGivesIdenticalResults) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(4); ++seed) {
+    RunSequence(seed, 250, {.live_spread = true});
     if (HasFatalFailure()) return;
   }
 }
