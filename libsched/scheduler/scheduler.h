@@ -240,13 +240,17 @@ class Scheduler {
   // processed and records the counts in r.
   void FinishFilterWalk(const std::vector<const NodeInfo*>& feasible, size_t num_all_nodes,
                         ScheduleResult& r);
-  // The node's Filter verdict: the cached one in `cls`, or one evaluated
-  // into *fresh (and cached unless pods are nominated to the node;
-  // `nominator` is null when none are nominated anywhere). Reused iff the
-  // result is not `fresh`.
+  // The node's Filter verdict with its nominated pods (both passes of
+  // RunFilterPluginsWithNominatedPods): each pass's cached one in `cls`,
+  // or one evaluated into *fresh and cached (the first pass only when
+  // nominated_pass_cached_). `nominator` is null when none are nominated
+  // anywhere. Reused iff the result is not `fresh`.
   const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                            const PodNominator* nominator, EcacheEntry& cls, size_t index,
-                           const NodeInfo& ni, Status* fresh) const;
+                           const NodeInfo& ni, Status* fresh);
+  // Whether a PreFilter plugin with extensions runs for this cycle (its
+  // AddPod would see the nominated pods).
+  bool AddPodExtensionsRun(const CycleState& cs) const;
   // ScoreNodes' raw scores with the cache (score_plugins_ set): reused
   // rows copied, the others scored and stored; score_reused_[i] says which.
   // The live plugins (score_live_) are scored afresh on reused rows too.
@@ -297,6 +301,12 @@ class Scheduler {
   uint64_t ecache_reuse_epoch_ = 0;
   bool ecache_hit_ = false;  // this cycle found its class's entry
   std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
+  NominatedPodsByNode nominated_by_node_;  // this cycle's, when any pod is nominated
+  // This cycle caches the first (nominated-pods) pass's verdicts: it has a
+  // cache entry and no PreFilter extension runs.
+  bool nominated_pass_cached_ = false;
+  // FilterNode's scratch: the pods nominated to a node that the pod yields to.
+  std::vector<const std::shared_ptr<const Pod>*> yielded_;
   PodSigner signer_;         // scratch, reused across cycles
 };
 
