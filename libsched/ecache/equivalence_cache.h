@@ -1,6 +1,7 @@
 // EquivalenceCache: per equivalence class of pods (a PodSigner signature),
 // the reusable part of the last cycles' results over all nodes: each
-// node's Filter verdict and its raw (not normalized) per-plugin scores.
+// node's Filter verdict (and, for a node holding nominated pods, its
+// verdict with them added) and its raw (not normalized) per-plugin scores.
 // A cycle of a pod of the class reuses an entry when the node is the same
 // NodeInfo at the same generation and the class's filter / score keys are
 // unchanged, and re-evaluates (repairs) it otherwise. It never decides
