@@ -46,6 +46,31 @@ void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status&
   s.filter_epoch = filter_epoch_;
 }
 
+const Status* EcacheEntry::NominatedVerdict(size_t index, const NodeInfo& node,
+                                           YieldedPods pods) const {
+  if (index >= nominated_.size()) return nullptr;
+  const NominatedSlot& s = nominated_[index];
+  if (s.epoch != filter_epoch_ || s.node != &node || s.generation != node.generation() ||
+      !std::equal(s.pods.begin(), s.pods.end(), pods.begin(), pods.end(),
+                  [](const auto& kept, const auto* p) { return kept.get() == p->get(); })) {
+    return nullptr;
+  }
+  return &s.verdict;
+}
+
+const Status* EcacheEntry::StoreNominatedVerdict(size_t index, const NodeInfo& node,
+                                                YieldedPods pods, const Status& st) {
+  if (nominated_.size() <= index) nominated_.resize(slots_.size());
+  NominatedSlot& s = nominated_[index];
+  s.node = &node;
+  s.generation = node.generation();
+  s.epoch = filter_epoch_;
+  s.pods.clear();
+  for (const auto* p : pods) s.pods.push_back(*p);
+  s.verdict = Keep(st);
+  return &s.verdict;
+}
+
 const FailureMemo* EcacheEntry::Memo(const FailureMemoKey& key) const {
   if (memo_ == nullptr || memo_->key != key || memo_->memo_key != memo_key_) return nullptr;
   return memo_.get();

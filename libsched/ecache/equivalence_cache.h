@@ -1,6 +1,7 @@
 // EquivalenceCache: per equivalence class of pods (a PodSigner signature),
 // the reusable part of the last cycles' results over all nodes: each
-// node's Filter verdict and its raw (not normalized) per-plugin scores.
+// node's Filter verdict (and, for a node holding nominated pods, its
+// verdict with them added) and its raw (not normalized) per-plugin scores.
 // A cycle of a pod of the class reuses an entry when the node is the same
 // NodeInfo at the same generation and the class's filter / score keys are
 // unchanged, and re-evaluates (repairs) it otherwise. It never decides
@@ -31,6 +32,7 @@
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
+#include "libsched/model/pod.h"
 #include "libsched/state/node_info.h"
 
 namespace sched {
@@ -98,6 +100,19 @@ class EcacheEntry {
   // that computed them.
   void StoreVerdict(size_t index, const NodeInfo& node, const Status& s, size_t failed_at);
 
+  // The pods nominated to a node that a pod of the class yields to there
+  // (framework.h YieldsToNominated), in the nominator's order.
+  using YieldedPods = std::span<const std::shared_ptr<const Pod>* const>;
+  // The cached verdict of `node` at `index` with `pods` added (the first
+  // pass of Framework::RunFilterPluginsWithNominatedPods), or null. Valid
+  // while the node and its generation, the filter key and the list of pods
+  // (the same Pod objects, kept alive by the entry) are unchanged.
+  // REQUIRES: `pods` is not empty.
+  const Status* NominatedVerdict(size_t index, const NodeInfo& node, YieldedPods pods) const;
+  // Caches `s` (not an Error) as that verdict; returns the cached status.
+  const Status* StoreNominatedVerdict(size_t index, const NodeInfo& node, YieldedPods pods,
+                                      const Status& s);
+
   // Starts scoring with `num_plugins` score plugins. A different
   // `score_key` (skipped plugins, ScoreCacheKey inputs) invalidates every
   // cached score row.
@@ -137,10 +152,20 @@ class EcacheEntry {
     uint64_t score_generation = 0;
     uint64_t score_epoch = 0;  // valid while == score_epoch_
   };
+  // A node's verdict with nominated pods (NominatedVerdict); kept apart
+  // from Slot, sized only once a class meets a nomination.
+  struct NominatedSlot {
+    const NodeInfo* node = nullptr;
+    uint64_t generation = 0;
+    uint64_t epoch = 0;  // valid while == filter_epoch_
+    std::vector<std::shared_ptr<const Pod>> pods;
+    Status verdict;
+  };
   // `st` with its reasons copied into reasons_.
   Status Keep(const Status& st);
 
   std::vector<Slot> slots_;
+  std::vector<NominatedSlot> nominated_;  // by index, as slots_; may be shorter
   std::unique_ptr<FailureMemo> memo_;  // null when none
   std::shared_ptr<ClassMemos> memos_ = std::make_shared<ClassMemos>();
   std::vector<int64_t> raw_;  // slots_.size() x num_plugins_

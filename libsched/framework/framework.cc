@@ -68,30 +68,35 @@ class ScratchLease {
   NominatedScratch& s_;
 };
 
-// addGENominatedPods: only pods the pod must yield to.
-bool YieldsTo(const Pod& nominated, const Pod& pod) {
-  return nominated.priority >= pod.priority && !SamePod(nominated, pod);
+}  // namespace
+
+NominatedPodsByNode::Pods Framework::NominatedPodsOn(const NodeInfo& node) const {
+  if (by_node_ != nullptr) return by_node_->On(node);
+  if (nominator_ == nullptr) return {};
+  return nominator_->NominatedPodsOn(node.node()->name);
 }
 
-}  // namespace
+Status Framework::RunNominatedPass(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                                   NominatedPodsByNode::Pods nominated) const {
+  auto first = std::find_if(nominated.begin(), nominated.end(),
+                            [&](const auto& np) { return YieldsToNominated(*np, pod); });
+  if (first == nominated.end()) return Status();
+  ScratchLease with(node, state);
+  for (auto it = first; it != nominated.end(); ++it) {
+    if (it != first && !YieldsToNominated(**it, pod)) continue;
+    with.node().AddPod(*it, node.generation());
+    Status s = RunPreFilterExtensionAddPod(with.state(), pod, **it, with.node());
+    if (!s.IsSuccess()) return s;
+  }
+  return RunFilterPlugins(with.state(), pod, with.node());
+}
 
 Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                                     const NodeInfo& node) const {
-  if (nominator_ != nullptr) {
-    const auto nominated = nominator_->NominatedPodsOn(node.node()->name);
-    auto first = std::find_if(nominated.begin(), nominated.end(),
-                              [&](const auto& np) { return YieldsTo(*np, pod); });
-    if (first != nominated.end()) {
-      ScratchLease with(node, state);
-      for (auto it = first; it != nominated.end(); ++it) {
-        if (it != first && !YieldsTo(**it, pod)) continue;
-        with.node().AddPod(*it, node.generation());
-        Status s = RunPreFilterExtensionAddPod(with.state(), pod, **it, with.node());
-        if (!s.IsSuccess()) return s;
-      }
-      Status s = RunFilterPlugins(with.state(), pod, with.node());
-      if (!s.IsSuccess()) return s;
-    }
+  const NominatedPodsByNode::Pods nominated = NominatedPodsOn(node);
+  if (!nominated.empty()) {
+    Status s = RunNominatedPass(state, pod, node, nominated);
+    if (!s.IsSuccess()) return s;
   }
   return RunFilterPlugins(state, pod, node);
 }

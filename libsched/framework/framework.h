@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
+#include "libsched/framework/nominated_pods_by_node.h"
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/framework/profile.h"
 #include "libsched/framework/status.h"
@@ -38,6 +39,12 @@ class Framework {
 
   const Profile& profile() const { return profile_; }
   const ClusterState& snapshot() const { return snapshot_; }
+  // Finds nominated pods in `by_node` (built for this snapshot and
+  // nominator; must outlive the Framework) instead of asking the nominator
+  // by name.
+  void set_nominated_pods_by_node(const NominatedPodsByNode* by_node) { by_node_ = by_node; }
+  // The pods nominated to `node` (none without a nominator).
+  NominatedPodsByNode::Pods NominatedPodsOn(const NodeInfo& node) const;
 
   // RunFilterPlugins: the first failing plugin's status (with its name),
   // or success. Plugins whose PreFilter returned Skip are not run. With the
@@ -59,6 +66,11 @@ class Framework {
   // RunFilterPlugins and copies nothing.
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                            const NodeInfo& node) const;
+  // Its first pass alone, over `nominated` (the node's nominated pods, as
+  // NominatedPodsOn gives them): success when none of them is one the pod
+  // yields to (YieldsToNominated), else the verdict with those added.
+  Status RunNominatedPass(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                          NominatedPodsByNode::Pods nominated) const;
 
   // RunPreFilterExtensionAddPod / RemovePod: tells each PreFilter plugin
   // with extensions (and not skipped) that `other` joins or leaves `node`.
@@ -81,7 +93,14 @@ class Framework {
   const PodNominator* nominator_;
   std::mt19937_64& rng_;
   std::vector<int64_t>* draws_;
+  const NominatedPodsByNode* by_node_ = nullptr;
 };
+
+// addGENominatedPods: a nominated pod counts for `pod` when its priority is
+// at least the pod's and it is not the pod itself.
+inline bool YieldsToNominated(const Pod& nominated, const Pod& pod) {
+  return nominated.priority >= pod.priority && !SamePod(nominated, pod);
+}
 
 }  // namespace sched
 

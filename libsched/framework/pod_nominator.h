@@ -6,6 +6,7 @@
 #ifndef LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
 #define LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -29,6 +30,12 @@ class PodNominator {
     const auto pods = NominatedPodsOn(node_name);
     return {pods.begin(), pods.end()};
   }
+  // The nominated pods of every node that has some, as NominatedPodsOn
+  // gives them, in no particular order: a cycle asks once for all nodes
+  // (NominatedPodsByNode) instead of once per node it filters.
+  using NominationsFn =
+      std::function<void(std::string_view node_name, std::span<const std::shared_ptr<const Pod>>)>;
+  virtual void ForEachNominatedNode(const NominationsFn& fn) const = 0;
   // False only when no pod is nominated anywhere, so a cycle can skip
   // asking per node. The default is the safe answer.
   virtual bool HasNominatedPods() const { return true; }

@@ -55,6 +55,10 @@ std::span<const std::shared_ptr<const Pod>> Nominator::NominatedPodsOn(
   return it->second;
 }
 
+void Nominator::ForEachNominatedNode(const NominationsFn& fn) const {
+  for (const auto& [node, pods] : data_->nominated_pods) fn(node, pods);
+}
+
 std::string Nominator::NominatedNodeFor(const Pod& pod) const {
   auto it = data_->pod_to_node.find(PodKey(pod));
   return it == data_->pod_to_node.end() ? std::string() : it->second;

@@ -51,6 +51,7 @@ class Nominator final : public PodNominator {
 
   std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
       std::string_view node_name) const override;
+  void ForEachNominatedNode(const NominationsFn& fn) const override;
   bool HasNominatedPods() const override { return !data_->nominated_pods.empty(); }
   // The node `pod` is nominated to, or "".
   std::string NominatedNodeFor(const Pod& pod) const;

@@ -200,6 +200,9 @@ class PriorityQueue final : public PodNominator {
       std::string_view node_name) const override {
     return nominator_.NominatedPodsOn(node_name);
   }
+  void ForEachNominatedNode(const NominationsFn& fn) const override {
+    nominator_.ForEachNominatedNode(fn);
+  }
   bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
   const Nominator& nominator() const { return nominator_; }
 

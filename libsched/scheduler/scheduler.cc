@@ -16,10 +16,6 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 // Equivalence classes kept at once; at 5,000 nodes an entry is ~1 MB.
 constexpr size_t kMaxEquivalenceClasses = 32;
 
-bool HasNominatedPods(const PodNominator* nominator, const NodeInfo& ni) {
-  return nominator != nullptr && !nominator->NominatedPodsOn(ni.node()->name).empty();
-}
-
 std::vector<std::string> Intersect(const std::vector<std::string>& a,
                                    const std::vector<std::string>& b) {
   std::vector<std::string> out;
@@ -87,13 +83,35 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
 const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                                      const PodNominator* nominator, EcacheEntry& cls,
                                      size_t index, const NodeInfo& ni, Status* fresh,
-                                     Status* live, bool* reused) const {
-  // Nominated pods are not part of the node's generation: such a node is
-  // evaluated afresh and not cached.
+                                     Status* live, bool* reused) {
+  // The nominated pods the pod yields to are not part of the node's
+  // generation: the first pass's verdict is cached under their list, or
+  // evaluated afresh when a PreFilter extension reads them (AddPod may
+  // derive state from pod fields the class key leaves out). Without such
+  // pods, or once the first pass passed, the second pass is the node's
+  // plain verdict.
   *reused = false;
-  if (HasNominatedPods(nominator, ni)) {
-    *fresh = fw.RunFilterPluginsWithNominatedPods(cs, pod, ni);
-    return fresh;
+  if (nominator != nullptr) {
+    const NominatedPodsByNode::Pods nominated = fw.NominatedPodsOn(ni);
+    yielded_.clear();
+    for (const auto& np : nominated) {
+      if (YieldsToNominated(*np, pod)) yielded_.push_back(&np);
+    }
+    if (!yielded_.empty()) {
+      const Status* first =
+          nominated_pass_cached_ ? cls.NominatedVerdict(index, ni, yielded_) : nullptr;
+      if (first != nullptr) {
+        *reused = true;
+      } else {
+        *fresh = fw.RunNominatedPass(cs, pod, ni, nominated);
+        first = fresh;
+        if (nominated_pass_cached_ && fresh->code() != Code::kError) {
+          first = cls.StoreNominatedVerdict(index, ni, yielded_, *fresh);
+        }
+      }
+      if (!first->IsSuccess()) return first;
+      *reused = false;
+    }
   }
   size_t failed_at = 0;
   const Status* v = cls.Verdict(index, ni, &failed_at);
@@ -116,6 +134,13 @@ const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, c
     return live;
   }
   return v;
+}
+
+bool Scheduler::AddPodExtensionsRun(const CycleState& cs) const {
+  for (const PreFilterPlugin* p : profile_.pre_filter()) {
+    if (p->HasPreFilterExtensions() && !cs.skip_filter(p->slot())) return true;
+  }
+  return false;
 }
 
 EcacheEntry* Scheduler::CacheEntryForScore(const CycleState& cs, EcacheEntry* cls) {
@@ -591,7 +616,15 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     ecache_reuse_epoch_ = state.interner().reuse_epoch();
   }
   draws_.clear();
-  const Framework fw(profile_, state, nominator, rng_, &draws_);
+  Framework fw(profile_, state, nominator, rng_, &draws_);
+  // Who may have nominated pods; null when nobody has (asked once, not per
+  // node). Their nominations by node index, for every lookup this cycle.
+  const PodNominator* nominations =
+      nominator != nullptr && nominator->HasNominatedPods() ? nominator : nullptr;
+  if (nominations != nullptr) {
+    nominated_by_node_.Build(state, *nominations);
+    fw.set_nominated_pods_by_node(&nominated_by_node_);
+  }
   r.cycle_state = std::make_shared<CycleState>(profile_.num_slots());
   CycleState& cs = *r.cycle_state;
   PreFilterResult restriction;
@@ -642,9 +675,9 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     r.cache_storage = cls->storage();
     cs.set_class_memos(cls->memos());
   }
-  // Who may have nominated pods; null when nobody has (asked once, not per node).
-  const PodNominator* nominations =
-      nominator != nullptr && nominator->HasNominatedPods() ? nominator : nullptr;
+  // The first pass runs every Filter, the live ones too, so its verdicts
+  // are cached only when the rows' key covers every Filter.
+  nominated_pass_cached_ = cls != nullptr && live_filters_.empty() && !AddPodExtensionsRun(cs);
   const bool memo = MemoApplies(cls, pod, nominations);
   if (memo && ReplayFailureMemo(fw, *cls, pod, state, r)) return r;
 

@@ -242,14 +242,20 @@ class Scheduler {
   // processed and records the counts in r.
   void FinishFilterWalk(const std::vector<const NodeInfo*>& feasible, size_t num_all_nodes,
                         ScheduleResult& r);
-  // The node's Filter verdict: the cached one in `cls`, or one evaluated
-  // into *fresh (and cached unless pods are nominated to the node;
-  // `nominator` is null when none are nominated anywhere), unless a live
-  // Filter (live_filters_) placed before the plugin that rejected rejects:
-  // then its status, in *live. *reused: the cached verdict was read.
+  // The node's Filter verdict with its nominated pods (both passes of
+  // RunFilterPluginsWithNominatedPods): the first pass's cached one in
+  // `cls` or one evaluated into *fresh (cached when nominated_pass_cached_);
+  // then the second pass: the cached verdict in `cls` or one evaluated into
+  // *fresh and cached, unless a live Filter (live_filters_) placed before
+  // the plugin that rejected rejects: then its status, in *live.
+  // `nominator` is null when none are nominated anywhere. *reused: the
+  // returned verdict was read from the cache.
   const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                            const PodNominator* nominator, EcacheEntry& cls, size_t index,
-                           const NodeInfo& ni, Status* fresh, Status* live, bool* reused) const;
+                           const NodeInfo& ni, Status* fresh, Status* live, bool* reused);
+  // Whether a PreFilter plugin with extensions runs for this cycle (its
+  // AddPod would see the nominated pods).
+  bool AddPodExtensionsRun(const CycleState& cs) const;
   // ScoreNodes' raw scores with the cache (score_plugins_ set): reused
   // rows copied, the others scored and stored; score_reused_[i] says which.
   // The live plugins (score_live_) are scored afresh on reused rows too.
@@ -300,6 +306,12 @@ class Scheduler {
   uint64_t ecache_reuse_epoch_ = 0;
   bool ecache_hit_ = false;  // this cycle found its class's entry
   std::vector<int64_t> draws_;  // this cycle's RandomInt bounds (Framework)
+  NominatedPodsByNode nominated_by_node_;  // this cycle's, when any pod is nominated
+  // This cycle caches the first (nominated-pods) pass's verdicts: it has a
+  // cache entry, no live Filter and no PreFilter extension runs.
+  bool nominated_pass_cached_ = false;
+  // FilterNode's scratch: the pods nominated to a node that the pod yields to.
+  std::vector<const std::shared_ptr<const Pod>*> yielded_;
   PodSigner signer_;         // scratch, reused across cycles
   PodSigner live_signer_;    // scratch: the live Filters' keys (CacheEntryForFilter)
   // This cycle's live Filters (FilterPlugin::FilterRunsLive), by index in

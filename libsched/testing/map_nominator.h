@@ -23,6 +23,9 @@ class MapNominator : public PodNominator {
     if (it == pods.end()) return {};
     return it->second;
   }
+  void ForEachNominatedNode(const NominationsFn& fn) const override {
+    for (const auto& [node, list] : pods) fn(node, list);
+  }
   std::map<std::string, std::vector<std::shared_ptr<const Pod>>, std::less<>> pods;
 };
 

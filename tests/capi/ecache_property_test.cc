@@ -331,6 +331,16 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"("namespaceSelector":{"matchLabels":{"team":"a"}},)"
              R"("topologyKey":"topology.kubernetes.io/zone"}]}},)";
       break;
+    case 31:  // two fit a 4-cpu node: a nominated one takes the room of the next
+      cpu = "2";
+      break;
+    case 32:  // its host port: a nominated one conflicts through NodePorts
+      cpu = "1";
+      break;
+    case 33:  // 31 on ssd nodes only: another class over the same nominations
+      cpu = "2";
+      spec = R"("nodeSelector":{"disk":"ssd"},)";
+      break;
     default:
       cpu = "5";  // the class of 9, but preemptionPolicy (not in the class key) differs
       spec = R"("preemptionPolicy":"Never",)";
@@ -338,7 +348,9 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
   }
   const std::string node_name = node.empty() ? "" : R"("nodeName":")" + node + "\",";
   const std::string ports =
-      t == 3 ? R"(,"ports":[{"containerPort":5432,"hostPort":5432}])" : "";
+      t == 3    ? R"(,"ports":[{"containerPort":5432,"hostPort":5432}])"
+      : t == 32 ? R"(,"ports":[{"containerPort":8080,"hostPort":8080}])"
+                : "";
   return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
          R"(","namespace":"ns","uid":")" + name + R"(","labels":{)" + labels + "}" + owner +
          R"(},"spec":{"priority":)" + std::to_string(priority) + "," + node_name + spec +
@@ -416,6 +428,12 @@ struct Mix {
   // before and after it (templates 34 to 36) among pods without (0, 2),
   // and nodes without a zone label.
   bool live_spread = false;
+  // Pods of templates 0 and 31 to 33 at priorities 0, 500 and 1000, many
+  // pending with status.nominatedNodeName (so most nodes hold nominations,
+  // of lower, equal and higher priority than the pod filtered), pods
+  // scheduled while they themselves are nominated: the nominated-pods pass
+  // served from the cache (issue 19).
+  bool nominated = false;
   // One node in n without a zone label (0: every node has one).
   int zoneless_one_in() const { return soft_spread ? 4 : spread || live_spread ? 8 : 0; }
 };
@@ -460,7 +478,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
   };
   // Failing mixes have more nodes: a cycle that finds 100 feasible nodes
   // stops early, so the start index moves (the memo must follow it).
-  const int initial_nodes = mix.churn ? mix.churn_nodes : failing ? 160 : 110;
+  const int initial_nodes = mix.churn ? mix.churn_nodes : failing ? 160 : mix.nominated ? 40 : 110;
   for (int i = 0; i < initial_nodes; ++i) {
     nodes.push_back("n" + std::to_string(next++));
     apply(EventJson("ADDED", RandomNode(rng, nodes.back(), mix.shared_hostnames, mix.zoneless_one_in())));
@@ -479,8 +497,26 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                   : mix.spread   ? std::vector{0, 2, 6, 22, 23, 24, 25, 26}[rng() % 8]
                   : mix.live_spread ? std::vector{0, 2, 34, 35, 36}[rng() % 5]
                   : mix.preferred ? std::vector{0, 13, 14, 17, 19, 21, 28, 29, 30}[rng() % 9]
+                  : mix.nominated ? std::vector{0, 31, 32, 33}[rng() % 4]
                                  : static_cast<int>(rng() % 9);
-    const int priority = failing ? std::vector{0, 500, 1000}[rng() % 3] : t == 8 ? 1000 : 0;
+    const int priority = failing || mix.nominated ? std::vector{0, 500, 1000}[rng() % 3]
+                         : t == 8                ? 1000
+                                                 : 0;
+    if (mix.nominated && !nodes.empty()) {
+      // Nominations come and go on nodes whose generation stays.
+      if (rng() % 2) {
+        const std::string nom = "q" + std::to_string(next++);
+        apply(EventJson("ADDED", TemplatePod(std::vector{31, 32, 33}[rng() % 3], nom, "",
+                                             std::vector{0, 500, 1000}[rng() % 3],
+                                             nodes[rng() % nodes.size()])));
+        pending.push_back(nom);
+      }
+      if (!pending.empty() && rng() % 3 == 0) {
+        const size_t k = rng() % pending.size();
+        apply(EventJson("DELETED", TemplatePod(0, pending[k], "", 0)));
+        pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+    }
     switch (rng() % (mix.churn ? 18 : 16)) {
       case 0:
         nodes.push_back("n" + std::to_string(next++));
@@ -511,7 +547,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         }
         break;
       case 4:
-        if (failing && !pending.empty() && rng() % 2) {  // drops its nomination, if any
+        if ((failing || mix.nominated) && !pending.empty() && rng() % 2) {  // drops its nomination, if any
           const size_t k = rng() % pending.size();
           apply(EventJson("DELETED", TemplatePod(0, pending[k], "", 0)));
           pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
@@ -537,6 +573,9 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         if (failing && !nodes.empty() && rng() % 2) {
           // Already nominated (status.nominatedNodeName): counted on that node.
           apply(EventJson("ADDED", TemplatePod(8, pod, "", 1000, nodes[rng() % nodes.size()])));
+        } else if (mix.nominated && !nodes.empty()) {
+          apply(EventJson("ADDED", TemplatePod(std::vector{31, 32, 33}[rng() % 3], pod, "", priority,
+                                               nodes[rng() % nodes.size()])));
         } else {
           apply(EventJson("ADDED", TemplatePod(t, pod, "", priority)));
         }
@@ -561,10 +600,15 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
             // A pod that fits and is not assumed: only the start index moves.
             schedule(TemplatePod(2, name + "-fit", "", 0), kAllFlags);
           }
-          const std::string json = TemplatePod(t, name, "", priority);
+          // A pending pod itself (its own nomination does not count for it).
+          const bool itself = mix.nominated && !pending.empty() && rng() % 3 == 0;
+          const std::string json =
+              itself ? TemplatePod(std::vector{31, 32, 33}[rng() % 3],
+                                   pending[rng() % pending.size()], "", priority)
+                     : TemplatePod(t, name, "", priority);
           const uint32_t flags = kAllFlags | (rng() % 4 ? SCHED_SCHEDULE_ASSUME : 0u);
           schedule(json, flags);
-          if (flags & SCHED_SCHEDULE_ASSUME) bound.push_back(name);
+          if ((flags & SCHED_SCHEDULE_ASSUME) && !itself) bound.push_back(name);
         }
         break;
       }
@@ -640,6 +684,13 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
     return;
   }
   if (mix.churn) return;
+  if (mix.nominated) {
+    // Not vacuous: the cache served cycles and reused verdicts.
+    const std::string stats = StatsJson(on.get());
+    EXPECT_GT(Counter(stats, "hits"), 0) << stats;
+    EXPECT_GT(Counter(stats, "reused"), 0) << stats;
+    return;
+  }
   if (failing) {
     // The memo answered cycles (and the engine without a cache has none).
     EXPECT_GT(Counter(StatsJson(on.get()), "parked"), 0) << StatsJson(on.get());
@@ -671,6 +722,19 @@ TEST(EcachePropertyTest, FailureMemoGivesIdenticalResults) {
   // fails within these seeds.
   for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
     RunSequence(seed, 250, {.failing = true});
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Issue 19: a node's verdict with the nominated pods the pod yields to
+// (the first pass of RunFilterPluginsWithNominatedPods) is cached under
+// their list. Fails when a cached verdict is used for a node whose
+// relevant nominations changed (the list ignored), when a node with such
+// nominations is served its plain verdict, or when lower-priority or the
+// pod's own nominations count.
+TEST(EcachePropertyTest, NominatedPodsPassGivesIdenticalResults) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
+    RunSequence(seed, 300, {.nominated = true});
     if (HasFatalFailure()) return;
   }
 }
