@@ -88,6 +88,10 @@ class EcacheEntry {
   void BeginFilter(uint64_t filter_key, size_t num_slots);
   // The cached verdict of `node` at `index`, or null.
   const Status* Verdict(size_t index, const NodeInfo& node) const;
+  // Hints that Verdict(index, ...) comes soon (loads its slot's line).
+  void PrefetchVerdict(size_t index) const {
+    if (index < slots_.size()) __builtin_prefetch(&slots_[index].filter_node);
+  }
   // Caches `s` (not an Error) for `node` at `index`; its reasons are copied
   // into storage() so they outlive the cycle that computed them.
   void StoreVerdict(size_t index, const NodeInfo& node, const Status& s);
@@ -99,6 +103,13 @@ class EcacheEntry {
   // The cached raw scores (num_plugins of them, in profile order) of
   // `node` at `index`, or null.
   const int64_t* RawScores(size_t index, const NodeInfo& node) const;
+  // Hints that RawScores(index, ...) comes soon (its slot's score fields
+  // and its row).
+  void PrefetchRawScores(size_t index) const {
+    if (index >= slots_.size()) return;
+    __builtin_prefetch(&slots_[index].score_node);
+    __builtin_prefetch(raw_.data() + index * num_plugins_);
+  }
   // The row to fill for the node at `index`; it counts as cached only
   // after MarkScored, so a cycle that fails half way leaves nothing stale.
   int64_t* MutableRawScores(size_t index) { return &raw_[index * num_plugins_]; }

@@ -309,8 +309,18 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   // Reduced as the uncached walk's (start + i) % n is: nodes removed since
   // the last cycle can leave the start index past the end (n > 0 here).
   size_t index = next_start_node_index_ % n;
+  // A reused verdict is two cold lines (the NodeInfo's index and
+  // generation, then its slot), so the walk waits on memory: the NodeInfo
+  // is prefetched 2 * kAhead nodes ahead, the slot kAhead ahead.
+  constexpr size_t kAhead = 8;
+  const bool prefetch = n > 2 * kAhead;
+  auto ahead = [n](size_t at, size_t k) { return at + k < n ? at + k : at + k - n; };
   for (size_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < to_find; ++i) {
     const NodeInfo* ni = nodes[index];
+    if (prefetch) {
+      nodes[ahead(index, 2 * kAhead)]->Prefetch();
+      cls.PrefetchVerdict(nodes[ahead(index, kAhead)]->index());
+    }
     index = index + 1 == n ? 0 : index + 1;
     if (ni == skip) continue;
     const Status* s = FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh);
@@ -477,7 +487,9 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
     if (score_live_[score_slots_[p]]) live.push_back(p);
   }
   bool any_reused = false;
+  constexpr size_t kAhead = 8;  // as FilterNodesCached's walk
   for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) score_cache.PrefetchRawScores(r.scored_nodes[i + kAhead]->index());
     const NodeInfo& ni = *r.scored_nodes[i];
     if (const int64_t* row = score_cache.RawScores(ni.index(), ni)) {
       for (size_t p = 0; p < np; ++p) r.plugin_scores[p * n + i] = row[score_slots_[p]];
