@@ -17,6 +17,7 @@ namespace sched {
 namespace {
 
 using pts_internal::Constraint;
+using pts_internal::SameSelector;
 
 constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";  // v1.LabelHostname
 
@@ -28,12 +29,15 @@ struct NodeBuffers {
 };
 
 // What PreScore keeps per equivalence class (CycleState::class_memo): the
-// default selector's memo, and the buffers, which the class's next cycle
+// default selector's memo; the buffers, which the class's next cycle
 // reuses once no CycleState of an earlier one holds them (no allocation,
-// no zeroing of NodeIndexBound() entries a cycle).
+// no zeroing of NodeIndexBound() entries a cycle); and per constraint the
+// pod groups its selector matched, so a cycle does not match every group
+// of the cluster again while no group came or went.
 struct ClassMemo : StateData {
   std::unique_ptr<StateData> default_selector;
   std::shared_ptr<NodeBuffers> buffers;
+  std::vector<pts_internal::GroupMatches> groups;
 };
 
 struct PreScoreState : StateData {
@@ -47,12 +51,6 @@ struct PreScoreState : StateData {
 // scoreForCount: a node's share of one constraint's score.
 double ScoreForCount(int64_t count, double normalizing_weight, int32_t max_skew) {
   return static_cast<double>(count) * normalizing_weight + static_cast<double>(max_skew - 1);
-}
-
-// The same selector (the pod groups it matches are the same).
-bool SameSelector(const std::optional<LabelSelector>& a, const std::optional<LabelSelector>& b) {
-  if (!a || !b) return !a && !b;
-  return a->valid == b->valid && a->requirements == b->requirements;
 }
 
 // The class memo entry of this plugin (made on first use), or null when
@@ -185,9 +183,13 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
     const Constraint& c = constraints[i];
     if (matched == nullptr || !SameSelector(*matched, c.selector)) {
       matches.clear();
-      pts_internal::ForEachPodsMatchSelector(
-          c.selector, pod.ns, snapshot,
-          [&](const NodeInfo& node, int64_t count) { matches.emplace_back(&node, count); });
+      auto add = [&](const NodeInfo& node, int64_t count) { matches.emplace_back(&node, count); };
+      if (memo != nullptr) {
+        if (memo->groups.size() < nc) memo->groups.resize(nc);
+        pts_internal::ForEachPodsMatchSelector(c.selector, pod.ns, snapshot, memo->groups[i], add);
+      } else {
+        pts_internal::ForEachPodsMatchSelector(c.selector, pod.ns, snapshot, add);
+      }
       matched = &c.selector;
     }
     if (c.topology_key == hostname) {

@@ -1,5 +1,6 @@
 #include "libsched/state/pod_label_index.h"
 
+#include <atomic>
 #include <functional>
 
 namespace sched {
@@ -18,6 +19,7 @@ void PodLabelIndex::Add(const Pod& pod, uint32_t node, UndoLog* log) {
       undo::TryEmplace(log, groups, Key{pod.ns_atom, pod.labels, pod.terminating});
   Group& g = it->second.Mutable(log);
   if (inserted) {  // a new entry: undone by its erase
+    BumpVersion(log);
     g.sample.ns = pod.ns;
     g.sample.ns_atom = pod.ns_atom;
     g.sample.labels = pod.labels;
@@ -53,7 +55,20 @@ void PodLabelIndex::Remove(const Pod& pod, uint32_t node, UndoLog* log) {
     moved->second = i;
   }
   undo::PopBack(log, g.nodes);
-  if (g.nodes.empty()) undo::Erase(log, groups, it);
+  if (g.nodes.empty()) {
+    undo::Erase(log, groups, it);
+    BumpVersion(log);
+  }
+}
+
+uint64_t PodLabelIndex::NewVersion() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+void PodLabelIndex::BumpVersion(UndoLog* log) {
+  undo::Save(log, version_);
+  version_ = NewVersion();
 }
 
 void PodLabelIndex::UnshareAll() {

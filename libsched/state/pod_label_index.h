@@ -62,11 +62,24 @@ class PodLabelIndex {
   void Remove(const Pod& pod, uint32_t node, UndoLog* log = nullptr);
   // The groups with at least one pod.
   const Groups& groups() const { return *groups_; }
+  // Names the set of groups' keys: it changes when a group comes or goes
+  // (not when a group's nodes or counts change), to a value no
+  // PodLabelIndex of this process had before, and an undone change
+  // restores it. So two indexes (copies, forks, rollbacks) with the same
+  // version have the same keys, and what is derived from the keys alone
+  // (which groups a selector matches) can be kept under it.
+  uint64_t version() const { return version_; }
   // Every group made this copy's own (ClusterState::Clone inside a Batch).
   void UnshareAll();
 
  private:
+  // A version() no PodLabelIndex had before.
+  static uint64_t NewVersion();
+  // version_ = NewVersion(), undoably.
+  void BumpVersion(UndoLog* log);
+
   Cow<Groups> groups_;
+  uint64_t version_ = NewVersion();
 };
 
 }  // namespace sched

@@ -2,11 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "libsched/state/cluster_state.h"
+#include "libsched/state/undo_log.h"
 #include "libsched/testing/builders.h"
 
 namespace sched {
@@ -82,6 +85,54 @@ TEST(PodLabelIndexTest, TerminatingPodsGroupApart) {
     by_terminating[key.terminating] += g.nodes[0].second;
   }
   EXPECT_EQ(by_terminating, (std::map<bool, int64_t>{{false, 1}, {true, 1}}));
+}
+
+// version() names the set of group keys: a new group or a group gone
+// changes it to a value never seen before, a pod joining or leaving a group
+// that stays does not, and an undone change restores it (what
+// PodTopologySpread's PreScore keeps its matched groups under).
+TEST(PodLabelIndexTest, VersionFollowsTheGroupKeysOnly) {
+  Interner in;
+  const Pod a1 = *PodBuilder(in, "a1").Label("app", "a").Build();
+  const Pod a2 = *PodBuilder(in, "a2").Label("app", "a").Build();
+  const Pod b1 = *PodBuilder(in, "b1").Label("app", "b").Build();
+  PodLabelIndex index;
+  std::vector<uint64_t> seen = {index.version()};
+  // Whether `of`'s version is one not seen before (it is seen now).
+  auto changed = [&](const PodLabelIndex& of) {
+    const bool fresh = std::find(seen.begin(), seen.end(), of.version()) == seen.end();
+    seen.push_back(of.version());
+    return fresh;
+  };
+
+  index.Add(a1, 0);
+  EXPECT_TRUE(changed(index));  // group app=a came
+  const uint64_t with_a = index.version();
+  index.Add(a2, 1);
+  index.Add(a2, 0);
+  index.Remove(a2, 1);
+  EXPECT_EQ(index.version(), with_a);  // counts and nodes only
+
+  UndoLog log;
+  log.Begin();
+  index.Add(b1, 0, &log);
+  EXPECT_TRUE(changed(index));  // group app=b came
+  log.Rollback();
+  EXPECT_EQ(index.version(), with_a);
+  index.Add(b1, 2);
+  EXPECT_TRUE(changed(index));  // the same keys as the rolled back change, another value
+
+  PodLabelIndex copy = index;
+  copy.Remove(b1, 2);
+  EXPECT_TRUE(changed(copy));  // group app=b went, in the copy
+  EXPECT_EQ(copy.groups().size(), 1u);
+  index.Remove(b1, 2);
+  EXPECT_TRUE(changed(index));  // the same in the original: again a value of its own
+  index.Remove(a1, 0);
+  EXPECT_EQ(index.version(), seen.back());  // app=a still holds a2 on node 0
+  index.Remove(a2, 0);
+  EXPECT_TRUE(changed(index));
+  EXPECT_TRUE(index.groups().empty());
 }
 
 }  // namespace

@@ -166,6 +166,9 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
       owner = R"(,"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs)" +
               std::to_string(t) + R"(","uid":"rs)" + std::to_string(t) + R"(","controller":true}])";
       break;
+    case 37:  // a group of its own that template 11's selector (app=rs11) matches
+      labels = R"("app":"rs11","tier":"canary")";
+      break;
     case 13:  // InterPodAffinity Score only (no required terms)
       labels = R"("app":"rs11")";
       spec = R"("affinity":{"podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
@@ -1001,6 +1004,56 @@ TEST(EcachePropertyTest, DefaultSelectorFollowsWorkloadChanges) {
   const std::string stats = StatsJson(on.get());
   EXPECT_EQ(Counter(stats, "misses"), 1) << stats;
   EXPECT_EQ(Counter(stats, "hits"), 4) << stats;
+}
+
+// Issue 19, round eight: PodTopologySpread's PreScore keeps, per class,
+// the pod groups (namespace and labels) its selector matched, while the
+// cluster's group keys stay the same (PodLabelIndex::version()). Groups
+// that the selector matches come and go between cycles of one class: a
+// pod with labels of its own (template 37), all of template 11's pods
+// deleted and bound again, and a pod of another namespace (no match).
+// Fails when the kept groups outlive a change of the keys (a missed group
+// scores differently; a gone one is looked up).
+TEST(EcachePropertyTest, SpreadMatchedGroupsFollowGroupChanges) {
+  EnginePtr on = NewEngine(true), off = NewEngine(false);
+  auto apply = [&](const std::string& json) {
+    ASSERT_EQ(CallApply(on.get(), json).status, SCHED_OK) << json;
+    ASSERT_EQ(CallApply(off.get(), json).status, SCHED_OK) << json;
+  };
+  std::mt19937 rng(7);
+  for (int i = 0; i < 12; ++i) apply(EventJson("ADDED", RandomNode(rng, "n" + std::to_string(i))));
+  apply(EventJson("ADDED", ReplicaSetJson(11)));
+  auto bound = [](int t, const std::string& name, int node) {
+    return TemplatePod(t, name, "n" + std::to_string(node), 0);
+  };
+  std::string other_ns = bound(11, "o1", 6);
+  other_ns.replace(other_ns.find(R"("namespace":"ns")"), 16, R"("namespace":"other")");
+  const std::vector<std::string> steps = {
+      "",
+      EventJson("ADDED", bound(11, "b0", 0)),
+      EventJson("ADDED", bound(37, "c0", 1)),  // a new matching group
+      EventJson("ADDED", bound(37, "c1", 2)),
+      "[" + EventJson("DELETED", bound(11, "b0", 0)) + "]",  // app=rs11 gone
+      EventJson("ADDED", bound(11, "b1", 3)),                // and back
+      EventJson("ADDED", other_ns),
+      "[" + EventJson("DELETED", bound(37, "c0", 1)) + "," +
+          EventJson("DELETED", bound(37, "c1", 2)) + "]",  // tier=canary gone
+      EventJson("ADDED", bound(37, "c2", 4)),
+  };
+  int i = 0;
+  for (const std::string& event : steps) {
+    SCOPED_TRACE("pod " + std::to_string(i));
+    if (!event.empty()) apply(event);
+    const std::string pod = TemplatePod(11, "p" + std::to_string(i++), "", 0);
+    const CallResult a = CallSchedule(on.get(), pod, SCHED_SCHEDULE_SCORES);
+    const CallResult b = CallSchedule(off.get(), pod, SCHED_SCHEDULE_SCORES);
+    ASSERT_EQ(a.status, SCHED_OK) << a.message;
+    EXPECT_EQ(a.output, b.output);
+    EXPECT_NE(b.output.find("\"PodTopologySpread\""), std::string::npos) << b.output;
+  }
+  // One class throughout: every pod after the first found its entry.
+  const std::string stats = StatsJson(on.get());
+  EXPECT_EQ(Counter(stats, "misses"), 1) << stats;
 }
 
 TEST(EcachePropertyTest, CacheIsUsed) {

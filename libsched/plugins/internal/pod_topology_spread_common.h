@@ -71,6 +71,13 @@ inline bool NodeHasAllKeys(const NodeInfo& node, const std::vector<Constraint>& 
   return NodeHasAllKeys(node.index(), constraints);
 }
 
+// The same selector (it matches the same pods).
+inline bool SameSelector(const std::optional<LabelSelector>& a,
+                         const std::optional<LabelSelector>& b) {
+  if (!a || !b) return !a && !b;
+  return a->valid == b->valid && a->requirements == b->requirements;
+}
+
 // Calls fn(const PodLabelIndex::Group& group) for each group of
 // non-terminating pods in namespace `ns` that the selector matches (none
 // for a nullopt or empty selector): countPodsMatchSelector, matching the
@@ -103,6 +110,41 @@ void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, cons
   ForEachGroupMatchSelector(selector, ns, snapshot, [&](const PodLabelIndex::Group& group) {
     for (const auto& [index, count] : group.nodes) fn(*snapshot.NodeAt(index), count);
   });
+}
+
+// The keys of the groups ForEachGroupMatchSelector visits for one selector
+// and namespace, kept across cycles (in a class memo) while the snapshot's
+// group keys are the same (PodLabelIndex::version()).
+struct GroupMatches {
+  uint64_t version = 0;  // 0: nothing kept yet (versions start at 1)
+  std::string ns;
+  std::optional<LabelSelector> selector;
+  std::vector<PodLabelIndex::Key> keys;
+};
+
+// ForEachPodsMatchSelector through `memo`: when it was kept for the same
+// selector, namespace and group keys, only the matching groups are looked
+// up (O(matching groups' nodes)); otherwise the groups are walked and
+// matched, and `memo` is refilled. The same calls, possibly in another
+// order (counts add up the same).
+template <class Fn>
+void ForEachPodsMatchSelector(const std::optional<LabelSelector>& selector, const std::string& ns,
+                              const ClusterState& snapshot, GroupMatches& memo, Fn&& fn) {
+  const PodLabelIndex& index = snapshot.pod_label_index();
+  if (memo.version != index.version() || memo.ns != ns || !SameSelector(memo.selector, selector)) {
+    memo.version = 0;  // stays unset if the refill throws
+    memo.keys.clear();
+    ForEachGroupMatchSelector(selector, ns, snapshot, [&](const PodLabelIndex::Group& group) {
+      memo.keys.push_back({group.sample.ns_atom, group.sample.labels, false});
+    });
+    memo.ns = ns;
+    memo.selector = selector;
+    memo.version = index.version();
+  }
+  for (const PodLabelIndex::Key& key : memo.keys) {
+    const PodLabelIndex::Group& group = *index.groups().at(key);
+    for (const auto& [node, count] : group.nodes) fn(*snapshot.NodeAt(node), count);
+  }
 }
 
 }  // namespace sched::pts_internal
