@@ -96,6 +96,12 @@ func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
 	}
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
+	// As kube-scheduler's Run (cmd/kube-scheduler/app/server.go): the
+	// informers' stores can be synced before the scheduler's handlers have
+	// put every Node in its cache; scheduling then would see some nodes only.
+	if err := s.WaitForHandlersSync(ctx); err != nil {
+		return nil, err
+	}
 	startLoop(ctx, s, w)
 
 	o := &outcome{}
@@ -108,7 +114,7 @@ func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
 	start, cpu := time.Now(), cpuTime()
 	var left int
 	if p.rollover != nil {
-		left, err = rollOver(ctx, client, w, p, o)
+		left, err = rollOver(ctx, client, s, w, p, o)
 	} else {
 		left, err = createAndWait(ctx, client, w, p.measured, p.churn, o)
 	}
@@ -161,7 +167,7 @@ func startLoop(ctx context.Context, s *scheduler.Scheduler, w *watcher) {
 // Deployment created and waited for, then the oldest one deleted and nodes
 // drained and replaced through the client; it returns the measured pods
 // left unbound.
-func rollOver(ctx context.Context, client *fake.Clientset, w *watcher, p *plan, o *outcome) (int, error) {
+func rollOver(ctx context.Context, client *fake.Clientset, s *scheduler.Scheduler, w *watcher, p *plan, o *outcome) (int, error) {
 	live := append([]batch(nil), p.init...)
 	nodes := append([]*v1.Node(nil), p.nodes...)
 	spare := p.rollover.spareNodes
@@ -211,8 +217,9 @@ func rollOver(ctx context.Context, client *fake.Clientset, w *watcher, p *plan, 
 			nodes, spare = append(nodes[1:], spare[0]), spare[1:]
 		}
 		// The next round starts once the informer has delivered the
-		// deletions, as the engine drivers' next round does.
-		for w.anyBound(gone) {
+		// deletions and the scheduler's cache holds them (its handlers run
+		// apart from the watcher's), as the engine drivers' next round does.
+		for w.anyBound(gone) || !cacheHolds(s, len(nodes), w) {
 			select {
 			case <-ctx.Done():
 				return 0, fmt.Errorf("interrupted: %w", ctx.Err())
@@ -221,6 +228,18 @@ func rollOver(ctx context.Context, client *fake.Clientset, w *watcher, p *plan, 
 		}
 	}
 	return left, nil
+}
+
+// cacheHolds reports whether the scheduler's cache has `nodes` nodes and
+// the pods the watcher sees bound: no node or pod event still on its way.
+func cacheHolds(s *scheduler.Scheduler, nodes int, w *watcher) bool {
+	pods, err := s.Cache.PodCount()
+	if err != nil || s.Cache.NodeCount() != nodes {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return pods == len(w.placements)
 }
 
 // deletePod deletes a pod; one already gone (drained with its node) is fine.
