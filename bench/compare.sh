@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 nodes=500,5000
-workloads=SchedulingBasic,SchedulingNodeAffinity,SchedulingPodAntiAffinity,SchedulingPodAffinity,SchedulingPreferredPodAffinity,TopologySpreading,Preemption,Unschedulable,SchedulingOwnedPods,SchedulingOwnedChurn
+workloads=SchedulingBasic,SchedulingNodeAffinity,SchedulingPodAntiAffinity,SchedulingPodAffinity,SchedulingPreferredPodAffinity,TopologySpreading,Preemption,Unschedulable,SchedulingOwnedPods,SchedulingOwnedChurn,SchedulingWithMixedChurn
 out=build/bench-compare
 while [ $# -gt 0 ]; do
   case $1 in

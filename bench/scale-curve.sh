@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 out=${1:-build/scale-curve.jsonl}
 bash scripts/build.sh build >/dev/null
 : >"$out"
-for w in SchedulingBasic SchedulingNodeAffinity Unschedulable SchedulingOwnedPods SchedulingOwnedChurn TopologySpreading SchedulingPodAntiAffinity SchedulingPodAffinity; do
+for w in SchedulingBasic SchedulingNodeAffinity Unschedulable SchedulingWithMixedChurn SchedulingOwnedPods SchedulingOwnedChurn TopologySpreading SchedulingPodAntiAffinity SchedulingPodAffinity; do
   for n in 500 5000 15000 50000; do
     echo "== $w $n $(date +%T)" >&2
     build/bench/workload --corpus bench/corpus --workloads "$w" --nodes "$n" >>"$out"

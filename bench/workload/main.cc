@@ -3,12 +3,18 @@
 //
 //   workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000]
 //            [--placements FILE] [--table] [--require-all]
+//            [--churn-interval-ms MS]
 //
 // One JSON line per workload and size on stdout (report.h), then with
 // --table a human table on stderr. --placements appends "pod node" lines
 // (measured and init pods bound at the end) for bench/compare.sh.
 // --require-all exits 3 when a measured pod was left unplaced (every
 // measured pod of these workloads fits; the CI smoke run uses it).
+// --churn-interval-ms replaces the churn ops' intervalMilliseconds (0: a
+// churn tick before every scheduling cycle), so a short run still meets
+// many creations and deletions (the CI churn smoke run). With 0, a
+// workload whose churn pods outrank its measured pods and never fit
+// (Unschedulable) never ends: every cycle tries a new churn pod.
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -43,7 +49,7 @@ double PeakRssMiB() {
 int Usage() {
   std::fprintf(stderr,
                "usage: workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000] "
-               "[--placements FILE] [--table] [--require-all]\n");
+               "[--placements FILE] [--table] [--require-all] [--churn-interval-ms MS]\n");
   return 2;
 }
 
@@ -57,6 +63,7 @@ int main(int argc, char** argv) {
   bool table = false;
   bool require_all = false;
   bool all_placed = true;
+  int churn_interval_ms = -1;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -72,6 +79,9 @@ int main(int argc, char** argv) {
       sizes = Split(argv[++i]);
     } else if (arg == "--placements" && has_value) {
       placements = argv[++i];
+    } else if (arg == "--churn-interval-ms" && has_value) {
+      churn_interval_ms = std::atoi(argv[++i]);
+      if (churn_interval_ms < 0) return Usage();
     } else {
       return Usage();
     }
@@ -83,6 +93,7 @@ int main(int argc, char** argv) {
       if (nodes <= 0) return Usage();
       for (const std::string& w : workloads) {
         bench::Plan plan = bench::LoadPlan(corpus, w, nodes);
+        if (plan.churn && churn_interval_ms >= 0) plan.churn->interval_ms = churn_interval_ms;
         bench::Outcome out = bench::RunPlan(plan);
         all_placed = all_placed && out.unscheduled == 0;
         lines.push_back(bench::ReportJson("libsched-capi", plan, out, PeakRssMiB()));

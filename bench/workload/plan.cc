@@ -35,6 +35,7 @@ const std::map<std::string, Source>& Sources() {
       {"Unschedulable", {"default_preemption", "Unschedulable"}},
       {"SchedulingOwnedPods", {"libsched", "SchedulingOwnedPods"}},
       {"SchedulingOwnedChurn", {"libsched", "SchedulingOwnedChurn"}},
+      {"SchedulingWithMixedChurn", {"misc", "SchedulingWithMixedChurn"}},
   };
   return sources;
 }
@@ -112,6 +113,27 @@ std::string MakePod(const cJSON* tmpl, const std::string& ns, const std::string&
   cJSON* spec = Child(pod.get(), "spec");
   if (Get(spec, "schedulerName") == nullptr) SetString(spec, "schedulerName", "default-scheduler");
   return Print(pod.get());
+}
+
+// A churn Node or Service of `tmpl` named `name`, with what the API server
+// defaults and the scheduler reads (a Node's allocatable, as
+// SetDefaults_NodeStatus; a Service's namespace and a uid). Unlike
+// createNodes' nodes, no hostname label: nobody sets one on these.
+std::string MakeChurnObject(const cJSON* tmpl, const std::string& ns, const std::string& name) {
+  JsonPtr obj(cJSON_Duplicate(tmpl, true));
+  cJSON* meta = Child(obj.get(), "metadata");
+  cJSON_DeleteItemFromObjectCaseSensitive(meta, "generateName");
+  SetString(meta, "name", name);
+  if (GetString(obj.get(), "kind") == "Service") {
+    SetString(meta, "namespace", ns);
+    SetString(meta, "uid", ns + ".svc." + name);
+  } else {
+    cJSON* status = Child(obj.get(), "status");
+    if (Get(status, "allocatable") == nullptr && Get(status, "capacity") != nullptr) {
+      cJSON_AddItemToObject(status, "allocatable", cJSON_Duplicate(Get(status, "capacity"), true));
+    }
+  }
+  return Print(obj.get());
 }
 
 std::string GenerateName(const cJSON* tmpl) {
@@ -273,6 +295,31 @@ void AddDeployments(const cJSON* op, const cJSON* params, const cJSON* tmpl, con
   }
 }
 
+// A churn op's templates and mode (plan.h, Churn).
+Churn MakeChurn(const std::string& corpus, const cJSON* op, int op_index) {
+  Churn churn;
+  const std::string mode = GetString(op, "mode");
+  if (mode != "create" && mode != "recreate") throw PlanError("churn mode " + mode);
+  churn.recreate = mode == "recreate";
+  if (cJSON* n = Get(op, "number"); cJSON_IsNumber(n)) churn.number = n->valueint;
+  if (churn.recreate && churn.number < 1) throw PlanError("recreate churn with number < 1");
+  churn.namespace_name = "namespace-" + std::to_string(op_index);
+  const cJSON* path;
+  cJSON_ArrayForEach(path, Get(op, "templatePaths")) {
+    JsonPtr tmpl = ReadTemplate(corpus, cJSON_IsString(path) ? path->valuestring : "");
+    const std::string kind = GetString(tmpl.get(), "kind");
+    if (kind != "Pod" && kind != "Node" && kind != "Service") {
+      throw PlanError("churn template of kind " + kind);
+    }
+    churn.templates.push_back(Print(tmpl.get()));
+  }
+  if (churn.templates.empty()) throw PlanError("churn op without templatePaths");
+  cJSON* interval = Get(op, "intervalMilliseconds");
+  // scheduler_perf's default interval (executor.go runChurnOp).
+  churn.interval_ms = cJSON_IsNumber(interval) ? interval->valueint : 500;
+  return churn;
+}
+
 }  // namespace
 
 const std::vector<std::string>& KnownWorkloads() {
@@ -287,6 +334,7 @@ const std::vector<std::string>& KnownWorkloads() {
       "Unschedulable",
       "SchedulingOwnedPods",
       "SchedulingOwnedChurn",
+      "SchedulingWithMixedChurn",
   };
   return names;
 }
@@ -349,14 +397,7 @@ Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes)
         }
       }
     } else if (opcode == "churn") {
-      if (GetString(op, "mode") != "create") throw PlanError("churn mode other than create");
-      JsonPtr tmpl =
-          ReadTemplate(corpus, cJSON_GetArrayItem(Get(op, "templatePaths"), 0)->valuestring);
-      Churn churn;
-      churn.namespace_name = "namespace-" + std::to_string(op_index);
-      churn.template_json = Print(tmpl.get());
-      churn.interval_ms = Get(op, "intervalMilliseconds")->valueint;
-      plan.churn = std::move(churn);
+      plan.churn = MakeChurn(corpus, op, op_index);
     } else {
       throw PlanError("unsupported opcode " + opcode);
     }
@@ -366,11 +407,30 @@ Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes)
   return plan;
 }
 
-std::string ChurnPodJson(const Churn& churn, int i, std::string* name) {
-  JsonPtr tmpl(cJSON_Parse(churn.template_json.c_str()));
-  std::string pod_name = Indexed(GenerateName(tmpl.get()), i);
-  *name = churn.namespace_name + "/" + pod_name;
-  return MakePod(tmpl.get(), churn.namespace_name, pod_name);
+std::vector<ChurnEvent> ChurnTick(const Churn& churn, int tick) {
+  // Slot tick % number; its rounds alternate create (even) and delete
+  // (odd), and the object deleted is the one its previous round made.
+  const int slot = churn.recreate ? tick % churn.number : 0;
+  const int round = churn.recreate ? tick / churn.number : 0;
+  const bool deleted = churn.recreate && round % 2 == 1;
+  const int index = churn.recreate ? round / 2 * churn.number + slot : tick;
+  std::vector<ChurnEvent> events;
+  for (const std::string& t : churn.templates) {
+    JsonPtr tmpl(cJSON_Parse(t.c_str()));
+    ChurnEvent e;
+    e.deleted = deleted;
+    e.kind = GetString(tmpl.get(), "kind");
+    const std::string name = Indexed(GenerateName(tmpl.get()), index);
+    if (e.kind == "Pod") {
+      e.name = churn.namespace_name + "/" + name;
+      e.object = MakePod(tmpl.get(), churn.namespace_name, name);
+    } else {
+      e.name = name;
+      e.object = MakeChurnObject(tmpl.get(), churn.namespace_name, name);
+    }
+    events.push_back(std::move(e));
+  }
+  return events;
 }
 
 }  // namespace bench

@@ -52,11 +52,28 @@ struct PodBatch {
   std::vector<std::string> names;  // "namespace/name", same order as pods
 };
 
-// A churn op in "create" mode: one pod from the template every interval.
+// A churn op (scheduler_perf's churnOp, executor.go runChurnOp): every
+// interval, for each template, "create" mode makes one object; "recreate"
+// mode keeps `number` slots per template and, in turn, fills an empty slot
+// with a new object or deletes the slot's object. So with number 1 the
+// ticks alternate: create one of each, delete them, create new ones.
+// The first tick is at the start of the measured op (upstream's ticker
+// fires after the first interval: here a run shorter than the interval
+// still meets churn).
 struct Churn {
-  std::string namespace_name;
-  std::string template_json;  // pod JSON without metadata.name
+  std::string namespace_name;           // of namespaced objects: "namespace-<op index>"
+  std::vector<std::string> templates;   // Pod, Node or Service JSON, with generateName
+  bool recreate = false;
+  int number = 1;                       // recreate: slots per template
   int interval_ms = 0;
+};
+
+// One object a churn tick creates or deletes.
+struct ChurnEvent {
+  bool deleted = false;
+  std::string kind;    // "Pod", "Node" or "Service"
+  std::string name;    // "namespace/name" of a Pod, else the name
+  std::string object;  // JSON, as applied (a deletion carries the same object)
 };
 
 // The measured op of a rollover workload (project workloads, not
@@ -92,9 +109,11 @@ const std::vector<std::string>& KnownWorkloads();
 // the plan of `workload` at `nodes` nodes. Throws PlanError.
 Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes);
 
-// The JSON of churn pod number `i` (0-based); *name receives its
-// "namespace/name".
-std::string ChurnPodJson(const Churn& churn, int i, std::string* name);
+// What churn tick `tick` (0-based) creates and deletes, in template order.
+// Object k of a template is named generateName + k (5 digits) and gets
+// what the API server defaults (a Node's allocatable from its capacity, a
+// Pod's schedulerName, uids as plan.cc makes them).
+std::vector<ChurnEvent> ChurnTick(const Churn& churn, int tick);
 
 }  // namespace bench
 

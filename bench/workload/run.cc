@@ -77,6 +77,7 @@ class Driver {
   // counts its attempts and creates churn.
   int RunBatch(const PodBatch& batch, const std::optional<Churn>& churn, bool measured) {
     Clock::time_point next_churn = Clock::now();
+    int churn_ticks = 0;
     std::vector<std::string> objects = batch.objects;
     objects.insert(objects.end(), batch.pods.begin(), batch.pods.end());
     ApplyList(objects);
@@ -84,8 +85,7 @@ class Driver {
     int idle_rounds = 0;
     while (!pending.empty()) {
       if (measured && churn && Clock::now() >= next_churn) {
-        std::string name;
-        Apply(ChurnPodJson(*churn, out_->churn_pods++, &name));
+        ApplyChurn(ChurnTick(*churn, churn_ticks++));
         next_churn += std::chrono::milliseconds(churn->interval_ms);
       }
       Clock::time_point t0 = Clock::now();
@@ -185,6 +185,22 @@ class Driver {
                     R"(","name":")" + name + R"(","uid":")" + ns + "." + name + "\"}}",
                 events);
     deleted_.push_back(pod);
+  }
+
+  // Applies one churn tick's creations and deletions as watch events.
+  void ApplyChurn(const std::vector<ChurnEvent>& tick) {
+    std::string events = "[";
+    for (const ChurnEvent& e : tick) {
+      if (e.deleted) {
+        AddDeletion(e.object, &events);
+        if (e.kind == "Pod") Unplace(e.name);
+        continue;
+      }
+      if (events.size() > 1) events += ',';
+      events += R"({"type":"ADDED","object":)" + e.object + "}";
+      if (e.kind == "Pod") ++out_->churn_pods;
+    }
+    Apply(events + "]");
   }
 
   static void AddDeletion(const std::string& object, std::string* events) {

@@ -22,7 +22,7 @@ import (
 // A preemptor's victims are deleted (DELETED events) and the pod is tried
 // again with status.nominatedNodeName set; a pod that fits nowhere is left
 // (upstream parks it until an event, and these workloads send none that
-// help). Churn pods are created on the wall clock during the measured op.
+// help). Churn ticks run on the wall clock during the measured op (churn.go).
 func runLibschedGo(ctx context.Context, p *plan) (*outcome, error) {
 	e, err := sched.New([]byte("{}"))
 	if err != nil {
@@ -152,15 +152,14 @@ func scheduleBatch(ctx context.Context, e *sched.Engine, b batch, c *churn, o *o
 			return err
 		}
 	}
-	nextChurn := time.Now()
+	nextChurn, ticks := time.Now(), 0
 	for _, pod := range b.pods {
 		if measured && c != nil && !time.Now().Before(nextChurn) {
-			cp := makePod(c.template, c.namespace, o.churnPods)
-			o.churnPods++
-			nextChurn = nextChurn.Add(c.interval)
-			if _, err := scheduleOne(ctx, e, cp, o, false); err != nil {
+			if err := churnGo(ctx, e, c.tick(ticks), o); err != nil {
 				return err
 			}
+			ticks++
+			nextChurn = nextChurn.Add(c.interval)
 		}
 		placed, err := scheduleOne(ctx, e, pod, o, measured)
 		if err != nil {
@@ -172,6 +171,33 @@ func scheduleBatch(ctx context.Context, e *sched.Engine, b batch, c *churn, o *o
 			} else {
 				o.unscheduled++
 			}
+		}
+	}
+	return nil
+}
+
+// churnGo applies one churn tick: a new pod is scheduled at once (a pod
+// that fits nowhere is left, as in scheduleBatch), other objects and every
+// deletion are watch events.
+func churnGo(ctx context.Context, e *sched.Engine, tick []churnEvent, o *outcome) error {
+	for _, ev := range tick {
+		pod, isPod := ev.obj.(*v1.Pod)
+		switch {
+		case isPod && !ev.deleted:
+			o.churnPods++
+			if _, err := scheduleOne(ctx, e, pod, o, false); err != nil {
+				return err
+			}
+			continue
+		case isPod:
+			delete(o.placements, pod.Namespace+"/"+pod.Name)
+		}
+		typ := "ADDED"
+		if ev.deleted {
+			typ = "DELETED"
+		}
+		if err := applyEvents(e, typ, ev.obj); err != nil {
+			return err
 		}
 	}
 	return nil

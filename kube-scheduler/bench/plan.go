@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
@@ -53,13 +52,6 @@ type rollover struct {
 	spareNodes   []*v1.Node
 }
 
-// churn is a scheduler_perf churn op in "create" mode.
-type churn struct {
-	namespace string
-	template  *v1.Pod
-	interval  time.Duration
-}
-
 // workloadSources maps a workload to its corpus file and test case.
 var workloadSources = map[string][2]string{
 	"SchedulingBasic":                {"misc", "SchedulingBasic"},
@@ -72,6 +64,7 @@ var workloadSources = map[string][2]string{
 	"Unschedulable":                  {"default_preemption", "Unschedulable"},
 	"SchedulingOwnedPods":            {"libsched", "SchedulingOwnedPods"},
 	"SchedulingOwnedChurn":           {"libsched", "SchedulingOwnedChurn"},
+	"SchedulingWithMixedChurn":       {"misc", "SchedulingWithMixedChurn"},
 }
 
 // knownWorkloads is the report order.
@@ -79,6 +72,7 @@ var knownWorkloads = []string{
 	"SchedulingBasic", "SchedulingNodeAffinity", "SchedulingPodAntiAffinity",
 	"SchedulingPodAffinity", "SchedulingPreferredPodAffinity", "TopologySpreading",
 	"Preemption", "Unschedulable", "SchedulingOwnedPods", "SchedulingOwnedChurn",
+	"SchedulingWithMixedChurn",
 }
 
 type testCase struct {
@@ -96,6 +90,7 @@ type testCase struct {
 		PodTemplatePath          string   `json:"podTemplatePath"`
 		CollectMetrics           bool     `json:"collectMetrics"`
 		Mode                     string   `json:"mode"`
+		Number                   int      `json:"number"`
 		TemplatePaths            []string `json:"templatePaths"`
 		IntervalMilliseconds     int      `json:"intervalMilliseconds"`
 		LabelNodePrepareStrategy *struct {
@@ -339,15 +334,11 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 				}
 			}
 		case "churn":
-			if op.Mode != "create" || len(op.TemplatePaths) == 0 {
-				return nil, fmt.Errorf("unsupported churn op")
-			}
-			var tmpl v1.Pod
-			if err := readJSON(templatePath(corpus, op.TemplatePaths[0]), &tmpl); err != nil {
+			c, err := loadChurn(corpus, op.Mode, op.Number, op.TemplatePaths, op.IntervalMilliseconds, opIndex)
+			if err != nil {
 				return nil, err
 			}
-			p.churn = &churn{namespace: fmt.Sprintf("namespace-%d", opIndex), template: &tmpl,
-				interval: time.Duration(op.IntervalMilliseconds) * time.Millisecond}
+			p.churn = c
 		default:
 			return nil, fmt.Errorf("unsupported opcode %q", op.Opcode)
 		}

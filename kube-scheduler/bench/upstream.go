@@ -275,7 +275,7 @@ func createAndWait(ctx context.Context, client *fake.Clientset, w *watcher, b ba
 			return 0, err
 		}
 	}
-	nextChurn := time.Now()
+	nextChurn, ticks := time.Now(), 0
 	lastProgress, lastLeft, lastTries := time.Now(), -1, -1
 	for {
 		left, tries := w.unbound(pods), w.triesSoFar()
@@ -289,12 +289,11 @@ func createAndWait(ctx context.Context, client *fake.Clientset, w *watcher, b ba
 			return left, nil
 		}
 		if c != nil && !now.Before(nextChurn) {
-			cp := makePod(c.template, c.namespace, o.churnPods)
-			o.churnPods++
-			nextChurn = nextChurn.Add(c.interval)
-			if _, err := client.CoreV1().Pods(cp.Namespace).Create(ctx, cp, metav1.CreateOptions{}); err != nil {
+			if err := churnUpstream(ctx, client, c.tick(ticks), o); err != nil {
 				return 0, err
 			}
+			ticks++
+			nextChurn = nextChurn.Add(c.interval)
 		}
 		select {
 		case <-ctx.Done():
@@ -302,6 +301,43 @@ func createAndWait(ctx context.Context, client *fake.Clientset, w *watcher, b ba
 		case <-time.After(time.Millisecond):
 		}
 	}
+}
+
+// churnUpstream creates and deletes one churn tick's objects through the
+// API, as scheduler_perf's churn op does.
+func churnUpstream(ctx context.Context, client *fake.Clientset, tick []churnEvent, o *outcome) error {
+	for _, ev := range tick {
+		var err error
+		switch obj := ev.obj.(type) {
+		case *v1.Pod:
+			pods := client.CoreV1().Pods(obj.Namespace)
+			if ev.deleted {
+				err = pods.Delete(ctx, obj.Name, metav1.DeleteOptions{})
+			} else {
+				o.churnPods++
+				_, err = pods.Create(ctx, obj, metav1.CreateOptions{})
+			}
+		case *v1.Node:
+			if ev.deleted {
+				err = client.CoreV1().Nodes().Delete(ctx, obj.Name, metav1.DeleteOptions{})
+			} else {
+				_, err = client.CoreV1().Nodes().Create(ctx, obj, metav1.CreateOptions{})
+			}
+		case *v1.Service:
+			services := client.CoreV1().Services(obj.Namespace)
+			if ev.deleted {
+				err = services.Delete(ctx, obj.Name, metav1.DeleteOptions{})
+			} else {
+				_, err = services.Create(ctx, obj, metav1.CreateOptions{})
+			}
+		default:
+			err = fmt.Errorf("unexpected churn object %T", obj)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // watcher follows the pod informer: where pods are bound, when the last
