@@ -28,6 +28,7 @@ std::string QueueJson(const QueueReport& queue) {
     if (!v.gating_plugin.empty()) w.Key("gatingPlugin").String(v.gating_plugin);
     if (v.queue != kInFlight) w.Key("queuedAtMillis").Int(Millis(v.timestamp));
     if (v.backoff_expiration) w.Key("backoffExpiresAtMillis").Int(Millis(*v.backoff_expiration));
+    if (!v.nominated_node_name.empty()) w.Key("nominatedNodeName").String(v.nominated_node_name);
     w.EndObject();
   }
   w.EndArray();

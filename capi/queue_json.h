@@ -11,7 +11,7 @@ namespace sched::capi {
 // {"nowMillis":N,"schedulingCycle":N,"pods":[{"pod":"ns/name","queue":
 //  "Active"|"Backoff"|"Unschedulable"|"InFlight","attempts":N,
 //  "unschedulablePlugins":[...],"gatingPlugin"?:"...","queuedAtMillis"?:N,
-//  "backoffExpiresAtMillis"?:N},...]}; pods in PriorityQueue::Snapshot
+//  "backoffExpiresAtMillis"?:N,"nominatedNodeName"?:"node"},...]}; pods in PriorityQueue::Snapshot
 // order. Times are milliseconds on the engine's clock.
 std::string QueueJson(const QueueReport& queue);
 

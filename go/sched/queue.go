@@ -126,6 +126,10 @@ type QueuedPod struct {
 	QueuedAtMillis int64 `json:"queuedAtMillis"`
 	// BackoffExpiresAtMillis is when its backoff ends; nil until it failed.
 	BackoffExpiresAtMillis *int64 `json:"backoffExpiresAtMillis,omitempty"`
+	// NominatedNodeName is the node a preemption in Run nominated it to,
+	// while the nomination holds ("" when none; upstream's
+	// status.nominatedNodeName, backend/queue/nominator.go).
+	NominatedNodeName string `json:"nominatedNodeName,omitempty"`
 }
 
 // Stats are the engine's counters (docs/api.md, "Statistics").

@@ -144,3 +144,24 @@ func TestConcurrentQueueCalls(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A preemptor Run nominated shows its node in the queue until it is bound.
+func TestQueueShowsNomination(t *testing.T) {
+	e := newEngine(t, "{}")
+	ctx := context.Background()
+	high := `{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"high","namespace":"prod"},` +
+		`"spec":{"priority":10,"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}`
+	if _, err := e.Apply(schedtest.Array(
+		schedtest.Event("ADDED", schedtest.Node("n1", "1", 110)),
+		schedtest.Event("ADDED", schedtest.Pod("low", "1", "n1")),
+		[]byte(high))); err != nil {
+		t.Fatal(err)
+	}
+	if run, err := e.Run(ctx, 0); err != nil || len(run.Results) != 1 || run.Results[0].NominatedNodeName != "n1" {
+		t.Fatalf("Run = %+v, %v", run, err)
+	}
+	q, err := e.Queue()
+	if err != nil || len(q.Pods) != 1 || q.Pods[0].Pod != "prod/high" || q.Pods[0].NominatedNodeName != "n1" {
+		t.Fatalf("Queue = %+v, %v", q, err)
+	}
+}

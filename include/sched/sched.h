@@ -367,7 +367,10 @@ SCHED_API sched_status sched_engine_advance_clock(sched_engine *engine, uint64_t
  *   {"nowMillis":N,"schedulingCycle":N,"pods":[{"pod":"ns/name",
  *    "queue":"Active"|"Backoff"|"Unschedulable","attempts":N,
  *    "unschedulablePlugins":[...],"gatingPlugin"?:"SchedulingGates",
- *    "queuedAtMillis":N,"backoffExpiresAtMillis"?:N},...]} */
+ *    "queuedAtMillis":N,"backoffExpiresAtMillis"?:N,
+ *    "nominatedNodeName"?:"node"},...]}
+ * nominatedNodeName: the node a preemption nominated the pod to, while the
+ * nomination holds (pkg/scheduler/backend/queue/nominator.go). */
 SCHED_API sched_status sched_engine_queue(sched_engine *engine, char **queue_json,
                                           sched_error **err);
 

@@ -459,6 +459,7 @@ std::vector<QueuedPodView> PriorityQueue::Snapshot() const {
     v.timestamp = p.timestamp;
     const Time expiry = p.backoff_expiration.value_or(backoff_q_.ComputeBackoffTime(p));
     if (expiry != Time::min()) v.backoff_expiration = expiry;
+    if (nominator_.HasNominatedPods()) v.nominated_node_name = nominator_.NominatedNodeFor(*p.pod);
     out.push_back(std::move(v));
   };
   for (const QueuedPodInfo* p : active_q_.List()) view(*p, kActiveQ);

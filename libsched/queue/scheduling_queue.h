@@ -95,6 +95,9 @@ struct QueuedPodView {
   std::string gating_plugin;  // "" unless gated
   Time timestamp{};
   std::optional<Time> backoff_expiration;  // set when the pod has failed
+  // The node this queue nominated the pod to (preemption), "" when none:
+  // upstream's status.nominatedNodeName as the nominator holds it.
+  std::string nominated_node_name;
 };
 
 // preCheck of MoveAllToActiveOrBackoffQueue: false keeps the pod where it is.

@@ -416,8 +416,9 @@ class EngineQueueTest : public EngineTest {
     sched_error_free(err);
     return text;
   }
-  // The queue `pod` ("ns/name") is in, or "" when it is not queued.
-  std::string Where(const std::string& pod) {
+  // String field `key` of the queue's entry for `pod` ("ns/name"), "" when
+  // the pod is not queued or the entry has no such field.
+  std::string QueueField(const std::string& pod, const char* key) {
     char* out = nullptr;
     EXPECT_EQ(sched_engine_queue(engine_, &out, nullptr), SCHED_OK);
     JsonDoc q(cJSON_Parse(out));
@@ -425,11 +426,14 @@ class EngineQueueTest : public EngineTest {
     const cJSON* p;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(q.get(), "pods")) {
       if (std::string(cJSON_GetObjectItemCaseSensitive(p, "pod")->valuestring) == pod) {
-        return cJSON_GetObjectItemCaseSensitive(p, "queue")->valuestring;
+        const cJSON* v = cJSON_GetObjectItemCaseSensitive(p, key);
+        return cJSON_IsString(v) ? v->valuestring : "";
       }
     }
     return "";
   }
+  // The queue `pod` is in, or "" when it is not queued.
+  std::string Where(const std::string& pod) { return QueueField(pod, "queue"); }
 };
 
 TEST_F(EngineQueueTest, BoundPodDeletionMovesPodsItMayHelp) {
@@ -708,12 +712,15 @@ TEST_F(EngineQueueTest, PreemptionNominatesAndTheNominationHoldsTheRoom) {
   EXPECT_NE(first.find(R"("nominatedNodeName":"n1")"), std::string::npos) << first;
   EXPECT_NE(first.find(R"("name":"low")"), std::string::npos) << first;
   EXPECT_EQ(Where("ns/hi"), "Unschedulable");
+  EXPECT_EQ(QueueField("ns/hi", "nominatedNodeName"), "n1");
 
   // The caller evicts the victim; a mid-priority pod arrives. With the
   // victim gone n1 has 4 cpu, but hi's nomination holds 2 of them.
   Apply("[" + EventJson("DELETED", PodJson("low", "3", "n1")) + "," +
         EventJson("ADDED", PodJson("mid", "3", "", R"("priority":50,)")) + "]");
   EXPECT_EQ(Where("ns/hi"), "Backoff");
+  EXPECT_EQ(QueueField("ns/hi", "nominatedNodeName"), "n1");
+  EXPECT_EQ(QueueField("ns/mid", "nominatedNodeName"), "");
   const std::string second = Run();  // activeQ holds only mid
   EXPECT_NE(second.find(R"("pod":"ns/mid")"), std::string::npos) << second;
   EXPECT_NE(second.find("Insufficient cpu"), std::string::npos) << second;

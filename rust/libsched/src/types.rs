@@ -186,6 +186,11 @@ pub struct QueuedPod {
     /// When its backoff ends; set once the pod has failed.
     #[serde(default)]
     pub backoff_expires_at_millis: Option<u64>,
+    /// The node a preemption in [`run`](crate::Engine::run) nominated it
+    /// to, while the nomination holds (upstream's
+    /// `status.nominatedNodeName`, `backend/queue/nominator.go`).
+    #[serde(default)]
+    pub nominated_node_name: Option<String>,
 }
 
 /// The engine's counters (docs/api.md, "Statistics"), from

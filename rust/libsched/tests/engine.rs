@@ -134,6 +134,24 @@ fn queue_clock_and_run() {
 }
 
 #[test]
+fn queue_shows_a_preemptors_nomination() {
+    let engine = two_nodes();
+    let mut low = pod("low", "2");
+    low["spec"]["nodeName"] = json!("n1");
+    let mut high = pod("high", "2");
+    high["spec"]["priority"] = json!(10);
+    engine.apply_object(&low).unwrap();
+    engine
+        .apply_object(&json!({"type": "ADDED", "object": high}))
+        .unwrap();
+    let run = engine.run(0, ScheduleFlags::empty()).unwrap();
+    assert_eq!(run.results[0].nominated_node_name.as_deref(), Some("n1"));
+    let q = engine.queue().unwrap();
+    assert_eq!(q.pods.len(), 1);
+    assert_eq!(q.pods[0].nominated_node_name.as_deref(), Some("n1"));
+}
+
+#[test]
 fn stats_count_cache_hits() {
     let engine = two_nodes();
     for name in ["a", "b"] {
