@@ -31,7 +31,11 @@ const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node, size_t* f
 
 Status EcacheEntry::Keep(const Status& st) {
   Status kept(st.code());
-  for (std::string_view r : st.reasons()) kept.AddReason(*reasons_->emplace(r).first);
+  for (std::string_view r : st.reasons()) {
+    auto it = reasons_->find(r);
+    if (it == reasons_->end()) it = reasons_->emplace(r).first;
+    kept.AddReason(*it);
+  }
   kept.set_plugin(st.plugin());
   return kept;
 }

@@ -33,6 +33,7 @@
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
 #include "libsched/model/pod.h"
+#include "libsched/model/string_hash.h"
 #include "libsched/state/node_info.h"
 
 namespace sched {
@@ -176,8 +177,10 @@ class EcacheEntry {
   uint64_t score_key_ = 0;
   uint64_t score_epoch_ = 1;
   // Element addresses of an unordered_set are stable: reasons point here.
-  std::shared_ptr<std::unordered_set<std::string>> reasons_ =
-      std::make_shared<std::unordered_set<std::string>>();
+  // Looked up by view (StringHash), so a reason already kept costs no
+  // allocation.
+  using ReasonSet = std::unordered_set<std::string, StringHash, std::equal_to<>>;
+  std::shared_ptr<ReasonSet> reasons_ = std::make_shared<ReasonSet>();
 };
 
 class EquivalenceCache {

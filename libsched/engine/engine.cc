@@ -29,12 +29,15 @@ std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
   std::set<std::string, std::less<>> out;
   if (r.error) return out;
   out.insert(r.restricting_plugins.begin(), r.restricting_plugins.end());
-  for (const NodeFailure& f : r.failures) {
-    if (f.status.IsRejected() && !f.status.plugin().empty()) out.emplace(f.status.plugin());
-  }
-  if (r.absent_status && r.absent_status->IsRejected() && !r.absent_status->plugin().empty()) {
-    out.emplace(r.absent_status->plugin());
-  }
+  // Thousands of failures name a few plugins: look up before emplace,
+  // which would build (allocate) a node for every one.
+  auto add = [&out](const Status& st) {
+    if (st.IsRejected() && !st.plugin().empty() && !out.contains(st.plugin())) {
+      out.emplace(st.plugin());
+    }
+  };
+  for (const NodeFailure& f : r.failures) add(f.status);
+  if (r.absent_status) add(*r.absent_status);
   return out;
 }
 
