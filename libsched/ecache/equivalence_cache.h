@@ -94,6 +94,7 @@ class EcacheEntry {
   // The cached verdict of `node` at `index` (of the Filters that are not
   // live), or null; *failed_at gets the index in the profile's Filters of
   // the plugin that rejected (their number when none did).
+  // The status is valid until the next StoreVerdict or BeginFilter.
   // Inline: the cached walk calls it for every node it visits.
   const Status* Verdict(size_t index, const NodeInfo& node, size_t* failed_at) const {
     const Slot& s = slots_[index];
