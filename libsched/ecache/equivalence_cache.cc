@@ -19,16 +19,6 @@ void EcacheEntry::BeginFilter(uint64_t filter_key, uint64_t memo_key, size_t num
   }
 }
 
-const Status* EcacheEntry::Verdict(size_t index, const NodeInfo& node, size_t* failed_at) const {
-  const Slot& s = slots_[index];
-  if (s.filter_epoch != filter_epoch_ || s.filter_node != &node ||
-      s.filter_generation != node.generation()) {
-    return nullptr;
-  }
-  *failed_at = s.failed_at;
-  return &s.verdict;
-}
-
 Status EcacheEntry::Keep(const Status& st) {
   Status kept(st.code());
   for (std::string_view r : st.reasons()) {
@@ -43,8 +33,12 @@ Status EcacheEntry::Keep(const Status& st) {
 void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st,
                                size_t failed_at) {
   Slot& s = slots_[index];
-  s.verdict = Keep(st);
-  s.failed_at = failed_at;
+  s.plain_success = st.IsSuccess() && st.reasons().empty() && st.plugin().empty();
+  if (!s.plain_success) {
+    if (verdicts_.size() <= index) verdicts_.resize(slots_.size());
+    verdicts_[index] = Keep(st);
+  }
+  s.failed_at = static_cast<uint32_t>(failed_at);
   s.filter_node = &node;
   s.filter_generation = node.generation();
   s.filter_epoch = filter_epoch_;
@@ -104,15 +98,6 @@ void EcacheEntry::BeginScore(uint64_t score_key, size_t num_plugins) {
     num_plugins_ = num_plugins;
     raw_.assign(slots_.size() * num_plugins_, 0);
   }
-}
-
-const int64_t* EcacheEntry::RawScores(size_t index, const NodeInfo& node) const {
-  const Slot& s = slots_[index];
-  if (s.score_epoch != score_epoch_ || s.score_node != &node ||
-      s.score_generation != node.generation()) {
-    return nullptr;
-  }
-  return &raw_[index * num_plugins_];
 }
 
 void EcacheEntry::MarkScored(size_t index, const NodeInfo& node) {

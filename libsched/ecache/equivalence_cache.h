@@ -95,7 +95,17 @@ class EcacheEntry {
   // The cached verdict of `node` at `index` (of the Filters that are not
   // live), or null; *failed_at gets the index in the profile's Filters of
   // the plugin that rejected (their number when none did).
-  const Status* Verdict(size_t index, const NodeInfo& node, size_t* failed_at) const;
+  // The status is valid until the next StoreVerdict or BeginFilter.
+  // Inline: the cached walk calls it for every node it visits.
+  const Status* Verdict(size_t index, const NodeInfo& node, size_t* failed_at) const {
+    const Slot& s = slots_[index];
+    if (s.filter_epoch != filter_epoch_ || s.filter_node != &node ||
+        s.filter_generation != node.generation()) {
+      return nullptr;
+    }
+    *failed_at = s.failed_at;
+    return s.plain_success ? &kPlainSuccess : &verdicts_[index];
+  }
   // Caches `s` (not an Error) for `node` at `index`, and `failed_at` as
   // above; its reasons are copied into storage() so they outlive the cycle
   // that computed them.
@@ -120,7 +130,14 @@ class EcacheEntry {
   void BeginScore(uint64_t score_key, size_t num_plugins);
   // The cached raw scores (num_plugins of them, in profile order) of
   // `node` at `index`, or null.
-  const int64_t* RawScores(size_t index, const NodeInfo& node) const;
+  const int64_t* RawScores(size_t index, const NodeInfo& node) const {
+    const Slot& s = slots_[index];
+    if (s.score_epoch != score_epoch_ || s.score_node != &node ||
+        s.score_generation != node.generation()) {
+      return nullptr;
+    }
+    return &raw_[index * num_plugins_];
+  }
   // The row to fill for the node at `index`; it counts as cached only
   // after MarkScored, so a cycle that fails half way leaves nothing stale.
   int64_t* MutableRawScores(size_t index) { return &raw_[index * num_plugins_]; }
@@ -143,16 +160,22 @@ class EcacheEntry {
   uint64_t last_used = 0;
 
  private:
-  struct Slot {
+  // What the walks read per node, in one cache line: the filter and the
+  // score validity, and the verdict only when it is not plain success
+  // (then it is in verdicts_). A node that passes costs the filter walk
+  // this line and its NodeInfo's; the score walk then finds the line
+  // cached.
+  struct alignas(64) Slot {
     const NodeInfo* filter_node = nullptr;
     uint64_t filter_generation = 0;
     uint64_t filter_epoch = 0;  // valid while == filter_epoch_
-    Status verdict;
-    size_t failed_at = 0;  // Verdict's *failed_at
     const NodeInfo* score_node = nullptr;
     uint64_t score_generation = 0;
     uint64_t score_epoch = 0;  // valid while == score_epoch_
+    uint32_t failed_at = 0;     // Verdict's *failed_at
+    bool plain_success = false;  // the verdict is Status(): verdicts_ not read
   };
+  static_assert(sizeof(Slot) == 64);
   // A node's verdict with nominated pods (NominatedVerdict); kept apart
   // from Slot, sized only once a class meets a nomination.
   struct NominatedSlot {
@@ -165,7 +188,13 @@ class EcacheEntry {
   // `st` with its reasons copied into reasons_.
   Status Keep(const Status& st);
 
+  // What Verdict returns for a slot whose verdict is plain success.
+  static inline const Status kPlainSuccess{};
+
   std::vector<Slot> slots_;
+  // The verdicts that are not plain success, by slot; empty until the
+  // first one (a class that fits everywhere never allocates it).
+  std::vector<Status> verdicts_;
   std::vector<NominatedSlot> nominated_;  // by index, as slots_; may be shorter
   std::unique_ptr<FailureMemo> memo_;  // null when none
   std::shared_ptr<ClassMemos> memos_ = std::make_shared<ClassMemos>();

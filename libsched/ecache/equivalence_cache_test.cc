@@ -63,6 +63,57 @@ TEST(EcacheEntryTest, VerdictValidUntilNodeOrKeyChanges) {
   }
 }
 
+// Plain successes live in the slot, other verdicts beside it (Slot,
+// verdicts_): each index gives back its own verdict, after a slot turned
+// from rejected to passed and back, and after the slot bound grew past
+// where the first rejection was stored.
+TEST(EcacheEntryTest, EachSlotGivesItsOwnVerdict) {
+  std::vector<NodeInfo> nodes(6);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    nodes[i].SetNode(NamedNode("n" + std::to_string(i)), 1);
+  }
+  Status fit(Code::kUnschedulable, "Insufficient cpu");
+  fit.set_plugin("NodeResourcesFit");
+  Status taint(Code::kUnschedulableAndUnresolvable, "untolerated taint");
+  taint.set_plugin("TaintToleration");
+  EcacheEntry e;
+  e.BeginFilter(1, 1, 2);
+  e.StoreVerdict(0, nodes[0], Status(), 9);
+  e.StoreVerdict(1, nodes[1], fit, 2);
+  e.BeginFilter(1, 1, 6);  // the bound grows after a rejection was kept
+  e.StoreVerdict(5, nodes[5], taint, 1);
+  e.StoreVerdict(3, nodes[3], Status(), 9);
+  e.StoreVerdict(4, nodes[4], fit, 2);
+  e.StoreVerdict(4, nodes[4], Status(), 9);  // rejected, then passed
+  e.StoreVerdict(3, nodes[3], taint, 1);     // passed, then rejected
+  struct Want {
+    size_t index;
+    Code code;
+    std::string_view plugin;
+    std::string message;
+    size_t failed_at;
+  };
+  const std::vector<Want> wants = {
+      {0, Code::kSuccess, "", "", 9},
+      {1, Code::kUnschedulable, "NodeResourcesFit", "Insufficient cpu", 2},
+      {3, Code::kUnschedulableAndUnresolvable, "TaintToleration", "untolerated taint", 1},
+      {4, Code::kSuccess, "", "", 9},
+      {5, Code::kUnschedulableAndUnresolvable, "TaintToleration", "untolerated taint", 1},
+  };
+  for (const Want& w : wants) {
+    SCOPED_TRACE(w.index);
+    size_t failed_at = 0;
+    const Status* v = e.Verdict(w.index, nodes[w.index], &failed_at);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->code(), w.code);
+    EXPECT_EQ(v->plugin(), w.plugin);
+    EXPECT_EQ(v->Message(), w.message);
+    EXPECT_EQ(failed_at, w.failed_at);
+  }
+  size_t failed_at = 0;
+  EXPECT_EQ(e.Verdict(2, nodes[2], &failed_at), nullptr);  // never stored
+}
+
 TEST(EcacheEntryTest, CachedReasonsOutliveTheirSource) {
   NodeInfo n;
   n.SetNode(NamedNode("a"), 1);

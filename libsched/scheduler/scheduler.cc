@@ -13,7 +13,9 @@ namespace {
 constexpr int64_t kMinFeasibleNodesToFind = 100;
 constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 
-// Equivalence classes kept at once; at 5,000 nodes an entry is ~1 MB.
+// Equivalence classes kept at once; at 5,000 nodes an entry is ~1 MB (a
+// 64-byte slot and a raw score row per node; 96 bytes more per node once a
+// verdict is a rejection).
 constexpr size_t kMaxEquivalenceClasses = 32;
 
 std::vector<std::string> Intersect(const std::vector<std::string>& a,
@@ -80,37 +82,62 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
   return &e;
 }
 
-const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
-                                     const PodNominator* nominator, EcacheEntry& cls,
-                                     size_t index, const NodeInfo& ni, Status* fresh,
-                                     Status* live, bool* reused) {
+const Status* Scheduler::NominatedFirstPass(const Framework& fw, const CycleState& cs,
+                                            const Pod& pod, EcacheEntry& cls, size_t index,
+                                            const NodeInfo& ni, Status* fresh, bool* reused) {
+  const NominatedPodsByNode::Pods nominated = fw.NominatedPodsOn(ni);
+  yielded_.clear();
+  for (const auto& np : nominated) {
+    if (YieldsToNominated(*np, pod)) yielded_.push_back(&np);
+  }
+  if (yielded_.empty()) return nullptr;
+  const Status* first =
+      nominated_pass_cached_ ? cls.NominatedVerdict(index, ni, yielded_) : nullptr;
+  if (first != nullptr) {
+    *reused = true;
+  } else {
+    *fresh = fw.RunNominatedPass(cs, pod, ni, nominated);
+    first = fresh;
+    if (nominated_pass_cached_ && fresh->code() != Code::kError) {
+      first = cls.StoreNominatedVerdict(index, ni, yielded_, *fresh);
+    }
+  }
+  if (!first->IsSuccess()) return first;
+  *reused = false;
+  return nullptr;
+}
+
+const Status* Scheduler::LiveFilters(const CycleState& cs, const Pod& pod, const NodeInfo& ni,
+                                     size_t failed_at, const Status* verdict, Status* live) const {
+  // In profile order, up to the first cached one that rejected: as
+  // RunFilterPlugins, the first rejection wins.
+  for (const size_t k : live_filters_) {
+    if (k >= failed_at) break;
+    const FilterPlugin* p = profile_.filter()[k];
+    Status s = p->Filter(cs, pod, ni);
+    if (s.IsSuccess()) continue;
+    s.set_plugin(p->Name());
+    *live = std::move(s);
+    return live;
+  }
+  return verdict;
+}
+
+inline const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs,
+                                           const Pod& pod, const PodNominator* nominator,
+                                           EcacheEntry& cls, size_t index, const NodeInfo& ni,
+                                           Status* fresh, Status* live, bool* reused) {
   // The nominated pods the pod yields to are not part of the node's
   // generation: the first pass's verdict is cached under their list, or
   // evaluated afresh when a PreFilter extension reads them (AddPod may
   // derive state from pod fields the class key leaves out). Without such
   // pods, or once the first pass passed, the second pass is the node's
-  // plain verdict.
+  // plain verdict. Small, so that the walk inlines it: a node with a
+  // cached verdict and no live Filter costs its NodeInfo and slot reads.
   *reused = false;
   if (nominator != nullptr) {
-    const NominatedPodsByNode::Pods nominated = fw.NominatedPodsOn(ni);
-    yielded_.clear();
-    for (const auto& np : nominated) {
-      if (YieldsToNominated(*np, pod)) yielded_.push_back(&np);
-    }
-    if (!yielded_.empty()) {
-      const Status* first =
-          nominated_pass_cached_ ? cls.NominatedVerdict(index, ni, yielded_) : nullptr;
-      if (first != nullptr) {
-        *reused = true;
-      } else {
-        *fresh = fw.RunNominatedPass(cs, pod, ni, nominated);
-        first = fresh;
-        if (nominated_pass_cached_ && fresh->code() != Code::kError) {
-          first = cls.StoreNominatedVerdict(index, ni, yielded_, *fresh);
-        }
-      }
-      if (!first->IsSuccess()) return first;
-      *reused = false;
+    if (const Status* rejected = NominatedFirstPass(fw, cs, pod, cls, index, ni, fresh, reused)) {
+      return rejected;
     }
   }
   size_t failed_at = 0;
@@ -122,18 +149,8 @@ const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs, c
     if (fresh->code() != Code::kError) cls.StoreVerdict(index, ni, *fresh, failed_at);
     v = fresh;
   }
-  // The live Filters, in profile order, up to the first cached one that
-  // rejected: as RunFilterPlugins, the first rejection wins.
-  for (const size_t k : live_filters_) {
-    if (k >= failed_at) break;
-    const FilterPlugin* p = profile_.filter()[k];
-    Status s = p->Filter(cs, pod, ni);
-    if (s.IsSuccess()) continue;
-    s.set_plugin(p->Name());
-    *live = std::move(s);
-    return live;
-  }
-  return v;
+  if (live_filters_.empty()) return v;
+  return LiveFilters(cs, pod, ni, failed_at, v, live);
 }
 
 bool Scheduler::AddPodExtensionsRun(const CycleState& cs) const {

@@ -253,6 +253,16 @@ class Scheduler {
   const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
                            const PodNominator* nominator, EcacheEntry& cls, size_t index,
                            const NodeInfo& ni, Status* fresh, Status* live, bool* reused);
+  // FilterNode's first pass where `ni` holds nominated pods: the rejecting
+  // verdict (cached or in *fresh), or null when the pod yields to none of
+  // them or the pass passed.
+  const Status* NominatedFirstPass(const Framework& fw, const CycleState& cs, const Pod& pod,
+                                   EcacheEntry& cls, size_t index, const NodeInfo& ni,
+                                   Status* fresh, bool* reused);
+  // FilterNode's live Filters (live_filters_ not empty) before the plugin
+  // at `failed_at`: the first that rejects, in *live, else `verdict`.
+  const Status* LiveFilters(const CycleState& cs, const Pod& pod, const NodeInfo& ni,
+                            size_t failed_at, const Status* verdict, Status* live) const;
   // Whether a PreFilter plugin with extensions runs for this cycle (its
   // AddPod would see the nominated pods).
   bool AddPodExtensionsRun(const CycleState& cs) const;
