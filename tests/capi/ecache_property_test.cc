@@ -554,12 +554,13 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                              ? std::vector{0, 500, 1000}[rng() % 3]
                          : t == 8                ? 1000
                                                  : 0;
-    if (mix.nominated && !nodes.empty()) {
+    if ((mix.nominated || mix.preempt) && !nodes.empty()) {
       // Nominations come and go on nodes whose generation stays.
       if (rng() % 2) {
         const std::string nom = "q" + std::to_string(next++);
-        apply(EventJson("ADDED", TemplatePod(std::vector{31, 32, 33}[rng() % 3], nom, "",
-                                             std::vector{0, 500, 1000}[rng() % 3],
+        const int nt = mix.preempt ? 41 + static_cast<int>(rng() % 4)
+                                   : std::vector{31, 32, 33}[rng() % 3];
+        apply(EventJson("ADDED", TemplatePod(nt, nom, "", std::vector{0, 500, 1000}[rng() % 3],
                                              nodes[rng() % nodes.size()])));
         pending.push_back(nom);
       }
