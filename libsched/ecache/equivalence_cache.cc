@@ -49,8 +49,9 @@ const Status* EcacheEntry::NominatedVerdict(size_t index, const NodeInfo& node,
   if (index >= nominated_.size()) return nullptr;
   const NominatedSlot& s = nominated_[index];
   if (s.epoch != filter_epoch_ || s.node != &node || s.generation != node.generation() ||
-      !std::equal(s.pods.begin(), s.pods.end(), pods.begin(), pods.end(),
-                  [](const auto& kept, const auto* p) { return kept.get() == p->get(); })) {
+      s.version != pods.version ||
+      !std::equal(s.positions.begin(), s.positions.end(), pods.positions.begin(),
+                  pods.positions.end())) {
     return nullptr;
   }
   return &s.verdict;
@@ -63,8 +64,8 @@ const Status* EcacheEntry::StoreNominatedVerdict(size_t index, const NodeInfo& n
   s.node = &node;
   s.generation = node.generation();
   s.epoch = filter_epoch_;
-  s.pods.clear();
-  for (const auto* p : pods) s.pods.push_back(*p);
+  s.version = pods.version;
+  s.positions.assign(pods.positions.begin(), pods.positions.end());
   s.verdict = Keep(st);
   return &s.verdict;
 }

@@ -112,13 +112,19 @@ class EcacheEntry {
   void StoreVerdict(size_t index, const NodeInfo& node, const Status& s, size_t failed_at);
 
   // The pods nominated to a node that a pod of the class yields to there
-  // (framework.h YieldsToNominated), in the nominator's order.
-  using YieldedPods = std::span<const std::shared_ptr<const Pod>* const>;
-  // The cached verdict of `node` at `index` with `pods` added (the first
-  // pass of Framework::RunFilterPluginsWithNominatedPods), or null. Valid
-  // while the node and its generation, the filter key and the list of pods
-  // (the same Pod objects, kept alive by the entry) are unchanged.
-  // REQUIRES: `pods` is not empty.
+  // (framework.h YieldsToNominated): the version of the node's list of
+  // nominated pods (NominatedPodsByNode::VersionOn; not 0) and their
+  // positions in it. The version names the Pod objects, so the entry holds
+  // none of them: a deleted nominated pod is freed at once.
+  struct YieldedPods {
+    uint64_t version;
+    std::span<const uint32_t> positions;
+  };
+  // The cached verdict of `node` at `index` with those pods added (the
+  // first pass of Framework::RunFilterPluginsWithNominatedPods), or null.
+  // Valid while the node and its generation, the filter key, the list's
+  // version and the positions are unchanged.
+  // REQUIRES: `pods.positions` is not empty.
   const Status* NominatedVerdict(size_t index, const NodeInfo& node, YieldedPods pods) const;
   // Caches `s` (not an Error) as that verdict; returns the cached status.
   const Status* StoreNominatedVerdict(size_t index, const NodeInfo& node, YieldedPods pods,
@@ -152,6 +158,9 @@ class EcacheEntry {
   void StoreMemo(const FailureMemoKey& key, size_t start, std::span<const NodeFailure> failures,
                  std::string post_filter_msg, std::string message, std::vector<int64_t> draws);
 
+  // BeginFilter's filter key.
+  uint64_t filter_key() const { return filter_key_; }
+
   // The plugins' memos for this class (CycleState::set_class_memos).
   const std::shared_ptr<ClassMemos>& memos() const { return memos_; }
 
@@ -182,7 +191,8 @@ class EcacheEntry {
     const NodeInfo* node = nullptr;
     uint64_t generation = 0;
     uint64_t epoch = 0;  // valid while == filter_epoch_
-    std::vector<std::shared_ptr<const Pod>> pods;
+    uint64_t version = 0;  // YieldedPods
+    std::vector<uint32_t> positions;
     Status verdict;
   };
   // `st` with its reasons copied into reasons_.

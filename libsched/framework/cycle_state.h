@@ -84,7 +84,8 @@ class CycleState {
     class_memos_ = std::move(memos);
   }
   // The class memo entry of `slot`, or null when the cycle has no class.
-  std::unique_ptr<StateData>* class_memo(size_t slot) {
+  // (Not part of the cycle's state: a const CycleState lends it too.)
+  std::unique_ptr<StateData>* class_memo(size_t slot) const {
     return class_memos_ == nullptr ? nullptr : &(*class_memos_)[slot];
   }
 

@@ -12,6 +12,7 @@
 #define LIBSCHED_FRAMEWORK_FRAMEWORK_H_
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
@@ -45,6 +46,11 @@ class Framework {
   void set_nominated_pods_by_node(const NominatedPodsByNode* by_node) { by_node_ = by_node; }
   // The pods nominated to `node` (none without a nominator).
   NominatedPodsByNode::Pods NominatedPodsOn(const NodeInfo& node) const;
+  // The version of that list (NominatedPodsByNode::VersionOn; 0 without
+  // the index).
+  uint64_t NominationsVersionOn(const NodeInfo& node) const {
+    return by_node_ != nullptr ? by_node_->VersionOn(node) : 0;
+  }
 
   // RunFilterPlugins: the first failing plugin's status (with its name),
   // or success. Plugins whose PreFilter returned Skip are not run. With the
@@ -80,6 +86,15 @@ class Framework {
   Status RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod, const Pod& other,
                                         const NodeInfo& node) const;
 
+  // Set when this cycle's Filter verdict on a node (with its nominated
+  // pods, on a copy with pods removed or added too) depends only on the
+  // node, its nominated pods and this key: the equivalence cache's filter
+  // key of the pod's class, with no live Filter and no PreFilter extension
+  // running. A PostFilter plugin may then keep per-node outcomes in its
+  // class memo under it (DefaultPreemption's dry run). Unset otherwise.
+  void set_class_filter_key(std::optional<uint64_t> key) { class_filter_key_ = key; }
+  std::optional<uint64_t> class_filter_key() const { return class_filter_key_; }
+
   // A uniform integer in [0, n) from the scheduler's seeded source.
   // REQUIRES: n > 0.
   int64_t RandomInt(int64_t n) const {
@@ -94,6 +109,7 @@ class Framework {
   std::mt19937_64& rng_;
   std::vector<int64_t>* draws_;
   const NominatedPodsByNode* by_node_ = nullptr;
+  std::optional<uint64_t> class_filter_key_;
 };
 
 // addGENominatedPods: a nominated pod counts for `pod` when its priority is

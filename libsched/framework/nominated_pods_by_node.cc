@@ -7,7 +7,7 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
   slots_.assign(state.NodeIndexBound(), Slot{});
   for (const NodeInfo* ni : state.NodeList()) slots_[ni->index()].node = ni->node();
   size_t nominated = 0;
-  nominator.ForEachNominatedNode([&](std::string_view name, Pods pods) {
+  nominator.ForEachNominatedNode([&](std::string_view name, Pods pods, uint64_t version) {
     ++nominated;
     auto [it, added] = resolved_.try_emplace(name.data(), Resolved{NodeInfo::kNoIndex, nullptr});
     Resolved& r = it->second;
@@ -20,6 +20,7 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
     // Only where the node list's node is this one; any other asks by name.
     if (r.index < slots_.size() && r.node != nullptr && slots_[r.index].node == r.node) {
       slots_[r.index].pods = pods;
+      slots_[r.index].version = version;
     }
   });
   // Addresses of names no longer nominated pile up; start afresh now and then.

@@ -44,6 +44,16 @@ class NominatedPodsByNode {
     }
     return nominator_->NominatedPodsOn(node.node()->name);
   }
+  // The version of On(node)'s list (PodNominator::NominationsFn): 0 when
+  // unknown (the nominator keeps none, or `node` was looked up by name)
+  // or when the node has no nominated pods.
+  uint64_t VersionOn(const NodeInfo& node) const {
+    const uint32_t i = node.index();
+    if (i < slots_.size() && slots_[i].node == node.node() && node.node() != nullptr) {
+      return slots_[i].version;
+    }
+    return 0;
+  }
 
  private:
   // A name resolved in an earlier Build: the node's index and Node object.
@@ -54,6 +64,7 @@ class NominatedPodsByNode {
   struct Slot {
     const Node* node = nullptr;  // the state's Node object at this index
     Pods pods;
+    uint64_t version = 0;
   };
   const PodNominator* nominator_ = nullptr;
   std::vector<Slot> slots_;

@@ -6,6 +6,8 @@
 #ifndef LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
 #define LIBSCHED_FRAMEWORK_POD_NOMINATOR_H_
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -31,15 +33,28 @@ class PodNominator {
     return {pods.begin(), pods.end()};
   }
   // The nominated pods of every node that has some, as NominatedPodsOn
-  // gives them, in no particular order: a cycle asks once for all nodes
-  // (NominatedPodsByNode) instead of once per node it filters.
+  // gives them, in no particular order, with the list's version: a cycle
+  // asks once for all nodes (NominatedPodsByNode) instead of once per node
+  // it filters. A version is NewNominationsVersion() taken when the list
+  // last changed: the same version means the same Pod objects in the same
+  // order (caches key on it instead of holding the pods); 0 means the
+  // nominator keeps no versions (nothing may be cached under it).
   using NominationsFn =
-      std::function<void(std::string_view node_name, std::span<const std::shared_ptr<const Pod>>)>;
+      std::function<void(std::string_view node_name, std::span<const std::shared_ptr<const Pod>>,
+                         uint64_t version)>;
   virtual void ForEachNominatedNode(const NominationsFn& fn) const = 0;
   // False only when no pod is nominated anywhere, so a cycle can skip
   // asking per node. The default is the safe answer.
   virtual bool HasNominatedPods() const { return true; }
 };
+
+// A nominations version no list had before, in this process: unique across
+// nominators and their forks, so a list put back by an undo log keeps the
+// version it had with those contents. Never 0.
+inline uint64_t NewNominationsVersion() {
+  static std::atomic<uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 }  // namespace sched
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "libsched/framework/filter_errors.h"
+#include "libsched/plugins/dry_run_memo.h"
 
 namespace sched {
 namespace {
@@ -74,6 +75,22 @@ Status Owned(const Status& s, std::deque<std::string>& storage) {
 
 Status Unschedulable(std::string msg, PostFilterResult* result) {
   return Status(Code::kUnschedulable, result->messages.emplace_back(std::move(msg)));
+}
+
+// The class's dry-run memo in `entry` (made on first use), ready for this
+// PostFilter; null when the cycle has no class or its Filters are not
+// node-local (Framework::class_filter_key).
+DryRunMemo* TakeDryRunMemo(const Framework& fw, std::unique_ptr<StateData>* entry,
+                           const Pod& pod) {
+  if (entry == nullptr || !fw.class_filter_key()) return nullptr;
+  auto* memo = dynamic_cast<DryRunMemo*>(entry->get());
+  if (memo == nullptr) {
+    *entry = std::make_unique<DryRunMemo>();
+    memo = static_cast<DryRunMemo*>(entry->get());
+  }
+  const ClusterState& snapshot = fw.snapshot();
+  memo->Begin(*fw.class_filter_key(), pod.priority, snapshot.pdbs(), snapshot.NodeIndexBound());
+  return memo;
 }
 
 }  // namespace
@@ -248,12 +265,39 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
   // over the last one's storage (no allocation once warm).
   NodeInfo node;
   CycleState node_state(0);
+  DryRunMemo* memo = TakeDryRunMemo(fw, state.class_memo(slot()), pod);
+  std::vector<uint32_t> yielded;  // positions in the node's nominated pods
   for (int64_t i = 0; i < n; ++i) {
     const NodeInfo* original = potential[(offset + i) % n];
-    node = *original;
-    node_state.CopyFrom(state);
     Victims victims;
-    Status s = SelectVictimsOnNode(fw, node_state, pod, node, pdbs, &victims);
+    Status s;
+    // The memo's key for this node: its nominated pods the pod yields to
+    // (unversioned ones are not memoized).
+    DryRunMemo::Nominated nominated;
+    bool memoizable = memo != nullptr;
+    if (memoizable) {
+      const NominatedPodsByNode::Pods on = fw.NominatedPodsOn(*original);
+      nominated.version = fw.NominationsVersionOn(*original);
+      memoizable = on.empty() || nominated.version != 0;
+      yielded.clear();
+      for (size_t k = 0; k < on.size(); ++k) {
+        if (YieldsToNominated(*on[k], pod)) yielded.push_back(static_cast<uint32_t>(k));
+      }
+      nominated.positions = yielded;
+    }
+    const DryRunMemo::Outcome* known = memoizable ? memo->Find(*original, nominated) : nullptr;
+    if (known != nullptr) {
+      s = known->status;
+      for (uint32_t k : known->victims) victims.pods.push_back(original->pods()[k]);
+      victims.num_pdb_violations = known->num_pdb_violations;
+    } else {
+      node = *original;
+      node_state.CopyFrom(state);
+      s = SelectVictimsOnNode(fw, node_state, pod, node, pdbs, &victims);
+      if (memoizable && s.code() != Code::kError) {
+        memo->Store(*original, nominated, s, victims.pods, victims.num_pdb_violations);
+      }
+    }
     if (s.IsSuccess()) {  // SelectVictimsOnNode never succeeds without victims
       auto& list = victims.num_pdb_violations == 0 ? non_violating : violating;
       if (list.size() < want) list.push_back({original, std::move(victims)});

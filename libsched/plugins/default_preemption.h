@@ -12,6 +12,11 @@
 // is the caller's job (as kube-scheduler's preemption executor does via the
 // API).
 //
+// With the equivalence cache, a node's dry-run outcome is kept per class
+// (DryRunMemo, dry_run_memo.h) and read back by the next preemptor of the
+// class while nothing it depends on changed: the same outcomes, so the same
+// candidates, victims and draws.
+//
 // Deliberate differences (docs/upstream-differences.md): the dry run is
 // sequential, so it stops at exactly the same candidates for a seed; ties
 // left after every criterion go to the first candidate in dry-run order

@@ -16,8 +16,14 @@ void Nominator::AddNominatedPod(std::shared_ptr<const Pod> pod,
   if (node.empty() || !pod->node_name.empty()) return;
   Data& d = data_.Mutable(log_);
   undo::InsertOrAssign(log_, d.pod_to_node, PodKey(*pod), node);
-  auto& pods = undo::TryEmplace(log_, d.nominated_pods, node).first->second;
-  undo::PushBack(log_, pods, std::move(pod));
+  NodeNominations& on = undo::TryEmplace(log_, d.nominated_pods, node).first->second;
+  undo::PushBack(log_, on.pods, std::move(pod));
+  Touch(on);
+}
+
+void Nominator::Touch(NodeNominations& n) {
+  undo::Save(log_, n.version);
+  n.version = NewNominationsVersion();
 }
 
 void Nominator::UpdateNominatedPod(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
@@ -39,11 +45,15 @@ void Nominator::DeleteNominatedPodIfExists(const Pod& pod) {
   auto it = d.pod_to_node.find(key);
   auto node = d.nominated_pods.find(it->second);
   if (node != d.nominated_pods.end()) {
-    auto& pods = node->second;
+    auto& pods = node->second.pods;
     const auto pos =
         std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return PodKey(*p) == key; });
     undo::EraseAt(log_, pods, static_cast<size_t>(pos - pods.begin()));
-    if (pods.empty()) undo::Erase(log_, d.nominated_pods, node);
+    if (pods.empty()) {
+      undo::Erase(log_, d.nominated_pods, node);
+    } else {
+      Touch(node->second);
+    }
   }
   undo::Erase(log_, d.pod_to_node, it);
 }
@@ -52,11 +62,11 @@ std::span<const std::shared_ptr<const Pod>> Nominator::NominatedPodsOn(
     std::string_view node_name) const {
   auto it = data_->nominated_pods.find(node_name);
   if (it == data_->nominated_pods.end()) return {};
-  return it->second;
+  return it->second.pods;
 }
 
 void Nominator::ForEachNominatedNode(const NominationsFn& fn) const {
-  for (const auto& [node, pods] : data_->nominated_pods) fn(node, pods);
+  for (const auto& [node, n] : data_->nominated_pods) fn(node, n.pods, n.version);
 }
 
 std::string Nominator::NominatedNodeFor(const Pod& pod) const {

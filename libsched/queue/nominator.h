@@ -1,7 +1,8 @@
 // Nominator: the pods that preemption nominated to nodes, by node, mirroring
 // pkg/scheduler/backend/queue/nominator.go. Pods are keyed by namespace/name
 // (PodKey); the newest version of each pod is kept so that a cycle reads its
-// current requests.
+// current requests. Each node's list carries a version (pod_nominator.h
+// NewNominationsVersion), new whenever the list changes.
 //
 // Copy-on-write (a forked queue, issue 18): ShareFrom() shares `other`'s
 // nominations in O(1); the first change to a shared Nominator copies them
@@ -21,6 +22,7 @@
 
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/model/pod.h"
+#include "libsched/model/string_hash.h"
 #include "libsched/state/cow.h"
 #include "libsched/state/undo_log.h"
 
@@ -57,16 +59,18 @@ class Nominator final : public PodNominator {
   std::string NominatedNodeFor(const Pod& pod) const;
 
  private:
-  // Hashes a node name as a string or a string_view (lookups by view).
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  // One node's nominations, in order, and their version
+  // (NewNominationsVersion(), new at every change of the list).
+  struct NodeNominations {
+    std::vector<std::shared_ptr<const Pod>> pods;
+    uint64_t version = 0;
   };
+  // Gives `n` a new version, undoably.
+  void Touch(NodeNominations& n);
   struct Data {
     // Hashed, not ordered: every cycle looks up each node it filters.
-    std::unordered_map<std::string, std::vector<std::shared_ptr<const Pod>>, NameHash,
-                       std::equal_to<>>
-        nominated_pods;
+    // Looked up by node name views (StringHash).
+    std::unordered_map<std::string, NodeNominations, StringHash, std::equal_to<>> nominated_pods;
     std::unordered_map<std::string, std::string> pod_to_node;  // PodKey -> node
   };
   UndoLog* log_;

@@ -9,6 +9,7 @@
 
 #include "libsched/plugins/node_resources_fit.h"
 #include "libsched/plugins/pod_topology_spread.h"
+#include "libsched/queue/nominator.h"
 #include "libsched/scheduler/scheduler.h"
 #include "libsched/testing/builders.h"
 #include "libsched/testing/map_nominator.h"
@@ -217,6 +218,31 @@ TEST_F(NominatedPodsTest, TopologySpreadCountsNominatedPods) {
   EXPECT_EQ(r.failures[0].node->node()->name, "n0");
   EXPECT_EQ(r.failures[0].status.Message(), PodTopologySpread::kReasonConstraintsNotMatch);
 }
+
+// Issue 19, round nine: the equivalence cache keeps a node's verdict with
+// its nominated pods under the version of the node's nominations, not the
+// Pod objects: once a nominated pod is deleted, nothing holds it.
+TEST_F(NominatedPodsTest, CachedNominatedVerdictReleasesADeletedPod) {
+  Nominator nominator;
+  std::shared_ptr<const Pod> big = MakePod("big", 20, 600);
+  const std::weak_ptr<const Pod> weak = big;
+  nominator.AddNominatedPod(big, "n0");
+  Scheduler s(FitProfile(), 1);
+  s.set_equivalence_cache(true);
+  for (const char* name : {"a", "b"}) {  // the second reads the cached verdict
+    const ScheduleResult r = s.Schedule(*MakePod(name, 10, 500), state_, &nominator);
+    EXPECT_EQ(r.feasible_nodes, 1);
+    ASSERT_EQ(r.failures.size(), 1u);
+    EXPECT_EQ(r.failures[0].node->node()->name, "n0");
+  }
+  EXPECT_GT(s.equivalence_cache_stats()->reused, 0u);
+  nominator.DeleteNominatedPodIfExists(*big);
+  big.reset();
+  EXPECT_TRUE(weak.expired());
+  // n0 has room again; the cached verdict with the pod is not read.
+  EXPECT_EQ(s.Schedule(*MakePod("c", 10, 500), state_, &nominator).feasible_nodes, 2);
+}
+
 
 }  // namespace
 }  // namespace nominated_pods_test

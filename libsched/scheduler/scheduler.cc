@@ -87,19 +87,21 @@ const Status* Scheduler::NominatedFirstPass(const Framework& fw, const CycleStat
                                             const NodeInfo& ni, Status* fresh, bool* reused) {
   const NominatedPodsByNode::Pods nominated = fw.NominatedPodsOn(ni);
   yielded_.clear();
-  for (const auto& np : nominated) {
-    if (YieldsToNominated(*np, pod)) yielded_.push_back(&np);
+  for (size_t k = 0; k < nominated.size(); ++k) {
+    if (YieldsToNominated(*nominated[k], pod)) yielded_.push_back(static_cast<uint32_t>(k));
   }
   if (yielded_.empty()) return nullptr;
-  const Status* first =
-      nominated_pass_cached_ ? cls.NominatedVerdict(index, ni, yielded_) : nullptr;
+  const EcacheEntry::YieldedPods yielded{fw.NominationsVersionOn(ni), yielded_};
+  // Unversioned nominations (version 0) are not cached.
+  const bool cached = nominated_pass_cached_ && yielded.version != 0;
+  const Status* first = cached ? cls.NominatedVerdict(index, ni, yielded) : nullptr;
   if (first != nullptr) {
     *reused = true;
   } else {
     *fresh = fw.RunNominatedPass(cs, pod, ni, nominated);
     first = fresh;
-    if (nominated_pass_cached_ && fresh->code() != Code::kError) {
-      first = cls.StoreNominatedVerdict(index, ni, yielded_, *fresh);
+    if (cached && fresh->code() != Code::kError) {
+      first = cls.StoreNominatedVerdict(index, ni, yielded, *fresh);
     }
   }
   if (!first->IsSuccess()) return first;
@@ -695,6 +697,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   // The first pass runs every Filter, the live ones too, so its verdicts
   // are cached only when the rows' key covers every Filter.
   nominated_pass_cached_ = cls != nullptr && live_filters_.empty() && !AddPodExtensionsRun(cs);
+  if (nominated_pass_cached_) fw.set_class_filter_key(cls->filter_key());
   const bool memo = MemoApplies(cls, pod, nominations);
   if (memo && ReplayFailureMemo(fw, *cls, pod, state, r)) return r;
 

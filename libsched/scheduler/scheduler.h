@@ -320,8 +320,9 @@ class Scheduler {
   // This cycle caches the first (nominated-pods) pass's verdicts: it has a
   // cache entry, no live Filter and no PreFilter extension runs.
   bool nominated_pass_cached_ = false;
-  // FilterNode's scratch: the pods nominated to a node that the pod yields to.
-  std::vector<const std::shared_ptr<const Pod>*> yielded_;
+  // FilterNode's scratch: the positions in a node's nominated pods of
+  // those the pod yields to.
+  std::vector<uint32_t> yielded_;
   PodSigner signer_;         // scratch, reused across cycles
   PodSigner live_signer_;    // scratch: the live Filters' keys (CacheEntryForFilter)
   // This cycle's live Filters (FilterPlugin::FilterRunsLive), by index in

@@ -24,7 +24,8 @@ class MapNominator : public PodNominator {
     return it->second;
   }
   void ForEachNominatedNode(const NominationsFn& fn) const override {
-    for (const auto& [node, list] : pods) fn(node, list);
+    // Tests change `pods` directly: no versions (0), so nothing is cached.
+    for (const auto& [node, list] : pods) fn(node, list, 0);
   }
   std::map<std::string, std::vector<std::shared_ptr<const Pod>>, std::less<>> pods;
 };

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -344,6 +345,24 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
       cpu = "2";
       spec = R"("nodeSelector":{"disk":"ssd"},)";
       break;
+    // Preemption's dry-run memo (issue 19, round nine): bound at
+    // priorities 0 and 500 with start times, they are the victims; pending
+    // at 500 and 1000, the preemptors. 41 and 43 are covered by the PDBs
+    // (app=web); 42 holds host port 8080, which 44 needs too.
+    case 41:
+      cpu = "2";
+      break;
+    case 42:
+      cpu = "1";
+      labels = R"("app":"db")";
+      break;
+    case 43:
+      cpu = "1500m";
+      break;
+    case 44:
+      cpu = "3";
+      labels = R"("app":"db")";
+      break;
     default:
       cpu = "5";  // the class of 9, but preemptionPolicy (not in the class key) differs
       spec = R"("preemptionPolicy":"Never",)";
@@ -351,15 +370,23 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
   }
   const std::string node_name = node.empty() ? "" : R"("nodeName":")" + node + "\",";
   const std::string ports =
-      t == 3    ? R"(,"ports":[{"containerPort":5432,"hostPort":5432}])"
-      : t == 32 ? R"(,"ports":[{"containerPort":8080,"hostPort":8080}])"
-                : "";
+      t == 3                       ? R"(,"ports":[{"containerPort":5432,"hostPort":5432}])"
+      : t == 32 || t == 42 || t == 44 ? R"(,"ports":[{"containerPort":8080,"hostPort":8080}])"
+                                   : "";
+  // Bound pods of templates 41 to 43 started at one of ten times (by
+  // name): victims are ordered by start time after priority.
+  std::string status;
+  if (!nominated.empty()) status = R"("nominatedNodeName":")" + nominated + "\"";
+  if (t >= 41 && t <= 43 && !node.empty()) {
+    status = R"("startTime":"2026-01-01T00:00:0)" +
+             std::to_string(std::hash<std::string>{}(name) % 10) + "Z\"";
+  }
   return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
          R"(","namespace":"ns","uid":")" + name + R"(","labels":{)" + labels + "}" + owner +
          R"(},"spec":{"priority":)" + std::to_string(priority) + "," + node_name + spec +
          R"("containers":[{"name":"c","image":")" + image +
          R"(","resources":{"requests":{"cpu":")" + cpu + R"(","memory":"1Gi"}})" + ports + "}]}" +
-         (nominated.empty() ? "" : R"(,"status":{"nominatedNodeName":")" + nominated + "\"}") + "}";
+         (status.empty() ? "" : R"(,"status":{)" + status + "}") + "}";
 }
 
 // Covers the pods of template 0 ("app":"web").
@@ -437,6 +464,13 @@ struct Mix {
   // scheduled while they themselves are nominated: the nominated-pods pass
   // served from the cache (issue 19).
   bool nominated = false;
+  // Pods of templates 41 to 44: preemptors at priorities 0, 500 and 1000,
+  // several of a class in a row, over nodes filled with bound pods of
+  // priorities 0 and 500 (some covered by PDBs, some holding a host port,
+  // with start times), nominations made by runs and by pending pods,
+  // PDBs changing, victims deleted: preemption's dry-run memo (issue 19,
+  // round nine).
+  bool preempt = false;
   // One node in n without a zone label (0: every node has one).
   int zoneless_one_in() const { return soft_spread ? 4 : spread || live_spread ? 8 : 0; }
 };
@@ -450,6 +484,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
   // Not vacuous: cycles that stopped before the end of the list (the start
   // index moved), and scale-downs that followed one.
   int stopped_early = 0, shrinks_after_stop = 0;
+  int preemptions = 0;  // schedule calls that found victims
   bool moved = false;
   std::vector<std::string> removed;  // deleted nodes, to re-add
   std::vector<std::string> nodes, bound, pending;
@@ -473,6 +508,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
           return r;
         },
         "schedule " + json);
+    if (a.output.find("\"victims\":[{") != std::string::npos) ++preemptions;
     const int64_t evaluated = Counter(a.output, "evaluatedNodes");
     if (evaluated > 1 && evaluated < Counter(a.output, "numAllNodes")) {
       ++stopped_early;
@@ -481,10 +517,21 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
   };
   // Failing mixes have more nodes: a cycle that finds 100 feasible nodes
   // stops early, so the start index moves (the memo must follow it).
-  const int initial_nodes = mix.churn ? mix.churn_nodes : failing ? 160 : mix.nominated ? 40 : 110;
+  const int initial_nodes = mix.churn                      ? mix.churn_nodes
+                            : failing                        ? 160
+                            : mix.nominated || mix.preempt ? 40
+                                                             : 110;
   for (int i = 0; i < initial_nodes; ++i) {
     nodes.push_back("n" + std::to_string(next++));
     apply(EventJson("ADDED", RandomNode(rng, nodes.back(), mix.shared_hostnames, mix.zoneless_one_in())));
+  }
+  // The preemption mix starts with its nodes about full.
+  for (int i = 0; mix.preempt && i < 3 * initial_nodes; ++i) {
+    const std::string pod = "b" + std::to_string(next++);
+    apply(EventJson("ADDED", TemplatePod(41 + static_cast<int>(rng() % 3), pod,
+                                         nodes[rng() % nodes.size()],
+                                         static_cast<int>(rng() % 2) * 500)));
+    bound.push_back(pod);
   }
   if (mix.owned) {
     apply(EventJson("ADDED", ReplicaSetJson(11)));
@@ -501,16 +548,19 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                   : mix.live_spread ? std::vector{0, 2, 34, 35, 36}[rng() % 5]
                   : mix.preferred ? std::vector{0, 13, 14, 17, 19, 21, 28, 29, 30}[rng() % 9]
                   : mix.nominated ? std::vector{0, 31, 32, 33}[rng() % 4]
+                  : mix.preempt   ? 41 + static_cast<int>(rng() % 4)
                                  : static_cast<int>(rng() % 9);
-    const int priority = failing || mix.nominated ? std::vector{0, 500, 1000}[rng() % 3]
+    const int priority = failing || mix.nominated || mix.preempt
+                             ? std::vector{0, 500, 1000}[rng() % 3]
                          : t == 8                ? 1000
                                                  : 0;
-    if (mix.nominated && !nodes.empty()) {
+    if ((mix.nominated || mix.preempt) && !nodes.empty()) {
       // Nominations come and go on nodes whose generation stays.
       if (rng() % 2) {
         const std::string nom = "q" + std::to_string(next++);
-        apply(EventJson("ADDED", TemplatePod(std::vector{31, 32, 33}[rng() % 3], nom, "",
-                                             std::vector{0, 500, 1000}[rng() % 3],
+        const int nt = mix.preempt ? 41 + static_cast<int>(rng() % 4)
+                                   : std::vector{31, 32, 33}[rng() % 3];
+        apply(EventJson("ADDED", TemplatePod(nt, nom, "", std::vector{0, 500, 1000}[rng() % 3],
                                              nodes[rng() % nodes.size()])));
         pending.push_back(nom);
       }
@@ -544,13 +594,17 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         if (!nodes.empty()) {
           const bool own_template =
               mix.owned || mix.affinity || mix.spread || mix.preferred || mix.live_spread;
-          apply(EventJson("ADDED", TemplatePod(own_template ? t : t % 8, pod,
-                                               nodes[rng() % nodes.size()], 0)));
+          apply(EventJson("ADDED", TemplatePod(own_template  ? t
+                                               : mix.preempt ? 41 + static_cast<int>(rng() % 3)
+                                                             : t % 8,
+                                               pod, nodes[rng() % nodes.size()],
+                                               mix.preempt ? static_cast<int>(rng() % 2) * 500
+                                                           : 0)));
           bound.push_back(pod);
         }
         break;
       case 4:
-        if ((failing || mix.nominated) && !pending.empty() && rng() % 2) {  // drops its nomination, if any
+        if ((failing || mix.nominated || mix.preempt) && !pending.empty() && rng() % 2) {  // drops its nomination, if any
           const size_t k = rng() % pending.size();
           apply(EventJson("DELETED", TemplatePod(0, pending[k], "", 0)));
           pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
@@ -563,7 +617,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
       case 5:
         if (mix.affinity || mix.preferred) {
           apply(EventJson("ADDED", NamespaceJson(rng() % 2 ? "a" : "b")));
-        } else if (failing) {
+        } else if (failing || mix.preempt) {
           apply(EventJson(rng() % 2 ? "ADDED" : "MODIFIED",
                           PdbJson("pdb" + std::to_string(rng() % 2), static_cast<int>(rng() % 2))));
         } else {
@@ -579,6 +633,8 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         } else if (mix.nominated && !nodes.empty()) {
           apply(EventJson("ADDED", TemplatePod(std::vector{31, 32, 33}[rng() % 3], pod, "", priority,
                                                nodes[rng() % nodes.size()])));
+        } else if (mix.preempt && !nodes.empty() && rng() % 2) {
+          apply(EventJson("ADDED", TemplatePod(t, pod, "", priority, nodes[rng() % nodes.size()])));
         } else {
           apply(EventJson("ADDED", TemplatePod(t, pod, "", priority)));
         }
@@ -594,7 +650,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         // Several pods of one template in a row: the cache's common case.
         // Template 36 twice in a row: the second pod differs in selfMatch
         // only, so the first one's failure memo must not answer it.
-        const int repeat = failing                      ? 1 + static_cast<int>(rng() % 3)
+        const int repeat = failing || mix.preempt       ? 1 + static_cast<int>(rng() % 3)
                            : mix.live_spread && t == 36 ? 2
                                                         : 1;
         for (int k = 0; k < repeat && !::testing::Test::HasFatalFailure(); ++k) {
@@ -604,9 +660,9 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
             schedule(TemplatePod(2, name + "-fit", "", 0), kAllFlags);
           }
           // A pending pod itself (its own nomination does not count for it).
-          const bool itself = mix.nominated && !pending.empty() && rng() % 3 == 0;
+          const bool itself = (mix.nominated || mix.preempt) && !pending.empty() && rng() % 3 == 0;
           const std::string json =
-              itself ? TemplatePod(std::vector{31, 32, 33}[rng() % 3],
+              itself ? TemplatePod(mix.preempt ? t : std::vector{31, 32, 33}[rng() % 3],
                                    pending[rng() % pending.size()], "", priority)
                      : TemplatePod(t, name, "", priority);
           const uint32_t flags = kAllFlags | (rng() % 4 ? SCHED_SCHEDULE_ASSUME : 0u);
@@ -687,6 +743,12 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
     return;
   }
   if (mix.churn) return;
+  if (mix.preempt) {
+    // Not vacuous: cycles of the cache preempted.
+    EXPECT_GT(preemptions, 10);
+    EXPECT_GT(Counter(StatsJson(on.get()), "hits"), 0);
+    return;
+  }
   if (mix.nominated) {
     // Not vacuous: the cache served cycles and reused verdicts.
     const std::string stats = StatsJson(on.get());
@@ -738,6 +800,18 @@ TEST(EcachePropertyTest, FailureMemoGivesIdenticalResults) {
 TEST(EcachePropertyTest, NominatedPodsPassGivesIdenticalResults) {
   for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
     RunSequence(seed, 300, {.nominated = true});
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Issue 19, round nine: a node's preemption dry run (its victims, or why
+// it cannot help) is kept per class and read back by the class's next
+// preemptor (libsched/plugins/dry_run_memo.h). Fails when the memo ignores
+// the node's generation, the pod's priority, the PDBs or the nominated
+// pods the pod yields to.
+TEST(EcachePropertyTest, PreemptionDryRunMemoGivesIdenticalResults) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
+    RunSequence(seed, 300, {.preempt = true});
     if (HasFatalFailure()) return;
   }
 }

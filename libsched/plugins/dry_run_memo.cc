@@ -1,0 +1,62 @@
+#include "libsched/plugins/dry_run_memo.h"
+
+#include <algorithm>
+
+namespace sched {
+
+void DryRunMemo::Begin(uint64_t filter_key, int32_t priority, const Pdbs& pdbs,
+                       size_t num_slots) {
+  bool same = epoch_ != 0 && filter_key == filter_key_ && priority == priority_ &&
+              pdbs.size() == pdbs_.size();
+  if (same) {
+    size_t i = 0;
+    for (const auto& [key, pdb] : pdbs) same = same && pdb == pdbs_[i++];
+  }
+  if (!same) {
+    filter_key_ = filter_key;
+    priority_ = priority;
+    pdbs_.clear();
+    for (const auto& [key, pdb] : pdbs) pdbs_.push_back(pdb);
+    ++epoch_;
+  }
+  if (slots_.size() < num_slots) slots_.resize(num_slots);
+}
+
+const DryRunMemo::Outcome* DryRunMemo::Find(const NodeInfo& node, Nominated nominated) const {
+  const size_t i = node.index();
+  if (i >= slots_.size()) return nullptr;
+  const Slot& s = slots_[i];
+  if (s.epoch != epoch_ || s.node != &node || s.generation != node.generation() ||
+      s.version != nominated.version ||
+      !std::equal(s.positions.begin(), s.positions.end(), nominated.positions.begin(),
+                  nominated.positions.end())) {
+    return nullptr;
+  }
+  return &s.outcome;
+}
+
+void DryRunMemo::Store(const NodeInfo& node, Nominated nominated, const Status& status,
+                       std::span<const std::shared_ptr<const Pod>> victims,
+                       int64_t num_pdb_violations) {
+  const size_t i = node.index();
+  if (i >= slots_.size()) return;
+  Slot& s = slots_[i];
+  s.node = &node;
+  s.generation = node.generation();
+  s.epoch = epoch_;
+  s.version = nominated.version;
+  s.positions.assign(nominated.positions.begin(), nominated.positions.end());
+  Outcome& o = s.outcome;
+  o.status = Status(status.code());
+  for (std::string_view r : status.reasons()) o.status.AddReason(*reasons_.emplace(r).first);
+  o.status.set_plugin(status.plugin());
+  o.num_pdb_violations = num_pdb_violations;
+  o.victims.clear();
+  const auto& pods = node.pods();
+  for (const auto& v : victims) {
+    const auto it = std::find(pods.begin(), pods.end(), v);
+    o.victims.push_back(static_cast<uint32_t>(it - pods.begin()));
+  }
+}
+
+}  // namespace sched
