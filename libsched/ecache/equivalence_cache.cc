@@ -19,24 +19,13 @@ void EcacheEntry::BeginFilter(uint64_t filter_key, uint64_t memo_key, size_t num
   }
 }
 
-Status EcacheEntry::Keep(const Status& st) {
-  Status kept(st.code());
-  for (std::string_view r : st.reasons()) {
-    auto it = reasons_->find(r);
-    if (it == reasons_->end()) it = reasons_->emplace(r).first;
-    kept.AddReason(*it);
-  }
-  kept.set_plugin(st.plugin());
-  return kept;
-}
-
 void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status& st,
                                size_t failed_at) {
   Slot& s = slots_[index];
   s.plain_success = st.IsSuccess() && st.reasons().empty() && st.plugin().empty();
   if (!s.plain_success) {
     if (verdicts_.size() <= index) verdicts_.resize(slots_.size());
-    verdicts_[index] = Keep(st);
+    verdicts_[index] = reasons_->Keep(st);
   }
   s.failed_at = static_cast<uint32_t>(failed_at);
   s.filter_node = &node;
@@ -45,28 +34,18 @@ void EcacheEntry::StoreVerdict(size_t index, const NodeInfo& node, const Status&
 }
 
 const Status* EcacheEntry::NominatedVerdict(size_t index, const NodeInfo& node,
-                                           YieldedPods pods) const {
+                                           YieldedNominations pods) const {
   if (index >= nominated_.size()) return nullptr;
   const NominatedSlot& s = nominated_[index];
-  if (s.epoch != filter_epoch_ || s.node != &node || s.generation != node.generation() ||
-      s.version != pods.version ||
-      !std::equal(s.positions.begin(), s.positions.end(), pods.positions.begin(),
-                  pods.positions.end())) {
-    return nullptr;
-  }
-  return &s.verdict;
+  return s.stamp.Matches(node, filter_epoch_, pods) ? &s.verdict : nullptr;
 }
 
 const Status* EcacheEntry::StoreNominatedVerdict(size_t index, const NodeInfo& node,
-                                                YieldedPods pods, const Status& st) {
+                                                YieldedNominations pods, const Status& st) {
   if (nominated_.size() <= index) nominated_.resize(slots_.size());
   NominatedSlot& s = nominated_[index];
-  s.node = &node;
-  s.generation = node.generation();
-  s.epoch = filter_epoch_;
-  s.version = pods.version;
-  s.positions.assign(pods.positions.begin(), pods.positions.end());
-  s.verdict = Keep(st);
+  s.stamp.Set(node, filter_epoch_, pods);
+  s.verdict = reasons_->Keep(st);
   return &s.verdict;
 }
 
@@ -84,7 +63,9 @@ void EcacheEntry::StoreMemo(const FailureMemoKey& key, size_t start,
   memo_->start = start;
   memo_->failures.clear();
   memo_->failures.reserve(failures.size());
-  for (const NodeFailure& f : failures) memo_->failures.push_back({f.node, Keep(f.status)});
+  for (const NodeFailure& f : failures) {
+    memo_->failures.push_back({f.node, reasons_->Keep(f.status)});
+  }
   memo_->post_filter_msg = std::move(post_filter_msg);
   memo_->message = std::move(message);
   memo_->draws = std::move(draws);

@@ -26,14 +26,14 @@
 #include <span>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
+#include "libsched/framework/kept_reasons.h"
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
+#include "libsched/framework/yielded_nominations.h"
 #include "libsched/model/pod.h"
-#include "libsched/model/string_hash.h"
 #include "libsched/state/node_info.h"
 
 namespace sched {
@@ -111,24 +111,17 @@ class EcacheEntry {
   // that computed them.
   void StoreVerdict(size_t index, const NodeInfo& node, const Status& s, size_t failed_at);
 
-  // The pods nominated to a node that a pod of the class yields to there
-  // (framework.h YieldsToNominated): the version of the node's list of
-  // nominated pods (NominatedPodsByNode::VersionOn; not 0) and their
-  // positions in it. The version names the Pod objects, so the entry holds
-  // none of them: a deleted nominated pod is freed at once.
-  struct YieldedPods {
-    uint64_t version;
-    std::span<const uint32_t> positions;
-  };
   // The cached verdict of `node` at `index` with those pods added (the
   // first pass of Framework::RunFilterPluginsWithNominatedPods), or null.
   // Valid while the node and its generation, the filter key, the list's
   // version and the positions are unchanged.
-  // REQUIRES: `pods.positions` is not empty.
-  const Status* NominatedVerdict(size_t index, const NodeInfo& node, YieldedPods pods) const;
+  // The entry holds no nominated Pod (yielded_nominations.h).
+  // REQUIRES: `pods.version` is not 0, `pods.positions` not empty.
+  const Status* NominatedVerdict(size_t index, const NodeInfo& node,
+                                 YieldedNominations pods) const;
   // Caches `s` (not an Error) as that verdict; returns the cached status.
-  const Status* StoreNominatedVerdict(size_t index, const NodeInfo& node, YieldedPods pods,
-                                      const Status& s);
+  const Status* StoreNominatedVerdict(size_t index, const NodeInfo& node,
+                                      YieldedNominations pods, const Status& s);
 
   // Starts scoring with `num_plugins` score plugins. A different
   // `score_key` (skipped plugins, ScoreCacheKey inputs) invalidates every
@@ -188,15 +181,9 @@ class EcacheEntry {
   // A node's verdict with nominated pods (NominatedVerdict); kept apart
   // from Slot, sized only once a class meets a nomination.
   struct NominatedSlot {
-    const NodeInfo* node = nullptr;
-    uint64_t generation = 0;
-    uint64_t epoch = 0;  // valid while == filter_epoch_
-    uint64_t version = 0;  // YieldedPods
-    std::vector<uint32_t> positions;
+    NominatedStamp stamp;  // epoch: filter_epoch_
     Status verdict;
   };
-  // `st` with its reasons copied into reasons_.
-  Status Keep(const Status& st);
 
   // What Verdict returns for a slot whose verdict is plain success.
   static inline const Status kPlainSuccess{};
@@ -215,11 +202,8 @@ class EcacheEntry {
   uint64_t filter_epoch_ = 1;
   uint64_t score_key_ = 0;
   uint64_t score_epoch_ = 1;
-  // Element addresses of an unordered_set are stable: reasons point here.
-  // Looked up by view (StringHash), so a reason already kept costs no
-  // allocation.
-  using ReasonSet = std::unordered_set<std::string, StringHash, std::equal_to<>>;
-  std::shared_ptr<ReasonSet> reasons_ = std::make_shared<ReasonSet>();
+  // The cached verdicts' reasons (shared with results: storage()).
+  std::shared_ptr<KeptReasons> reasons_ = std::make_shared<KeptReasons>();
 };
 
 class EquivalenceCache {

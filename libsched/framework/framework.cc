@@ -70,6 +70,16 @@ class ScratchLease {
 
 }  // namespace
 
+YieldedNominations Framework::YieldedOn(const NodeInfo& node, const Pod& pod,
+                                        std::vector<uint32_t>* positions) const {
+  const NominatedPodsByNode::Pods on = NominatedPodsOn(node);
+  positions->clear();
+  for (size_t k = 0; k < on.size(); ++k) {
+    if (YieldsToNominated(*on[k], pod)) positions->push_back(static_cast<uint32_t>(k));
+  }
+  return {NominationsVersionOn(node), *positions};
+}
+
 NominatedPodsByNode::Pods Framework::NominatedPodsOn(const NodeInfo& node) const {
   if (by_node_ != nullptr) return by_node_->On(node);
   if (nominator_ == nullptr) return {};

@@ -22,6 +22,7 @@
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/framework/profile.h"
 #include "libsched/framework/status.h"
+#include "libsched/framework/yielded_nominations.h"
 #include "libsched/model/pod.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_info.h"
@@ -51,6 +52,10 @@ class Framework {
   uint64_t NominationsVersionOn(const NodeInfo& node) const {
     return by_node_ != nullptr ? by_node_->VersionOn(node) : 0;
   }
+  // The pods nominated to `node` that `pod` yields to (YieldsToNominated):
+  // the list's version and their positions, written to *positions.
+  YieldedNominations YieldedOn(const NodeInfo& node, const Pod& pod,
+                               std::vector<uint32_t>* positions) const;
 
   // RunFilterPlugins: the first failing plugin's status (with its name),
   // or success. Plugins whose PreFilter returned Skip are not run. With the

@@ -273,17 +273,11 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
     Status s;
     // The memo's key for this node: its nominated pods the pod yields to
     // (unversioned ones are not memoized).
-    DryRunMemo::Nominated nominated;
+    YieldedNominations nominated;
     bool memoizable = memo != nullptr;
     if (memoizable) {
-      const NominatedPodsByNode::Pods on = fw.NominatedPodsOn(*original);
-      nominated.version = fw.NominationsVersionOn(*original);
-      memoizable = on.empty() || nominated.version != 0;
-      yielded.clear();
-      for (size_t k = 0; k < on.size(); ++k) {
-        if (YieldsToNominated(*on[k], pod)) yielded.push_back(static_cast<uint32_t>(k));
-      }
-      nominated.positions = yielded;
+      nominated = fw.YieldedOn(*original, pod, &yielded);
+      memoizable = nominated.version != 0 || fw.NominatedPodsOn(*original).empty();
     }
     const DryRunMemo::Outcome* known = memoizable ? memo->Find(*original, nominated) : nullptr;
     if (known != nullptr) {

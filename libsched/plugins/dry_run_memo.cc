@@ -22,34 +22,23 @@ void DryRunMemo::Begin(uint64_t filter_key, int32_t priority, const Pdbs& pdbs,
   if (slots_.size() < num_slots) slots_.resize(num_slots);
 }
 
-const DryRunMemo::Outcome* DryRunMemo::Find(const NodeInfo& node, Nominated nominated) const {
+const DryRunMemo::Outcome* DryRunMemo::Find(const NodeInfo& node,
+                                             YieldedNominations nominated) const {
   const size_t i = node.index();
   if (i >= slots_.size()) return nullptr;
   const Slot& s = slots_[i];
-  if (s.epoch != epoch_ || s.node != &node || s.generation != node.generation() ||
-      s.version != nominated.version ||
-      !std::equal(s.positions.begin(), s.positions.end(), nominated.positions.begin(),
-                  nominated.positions.end())) {
-    return nullptr;
-  }
-  return &s.outcome;
+  return s.stamp.Matches(node, epoch_, nominated) ? &s.outcome : nullptr;
 }
 
-void DryRunMemo::Store(const NodeInfo& node, Nominated nominated, const Status& status,
+void DryRunMemo::Store(const NodeInfo& node, YieldedNominations nominated, const Status& status,
                        std::span<const std::shared_ptr<const Pod>> victims,
                        int64_t num_pdb_violations) {
   const size_t i = node.index();
   if (i >= slots_.size()) return;
   Slot& s = slots_[i];
-  s.node = &node;
-  s.generation = node.generation();
-  s.epoch = epoch_;
-  s.version = nominated.version;
-  s.positions.assign(nominated.positions.begin(), nominated.positions.end());
+  s.stamp.Set(node, epoch_, nominated);
   Outcome& o = s.outcome;
-  o.status = Status(status.code());
-  for (std::string_view r : status.reasons()) o.status.AddReason(*reasons_.emplace(r).first);
-  o.status.set_plugin(status.plugin());
+  o.status = reasons_.Keep(status);
   o.num_pdb_violations = num_pdb_violations;
   o.victims.clear();
   const auto& pods = node.pods();

@@ -27,11 +27,12 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
+#include "libsched/framework/kept_reasons.h"
 #include "libsched/framework/status.h"
+#include "libsched/framework/yielded_nominations.h"
 #include "libsched/model/pdb.h"
 #include "libsched/model/pod.h"
 #include "libsched/state/node_info.h"
@@ -41,13 +42,6 @@ namespace sched {
 class DryRunMemo : public StateData {
  public:
   using Pdbs = std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>>;
-
-  // The node's nominated pods the preemptor yields to: the version of the
-  // node's list (0: no pods nominated there) and their positions in it.
-  struct Nominated {
-    uint64_t version = 0;
-    std::span<const uint32_t> positions;
-  };
 
   // One dry run's outcome: success with victims (positions in the node's
   // pods(), most important first) or the failure's status (not an Error;
@@ -63,19 +57,15 @@ class DryRunMemo : public StateData {
   // drops every outcome.
   void Begin(uint64_t filter_key, int32_t priority, const Pdbs& pdbs, size_t num_slots);
   // The outcome of `node` (at its index) with `nominated`, or null.
-  const Outcome* Find(const NodeInfo& node, Nominated nominated) const;
+  const Outcome* Find(const NodeInfo& node, YieldedNominations nominated) const;
   // Keeps `status` (not an Error) and, on success, `victims` (pods of
   // `node`) as the outcome of `node` with `nominated`.
-  void Store(const NodeInfo& node, Nominated nominated, const Status& status,
+  void Store(const NodeInfo& node, YieldedNominations nominated, const Status& status,
              std::span<const std::shared_ptr<const Pod>> victims, int64_t num_pdb_violations);
 
  private:
   struct Slot {
-    const NodeInfo* node = nullptr;
-    uint64_t generation = 0;
-    uint64_t epoch = 0;  // valid while == epoch_
-    uint64_t version = 0;
-    std::vector<uint32_t> positions;
+    NominatedStamp stamp;  // epoch: epoch_
     Outcome outcome;
   };
   uint64_t filter_key_ = 0;
@@ -83,7 +73,7 @@ class DryRunMemo : public StateData {
   std::vector<std::shared_ptr<const PodDisruptionBudget>> pdbs_;
   uint64_t epoch_ = 0;  // 0: Begin has not run
   std::vector<Slot> slots_;
-  std::unordered_set<std::string> reasons_;  // the failures' reasons
+  KeptReasons reasons_;  // the failures' reasons
 };
 
 }  // namespace sched

@@ -85,20 +85,15 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
 const Status* Scheduler::NominatedFirstPass(const Framework& fw, const CycleState& cs,
                                             const Pod& pod, EcacheEntry& cls, size_t index,
                                             const NodeInfo& ni, Status* fresh, bool* reused) {
-  const NominatedPodsByNode::Pods nominated = fw.NominatedPodsOn(ni);
-  yielded_.clear();
-  for (size_t k = 0; k < nominated.size(); ++k) {
-    if (YieldsToNominated(*nominated[k], pod)) yielded_.push_back(static_cast<uint32_t>(k));
-  }
-  if (yielded_.empty()) return nullptr;
-  const EcacheEntry::YieldedPods yielded{fw.NominationsVersionOn(ni), yielded_};
+  const YieldedNominations yielded = fw.YieldedOn(ni, pod, &yielded_);
+  if (yielded.positions.empty()) return nullptr;
   // Unversioned nominations (version 0) are not cached.
   const bool cached = nominated_pass_cached_ && yielded.version != 0;
   const Status* first = cached ? cls.NominatedVerdict(index, ni, yielded) : nullptr;
   if (first != nullptr) {
     *reused = true;
   } else {
-    *fresh = fw.RunNominatedPass(cs, pod, ni, nominated);
+    *fresh = fw.RunNominatedPass(cs, pod, ni, fw.NominatedPodsOn(ni));
     first = fresh;
     if (cached && fresh->code() != Code::kError) {
       first = cls.StoreNominatedVerdict(index, ni, yielded, *fresh);
