@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,9 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/libsched/libsched/go/sched"
+	"github.com/libsched/libsched/kube-scheduler/plugin"
 )
 
 // runLibschedGo runs p through package go/sched as a Go caller would: the
@@ -68,40 +69,22 @@ func runLibschedGo(ctx context.Context, p *plan) (*outcome, error) {
 	return o, nil
 }
 
-// typed returns obj as a JSON object with apiVersion and kind, which typed
-// objects marshal without and the engine reads.
-func typed(obj runtime.Object) (map[string]any, error) {
-	gvks, _, err := scheme.Scheme.ObjectKinds(obj)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	m["apiVersion"], m["kind"] = gvks[0].GroupVersion().String(), gvks[0].Kind
-	return m, nil
-}
-
-// applyEvents applies watch events of type typ for objs.
+// applyEvents applies watch events of type typ for objs, encoded as the
+// fork's feed encodes an informer's object (plugin.EncodeEvent: apiVersion
+// and kind set on a shallow copy, one json encode).
 func applyEvents(e *sched.Engine, typ string, objs ...runtime.Object) error {
-	events := make([]map[string]any, 0, len(objs))
-	for _, obj := range objs {
-		m, err := typed(obj)
-		if err != nil {
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, obj := range objs {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := plugin.EncodeEvent(&buf, typ, obj); err != nil {
 			return err
 		}
-		events = append(events, map[string]any{"type": typ, "object": m})
 	}
-	b, err := json.Marshal(events)
-	if err != nil {
-		return err
-	}
-	_, err = e.Apply(b)
+	buf.WriteByte(']')
+	_, err := e.Apply(buf.Bytes())
 	return err
 }
 
@@ -206,7 +189,9 @@ func churnGo(ctx context.Context, e *sched.Engine, tick []churnEvent, o *outcome
 // scheduleOne schedules pod, evicting victims and retrying once per
 // preemption; it reports whether the pod was placed.
 func scheduleOne(ctx context.Context, e *sched.Engine, pod *v1.Pod, o *outcome, measured bool) (bool, error) {
-	pod = pod.DeepCopy()
+	// A shallow copy: only status.nominatedNodeName is written below.
+	cp := *pod
+	pod = &cp
 	for try := 0; try < 3; try++ {
 		t0 := time.Now()
 		b, err := json.Marshal(pod)

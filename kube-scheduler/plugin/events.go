@@ -42,7 +42,7 @@ func withEventBuffer(fn func(buf *bytes.Buffer) error) error {
 	return err
 }
 
-// encodeEvent writes into buf the engine's watch event
+// EncodeEvent writes into buf the engine's watch event
 // {"type":...,"object":{...}} for an informer object: a typed object, or
 // the cache.DeletedFinalStateUnknown tombstone a delete handler may get.
 // Typed informer objects have an empty TypeMeta (the decoder strips it), so
@@ -52,7 +52,9 @@ func withEventBuffer(fn func(buf *bytes.Buffer) error) error {
 // scheduler's Pod informer already drops it (pkg/scheduler/scheduler.go,
 // newPodInformer) but the others keep it. The object's JSON is
 // encoding/json's, as json.Marshal writes it, followed by a newline.
-func encodeEvent(buf *bytes.Buffer, eventType string, obj any) error {
+// Exported for kube-scheduler/bench, whose go/sched column feeds the
+// engine its events the way this feed does.
+func EncodeEvent(buf *bytes.Buffer, eventType string, obj any) error {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
 	}

@@ -86,7 +86,7 @@ func perfNode(i int) *v1.Node {
 
 // BenchmarkEncodeEvent: the feed's encoding of one informer event, before
 // issue 15 (reference: deep copy, json.Marshal of the event) and now
-// (encodeEvent into a pooled buffer: shallow copy, managedFields left out),
+// (EncodeEvent into a pooled buffer: shallow copy, managedFields left out),
 // in one run, for a bound scheduler_perf pod and node.
 func BenchmarkEncodeEvent(b *testing.B) {
 	for _, obj := range []struct {
@@ -104,7 +104,7 @@ func BenchmarkEncodeEvent(b *testing.B) {
 		b.Run(obj.name+"/feed", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				err := withEventBuffer(func(buf *bytes.Buffer) error { return encodeEvent(buf, eventModified, obj.obj) })
+				err := withEventBuffer(func(buf *bytes.Buffer) error { return EncodeEvent(buf, eventModified, obj.obj) })
 				if err != nil {
 					b.Fatal(err)
 				}

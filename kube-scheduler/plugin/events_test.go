@@ -16,10 +16,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// encoded is encodeEvent's event in a buffer of its own.
+// encoded is EncodeEvent's event in a buffer of its own.
 func encoded(eventType string, obj any) ([]byte, error) {
 	var buf bytes.Buffer
-	err := encodeEvent(&buf, eventType, obj)
+	err := EncodeEvent(&buf, eventType, obj)
 	return buf.Bytes(), err
 }
 
@@ -61,7 +61,7 @@ func TestEncodeEvent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := encoded(tc.eventType, tc.obj)
 			if err != nil {
-				t.Fatalf("encodeEvent: %v", err)
+				t.Fatalf("EncodeEvent: %v", err)
 			}
 			var got struct {
 				Type   string `json:"type"`
@@ -97,14 +97,14 @@ func TestEncodeEventLeavesObjectAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	if node.Kind != "" || node.APIVersion != "" {
-		t.Errorf("encodeEvent set the informer object's TypeMeta: %+v", node.TypeMeta)
+		t.Errorf("EncodeEvent set the informer object's TypeMeta: %+v", node.TypeMeta)
 	}
 }
 
 func TestEncodeEventRejectsNonObjects(t *testing.T) {
 	for _, obj := range []any{"a string", nil, cache.DeletedFinalStateUnknown{Key: "k", Obj: 42}} {
 		if doc, err := encoded(eventAdded, obj); err == nil {
-			t.Errorf("encodeEvent(%#v) = %s, want an error", obj, doc)
+			t.Errorf("EncodeEvent(%#v) = %s, want an error", obj, doc)
 		}
 	}
 }
@@ -159,7 +159,7 @@ func TestEncodeEventMatchesTheReference(t *testing.T) {
 				t.Fatalf("%s: %v", got, err)
 			}
 			if !bytes.Equal(compact.Bytes(), want) {
-				t.Errorf("encodeEvent:\n%s\nwant (reference):\n%s", compact.Bytes(), want)
+				t.Errorf("EncodeEvent:\n%s\nwant (reference):\n%s", compact.Bytes(), want)
 			}
 			if bytes.Contains(got, []byte("managedFields")) {
 				t.Errorf("managedFields sent to the engine: %s", got)
@@ -176,6 +176,6 @@ func TestEncodeEventLeavesManagedFieldsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(node.ManagedFields) != 1 {
-		t.Errorf("encodeEvent changed the informer object's managedFields: %+v", node.ManagedFields)
+		t.Errorf("EncodeEvent changed the informer object's managedFields: %+v", node.ManagedFields)
 	}
 }

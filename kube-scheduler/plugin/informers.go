@@ -112,7 +112,7 @@ func (f *feed) send(eventType string, obj any) error {
 		}
 	}
 	err := withEventBuffer(func(buf *bytes.Buffer) error {
-		if err := encodeEvent(buf, eventType, obj); err != nil {
+		if err := EncodeEvent(buf, eventType, obj); err != nil {
 			return err
 		}
 		_, err := f.engine.Apply(buf.Bytes())
