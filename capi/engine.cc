@@ -25,7 +25,8 @@ namespace sched::capi {
 namespace {
 
 constexpr uint32_t kKnownRunFlags = SCHED_SCHEDULE_NODE_STATUSES |
-                                    SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE | SCHED_SCHEDULE_SCORES;
+                                    SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE |
+                                    SCHED_SCHEDULE_NODE_STATUS_GROUPS | SCHED_SCHEDULE_SCORES;
 constexpr uint32_t kKnownScheduleFlags = kKnownRunFlags | SCHED_SCHEDULE_ASSUME;
 
 ApiStatus CheckFlags(uint32_t flags, uint32_t known, const char* function) {

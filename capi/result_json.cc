@@ -1,5 +1,10 @@
 #include "capi/result_json.h"
 
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
 #include "capi/json_writer.h"
 #include "sched/sched.h"
 
@@ -15,6 +20,47 @@ void WriteNodeStatuses(JsonWriter& w, const PodResult& r) {
     w.Key("plugin").String(v.plugin);
     w.Key("reasons").BeginArray();
     for (const std::string& reason : v.reasons) w.String(reason);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+// A verdict without its node: what nodeStatusGroups groups by.
+struct SameVerdict {
+  size_t operator()(const NodeVerdict* v) const {
+    size_t h = std::hash<std::string_view>()(v->plugin) ^ static_cast<size_t>(v->code);
+    for (const std::string& reason : v->reasons) {
+      h = h * 31 + std::hash<std::string_view>()(reason);
+    }
+    return h;
+  }
+  bool operator()(const NodeVerdict* a, const NodeVerdict* b) const {
+    return a->code == b->code && a->plugin == b->plugin && a->reasons == b->reasons;
+  }
+};
+
+void WriteNodeStatusGroups(JsonWriter& w, const PodResult& r) {
+  // Each group's verdicts (indexes into node_statuses), groups in order of
+  // their first verdict.
+  std::vector<std::vector<size_t>> groups;
+  std::unordered_map<const NodeVerdict*, size_t, SameVerdict, SameVerdict> group_of;
+  for (size_t i = 0; i < r.node_statuses.size(); ++i) {
+    auto [it, added] = group_of.try_emplace(&r.node_statuses[i], groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  w.Key("nodeStatusGroups").BeginArray();
+  for (const std::vector<size_t>& members : groups) {
+    const NodeVerdict& v = r.node_statuses[members.front()];
+    w.BeginObject();
+    w.Key("code").String(CodeName(v.code));
+    w.Key("plugin").String(v.plugin);
+    w.Key("reasons").BeginArray();
+    for (const std::string& reason : v.reasons) w.String(reason);
+    w.EndArray();
+    w.Key("nodes").BeginArray();
+    for (size_t i : members) w.String(r.node_statuses[i].node);
     w.EndArray();
     w.EndObject();
   }
@@ -97,7 +143,13 @@ std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
     }
     w.EndArray();
   }
-  if (r.with_node_statuses) WriteNodeStatuses(w, r);
+  if (r.with_node_statuses) {
+    if (flags & SCHED_SCHEDULE_NODE_STATUS_GROUPS) {
+      WriteNodeStatusGroups(w, r);
+    } else {
+      WriteNodeStatuses(w, r);
+    }
+  }
   if (flags & SCHED_SCHEDULE_SCORES) WriteScores(w, r);
   w.EndObject();
   return w.str();

@@ -18,8 +18,9 @@ std::string ApplySummaryJson(const ApplySummary& summary);
 
 // {"pod","node","reason","message"?,"numAllNodes","evaluatedNodes",
 //  "feasibleNodes","assumed","nominatedNodeName"?,"victims"?,
-//  "nodeStatuses"?,"scores"?}; the optional sections follow
-// SCHED_SCHEDULE_NODE_STATUSES / SCHED_SCHEDULE_SCORES in `flags`.
+//  "nodeStatuses"?|"nodeStatusGroups"?,"scores"?}; the optional sections
+// follow r.with_node_statuses, SCHED_SCHEDULE_NODE_STATUS_GROUPS and
+// SCHED_SCHEDULE_SCORES in `flags`.
 std::string ScheduleResultJson(const PodResult& r, uint32_t flags);
 // {"results":[<ScheduleResultJson>,...]}
 std::string RunResultJson(std::span<const PodResult> results, uint32_t flags);

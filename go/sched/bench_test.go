@@ -65,8 +65,9 @@ func BenchmarkScheduleParallel(b *testing.B) {
 // BenchmarkScheduleRejectedNodes schedules a pod that 4,999 of 5,000 nodes
 // reject (too little cpu) and one accepts, the shape of a pod with
 // anti-affinity late in a run: with NodeStatuses the answer lists every
-// rejected node, with NodeStatusesIfNoNode (what a whole-algorithm
-// kube-scheduler fork asks for) none, as the pod is placed.
+// rejected node (NodeStatusGroups: the same verdicts grouped, here one
+// group), with NodeStatusesIfNoNode (what a whole-algorithm kube-scheduler
+// fork asks for) none, as the pod is placed.
 func BenchmarkScheduleRejectedNodes(b *testing.B) {
 	events := make([][]byte, 0, 5000)
 	for i := 1; i < 5000; i++ {
@@ -79,13 +80,18 @@ func BenchmarkScheduleRejectedNodes(b *testing.B) {
 	}
 	pod := schedtest.Pod("wide", "2", "")
 	ctx := context.Background()
-	for _, flag := range []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusesIfNoNode} {
-		name := map[sched.ScheduleFlag]string{sched.NodeStatuses: "NodeStatuses",
-			sched.NodeStatusesIfNoNode: "NodeStatusesIfNoNode"}[flag]
-		b.Run(name, func(b *testing.B) {
+	for _, flags := range []struct {
+		name string
+		set  []sched.ScheduleFlag
+	}{
+		{"NodeStatuses", []sched.ScheduleFlag{sched.NodeStatuses}},
+		{"NodeStatusGroups", []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups}},
+		{"NodeStatusesIfNoNode", []sched.ScheduleFlag{sched.NodeStatusesIfNoNode}},
+	} {
+		b.Run(flags.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				r, err := e.Schedule(ctx, pod, flag)
+				r, err := e.Schedule(ctx, pod, flags.set...)
 				if err != nil || r.Node != "big" {
 					b.Fatalf("Schedule: %+v, %v", r, err)
 				}

@@ -191,6 +191,14 @@ func TestSchedule(t *testing.T) {
 				NodeStatuses: []sched.NodeStatus{
 					{Node: "n1", Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
 					{Node: "n2", Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}}},
+		{name: "node status groups", pod: schedtest.Pod("big", "3", ""),
+			flags: []sched.ScheduleFlag{sched.NodeStatusesIfNoNode, sched.NodeStatusGroups},
+			want: sched.Result{Pod: "prod/big", Reason: sched.ReasonUnschedulable,
+				Message: "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes " +
+					"are available: 2 Preemption is not helpful for scheduling.",
+				NumAllNodes: 2, EvaluatedNodes: 2,
+				NodeStatusGroups: []sched.NodeStatusGroup{{Code: "UnschedulableAndUnresolvable",
+					Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}, Nodes: []string{"n1", "n2"}}}}},
 		{name: "scores of one feasible node", pod: schedtest.Pod("big", "1500m", ""),
 			flags: []sched.ScheduleFlag{sched.Scores},
 			want: sched.Result{Pod: "prod/big", Node: "n1", Reason: sched.ReasonScheduled,
@@ -347,9 +355,10 @@ func TestClose(t *testing.T) {
 
 func TestFlagsMatchTheCHeader(t *testing.T) {
 	// docs/api.md: SCHED_SCHEDULE_ASSUME 0x1, NODE_STATUSES 0x2, SCORES 0x4,
-	// NODE_STATUSES_IF_NO_NODE 0x8.
-	got := []sched.ScheduleFlag{sched.Assume, sched.NodeStatuses, sched.Scores, sched.NodeStatusesIfNoNode}
-	if want := []sched.ScheduleFlag{1, 2, 4, 8}; !reflect.DeepEqual(got, want) {
+	// NODE_STATUSES_IF_NO_NODE 0x8, NODE_STATUS_GROUPS 0x10.
+	got := []sched.ScheduleFlag{sched.Assume, sched.NodeStatuses, sched.Scores, sched.NodeStatusesIfNoNode,
+		sched.NodeStatusGroups}
+	if want := []sched.ScheduleFlag{1, 2, 4, 8, 16}; !reflect.DeepEqual(got, want) {
 		t.Errorf("flags = %v, want %v", got, want)
 	}
 }

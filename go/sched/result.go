@@ -19,6 +19,12 @@ const (
 	// chosen: what upstream's FitError needs, without listing the rejected
 	// nodes of a pod that was placed. NodeStatuses, if also given, wins.
 	NodeStatusesIfNoNode ScheduleFlag = C.SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE
+	// NodeStatusGroups, with NodeStatuses or NodeStatusesIfNoNode, fills
+	// Result.NodeStatusGroups instead of Result.NodeStatuses: the same
+	// verdicts grouped by code, plugin and reasons, a few groups instead of
+	// one entry per rejected node, so a pod that fits nowhere on a large
+	// cluster decodes in a fraction of the time.
+	NodeStatusGroups ScheduleFlag = C.SCHED_SCHEDULE_NODE_STATUS_GROUPS
 	// Scores fills Result.Scores: per-plugin weighted scores of every
 	// feasible node.
 	Scores ScheduleFlag = C.SCHED_SCHEDULE_SCORES
@@ -71,6 +77,9 @@ type Result struct {
 	// NodeStatuses lists every rejected node; only with flag NodeStatuses
 	// (or NodeStatusesIfNoNode when Node is empty).
 	NodeStatuses []NodeStatus `json:"nodeStatuses"`
+	// NodeStatusGroups lists every rejected node, grouped by verdict; with
+	// flag NodeStatusGroups in place of NodeStatuses.
+	NodeStatusGroups []NodeStatusGroup `json:"nodeStatusGroups"`
 	// Scores holds the feasible nodes' scores; only with flag Scores (and
 	// then with no nodes when fewer than two nodes were feasible, as
 	// upstream skips scoring).
@@ -95,6 +104,18 @@ type NodeStatus struct {
 	Plugin string `json:"plugin"`
 	// Reasons are the plugin's reasons, e.g. "Insufficient cpu".
 	Reasons []string `json:"reasons"`
+}
+
+// NodeStatusGroup is the nodes rejected with one verdict: groups come in the
+// order of their first node in NodeStatuses, and each group's nodes in that
+// order too.
+type NodeStatusGroup struct {
+	// Code, Plugin and Reasons are as in NodeStatus.
+	Code    string   `json:"code"`
+	Plugin  string   `json:"plugin"`
+	Reasons []string `json:"reasons"`
+	// Nodes names the nodes rejected this way.
+	Nodes []string `json:"nodes"`
 }
 
 // ScoreTable holds weighted per-plugin scores (upstream's

@@ -62,10 +62,12 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 	}
 	// ModeAlgorithm filters only the chosen node, so the rejected nodes'
 	// statuses matter only when there is none (the FitError); ModePlugin
-	// answers Filter for every node.
-	flags := []sched.ScheduleFlag{sched.NodeStatusesIfNoNode}
+	// answers Filter for every node. Grouped by verdict: a pod rejected by
+	// thousands of nodes has a few groups to decode, not thousands of
+	// objects.
+	flags := []sched.ScheduleFlag{sched.NodeStatusesIfNoNode, sched.NodeStatusGroups}
 	if pl.args.Mode == ModePlugin {
-		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.Scores}
+		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups, sched.Scores}
 	}
 	// The engine judges time (DynamicResources' binding timeout) on its
 	// clock: the scheduler's wall time, as upstream's time.Now().
@@ -223,10 +225,18 @@ func withoutClaims(containers []v1.Container) []v1.Container {
 }
 
 func newCycleState(res *sched.Result) *cycleState {
-	s := &cycleState{node: res.Node, rejected: make(map[string]*fwk.Status, len(res.NodeStatuses)),
+	rejected := 0
+	for _, g := range res.NodeStatusGroups {
+		rejected += len(g.Nodes)
+	}
+	s := &cycleState{node: res.Node, rejected: make(map[string]*fwk.Status, rejected),
 		nominated: res.NominatedNodeName, victims: res.Victims, message: res.Message}
-	for _, ns := range res.NodeStatuses {
-		s.rejected[ns.Node] = statusFrom(ns)
+	for _, g := range res.NodeStatusGroups {
+		// A status per node: the framework's Filter loop sets the plugin
+		// name on each status it gets, from parallel goroutines.
+		for _, node := range g.Nodes {
+			s.rejected[node] = statusFrom(g.Code, g.Reasons)
+		}
 	}
 	if res.Scores != nil {
 		s.scores = make(map[string]int64, len(res.Scores.Nodes))
@@ -239,15 +249,15 @@ func newCycleState(res *sched.Result) *cycleState {
 
 // statusFrom maps an engine node status to the framework's, with the same
 // code and reasons, so upstream's FitError counts the same reasons.
-func statusFrom(ns sched.NodeStatus) *fwk.Status {
+func statusFrom(engineCode string, reasons []string) *fwk.Status {
 	code := fwk.Unschedulable
-	switch ns.Code {
+	switch engineCode {
 	case "UnschedulableAndUnresolvable":
 		code = fwk.UnschedulableAndUnresolvable
 	case "Error":
 		code = fwk.Error
 	}
-	return fwk.NewStatus(code, ns.Reasons...)
+	return fwk.NewStatus(code, reasons...)
 }
 
 func readState(state fwk.CycleState) (*cycleState, error) {

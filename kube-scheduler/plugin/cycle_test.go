@@ -55,7 +55,7 @@ func TestStatusFrom(t *testing.T) {
 		{"Error", fwk.Error},
 	}
 	for _, tc := range tests {
-		st := statusFrom(sched.NodeStatus{Node: "n", Code: tc.code, Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu", "Too many pods"}})
+		st := statusFrom(tc.code, []string{"Insufficient cpu", "Too many pods"})
 		if st.Code() != tc.want || !cmp.Equal(st.Reasons(), []string{"Insufficient cpu", "Too many pods"}) {
 			t.Errorf("statusFrom(%q) = %v %v, want code %v and the engine's reasons", tc.code, st.Code(), st.Reasons(), tc.want)
 		}
@@ -64,8 +64,10 @@ func TestStatusFrom(t *testing.T) {
 
 func TestFilter(t *testing.T) {
 	scheduled := &sched.Result{Node: "n1", Reason: sched.ReasonScheduled,
-		NodeStatuses: []sched.NodeStatus{{Node: "n3", Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity",
-			Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}}},
+		NodeStatusGroups: []sched.NodeStatusGroup{
+			{Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity",
+				Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Nodes: []string{"n3", "n5"}},
+			{Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}, Nodes: []string{"n6"}}},
 		Scores: &sched.ScoreTable{Plugins: []string{"NodeResourcesFit"}, Nodes: []sched.NodeScores{
 			{Node: "n1", TotalScore: 90, Scores: []int64{90}}, {Node: "n2", TotalScore: 80, Scores: []int64{80}}}}}
 	algorithm := *scheduled
@@ -82,6 +84,10 @@ func TestFilter(t *testing.T) {
 		{name: "feasible, plugin mode", mode: ModePlugin, res: scheduled, node: "n2", wantCode: fwk.Success},
 		{name: "rejected", mode: ModePlugin, res: scheduled, node: "n3", wantCode: fwk.UnschedulableAndUnresolvable,
 			wantMsg: "node(s) didn't match Pod's node affinity/selector"},
+		{name: "rejected, second of its group", mode: ModePlugin, res: scheduled, node: "n5", wantCode: fwk.UnschedulableAndUnresolvable,
+			wantMsg: "node(s) didn't match Pod's node affinity/selector"},
+		{name: "rejected, second group", mode: ModePlugin, res: scheduled, node: "n6", wantCode: fwk.Unschedulable,
+			wantMsg: "Insufficient cpu"},
 		{name: "unknown to the engine", mode: ModePlugin, res: scheduled, node: "n4", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
 		{name: "chosen, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n1", wantCode: fwk.Success},
 		{name: "feasible, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n2", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},

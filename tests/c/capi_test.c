@@ -380,6 +380,72 @@ static void TestSchedule(void) {
   sched_engine_free(engine);
 }
 
+/* SCHED_SCHEDULE_NODE_STATUS_GROUPS: the same verdicts as "nodeStatuses",
+ * grouped by code, plugin and reasons, in the order of their first node. */
+static void TestNodeStatusGroups(void) {
+  static const char kTainted[] =
+      "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n3\"},"
+      "\"spec\":{\"taints\":[{\"key\":\"dedicated\",\"value\":\"gpu\","
+      "\"effect\":\"NoSchedule\"}]},\"status\":{\"allocatable\":{\"cpu\":\"1\","
+      "\"memory\":\"2Gi\",\"pods\":\"110\"}}}";
+  static const char kInsufficient[] =
+      "\"code\":\"UnschedulableAndUnresolvable\",\"plugin\":\"NodeResourcesFit\","
+      "\"reasons\":[\"Insufficient cpu\"]";
+  static const char kTaint[] =
+      "\"code\":\"UnschedulableAndUnresolvable\",\"plugin\":\"TaintToleration\","
+      "\"reasons\":[\"node(s) had untolerated taint(s)\"]";
+  char pod[1024], events[2048], want[1024];
+  char *result, *out = NULL;
+  sched_engine *engine = NewEngine();
+  /* Walked in this order: n1, n3, n2. */
+  snprintf(events, sizeof events,
+           "[{\"type\":\"ADDED\",\"object\":%s},{\"type\":\"ADDED\",\"object\":%s},"
+           "{\"type\":\"ADDED\",\"object\":%s}]",
+           kNode1, kTainted, kNode2);
+  sched_free(Apply(engine, events));
+
+  /* 3 cpu fits nowhere: n1 and n2 lack cpu, n3's taint comes first. */
+  PodJson(pod, sizeof pod, "wide", "3");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUSES);
+  snprintf(want, sizeof want,
+           "\"nodeStatuses\":[{\"node\":\"n1\",%s},{\"node\":\"n3\",%s},{\"node\":\"n2\",%s}]",
+           kInsufficient, kTaint, kInsufficient);
+  CHECK_CONTAINS(result, want);
+  sched_free(result);
+  snprintf(want, sizeof want,
+           "\"nodeStatusGroups\":[{%s,\"nodes\":[\"n1\",\"n2\"]},{%s,\"nodes\":[\"n3\"]}]}",
+           kInsufficient, kTaint);
+  result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_NODE_STATUS_GROUPS);
+  CHECK_CONTAINS(result, want);
+  CHECK(strstr(result, "\"nodeStatuses\"") == NULL);
+  sched_free(result);
+  result = Schedule(engine, pod,
+                    SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE | SCHED_SCHEDULE_NODE_STATUS_GROUPS);
+  CHECK_CONTAINS(result, want);
+  sched_free(result);
+
+  /* Alone, or for a placed pod with ..._IF_NO_NODE, it adds nothing. */
+  PodJson(pod, sizeof pod, "narrow", "100m");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_NODE_STATUS_GROUPS);
+  CHECK(strstr(result, "nodeStatus") == NULL);
+  sched_free(result);
+  result = Schedule(engine, pod,
+                    SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE | SCHED_SCHEDULE_NODE_STATUS_GROUPS);
+  CHECK_CONTAINS(result, "\"reason\":\"Scheduled\"");
+  CHECK(strstr(result, "nodeStatus") == NULL);
+  sched_free(result);
+
+  /* sched_engine_run takes the bit too: the pending pod fits nowhere. */
+  PodJson(pod, sizeof pod, "queued", "3");
+  snprintf(events, sizeof events, "{\"type\":\"ADDED\",\"object\":%s}", pod);
+  sched_free(Apply(engine, events));
+  CHECK(sched_engine_run(engine, 1, SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_NODE_STATUS_GROUPS,
+                         &out, NULL) == SCHED_OK);
+  CHECK_CONTAINS(out, want);
+  sched_free(out);
+  sched_engine_free(engine);
+}
+
 /* 101 nodes; a cycle that evaluates 100 of them leaves the rotating start
  * index at 100; after one node is deleted the next cycle must still walk
  * the 100 that remain (it once read past the node list, issue 13). */
@@ -694,6 +760,7 @@ int main(void) {
   TestApplyShapes();
   TestApplyIsAllOrNothing();
   TestSchedule();
+  TestNodeStatusGroups();
   TestScheduleAfterNodeRemoval();
   TestQueue();
   TestStats();

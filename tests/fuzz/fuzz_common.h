@@ -118,9 +118,16 @@ inline bool CheckScheduleResult(const char* result, uint32_t flags) {
              "inconsistent node counters: %s", result);
   FUZZ_CHECK(!cJSON_IsString(node) || feasible->valuedouble >= 1,
              "scheduled with no feasible node: %s", result);
+  // ..._NODE_STATUSES_IF_NO_NODE is not among the fuzzed flags.
+  const bool listed = (flags & SCHED_SCHEDULE_NODE_STATUSES) != 0;
+  const bool grouped = (flags & SCHED_SCHEDULE_NODE_STATUS_GROUPS) != 0;
   const cJSON* statuses = cJSON_GetObjectItemCaseSensitive(doc, "nodeStatuses");
-  if (!(flags & SCHED_SCHEDULE_NODE_STATUSES)) {
-    FUZZ_CHECK(statuses == nullptr, "nodeStatuses without the flag: %s", result);
+  if (!listed || grouped) {
+    FUZZ_CHECK(statuses == nullptr, "nodeStatuses without the flag or with groups: %s", result);
+  }
+  const cJSON* groups = cJSON_GetObjectItemCaseSensitive(doc, "nodeStatusGroups");
+  if (!listed || !grouped) {
+    FUZZ_CHECK(groups == nullptr, "nodeStatusGroups without both flags: %s", result);
   }
   const cJSON* scores = cJSON_GetObjectItemCaseSensitive(doc, "scores");
   if (!(flags & SCHED_SCHEDULE_SCORES)) {
@@ -218,8 +225,8 @@ inline constexpr std::string_view kAssumedPod = R"json({"apiVersion":"v1","kind"
  "metadata":{"name":"assumed","namespace":"fuzz"},
  "spec":{"containers":[{"name":"c","image":"registry.k8s.io/pause:3.9","resources":{"requests":{"cpu":"100m"}}}]}})json";
 
-inline constexpr uint32_t kAllFlags =
-    SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
+inline constexpr uint32_t kAllFlags = SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES |
+                                      SCHED_SCHEDULE_NODE_STATUS_GROUPS | SCHED_SCHEDULE_SCORES;
 
 }  // namespace fuzz
 

@@ -28,6 +28,12 @@ impl ScheduleFlags {
     /// `NODE_STATUSES`, if also set, wins.
     pub const NODE_STATUSES_IF_NO_NODE: ScheduleFlags =
         ScheduleFlags(sys::SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE);
+    /// With `NODE_STATUSES` or `NODE_STATUSES_IF_NO_NODE`: fill
+    /// [`ScheduleResult::node_status_groups`](crate::ScheduleResult::node_status_groups)
+    /// instead of `node_statuses`, the same verdicts grouped (a few groups
+    /// for a pod that thousands of nodes reject).
+    pub const NODE_STATUS_GROUPS: ScheduleFlags =
+        ScheduleFlags(sys::SCHED_SCHEDULE_NODE_STATUS_GROUPS);
     /// Fill [`ScheduleResult::scores`](crate::ScheduleResult::scores).
     pub const SCORES: ScheduleFlags = ScheduleFlags(sys::SCHED_SCHEDULE_SCORES);
 

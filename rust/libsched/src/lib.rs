@@ -54,7 +54,7 @@ pub use scale_up::{
 };
 pub use types::{
     ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,
-    NodeScores, NodeState, NodeStatus, QueueName, QueueState, QueuedPod, Reason, Resource,
+    NodeScores, NodeState, NodeStatus, NodeStatusGroup, QueueName, QueueState, QueuedPod, Reason, Resource,
     RunResult, ScheduleResult, ScoreTable, Stats, Victim,
 };
 

@@ -72,6 +72,10 @@ pub struct ScheduleResult {
     /// Every rejected node; only with [`ScheduleFlags::NODE_STATUSES`].
     #[serde(default)]
     pub node_statuses: Vec<NodeStatus>,
+    /// Every rejected node, grouped by verdict; with
+    /// [`ScheduleFlags::NODE_STATUS_GROUPS`] in place of `node_statuses`.
+    #[serde(default)]
+    pub node_status_groups: Vec<NodeStatusGroup>,
     /// Weighted scores of the feasible nodes; only with
     /// [`ScheduleFlags::SCORES`] and at least two feasible nodes.
     #[serde(default)]
@@ -103,6 +107,21 @@ pub struct NodeStatus {
     /// The plugin's reasons, e.g. `Insufficient cpu`.
     #[serde(default)]
     pub reasons: Vec<String>,
+}
+
+/// The nodes rejected with one verdict. Groups come in the order of their
+/// first node in `node_statuses`, and each group's nodes in that order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeStatusGroup {
+    /// As [`NodeStatus::code`].
+    pub code: String,
+    /// As [`NodeStatus::plugin`].
+    pub plugin: String,
+    /// As [`NodeStatus::reasons`].
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    /// The nodes rejected this way.
+    pub nodes: Vec<String>,
 }
 
 /// Weighted per-plugin scores (upstream's `fwk.NodePluginScores`).

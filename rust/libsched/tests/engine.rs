@@ -91,6 +91,27 @@ fn failed_apply_changes_nothing() {
 }
 
 #[test]
+fn node_status_groups_hold_the_same_verdicts() {
+    let engine = two_nodes();
+    let r = engine
+        .schedule_object(
+            &pod("big", "3"),
+            ScheduleFlags::NODE_STATUSES | ScheduleFlags::NODE_STATUS_GROUPS,
+        )
+        .unwrap();
+    assert!(r.node_statuses.is_empty());
+    assert_eq!(
+        r.node_status_groups,
+        vec![libsched::NodeStatusGroup {
+            code: "UnschedulableAndUnresolvable".into(),
+            plugin: "NodeResourcesFit".into(),
+            reasons: vec!["Insufficient cpu".into()],
+            nodes: vec!["n1".into(), "n2".into()],
+        }]
+    );
+}
+
+#[test]
 fn schedule_assume_and_scores() {
     let engine = two_nodes();
     let r = engine
