@@ -268,6 +268,13 @@ TEST(AllocSweepTest, ScheduleWithAssume) {
   Sweep(Schedule(pod, kAllFlags));
 }
 
+// The rejected nodes grouped by verdict while the result is written.
+TEST(AllocSweepTest, ScheduleWithNodeStatusGroups) {
+  const std::string pod = PodJson("s", "1", "", kRichSpec);
+  Sweep(Schedule(pod, SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES |
+                          SCHED_SCHEDULE_NODE_STATUS_GROUPS));
+}
+
 TEST(AllocSweepTest, Fork) { Sweep(Fork()); }
 
 TEST(AllocSweepTest, Run) {
