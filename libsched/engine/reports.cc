@@ -14,12 +14,15 @@ NodeVerdict Verdict(const NodeInfo& node, const Status& s) {
 }
 
 void AddNodeStatuses(const ScheduleResult& r, const ClusterState& state, PodResult& out) {
+  // The nodes listed so far matter only when the absent ones follow.
+  const bool with_absent = r.node.empty() && r.absent_status;
   std::unordered_set<const NodeInfo*> listed;
+  out.node_statuses.reserve(with_absent ? state.NodeList().size() : r.failures.size());
   for (const NodeFailure& f : r.failures) {
     out.node_statuses.push_back(Verdict(*f.node, f.status));
-    listed.insert(f.node);
+    if (with_absent) listed.insert(f.node);
   }
-  if (r.node.empty() && r.absent_status) {
+  if (with_absent) {
     for (const NodeInfo* node : state.NodeList()) {
       if (!listed.count(node)) out.node_statuses.push_back(Verdict(*node, *r.absent_status));
     }

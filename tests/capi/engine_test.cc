@@ -19,6 +19,7 @@ namespace engine_test {
 namespace {
 
 using testing::EventJson;
+using testing::Get;
 using testing::NodeJson;
 using testing::PodJson;
 
@@ -207,6 +208,43 @@ TEST_F(EngineTest, NodeStatusesListEveryRejectedNode) {
     EXPECT_STREQ(reasons->child->valuestring, "Insufficient cpu");
   }
   EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(r.get(), "message"), nullptr);
+}
+
+// A PreFilterResult (NodeAffinity's matchFields on metadata.name; one value,
+// as upstream's field selector requires) leaves n1 and n3 out: with no node
+// chosen they are listed after the evaluated n2, with the status of the
+// nodes PreFilter left out (no plugin, as upstream's absent-nodes status),
+// and n2 once.
+TEST_F(EngineTest, NodeStatusesListTheNodesPreFilterLeftOut) {
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "1")) + "," +
+        EventJson("ADDED", NodeJson("n2", "8")) + "," + EventJson("ADDED", NodeJson("n3", "8")) +
+        "]");
+  const std::string affinity =
+      R"("affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":)"
+      R"({"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In",)"
+      R"("values":["n2"]}]}]}}},)";
+  JsonDoc r = Schedule(PodJson("p", "9", "", affinity), SCHED_SCHEDULE_NODE_STATUSES);
+  ASSERT_TRUE(cJSON_IsNull(Get(r.get(), "node")));
+  const cJSON* statuses = Get(r.get(), "nodeStatuses");
+  std::vector<std::string> listed;
+  for (const cJSON* s = statuses ? statuses->child : nullptr; s != nullptr; s = s->next) {
+    listed.push_back(std::string(Get(s, "node")->valuestring) + " " +
+                     Get(s, "code")->valuestring + " " + Get(s, "plugin")->valuestring + " " +
+                     Get(s, "reasons")->child->valuestring);
+  }
+  const std::string absent = " UnschedulableAndUnresolvable  node(s) didn't satisfy plugin(s) [NodeAffinity]";
+  EXPECT_EQ(listed, (std::vector<std::string>{
+                        "n2 UnschedulableAndUnresolvable NodeResourcesFit Insufficient cpu",
+                        "n1" + absent, "n3" + absent}));
+  // The same verdicts, grouped.
+  JsonDoc g = Schedule(PodJson("p", "9", "", affinity),
+                       SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_NODE_STATUS_GROUPS);
+  const cJSON* groups = Get(g.get(), "nodeStatusGroups");
+  ASSERT_EQ(cJSON_GetArraySize(groups), 2);
+  const cJSON* absent_nodes = Get(cJSON_GetArrayItem(groups, 1), "nodes");
+  ASSERT_EQ(cJSON_GetArraySize(absent_nodes), 2);
+  EXPECT_STREQ(absent_nodes->child->valuestring, "n1");
+  EXPECT_STREQ(absent_nodes->child->next->valuestring, "n3");
 }
 
 TEST_F(EngineTest, ScoresCoverEveryFeasibleNode) {
