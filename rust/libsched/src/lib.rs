@@ -54,8 +54,8 @@ pub use scale_up::{
 };
 pub use types::{
     ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,
-    NodeScores, NodeState, NodeStatus, NodeStatusGroup, QueueName, QueueState, QueuedPod, Reason, Resource,
-    RunResult, ScheduleResult, ScoreTable, Stats, Victim,
+    NodeScores, NodeState, NodeStatus, NodeStatusGroup, QueueName, QueueState, QueuedPod, Reason,
+    Resource, RunResult, ScheduleResult, ScoreTable, Stats, Victim,
 };
 
 use std::ffi::CStr;
