@@ -451,9 +451,9 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
     plugins.emplace_back(plugin, weight);
     score_slots_.push_back(k);
   }
-  if (score_cache != nullptr && detail == ScoreDetail::kTotals &&
-      ScoreTotalsFromRows(cs, pod, *score_cache, r)) {
-    return;
+  if (score_cache != nullptr && detail == ScoreDetail::kTotals) {
+    if (ScoreTotalsFromRows(cs, pod, *score_cache, r)) return;
+    r.total_scores.clear();  // as the general path leaves them on an error
   }
   const size_t np = plugins.size();
   r.plugin_scores.assign(np * n, 0);

@@ -45,13 +45,13 @@ class CpuScore : public ScorePlugin {
 };
 
 // Cacheable, with DefaultNormalizeScore (reversed): raw scores of at most
-// 60, so normalizing changes them; fails on the marked nodes' raw 42.
+// 40, so normalizing changes them; fails on the marked nodes' raw 42.
 class SpreadScore : public ScorePlugin {
  public:
   std::string_view Name() const override { return "SpreadScore"; }
   Status Score(const CycleState&, const Pod&, const NodeInfo& n, int64_t* s) const override {
     const Resource& a = n.node()->allocatable;
-    *s = a.allowed_pods == kNormalizeFails ? 42 : (a.milli_cpu / 70) % 61;
+    *s = a.allowed_pods == kNormalizeFails ? 42 : (a.milli_cpu / 70) % 41;
     return Status();
   }
   bool ScoreCacheKey(const CycleState&, PodSigner&) const override { return true; }
@@ -100,7 +100,7 @@ class ScoreTotalsTest : public ::testing::Test {
     const ScheduleResult a = per_plugin_.Schedule(*APod(), state_, nullptr, ScoreDetail::kPerPlugin);
     ScheduleResult b = totals_.Schedule(*APod(), state_, nullptr, ScoreDetail::kTotals);
     const ScheduleResult c = uncached_.Schedule(*APod(), state_, nullptr, ScoreDetail::kTotals);
-    for (const ScheduleResult* r : {&b, &c}) {
+    for (const ScheduleResult* r : {static_cast<const ScheduleResult*>(&b), &c}) {
       EXPECT_EQ(r->error, a.error) << what;
       EXPECT_EQ(r->message, a.message) << what;
       EXPECT_EQ(r->node, a.node) << what;
