@@ -387,7 +387,8 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
   const size_t start = scheduler.next_start_node_index();
   PodResult result;
   try {
-    const ScheduleResult r = scheduler.Schedule(*pod, *e.state_, e.queue_.get());
+    const ScheduleResult r =
+        scheduler.Schedule(*pod, *e.state_, e.queue_.get(), ScoresFor(options));
     const bool assume = options.assume && !r.node.empty();
     // Before assuming: r points into the state.
     result = MakePodResult(*pod, r, *e.state_, options, assume);
@@ -444,8 +445,8 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     std::shared_ptr<QueuedPodInfo> p = queue_->Pop();
     if (p == nullptr) break;
     // Only pods of a profile are queued (CommitOne).
-    const ScheduleResult r =
-        schedulers_.at(p->pod->scheduler_name)->Schedule(*p->pod, *state_, queue_.get());
+    const ScheduleResult r = schedulers_.at(p->pod->scheduler_name)
+                                 ->Schedule(*p->pod, *state_, queue_.get(), ScoresFor(options));
     state_->SnapshotTaken();
     results.push_back(MakePodResult(*p->pod, r, *state_, options, !r.node.empty()));
     if (r.node.empty()) {
@@ -545,8 +546,9 @@ PodResult Engine::Session::Preempt(const Pod& pod) {
   PodResult result;
   try {
     ClusterState::Batch batch(*e.state_);
-    const ScheduleResult r = scheduler.Schedule(pod, *e.state_, e.queue_.get());
-    result = MakePodResult(pod, r, *e.state_, ScheduleOptions{}, false);
+    const ScheduleOptions options;
+    const ScheduleResult r = scheduler.Schedule(pod, *e.state_, e.queue_.get(), ScoresFor(options));
+    result = MakePodResult(pod, r, *e.state_, options, false);
   } catch (...) {
     scheduler.Rewind(rng, start);
     throw;

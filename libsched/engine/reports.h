@@ -33,6 +33,11 @@ struct ScheduleOptions {
   bool scores = false;         // PodResult::score_plugins and scores
 };
 
+// The scores a cycle must keep for MakePodResult under `options`.
+inline ScoreDetail ScoresFor(const ScheduleOptions& options) {
+  return options.scores ? ScoreDetail::kPerPlugin : ScoreDetail::kTotals;
+}
+
 // One rejected node: the plugin that rejected it, the code and reasons.
 struct NodeVerdict {
   std::string node;

@@ -418,15 +418,15 @@ void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible,
 }
 
 void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
-                           const std::vector<const NodeInfo*>& feasible, EcacheEntry* cls,
-                           ScheduleResult& r) {
-  r.scored_nodes = feasible;
+                           std::vector<const NodeInfo*> feasible, EcacheEntry* cls,
+                           ScoreDetail detail, ScheduleResult& r) {
+  r.scored_nodes = std::move(feasible);
   if (profile_.score().empty()) {
-    r.total_scores.assign(feasible.size(), 1);  // prioritizeNodes without scorers
+    r.total_scores.assign(r.scored_nodes.size(), 1);  // prioritizeNodes without scorers
     return;
   }
   for (const PreScorePlugin* p : profile_.pre_score()) {
-    Status s = p->PreScore(cs, pod, feasible, state);
+    Status s = p->PreScore(cs, pod, r.scored_nodes, state);
     if (s.IsSkip()) {
       cs.set_skip_score(p->slot());
     } else if (!s.IsSuccess()) {
@@ -435,11 +435,11 @@ void Scheduler::Prioritize(CycleState& cs, const Pod& pod, const ClusterState& s
       return;
     }
   }
-  ScoreNodes(cs, pod, CacheEntryForScore(cs, cls), r);
+  ScoreNodes(cs, pod, CacheEntryForScore(cs, cls), detail, r);
 }
 
 void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* score_cache,
-                           ScheduleResult& r) {
+                           ScoreDetail detail, ScheduleResult& r) {
   const std::span<const NodeInfo* const> nodes = r.scored_nodes;
   const size_t n = nodes.size();
   auto& plugins = score_plugins_;
@@ -450,6 +450,10 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
     if (cs.skip_score(plugin->slot())) continue;
     plugins.emplace_back(plugin, weight);
     score_slots_.push_back(k);
+  }
+  if (score_cache != nullptr && detail == ScoreDetail::kTotals) {
+    if (ScoreTotalsFromRows(cs, pod, *score_cache, r)) return;
+    r.total_scores.clear();  // as the general path leaves them on an error
   }
   const size_t np = plugins.size();
   r.plugin_scores.assign(np * n, 0);
@@ -521,16 +525,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
     return;
   }
   for (const auto& pw : plugins) r.score_plugins.push_back(pw.first->Name());
-  if (score_cache != nullptr) {
-    for (size_t i = 0; i < n; ++i) {
-      if (score_reused_[i]) {
-        ++ecache_->stats().reused;
-        continue;
-      }
-      score_cache->MarkScored(nodes[i]->index(), *nodes[i]);
-      if (ecache_hit_) ++ecache_->stats().repairs;
-    }
-  }
+  if (score_cache != nullptr) MarkScoreRows(*score_cache, r);
   r.total_scores.assign(n, 0);
   const int64_t row_cost = kNanosPerScoreCell * static_cast<int64_t>(np);
   parallelizer_->Until(n, row_cost, [&](size_t begin, size_t end) {
@@ -541,6 +536,82 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
   });
 }
 
+void Scheduler::MarkScoreRows(EcacheEntry& score_cache, const ScheduleResult& r) {
+  EcacheStats& stats = ecache_->stats();
+  stats.reused += static_cast<int64_t>(r.scored_nodes.size() - score_fresh_.size());
+  for (const size_t i : score_fresh_) {
+    const NodeInfo& ni = *r.scored_nodes[i];
+    score_cache.MarkScored(ni.index(), ni);
+    if (ecache_hit_) ++stats.repairs;
+  }
+}
+
+bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
+                                    EcacheEntry& score_cache, ScheduleResult& r) {
+  const size_t n = r.scored_nodes.size();
+  const size_t np = score_plugins_.size();
+  direct_scores_.clear();
+  normalized_.clear();
+  for (size_t p = 0; p < np; ++p) {
+    const auto [plugin, weight] = score_plugins_[p];
+    const size_t slot = score_slots_[p];
+    if (score_live_[slot]) return false;
+    if (plugin->HasNormalizeScore()) {
+      normalized_.push_back(p);
+    } else {
+      direct_scores_.emplace_back(slot, static_cast<uint64_t>(weight));
+    }
+  }
+  // Weighted sums in uint64_t: they wrap instead of overflowing, and equal
+  // the int64_t ones whenever every score is in range (else the general
+  // path takes over). One compare checks [0, 100]:
+  static_assert(kMinNodeScore == 0);
+  uint64_t out_of_range = 0;
+  auto add = [&out_of_range](uint64_t& sum, int64_t score, uint64_t weight) {
+    out_of_range |= static_cast<uint64_t>(static_cast<uint64_t>(score) > kMaxNodeScore);
+    sum += static_cast<uint64_t>(score) * weight;
+  };
+  // Raw scores: a cached row, or a fresh one scored into the cache's row
+  // (it counts as cached only after MarkScoreRows). The plugins without
+  // NormalizeScore add theirs while the row is at hand.
+  r.total_scores.resize(n);
+  score_rows_.resize(n);
+  score_fresh_.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const NodeInfo& ni = *r.scored_nodes[i];
+    const int64_t* row = score_cache.RawScores(ni.index(), ni);
+    if (row == nullptr) {
+      int64_t* fresh = score_cache.MutableRawScores(ni.index());
+      for (size_t p = 0; p < np; ++p) {
+        const ScorePlugin* plugin = score_plugins_[p].first;
+        if (!plugin->Score(cs, pod, ni, &fresh[score_slots_[p]]).IsSuccess()) return false;
+      }
+      score_fresh_.push_back(i);
+      row = fresh;
+    }
+    score_rows_[i] = row;
+    uint64_t sum = 0;
+    for (const auto& [slot, weight] : direct_scores_) add(sum, row[slot], weight);
+    r.total_scores[i] = static_cast<int64_t>(sum);
+  }
+  // NormalizeScore needs the whole column: gathered from the rows.
+  score_column_.resize(n);
+  for (const size_t p : normalized_) {
+    const auto [plugin, weight] = score_plugins_[p];
+    const size_t slot = score_slots_[p];
+    for (size_t i = 0; i < n; ++i) score_column_[i] = score_rows_[i][slot];
+    if (!plugin->NormalizeScore(cs, pod, score_column_).IsSuccess()) return false;
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t sum = static_cast<uint64_t>(r.total_scores[i]);
+      add(sum, score_column_[i], static_cast<uint64_t>(weight));
+      r.total_scores[i] = static_cast<int64_t>(sum);
+    }
+  }
+  if (out_of_range != 0) return false;
+  MarkScoreRows(score_cache, r);
+  return true;
+}
+
 void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
                                  std::span<std::atomic<size_t>> score_failed, ScheduleResult& r) {
   // Serial: the cache's rows are not synchronized, and a reused row is a
@@ -549,6 +620,7 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
   const size_t n = r.scored_nodes.size();
   const size_t np = score_plugins_.size();
   score_reused_.assign(n, 0);
+  score_fresh_.clear();
   std::vector<size_t> live;  // indexes into score_plugins_
   for (size_t p = 0; p < np; ++p) {
     if (score_live_[score_slots_[p]]) live.push_back(p);
@@ -562,6 +634,7 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
       any_reused = true;
       continue;
     }
+    score_fresh_.push_back(i);
     int64_t* row = score_cache.MutableRawScores(ni.index());
     for (size_t p = 0; p < np; ++p) {
       int64_t& cell = r.plugin_scores[p * n + i];
@@ -614,7 +687,7 @@ const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
 }
 
 ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
-                                  const PodNominator* nominator) {
+                                  const PodNominator* nominator, ScoreDetail detail) {
   ScheduleResult r;
   const auto& all_nodes = state.NodeList();
   r.num_all_nodes = static_cast<int64_t>(all_nodes.size());
@@ -714,7 +787,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     r.node = feasible[0]->node()->name;
     return r;
   }
-  Prioritize(cs, pod, state, feasible, cls, r);
+  Prioritize(cs, pod, state, std::move(feasible), cls, detail, r);
   if (r.error) return r;
   r.node = SelectHost(r)->node()->name;
   return r;

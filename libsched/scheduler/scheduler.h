@@ -115,6 +115,16 @@ struct ScheduleResult {
   std::shared_ptr<const void> cache_storage;
 };
 
+// What a cycle's ScheduleResult holds of the scores.
+enum class ScoreDetail {
+  // score_plugins and plugin_scores as well as the totals.
+  kPerPlugin,
+  // scored_nodes and total_scores; score_plugins and plugin_scores may be
+  // left empty (a cycle whose raw scores all pass through the equivalence
+  // cache sums the totals straight from its rows).
+  kTotals,
+};
+
 // Scheduler::FitsAnyNode's answer.
 struct NodeFit {
   // The index in `nodes` of the first node the pod passes; nullopt if none.
@@ -157,9 +167,11 @@ class Scheduler {
 
   // Runs one cycle for `pod`. Does not change `state`. `nominator` (may be
   // null) supplies the pods nominated to each node: those of priority >=
-  // the pod's count as present when the pod is filtered.
+  // the pod's count as present when the pod is filtered. `detail`: whether
+  // the per-plugin scores are wanted; it changes no decision.
   ScheduleResult Schedule(const Pod& pod, const ClusterState& state,
-                          const PodNominator* nominator = nullptr);
+                          const PodNominator* nominator = nullptr,
+                          ScoreDetail detail = ScoreDetail::kPerPlugin);
 
   // Explains `pod` against every node (explain.h): the cycle's verdict and
   // each Filter plugin's on every node, the raw, normalized and weighted
@@ -211,18 +223,30 @@ class Scheduler {
                    std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
                    const NodeInfo* skip, int64_t to_find, std::vector<const NodeInfo*>* feasible,
                    ScheduleResult& r);
-  // prioritizeNodes: PreScore, then ScoreNodes. `cls` (may be null) caches
-  // raw scores.
+  // prioritizeNodes over `feasible` (moved to r.scored_nodes): PreScore,
+  // then ScoreNodes. `cls` (may be null) caches raw scores.
   void Prioritize(CycleState& cs, const Pod& pod, const ClusterState& state,
-                  const std::vector<const NodeInfo*>& feasible, EcacheEntry* cls,
+                  std::vector<const NodeInfo*> feasible, EcacheEntry* cls, ScoreDetail detail,
                   ScheduleResult& r);
   // RunScorePlugins + NormalizeScore + weights over r.scored_nodes, into
   // r's flat score arrays; an error sets r.error (the first in plugin,
   // then node order, as the serial loop would meet it). Raw scores come
   // from / go to `score_cache` (may be null; then on the calling thread),
-  // slot NodeInfo::index().
+  // slot NodeInfo::index(). With kTotals and a cache, ScoreTotalsFromRows
+  // first.
   void ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* score_cache,
-                  ScheduleResult& r);
+                  ScoreDetail detail, ScheduleResult& r);
+  // ScoreNodes' totals alone, in one pass over the cache's raw rows (the
+  // fresh ones scored into the cache first): a plugin without
+  // NormalizeScore adds weight * raw, one with it normalizes a column of
+  // the rows first. Returns false, leaving nothing cached, when a plugin
+  // is live or anything fails (a Score, a NormalizeScore, the range
+  // check): the general path then reproduces the cycle with its error.
+  bool ScoreTotalsFromRows(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
+                           ScheduleResult& r);
+  // After the raw scores of r.scored_nodes succeeded: counts the reused
+  // rows and marks the fresh ones (score_fresh_) cached.
+  void MarkScoreRows(EcacheEntry& score_cache, const ScheduleResult& r);
   // Equivalence cache: the entry of the pod's class for this cycle's filter
   // walk over all nodes, with `num_slots` slots (ClusterState::
   // NodeIndexBound()), or null when the cache is off or the cycle's Filter
@@ -310,6 +334,14 @@ class Scheduler {
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
   std::vector<size_t> score_slots_;
   std::vector<char> score_reused_;  // with the cache: row i came from it
+  std::vector<size_t> score_fresh_;  // with the cache: the rows scored afresh
+  // ScoreTotalsFromRows' scratch: node i's raw row, a column to
+  // normalize, the (row column, weight) of the plugins without
+  // NormalizeScore and the indexes in score_plugins_ of those with it.
+  std::vector<const int64_t*> score_rows_;
+  std::vector<int64_t> score_column_;
+  std::vector<std::pair<size_t, uint64_t>> direct_scores_;
+  std::vector<size_t> normalized_;
   std::vector<char> score_live_;    // by profile_.score() index (CacheEntryForScore)
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   // The interner's reuse_epoch() ecache_'s keys are valid for.
