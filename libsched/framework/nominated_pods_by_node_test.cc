@@ -120,8 +120,8 @@ TEST(NominatedPodsByNodeTest, KeptAcrossCyclesMatchesAFreshLookup) {
       }
       by.Build(state, nominator);
       std::map<std::string, uint64_t, std::less<>> versions;
-      nominator.ForEachNominatedNode(
-          [&](std::string_view n, NominatedPodsByNode::Pods, uint64_t v) { versions[std::string(n)] = v; });
+      nominator.ForEachNominatedNode([&](std::string_view n, NominatedPodsByNode::Pods,
+                                         uint64_t v) { versions[std::string(n)] = v; });
       for (const NodeInfo* ni : state.NodeList()) {
         const auto v = versions.find(ni->node()->name);
         const uint64_t version = v == versions.end() ? 0 : v->second;
