@@ -47,14 +47,10 @@ class Framework {
   void set_nominated_pods_by_node(const NominatedPodsByNode* by_node) { by_node_ = by_node; }
   // The pods nominated to `node` (none without a nominator).
   NominatedPodsByNode::Pods NominatedPodsOn(const NodeInfo& node) const;
-  // The version of that list (NominatedPodsByNode::VersionOn; 0 without
-  // the index).
-  uint64_t NominationsVersionOn(const NodeInfo& node) const {
-    return by_node_ != nullptr ? by_node_->VersionOn(node) : 0;
-  }
-  // The pods nominated to `node` that `pod` yields to (YieldsToNominated):
-  // the list's version and their positions, written to *positions.
-  YieldedNominations YieldedOn(const NodeInfo& node, const Pod& pod,
+  // The pods nominated to `node` that `pod` (whose NominatedKey is
+  // `pod_key`) yields to (YieldsToNominated): the list's version and their
+  // positions, written to *positions (version 0 without the index).
+  YieldedNominations YieldedOn(const NodeInfo& node, const Pod& pod, NominatedKey pod_key,
                                std::vector<uint32_t>* positions) const;
 
   // RunFilterPlugins: the first failing plugin's status (with its name),
@@ -116,12 +112,6 @@ class Framework {
   const NominatedPodsByNode* by_node_ = nullptr;
   std::optional<uint64_t> class_filter_key_;
 };
-
-// addGENominatedPods: a nominated pod counts for `pod` when its priority is
-// at least the pod's and it is not the pod itself.
-inline bool YieldsToNominated(const Pod& nominated, const Pod& pod) {
-  return nominated.priority >= pod.priority && !SamePod(nominated, pod);
-}
 
 }  // namespace sched
 

@@ -2,29 +2,64 @@
 
 namespace sched {
 
+bool NominatedPodsByNode::Holds(const ClusterState& state, const Resolved& r,
+                                std::string_view name, uint64_t version) {
+  if (r.node == nullptr) return false;
+  // The Node is held, so its address is no other Node's: the state still
+  // has it at r.index. The same version is the same list, so the same name
+  // (the address of the name may hold another name now).
+  const NodeInfo* at = state.NodeAtOrNull(r.index);
+  if (at == nullptr || at->node() != r.node.get()) return false;
+  return (version != 0 && r.version == version) || r.node->name == name;
+}
+
 void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& nominator) {
+  state_ = &state;
   nominator_ = &nominator;
-  slots_.assign(state.NodeIndexBound(), Slot{});
-  for (const NodeInfo* ni : state.NodeList()) slots_[ni->index()].node = ni->node();
-  size_t nominated = 0;
+  ++build_;
+  if (slots_.size() < state.NodeIndexBound()) slots_.resize(state.NodeIndexBound());
+  // Addresses of names no longer nominated pile up; start afresh now and
+  // then (before filling: the slots point into the kept keys).
+  if (resolved_.size() > 2 * nominated_ + 1024) resolved_.clear();
+  nominated_ = 0;
   nominator.ForEachNominatedNode([&](std::string_view name, Pods pods, uint64_t version) {
-    ++nominated;
-    auto [it, added] = resolved_.try_emplace(name.data(), Resolved{NodeInfo::kNoIndex, nullptr});
-    Resolved& r = it->second;
-    // The same address may hold another name now, or the node may be gone.
-    if (added || r.index >= slots_.size() || slots_[r.index].node != r.node ||
-        r.node->name != name) {
+    ++nominated_;
+    Resolved& r = resolved_[name.data()];
+    if (!Holds(state, r, name, version)) {
       const NodeInfo* ni = state.FindNode(name);
-      r = ni == nullptr ? Resolved{NodeInfo::kNoIndex, nullptr} : Resolved{ni->index(), ni->node()};
+      r.node = ni == nullptr ? nullptr : ni->shared_node();
+      r.index = ni == nullptr ? 0 : ni->index();
+      r.version = 0;
     }
-    // Only where the node list's node is this one; any other asks by name.
-    if (r.index < slots_.size() && r.node != nullptr && slots_[r.index].node == r.node) {
-      slots_[r.index].pods = pods;
-      slots_[r.index].version = version;
+    // No such node (asked by name, if at all).
+    if (r.node == nullptr || r.index >= slots_.size()) return;
+    if (version == 0 || r.version != version) {
+      r.keys.clear();
+      for (const auto& p : pods) r.keys.push_back(NominatedKey::Of(*p));
+      r.version = version;
     }
+    slots_[r.index] = Slot{build_, r.node.get(), pods, version, r.keys.data()};
   });
-  // Addresses of names no longer nominated pile up; start afresh now and then.
-  if (resolved_.size() > 2 * nominated + 1024) resolved_.clear();
+}
+
+YieldedNominations NominatedPodsByNode::Yielded(const NodeInfo& node, const Pod& pod,
+                                                NominatedKey pod_key,
+                                                std::vector<uint32_t>* positions) const {
+  positions->clear();
+  const Slot* s = Find(node);
+  if (s == nullptr) {  // not the state's node: its pods by name, unversioned
+    const Pods pods = On(node);
+    for (size_t k = 0; k < pods.size(); ++k) {
+      if (YieldsToNominated(*pods[k], pod)) positions->push_back(static_cast<uint32_t>(k));
+    }
+    return {0, *positions};
+  }
+  for (size_t k = 0; k < s->pods.size(); ++k) {
+    if (YieldsToNominated(s->keys[k], *s->pods[k], pod_key, pod)) {
+      positions->push_back(static_cast<uint32_t>(k));
+    }
+  }
+  return {s->version, *positions};
 }
 
 }  // namespace sched

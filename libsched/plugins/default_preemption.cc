@@ -267,6 +267,7 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
   CycleState node_state(0);
   DryRunMemo* memo = TakeDryRunMemo(fw, state.class_memo(slot()), pod);
   std::vector<uint32_t> yielded;  // positions in the node's nominated pods
+  const NominatedKey pod_key = NominatedKey::Of(pod);
   for (int64_t i = 0; i < n; ++i) {
     const NodeInfo* original = potential[(offset + i) % n];
     Victims victims;
@@ -276,12 +277,13 @@ Status DefaultPreemption::PostFilter(const Framework& fw, const CycleState& stat
     YieldedNominations nominated;
     bool memoizable = memo != nullptr;
     if (memoizable) {
-      nominated = fw.YieldedOn(*original, pod, &yielded);
+      nominated = fw.YieldedOn(*original, pod, pod_key, &yielded);
       memoizable = nominated.version != 0 || fw.NominatedPodsOn(*original).empty();
     }
     const DryRunMemo::Outcome* known = memoizable ? memo->Find(*original, nominated) : nullptr;
     if (known != nullptr) {
       s = known->status;
+      victims.pods.reserve(known->victims.size());
       for (uint32_t k : known->victims) victims.pods.push_back(original->pods()[k]);
       victims.num_pdb_violations = known->num_pdb_violations;
     } else {

@@ -85,7 +85,7 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
 const Status* Scheduler::NominatedFirstPass(const Framework& fw, const CycleState& cs,
                                             const Pod& pod, EcacheEntry& cls, size_t index,
                                             const NodeInfo& ni, Status* fresh, bool* reused) {
-  const YieldedNominations yielded = fw.YieldedOn(ni, pod, &yielded_);
+  const YieldedNominations yielded = fw.YieldedOn(ni, pod, pod_key_, &yielded_);
   if (yielded.positions.empty()) return nullptr;
   // Unversioned nominations (version 0) are not cached.
   const bool cached = nominated_pass_cached_ && yielded.version != 0;
@@ -711,6 +711,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   if (nominations != nullptr) {
     nominated_by_node_.Build(state, *nominations);
     fw.set_nominated_pods_by_node(&nominated_by_node_);
+    pod_key_ = NominatedKey::Of(pod);
   }
   r.cycle_state = std::make_shared<CycleState>(profile_.num_slots());
   CycleState& cs = *r.cycle_state;

@@ -353,8 +353,9 @@ class Scheduler {
   // cache entry, no live Filter and no PreFilter extension runs.
   bool nominated_pass_cached_ = false;
   // FilterNode's scratch: the positions in a node's nominated pods of
-  // those the pod yields to.
+  // those the pod yields to, and this cycle's pod's NominatedKey.
   std::vector<uint32_t> yielded_;
+  NominatedKey pod_key_;
   PodSigner signer_;         // scratch, reused across cycles
   PodSigner live_signer_;    // scratch: the live Filters' keys (CacheEntryForFilter)
   // This cycle's live Filters (FilterPlugin::FilterRunsLive), by index in

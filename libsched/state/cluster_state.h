@@ -262,6 +262,10 @@ class ClusterState {
   // The NodeInfo with NodeInfo::index() `index` (with or without a Node
   // object). REQUIRES: one is held (e.g. a PodLabelIndex group names it).
   const NodeInfo* NodeAt(uint32_t index) const { return (*by_index_)[index]; }
+  // The same, or null when no NodeInfo is held at `index`.
+  const NodeInfo* NodeAtOrNull(uint32_t index) const {
+    return index < by_index_->size() ? (*by_index_)[index] : nullptr;
+  }
   size_t NumNodes() const { return tree_->size(); }
   size_t NumPods() const { return pods_.size(); }
   // The pods grouped by namespace and labels, with per-node counts (what
