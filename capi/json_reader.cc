@@ -1,11 +1,13 @@
 #include "capi/json_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -277,15 +279,29 @@ ApiStatus CheckLength(std::string_view s, const JsonPath& path, size_t max_bytes
 
 ApiStatus CheckUniqueKeys(const cJSON* obj, const JsonPath& path) {
   CAPI_RETURN_IF_ERROR(CheckItemCount(obj, path, kMaxItems));
-  std::vector<std::string_view> keys;
+  // The keys of a small map (most: labels, a pod's metadata) sort on the
+  // stack; a larger one in a vector. Same order, same duplicate reported.
+  constexpr size_t kOnStack = 16;
+  std::array<std::string_view, kOnStack> small;
+  std::vector<std::string_view> large;
+  size_t n = 0;
   for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
-    if (std::strlen(c->string) > kMaxStringBytes) {  // reported at the map: the key is the problem
+    const std::string_view key(c->string);
+    if (key.size() > kMaxStringBytes) {  // reported at the map: the key is the problem
       return ApiStatus::Invalid(path, "Too long: a key may not be more than " +
                                           std::to_string(kMaxStringBytes) + " bytes");
     }
-    keys.emplace_back(c->string);
+    if (n < kOnStack) {
+      small[n] = key;
+    } else {
+      if (n == kOnStack) large.assign(small.begin(), small.end());
+      large.push_back(key);
+    }
+    ++n;
   }
-  if (keys.size() < 2) return ApiStatus();
+  if (n < 2) return ApiStatus();
+  const std::span<std::string_view> keys =
+      n <= kOnStack ? std::span<std::string_view>(small.data(), n) : std::span(large);
   std::sort(keys.begin(), keys.end());
   const auto dup = std::adjacent_find(keys.begin(), keys.end());
   if (dup != keys.end()) return ApiStatus::Invalid(path.Child(*dup), "duplicate key");

@@ -76,6 +76,8 @@ Atom Interner::Intern(std::string_view s) {
   if (recording_ == nullptr) {
     PinId(id);
   } else if (r.load(std::memory_order_relaxed) != kPinned) {
+    // One allocation for most objects (a pod interns about 10 strings).
+    if (recording_->empty()) recording_->reserve(16);
     recording_->push_back(id);  // first: if it throws, no count was taken
     if (r.fetch_add(1, std::memory_order_relaxed) == 0) {
       held_.fetch_add(1, std::memory_order_relaxed);

@@ -5,14 +5,6 @@
 
 namespace sched {
 
-void PodSigner::Add(int64_t v) {
-  // Little-endian fixed width, whatever the host.
-  const uint64_t u = static_cast<uint64_t>(v);
-  char bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((u >> (8 * i)) & 0xff);
-  buf_.append(bytes, sizeof bytes);  // one append: a cycle feeds hundreds
-}
-
 void PodSigner::Add(std::string_view s) {
   Add(static_cast<int64_t>(s.size()));
   buf_.append(s);

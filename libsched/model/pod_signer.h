@@ -33,7 +33,14 @@ class PodSigner {
   // Starts the section of the plugin `name`.
   void Section(std::string_view name) { Add(name); }
 
-  void Add(int64_t v);
+  // Little-endian fixed width, whatever the host; one append (the byte
+  // loop compiles to one store).
+  void Add(int64_t v) {
+    const uint64_t u = static_cast<uint64_t>(v);
+    char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<char>((u >> (8 * i)) & 0xff);
+    buf_.append(b, sizeof b);
+  }
   void Add(std::string_view s);
   void Add(const Resource& r);
   void Add(const Requirement& r);

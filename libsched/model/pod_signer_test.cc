@@ -97,6 +97,20 @@ TEST(PodSignerTest, EncodingIsLengthPrefixed) {
   EXPECT_TRUE(a.bytes().empty());
 }
 
+TEST(PodSignerTest, IntegersAreEightBytesLittleEndian) {
+  // Signatures must not depend on the host: the encoding is fixed.
+  PodSigner s;
+  s.Add(int64_t{0x0102030405060708});
+  s.Add(int64_t{-2});
+  s.Add(std::string_view("x"));
+  const std::string want("\x08\x07\x06\x05\x04\x03\x02\x01"
+                         "\xfe\xff\xff\xff\xff\xff\xff\xff"
+                         "\x01\x00\x00\x00\x00\x00\x00\x00"
+                         "x",
+                         25);
+  EXPECT_EQ(s.bytes(), want);
+}
+
 }  // namespace
 }  // namespace pod_signer_test
 }  // namespace sched

@@ -26,6 +26,11 @@ constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";  // v1.Label
 struct NodeBuffers {
   std::vector<int64_t> raw;                       // the raw score
   std::vector<std::vector<int64_t>> host_counts;  // per hostname constraint
+  // PreScore's own scratch, by feasible node n: its NodeInfo::index(),
+  // and its domain per constraint i at i * feasible + n (kNone: it lacks
+  // the key).
+  std::vector<uint32_t> indexes;
+  std::vector<uint32_t> domains;
 };
 
 // What PreScore keeps per equivalence class (CycleState::class_memo): the
@@ -41,8 +46,8 @@ struct ClassMemo : StateData {
 };
 
 struct PreScoreState : StateData {
-  // Parallel to the feasible nodes: the node lacks a required key.
-  std::vector<bool> ignored;
+  // Parallel to the feasible nodes: 1 when the node lacks a required key.
+  std::vector<uint8_t> ignored;
   bool any_ignored = false;
   // The raw score of each feasible node, by NodeInfo::index().
   std::shared_ptr<const NodeBuffers> buffers;
@@ -107,12 +112,14 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   // (the id of "" or one past the domains).
   const size_t nc = constraints.size();
   std::vector<size_t> host(nc, 0);  // index into host_counts
+  std::vector<uint8_t> is_host(nc, 0);
   std::vector<uint32_t> missing(nc, 0);
   size_t num_hostname = 0;
   const Atom empty = in.Find("");
   for (size_t i = 0; i < nc; ++i) {
     const Constraint& c = constraints[i];
     if (c.topology_key == hostname) {
+      is_host[i] = 1;
       host[i] = num_hostname++;
       continue;
     }
@@ -136,27 +143,47 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       present[i].assign(constraints[i].DomainBound() + 1, 0);
     }
   }
-  std::vector<int64_t> topo_size(nc, 0);
-  s->ignored.assign(feasible.size(), false);
+  // Constraint by constraint over the feasible nodes, through flat arrays:
+  // each node's index and its domain per constraint are read once, for
+  // both passes (initPreScoreState here, the raw scores below).
+  const size_t nf = feasible.size();
+  std::vector<uint32_t>& indexes = buffers->indexes;
+  indexes.resize(nf);
+  for (size_t n = 0; n < nf; ++n) indexes[n] = feasible[n]->index();
+  std::vector<uint32_t>& node_domains = buffers->domains;  // constraint i, node n at i * nf + n
+  node_domains.resize(nc * nf);
+  s->ignored.assign(nf, 0);
+  uint8_t* const ignored = s->ignored.data();
+  for (size_t i = 0; i < nc; ++i) {
+    uint32_t* const doms = node_domains.data() + i * nf;
+    const Constraint& c = constraints[i];
+    for (size_t n = 0; n < nf; ++n) doms[n] = c.DomainOf(indexes[n]);
+    if (!require_all_topologies) continue;
+    // nodeLabelsMatchSpreadConstraints: every key.
+    for (size_t n = 0; n < nf; ++n) ignored[n] |= doms[n] == TopologyDomains::kNone ? 1 : 0;
+  }
   int64_t num_ignored = 0;
-  for (size_t n = 0; n < feasible.size(); ++n) {
-    const uint32_t index = feasible[n]->index();
-    if (require_all_topologies && !pts_internal::NodeHasAllKeys(index, constraints)) {
-      s->ignored[n] = true;
-      ++num_ignored;
+  for (size_t n = 0; n < nf; ++n) num_ignored += ignored[n];
+  std::vector<int64_t> topo_size(nc, 0);
+  for (size_t i = 0; i < nc; ++i) {
+    const uint32_t* const doms = node_domains.data() + i * nf;
+    if (is_host[i]) {
+      int64_t* const counts = buffers->host_counts[host[i]].data();
+      for (size_t n = 0; n < nf; ++n) {
+        if (!ignored[n]) counts[indexes[n]] = 0;
+      }
       continue;
     }
-    for (size_t i = 0; i < nc; ++i) {
-      if (constraints[i].topology_key == hostname) {
-        buffers->host_counts[host[i]][index] = 0;
-        continue;
-      }
-      uint8_t& p = present[i][domain(i, index)];
-      if (!p) {
-        p = 1;
-        ++topo_size[i];
-      }
+    uint8_t* const seen = present[i].data();
+    const uint32_t of_missing = missing[i];
+    int64_t size = 0;
+    for (size_t n = 0; n < nf; ++n) {
+      if (ignored[n]) continue;
+      const uint32_t d = doms[n] == TopologyDomains::kNone ? of_missing : doms[n];
+      size += seen[d] == 0 ? 1 : 0;
+      seen[d] = 1;
     }
+    topo_size[i] = size;
   }
   s->any_ignored = num_ignored > 0;
   std::vector<double> weight(nc);  // topologyNormalizingWeight
@@ -215,23 +242,32 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   }
 
   // Score's raw value of each feasible node: Σ over the constraints whose
-  // key the node has, in their order, then math.Round (llround: halves
-  // away from zero). Ignored nodes get 0.
-  for (size_t n = 0; n < feasible.size(); ++n) {
-    const uint32_t index = feasible[n]->index();
-    int64_t& raw = buffers->raw[index];
-    raw = 0;
-    if (s->ignored[n]) continue;
+  // key the node has, in their order, then math.Round (halves away from
+  // zero). Ignored nodes get 0.
+  std::vector<const int64_t*> host_of(nc, nullptr);  // hostname constraints' counts
+  std::vector<const double*> scores_of(nc, nullptr);  // the others' domain scores
+  for (size_t i = 0; i < nc; ++i) {
+    if (is_host[i]) {
+      host_of[i] = buffers->host_counts[host[i]].data();
+    } else {
+      scores_of[i] = domain_scores[i].data();
+    }
+  }
+  int64_t* const raw = buffers->raw.data();
+  for (size_t n = 0; n < nf; ++n) {
+    const uint32_t index = indexes[n];
+    if (ignored[n]) {
+      raw[index] = 0;
+      continue;
+    }
     double sum = 0;
     for (size_t i = 0; i < nc; ++i) {
-      const Constraint& c = constraints[i];
-      const uint32_t d = c.DomainOf(index);
+      const uint32_t d = node_domains[i * nf + n];
       if (d == TopologyDomains::kNone) continue;
-      sum += c.topology_key == hostname
-                 ? ScoreForCount(buffers->host_counts[host[i]][index], weight[i], c.max_skew)
-                 : domain_scores[i][d];
+      sum += is_host[i] ? ScoreForCount(host_of[i][index], weight[i], constraints[i].max_skew)
+                        : scores_of[i][d];
     }
-    raw = std::llround(sum);
+    raw[index] = pts_internal::RoundHalfAwayFromZero(sum);
   }
   s->buffers = buffers;
   state.Write(slot(), std::move(s));

@@ -4,10 +4,15 @@
 // controllers (helper.DefaultSelector).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "libsched/plugins/internal/pod_topology_spread_common.h"
 #include "libsched/plugins/pod_topology_spread.h"
 #include "libsched/testing/pod_topology_spread_test_util.h"
 #include "libsched/testing/builders.h"
@@ -385,6 +390,27 @@ TEST(PodTopologySpreadScoreTest, PodsOnANodeWithoutANodeObjectAreNotCounted) {
                      &pre),
             (std::vector<int64_t>{61, 30, 100}));
   EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+}
+
+TEST(PodTopologySpreadScoreTest, RoundHalfAwayFromZeroIsLlround) {
+  // PreScore's math.Round: the same as std::llround wherever a raw score
+  // can be (finite, |x| < 2^63), halves and the doubles next to them too.
+  std::vector<double> xs = {0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
+                            -0.49999999999999994, 4503599627370495.5, -4503599627370495.5,
+                            9007199254740993.0, 4611686018427387904.0, -4611686018427387904.0};
+  for (double h = 0.5; h < 1e6; h = h * 3 + 0.5) {
+    xs.push_back(h);
+    xs.push_back(-h);
+    xs.push_back(std::nextafter(h, 0.0));
+    xs.push_back(std::nextafter(h, 1e9));
+    xs.push_back(std::nextafter(-h, 0.0));
+  }
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> any(-1e6, 1e6);
+  for (int i = 0; i < 10000; ++i) xs.push_back(any(rng));
+  for (double x : xs) {
+    EXPECT_EQ(pts_internal::RoundHalfAwayFromZero(x), std::llround(x)) << x;
+  }
 }
 
 TEST(PodTopologySpreadScoreTest, ScoreWithoutPreScoreIsError) {

@@ -524,6 +524,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
     r.error = true;
     return;
   }
+  r.score_plugins.reserve(np);
   for (const auto& pw : plugins) r.score_plugins.push_back(pw.first->Name());
   if (score_cache != nullptr) MarkScoreRows(*score_cache, r);
   r.total_scores.assign(n, 0);

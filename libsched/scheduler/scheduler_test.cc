@@ -271,6 +271,28 @@ TEST_F(SchedulerTest, OutOfRangeScoreIsAnError) {
   EXPECT_EQ(r.node, "");
 }
 
+TEST_F(SchedulerTest, OutOfRangeScoreNamesTheFirstScoredNodeOutOfRange) {
+  AddNodes(6);
+  const std::map<std::string, int64_t> bad{{"n2", 150}, {"n4", -1}};
+  Profile p("x");
+  p.Add(std::make_unique<FakeScore>("Good", std::map<std::string, int64_t>{{"n1", 7}}), 2);
+  p.Add(std::make_unique<FakeScore>("Bad", bad), 3);
+  Scheduler s(std::move(p), 1);
+  ScheduleResult r = s.Schedule(*APod(), state_);
+  EXPECT_TRUE(r.error);
+  EXPECT_EQ(r.node, "");
+  int64_t first = 0;  // the first out-of-range score in the scored order
+  for (const NodeInfo* n : r.scored_nodes) {
+    if (auto it = bad.find(n->node()->name); it != bad.end()) {
+      first = it->second;
+      break;
+    }
+  }
+  ASSERT_NE(first, 0);
+  EXPECT_EQ(r.message, "plugin \"Bad\" returns an invalid score " + std::to_string(first) +
+                           ", it should in the range of [0, 100] after normalizing");
+}
+
 TEST_F(SchedulerTest, TiesAreBrokenBySeedDeterministicallyAndCoverEveryTiedNode) {
   AddNodes(4);
   auto profile = [] {

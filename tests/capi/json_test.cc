@@ -327,6 +327,44 @@ TEST(JsonReaderTest, MembersAreCaseSensitiveUniqueAndNullIsAbsent) {
             "big: must be between -2147483648 and 2147483647, got 3000000000");
 }
 
+TEST(JsonReaderTest, DuplicateKeysAreFoundInMapsOfAnySize) {
+  // Maps up to 16 keys are checked on the stack, larger ones in a vector:
+  // both must find a duplicate wherever it sits, and report the smallest
+  // duplicated key.
+  auto map = [](int n, const std::vector<std::string>& extra) {
+    std::string text = "{";
+    for (int i = 0; i < n; ++i) {
+      text += (i > 0 ? ",\"k" : "\"k") + std::to_string(100 + i) + "\":1";
+    }
+    for (const std::string& key : extra) text += ",\"" + key + "\":2";
+    return text + "}";
+  };
+  struct Case {
+    int keys;
+    std::vector<std::string> extra;  // keys appended after the n distinct ones
+    std::string want;  // "" when no duplicate
+  };
+  const Case cases[] = {
+      {15, {}, ""},
+      {16, {}, ""},
+      {17, {}, ""},
+      {40, {}, ""},
+      {15, {"k100"}, "k100: duplicate key"},          // the 16th key repeats the first
+      {16, {"k115"}, "k115: duplicate key"},          // the 17th repeats the 16th
+      {16, {"k103"}, "k103: duplicate key"},          // the 17th repeats the 4th
+      {39, {"k138"}, "k138: duplicate key"},          // both past the 16th
+      {30, {"k125", "k102"}, "k102: duplicate key"},  // the smallest of two
+      {2, {"k100", "k101"}, "k100: duplicate key"},
+  };
+  for (const Case& c : cases) {
+    const std::string text = map(c.keys, c.extra);
+    SCOPED_TRACE(text);
+    JsonDoc doc;
+    ASSERT_TRUE(ParseJson(text, &doc).ok());
+    EXPECT_EQ(CheckUniqueKeys(doc.get(), JsonPath()).message(), c.want);
+  }
+}
+
 TEST(JsonReaderTest, NumberTextIsShortestRoundTrip) {
   EXPECT_EQ(NumberText(0.1), "0.1");
   EXPECT_EQ(NumberText(1000), "1000");
