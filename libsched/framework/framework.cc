@@ -74,12 +74,7 @@ YieldedNominations Framework::YieldedOn(const NodeInfo& node, const Pod& pod,
                                         NominatedKey pod_key,
                                         std::vector<uint32_t>* positions) const {
   if (by_node_ != nullptr) return by_node_->Yielded(node, pod, pod_key, positions);
-  const NominatedPodsByNode::Pods on = NominatedPodsOn(node);
-  positions->clear();
-  for (size_t k = 0; k < on.size(); ++k) {
-    if (YieldsToNominated(*on[k], pod)) positions->push_back(static_cast<uint32_t>(k));
-  }
-  return {0, *positions};
+  return UnversionedYielded(NominatedPodsOn(node), pod, positions);
 }
 
 NominatedPodsByNode::Pods Framework::NominatedPodsOn(const NodeInfo& node) const {

@@ -45,15 +45,10 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
 YieldedNominations NominatedPodsByNode::Yielded(const NodeInfo& node, const Pod& pod,
                                                 NominatedKey pod_key,
                                                 std::vector<uint32_t>* positions) const {
-  positions->clear();
   const Slot* s = Find(node);
-  if (s == nullptr) {  // not the state's node: its pods by name, unversioned
-    const Pods pods = On(node);
-    for (size_t k = 0; k < pods.size(); ++k) {
-      if (YieldsToNominated(*pods[k], pod)) positions->push_back(static_cast<uint32_t>(k));
-    }
-    return {0, *positions};
-  }
+  // Not the state's node: its pods by name, unversioned.
+  if (s == nullptr) return UnversionedYielded(On(node), pod, positions);
+  positions->clear();
   for (size_t k = 0; k < s->pods.size(); ++k) {
     if (YieldsToNominated(s->keys[k], *s->pods[k], pod_key, pod)) {
       positions->push_back(static_cast<uint32_t>(k));

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,17 @@ struct YieldedNominations {
   uint64_t version = 0;
   std::span<const uint32_t> positions;
 };
+
+// The positions in `pods` of those `pod` yields to, written to
+// *positions; unversioned (version 0: nothing is reused under them).
+inline YieldedNominations UnversionedYielded(std::span<const std::shared_ptr<const Pod>> pods,
+                                             const Pod& pod, std::vector<uint32_t>* positions) {
+  positions->clear();
+  for (size_t k = 0; k < pods.size(); ++k) {
+    if (YieldsToNominated(*pods[k], pod)) positions->push_back(static_cast<uint32_t>(k));
+  }
+  return {0, *positions};
+}
 
 class NominatedStamp {
  public:
