@@ -6,9 +6,9 @@ Usage: scheduler_perf_table.py DIR COLUMN...
 DIR/COLUMN/WORKLOAD/RUN/ holds one run's BenchmarkPerfScheduling_*.json
 (upstream's data items) or a FAILED marker. Each cell is the mean over the
 column's passed runs ("n/N" when some failed); throughput's Average also
-shows the runs' range. The last column is the speed-up of the second column
-over the first: their ratio for throughput, the inverse for durations, so
-above 1 is the second column ahead.
+shows the runs' range. The last columns are the speed-ups of each later
+column over the first: their ratio for throughput, the inverse for
+durations, so above 1 is the later column ahead.
 """
 import glob
 import json
@@ -68,13 +68,13 @@ def fmt(x):
 def main():
     root, cols = sys.argv[1], sys.argv[2:]
     workloads = sorted({os.path.basename(p) for c in cols for p in glob.glob(os.path.join(root, c, "*"))})
-    speedup = len(cols) == 2
-    print("| workload | metric | " + " | ".join(cols) + (f" | {cols[1]} / {cols[0]} |" if speedup else " |"))
-    print("|---|---|" + "---:|" * (len(cols) + speedup))
+    later = cols[1:]
+    print("| workload | metric | " + " | ".join(cols + [f"{c} / {cols[0]}" for c in later]) + " |")
+    print("|---|---|" + "---:|" * (len(cols) + len(later)))
     for w in workloads:
         data = {c: load_runs(os.path.join(root, c, w)) for c in cols}
         print(f"| {w} | runs | " + " | ".join(f"{len(p)}/{n}" for p, n in data.values()) +
-              (" | |" if speedup else " |"))
+              " |" * len(later) + " |")
         for label, metric, labels, key, higher in ROWS:
             cells, means = [], []
             for c in cols:
@@ -87,10 +87,11 @@ def main():
                 cells.append(cell)
             if all(m is None for m in means):
                 continue
-            ratio = ""
-            if speedup and None not in means and min(means) > 0:
-                ratio = f"{(means[1] / means[0] if higher else means[0] / means[1]):.2f}x"
-            print(f"| | {label} | " + " | ".join(cells) + (f" | {ratio} |" if speedup else " |"))
+            ratios = []
+            for m in means[1:]:
+                ok = None not in (means[0], m) and min(means[0], m) > 0
+                ratios.append(f"{(m / means[0] if higher else means[0] / m):.2f}x" if ok else "")
+            print(f"| | {label} | " + " | ".join(cells + ratios) + " |")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,9 @@
 #               go test -race; the first run compiles k8s.io/kubernetes)
 #   kube-e2e    the fork's binary against etcd + kube-apiserver built from
 #               Go modules (scripts/test-kube-e2e.sh)
+#   kube-perf   upstream's scheduler_perf (unmodified) with the fork, both
+#               modes, at its 5-node size under the race detector, sharing
+#               the two stages' compile (bench/scheduler-perf.sh --ci)
 #   fuzz        each libFuzzer target for FUZZ_SECONDS (default 30), two at
 #               a time, after replaying its regressions (scripts/fuzz.sh;
 #               longer runs: scripts/fuzz.sh --seconds 900)
@@ -147,6 +150,7 @@ trap 'rm -rf "$lane_dir"' EXIT
   timed go run_script scripts/test-go.sh
   timed kube-sched run_script scripts/test-kube-scheduler.sh
   timed kube-e2e run_script scripts/test-kube-e2e.sh
+  timed kube-perf run_script bench/scheduler-perf.sh --ci
   echo "$passed $failed" >"$lane_dir/counts"
   printf '%s\n' "${timings[@]}" >"$lane_dir/timings"
 ) >"$lane_dir/log" 2>&1 &
@@ -177,7 +181,7 @@ SCHED_CEL_TARGET_DIR=$PWD/build/cargo-target \
 timed fuzz run_fuzz
 
 wait "$lane"
-echo "== the package and Go lane (rust, debian, go, kube-sched, kube-e2e)"
+echo "== the package and Go lane (rust, debian, go, kube-sched, kube-e2e, kube-perf)"
 cat "$lane_dir/log"
 if [ -s "$lane_dir/counts" ]; then
   read -r lane_passed lane_failed <"$lane_dir/counts"

@@ -3,6 +3,7 @@
 package schedperf
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,12 +69,35 @@ func TestWithSchedulerConfig(t *testing.T) {
 }
 
 func TestLoadConfig(t *testing.T) {
-	cfg, err := loadConfig("algorithm.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cfg.Profiles) != 1 || cfg.Profiles[0].SchedulerName != "default-scheduler" {
-		t.Fatalf("profiles %+v, want one named default-scheduler (scheduler_perf's pods name no scheduler)", cfg.Profiles)
+	// The two fork columns of bench/scheduler-perf.sh: each one profile
+	// named default-scheduler (scheduler_perf's pods name no scheduler)
+	// whose LibSched args select the column's mode.
+	for _, tc := range []struct{ file, mode string }{
+		{"algorithm.yaml", "Algorithm"},
+		{"plugins.yaml", "Plugin"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			cfg, err := loadConfig(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Profiles) != 1 || cfg.Profiles[0].SchedulerName != "default-scheduler" {
+				t.Fatalf("profiles %+v, want one named default-scheduler", cfg.Profiles)
+			}
+			var args string
+			for _, pc := range cfg.Profiles[0].PluginConfig {
+				if pc.Name == "LibSched" && pc.Args != nil {
+					data, err := json.Marshal(pc.Args)
+					if err != nil {
+						t.Fatal(err)
+					}
+					args = string(data)
+				}
+			}
+			if want := `"mode":"` + tc.mode + `"`; !strings.Contains(args, want) {
+				t.Errorf("LibSched args %s, want %s", args, want)
+			}
+		})
 	}
 	if _, err := loadConfig("no-such-file.yaml"); err == nil {
 		t.Error("a missing file loaded")
