@@ -26,7 +26,8 @@ namespace {
 
 constexpr uint32_t kKnownRunFlags = SCHED_SCHEDULE_NODE_STATUSES |
                                     SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE |
-                                    SCHED_SCHEDULE_NODE_STATUS_GROUPS | SCHED_SCHEDULE_SCORES;
+                                    SCHED_SCHEDULE_NODE_STATUS_GROUPS | SCHED_SCHEDULE_SCORES |
+                                    SCHED_SCHEDULE_SCORE_TOTALS;
 constexpr uint32_t kKnownScheduleFlags = kKnownRunFlags | SCHED_SCHEDULE_ASSUME;
 
 ApiStatus CheckFlags(uint32_t flags, uint32_t known, const char* function) {
@@ -45,6 +46,7 @@ ScheduleOptions Options(uint32_t flags) {
   o.node_statuses = (flags & SCHED_SCHEDULE_NODE_STATUSES) != 0;
   o.node_statuses_if_no_node = (flags & SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE) != 0;
   o.scores = (flags & SCHED_SCHEDULE_SCORES) != 0;
+  o.score_totals = (flags & SCHED_SCHEDULE_SCORE_TOTALS) != 0;
   return o;
 }
 

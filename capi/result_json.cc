@@ -67,6 +67,28 @@ void WriteNodeStatusGroups(JsonWriter& w, const PodResult& r) {
   w.EndArray();
 }
 
+void WriteScoreTotals(JsonWriter& w, const PodResult& r) {
+  // Each group's nodes (indexes into r.scores), groups in order of their
+  // first node.
+  std::vector<std::vector<size_t>> groups;
+  std::unordered_map<int64_t, size_t> group_of;
+  for (size_t i = 0; i < r.scores.size(); ++i) {
+    auto [it, added] = group_of.try_emplace(r.scores[i].total, groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  w.Key("scoreTotals").BeginArray();
+  for (const std::vector<size_t>& members : groups) {
+    w.BeginObject();
+    w.Key("totalScore").Int(r.scores[members.front()].total);
+    w.Key("nodes").BeginArray();
+    for (size_t i : members) w.String(r.scores[i].node);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 void WriteScores(JsonWriter& w, const PodResult& r) {
   w.Key("scores").BeginObject();
   w.Key("plugins").BeginArray();
@@ -151,6 +173,7 @@ std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
     }
   }
   if (flags & SCHED_SCHEDULE_SCORES) WriteScores(w, r);
+  if (flags & SCHED_SCHEDULE_SCORE_TOTALS) WriteScoreTotals(w, r);
   w.EndObject();
   return w.str();
 }

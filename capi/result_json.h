@@ -18,9 +18,10 @@ std::string ApplySummaryJson(const ApplySummary& summary);
 
 // {"pod","node","reason","message"?,"numAllNodes","evaluatedNodes",
 //  "feasibleNodes","assumed","nominatedNodeName"?,"victims"?,
-//  "nodeStatuses"?|"nodeStatusGroups"?,"scores"?}; the optional sections
-// follow r.with_node_statuses, SCHED_SCHEDULE_NODE_STATUS_GROUPS and
-// SCHED_SCHEDULE_SCORES in `flags`.
+//  "nodeStatuses"?|"nodeStatusGroups"?,"scores"?,"scoreTotals"?}; the
+// optional sections follow r.with_node_statuses,
+// SCHED_SCHEDULE_NODE_STATUS_GROUPS, SCHED_SCHEDULE_SCORES and
+// SCHED_SCHEDULE_SCORE_TOTALS in `flags`.
 std::string ScheduleResultJson(const PodResult& r, uint32_t flags);
 // {"results":[<ScheduleResultJson>,...]}
 std::string RunResultJson(std::span<const PodResult> results, uint32_t flags);

@@ -99,3 +99,40 @@ func BenchmarkScheduleRejectedNodes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScheduleEveryNode schedules a pod that all of 500 nodes accept,
+// with the engine at percentageOfNodesToScore 100, as a plugin-mode
+// kube-scheduler fork runs it: Scores gives every node's per-plugin scores
+// (what the fork asked for before ScoreTotals; it reads the totals only),
+// ScoreTotals the totals grouped (what it asks for now), against what a
+// whole-algorithm fork asks for.
+func BenchmarkScheduleEveryNode(b *testing.B) {
+	events := make([][]byte, 0, 500)
+	for i := 0; i < 500; i++ {
+		events = append(events, schedtest.Event("ADDED", schedtest.Node(fmt.Sprintf("node-%d", i), "8", 110)))
+	}
+	e := newEngine(b, `{"percentageOfNodesToScore":100}`)
+	if _, err := e.Apply(schedtest.Array(events...)); err != nil {
+		b.Fatal(err)
+	}
+	pod := schedtest.Pod("p", "1", "")
+	ctx := context.Background()
+	for _, flags := range []struct {
+		name string
+		set  []sched.ScheduleFlag
+	}{
+		{"Scores", []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups, sched.Scores}},
+		{"ScoreTotals", []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups, sched.ScoreTotals}},
+		{"NodeStatusesIfNoNode", []sched.ScheduleFlag{sched.NodeStatusesIfNoNode, sched.NodeStatusGroups}},
+	} {
+		b.Run(flags.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				r, err := e.Schedule(ctx, pod, flags.set...)
+				if err != nil || r.Node == "" {
+					b.Fatalf("Schedule: %+v, %v", r, err)
+				}
+			}
+		})
+	}
+}

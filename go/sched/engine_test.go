@@ -254,6 +254,20 @@ func TestScheduleScores(t *testing.T) {
 	if got.Node != best.Node || got.Node != "n1" {
 		t.Errorf("node = %q, best scored %q; want n1", got.Node, best.Node)
 	}
+
+	// ScoreTotals: the same totals, one group per total (n1 and n2 differ).
+	totals, err := twoNodeEngine(t).Schedule(context.Background(), schedtest.Pod("small", "100m", ""),
+		sched.ScoreTotals)
+	if err != nil {
+		t.Fatalf("Schedule: %v", err)
+	}
+	var want []sched.ScoreTotal
+	for _, row := range got.Scores.Nodes {
+		want = append(want, sched.ScoreTotal{TotalScore: row.TotalScore, Nodes: []string{row.Node}})
+	}
+	if totals.Scores != nil || !reflect.DeepEqual(totals.ScoreTotals, want) {
+		t.Errorf("ScoreTotals: scores %+v, totals %+v; want no scores, totals %+v", totals.Scores, totals.ScoreTotals, want)
+	}
 }
 
 func TestScheduleAssume(t *testing.T) {
@@ -355,10 +369,10 @@ func TestClose(t *testing.T) {
 
 func TestFlagsMatchTheCHeader(t *testing.T) {
 	// docs/api.md: SCHED_SCHEDULE_ASSUME 0x1, NODE_STATUSES 0x2, SCORES 0x4,
-	// NODE_STATUSES_IF_NO_NODE 0x8, NODE_STATUS_GROUPS 0x10.
+	// NODE_STATUSES_IF_NO_NODE 0x8, NODE_STATUS_GROUPS 0x10, SCORE_TOTALS 0x20.
 	got := []sched.ScheduleFlag{sched.Assume, sched.NodeStatuses, sched.Scores, sched.NodeStatusesIfNoNode,
-		sched.NodeStatusGroups}
-	if want := []sched.ScheduleFlag{1, 2, 4, 8, 16}; !reflect.DeepEqual(got, want) {
+		sched.NodeStatusGroups, sched.ScoreTotals}
+	if want := []sched.ScheduleFlag{1, 2, 4, 8, 16, 32}; !reflect.DeepEqual(got, want) {
 		t.Errorf("flags = %v, want %v", got, want)
 	}
 }

@@ -166,6 +166,17 @@ SCHED_API sched_status sched_engine_apply(sched_engine *engine, const char *json
  * what a caller building upstream's NodeToStatus (FitError,
  * pkg/scheduler/framework/types.go) spends its time decoding. */
 #define SCHED_SCHEDULE_NODE_STATUS_GROUPS 0x10u
+/* Include "scoreTotals":[{"totalScore":N,"nodes":["name",...]},...]: every
+ * scored node's total score (the sum of its weighted scores, as in
+ * "scores"), grouped by total: one group per distinct total, in the order
+ * its first node was scored, each group's nodes in that order. Empty when
+ * fewer than two nodes were feasible (upstream scores nothing then). What a
+ * caller answering upstream's Score per node needs (a kube-scheduler fork
+ * in plugin mode) without "scores"' per-plugin rows, which the engine then
+ * need not keep: equal totals are common (on SchedulingBasic most feasible
+ * nodes tie), so a few groups replace one object per feasible node. Mirrors
+ * the totals of prioritizeNodes (pkg/scheduler/schedule_one.go). */
+#define SCHED_SCHEDULE_SCORE_TOTALS 0x20u
 
 /* Runs one scheduling cycle for a pending core/v1 Pod (JSON object) and
  * writes the outcome to *result_json (docs/api.md, "Schedule result"):
@@ -361,8 +372,8 @@ SCHED_API sched_status sched_engine_scale_up(sched_engine *engine, const char *r
  *   {"results":[<schedule result>,...]}
  * with one sched_engine_schedule result per cycle, in order (flags:
  * SCHED_SCHEDULE_NODE_STATUSES, SCHED_SCHEDULE_NODE_STATUSES_IF_NO_NODE,
- * SCHED_SCHEDULE_NODE_STATUS_GROUPS and SCHED_SCHEDULE_SCORES; other bits are
- * rejected). A failure undoes every cycle of the call (convention 3). */
+ * SCHED_SCHEDULE_NODE_STATUS_GROUPS, SCHED_SCHEDULE_SCORES and
+ * SCHED_SCHEDULE_SCORE_TOTALS; other bits are rejected). A failure undoes every cycle of the call (convention 3). */
 SCHED_API sched_status sched_engine_run(sched_engine *engine, uint32_t max_cycles,
                                         uint32_t flags, char **result_json,
                                         sched_error **err);

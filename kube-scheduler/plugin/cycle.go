@@ -67,7 +67,7 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 	// objects.
 	flags := []sched.ScheduleFlag{sched.NodeStatusesIfNoNode, sched.NodeStatusGroups}
 	if pl.args.Mode == ModePlugin {
-		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups, sched.Scores}
+		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups, sched.ScoreTotals}
 	}
 	// The engine judges time (DynamicResources' binding timeout) on its
 	// clock: the scheduler's wall time, as upstream's time.Now().
@@ -238,10 +238,16 @@ func newCycleState(res *sched.Result) *cycleState {
 			s.rejected[node] = statusFrom(g.Code, g.Reasons)
 		}
 	}
-	if res.Scores != nil {
-		s.scores = make(map[string]int64, len(res.Scores.Nodes))
-		for _, n := range res.Scores.Nodes {
-			s.scores[n.Node] = n.TotalScore
+	if res.ScoreTotals != nil {
+		scored := 0
+		for _, g := range res.ScoreTotals {
+			scored += len(g.Nodes)
+		}
+		s.scores = make(map[string]int64, scored)
+		for _, g := range res.ScoreTotals {
+			for _, node := range g.Nodes {
+				s.scores[node] = g.TotalScore
+			}
 		}
 	}
 	return s

@@ -68,10 +68,9 @@ func TestFilter(t *testing.T) {
 			{Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity",
 				Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Nodes: []string{"n3", "n5"}},
 			{Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}, Nodes: []string{"n6"}}},
-		Scores: &sched.ScoreTable{Plugins: []string{"NodeResourcesFit"}, Nodes: []sched.NodeScores{
-			{Node: "n1", TotalScore: 90, Scores: []int64{90}}, {Node: "n2", TotalScore: 80, Scores: []int64{80}}}}}
+		ScoreTotals: []sched.ScoreTotal{{TotalScore: 90, Nodes: []string{"n1"}}, {TotalScore: 80, Nodes: []string{"n2", "n7"}}}}
 	algorithm := *scheduled
-	algorithm.Scores = nil // ModeAlgorithm does not ask for scores
+	algorithm.ScoreTotals = nil // ModeAlgorithm does not ask for scores
 	tests := []struct {
 		name     string
 		mode     Mode
@@ -82,6 +81,7 @@ func TestFilter(t *testing.T) {
 	}{
 		{name: "chosen", mode: ModePlugin, res: scheduled, node: "n1", wantCode: fwk.Success},
 		{name: "feasible, plugin mode", mode: ModePlugin, res: scheduled, node: "n2", wantCode: fwk.Success},
+		{name: "feasible, second of its score group", mode: ModePlugin, res: scheduled, node: "n7", wantCode: fwk.Success},
 		{name: "rejected", mode: ModePlugin, res: scheduled, node: "n3", wantCode: fwk.UnschedulableAndUnresolvable,
 			wantMsg: "node(s) didn't match Pod's node affinity/selector"},
 		{name: "rejected, second of its group", mode: ModePlugin, res: scheduled, node: "n5", wantCode: fwk.UnschedulableAndUnresolvable,
@@ -104,6 +104,23 @@ func TestFilter(t *testing.T) {
 				t.Errorf("Filter = %v %q, want %v %q", st.Code(), st.Message(), tc.wantCode, tc.wantMsg)
 			}
 		})
+	}
+}
+
+// TestScore: each node's total from the engine's groups of equal totals;
+// 0 for a node the engine did not score.
+func TestScore(t *testing.T) {
+	res := &sched.Result{Node: "n1", Reason: sched.ReasonScheduled,
+		ScoreTotals: []sched.ScoreTotal{{TotalScore: 90, Nodes: []string{"n1"}}, {TotalScore: 80, Nodes: []string{"n2", "n7"}}}}
+	state := framework.NewCycleState()
+	state.Write(stateKey, newCycleState(res))
+	pl := &LibSched{args: Args{Mode: ModePlugin}}
+	for node, want := range map[string]int64{"n1": 90, "n2": 80, "n7": 80, "n4": 0} {
+		nodeInfo := framework.NewNodeInfo()
+		nodeInfo.SetNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: node}})
+		if got, st := pl.Score(context.Background(), state, &v1.Pod{}, nodeInfo); got != want || !st.IsSuccess() {
+			t.Errorf("Score(%s) = %d %v, want %d", node, got, st, want)
+		}
 	}
 }
 

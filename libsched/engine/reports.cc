@@ -29,11 +29,16 @@ void AddNodeStatuses(const ScheduleResult& r, const ClusterState& state, PodResu
   }
 }
 
-void AddScores(const ScheduleResult& r, PodResult& out) {
-  out.score_plugins.assign(r.score_plugins.begin(), r.score_plugins.end());
+// `per_plugin`: each plugin's weighted score too, not only the totals.
+void AddScores(const ScheduleResult& r, bool per_plugin, PodResult& out) {
+  if (per_plugin) out.score_plugins.assign(r.score_plugins.begin(), r.score_plugins.end());
   out.scores.reserve(r.scored_nodes.size());
   for (size_t i = 0; i < r.scored_nodes.size(); ++i) {
     NodeScores s{r.scored_nodes[i]->node()->name, r.total_scores[i], {}};
+    if (!per_plugin) {
+      out.scores.push_back(std::move(s));
+      continue;
+    }
     s.scores.reserve(r.score_plugins.size());
     for (size_t p = 0; p < r.score_plugins.size(); ++p) s.scores.push_back(r.PluginScore(p, i));
     out.scores.push_back(std::move(s));
@@ -76,7 +81,7 @@ PodResult MakePodResult(const Pod& pod, const ScheduleResult& r, const ClusterSt
   out.with_node_statuses = options.node_statuses ||
                            (options.node_statuses_if_no_node && out.outcome != Outcome::kScheduled);
   if (out.with_node_statuses) AddNodeStatuses(r, state, out);
-  if (options.scores) AddScores(r, out);
+  if (options.scores || options.score_totals) AddScores(r, options.scores, out);
   return out;
 }
 

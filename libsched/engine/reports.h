@@ -31,6 +31,9 @@ struct ScheduleOptions {
   // needs); node_statuses wins.
   bool node_statuses_if_no_node = false;
   bool scores = false;         // PodResult::score_plugins and scores
+  // PodResult::scores with totals only (NodeScores::scores empty) unless
+  // `scores` is set too: the cycle keeps no per-plugin scores for them.
+  bool score_totals = false;
 };
 
 // The scores a cycle must keep for MakePodResult under `options`.
@@ -77,7 +80,8 @@ struct PodResult {
   std::vector<NodeVerdict> node_statuses;
   bool with_node_statuses = false;
   // ScheduleOptions::scores: the Score plugins that ran and each feasible
-  // node's weighted scores (empty when fewer than two were feasible).
+  // node's weighted scores (empty when fewer than two were feasible);
+  // ScheduleOptions::score_totals alone: each node's total, no plugins.
   std::vector<std::string> score_plugins;
   std::vector<NodeScores> scores;
 };

@@ -446,6 +446,68 @@ static void TestNodeStatusGroups(void) {
   sched_engine_free(engine);
 }
 
+/* The "totalScore" of `node` in the "scores" section of `json`. */
+static long TotalScoreOf(const char *json, const char *node) {
+  char key[128];
+  const char *at;
+  long total = -1;
+  snprintf(key, sizeof key, "{\"node\":\"%s\",\"totalScore\":", node);
+  at = strstr(json, key);
+  CHECK(at != NULL);
+  CHECK(sscanf(at + strlen(key), "%ld", &total) == 1);
+  return total;
+}
+
+/* SCHED_SCHEDULE_SCORE_TOTALS: the totals of "scores", grouped by total in
+ * the order of their first node. n1 and n3 are alike, n2 is smaller. */
+static void TestScoreTotals(void) {
+  static const char kNode3[] =
+      "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n3\"},"
+      "\"status\":{\"allocatable\":{\"cpu\":\"2\",\"memory\":\"4Gi\",\"pods\":\"110\"}}}";
+  char pod[1024], events[2048], want[256];
+  char *result, *out = NULL;
+  long alike, small;
+  sched_engine *engine = NewEngine();
+  snprintf(events, sizeof events,
+           "[{\"type\":\"ADDED\",\"object\":%s},{\"type\":\"ADDED\",\"object\":%s},"
+           "{\"type\":\"ADDED\",\"object\":%s}]",
+           kNode1, kNode2, kNode3);
+  sched_free(Apply(engine, events));
+
+  PodJson(pod, sizeof pod, "p", "100m");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_SCORES | SCHED_SCHEDULE_SCORE_TOTALS);
+  alike = TotalScoreOf(result, "n1");
+  small = TotalScoreOf(result, "n2");
+  CHECK(TotalScoreOf(result, "n3") == alike);
+  CHECK(alike != small);
+  snprintf(want, sizeof want,
+           "\"scoreTotals\":[{\"totalScore\":%ld,\"nodes\":[\"n1\",\"n3\"]},"
+           "{\"totalScore\":%ld,\"nodes\":[\"n2\"]}]}",
+           alike, small);
+  CHECK_CONTAINS(result, want);
+  sched_free(result);
+  /* Alone: the same groups, no per-plugin "scores". */
+  result = Schedule(engine, pod, SCHED_SCHEDULE_SCORE_TOTALS);
+  CHECK_CONTAINS(result, want);
+  CHECK(strstr(result, "\"scores\"") == NULL);
+  sched_free(result);
+  /* sched_engine_run takes the bit too. */
+  PodJson(pod, sizeof pod, "queued", "100m");
+  snprintf(events, sizeof events, "{\"type\":\"ADDED\",\"object\":%s}", pod);
+  sched_free(Apply(engine, events));
+  CHECK(sched_engine_run(engine, 1, SCHED_SCHEDULE_SCORE_TOTALS, &out, NULL) == SCHED_OK);
+  CHECK_CONTAINS(out, want);
+  sched_free(out);
+
+  /* One feasible node (the queued pod took 100m of n1 or n3): nothing is
+   * scored, the groups are empty. */
+  PodJson(pod, sizeof pod, "wide", "1950m");
+  result = Schedule(engine, pod, SCHED_SCHEDULE_SCORE_TOTALS);
+  CHECK_CONTAINS(result, "\"scoreTotals\":[]");
+  sched_free(result);
+  sched_engine_free(engine);
+}
+
 /* 101 nodes; a cycle that evaluates 100 of them leaves the rotating start
  * index at 100; after one node is deleted the next cycle must still walk
  * the 100 that remain (it once read past the node list, issue 13). */
@@ -761,6 +823,7 @@ int main(void) {
   TestApplyIsAllOrNothing();
   TestSchedule();
   TestNodeStatusGroups();
+  TestScoreTotals();
   TestScheduleAfterNodeRemoval();
   TestQueue();
   TestStats();

@@ -133,6 +133,35 @@ inline bool CheckScheduleResult(const char* result, uint32_t flags) {
   if (!(flags & SCHED_SCHEDULE_SCORES)) {
     FUZZ_CHECK(scores == nullptr, "scores without the flag: %s", result);
   }
+  const cJSON* totals = cJSON_GetObjectItemCaseSensitive(doc, "scoreTotals");
+  FUZZ_CHECK((totals != nullptr) == ((flags & SCHED_SCHEDULE_SCORE_TOTALS) != 0),
+             "scoreTotals present without the flag or absent with it: %s", result);
+  if (totals != nullptr && scores != nullptr) {
+    // The same totals as the per-plugin rows, every scored node once.
+    const cJSON* rows = cJSON_GetObjectItemCaseSensitive(scores, "nodes");
+    int grouped_nodes = 0;
+    const cJSON* group;
+    cJSON_ArrayForEach(group, totals) {
+      const cJSON* total = cJSON_GetObjectItemCaseSensitive(group, "totalScore");
+      const cJSON* name;
+      cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(group, "nodes")) {
+        ++grouped_nodes;
+        bool found = false;
+        const cJSON* row;
+        cJSON_ArrayForEach(row, rows) {
+          const cJSON* row_node = cJSON_GetObjectItemCaseSensitive(row, "node");
+          if (cJSON_IsString(row_node) && cJSON_IsString(name) &&
+              std::string_view(row_node->valuestring) == name->valuestring) {
+            found = cJSON_GetObjectItemCaseSensitive(row, "totalScore")->valuedouble ==
+                    total->valuedouble;
+          }
+        }
+        FUZZ_CHECK(found, "scoreTotals disagree with scores: %s", result);
+      }
+    }
+    FUZZ_CHECK(grouped_nodes == cJSON_GetArraySize(rows),
+               "scoreTotals and scores list different nodes: %s", result);
+  }
   cJSON_Delete(doc);
   return want_assumed;
 }
@@ -226,7 +255,8 @@ inline constexpr std::string_view kAssumedPod = R"json({"apiVersion":"v1","kind"
  "spec":{"containers":[{"name":"c","image":"registry.k8s.io/pause:3.9","resources":{"requests":{"cpu":"100m"}}}]}})json";
 
 inline constexpr uint32_t kAllFlags = SCHED_SCHEDULE_ASSUME | SCHED_SCHEDULE_NODE_STATUSES |
-                                      SCHED_SCHEDULE_NODE_STATUS_GROUPS | SCHED_SCHEDULE_SCORES;
+                                      SCHED_SCHEDULE_NODE_STATUS_GROUPS | SCHED_SCHEDULE_SCORES |
+                                      SCHED_SCHEDULE_SCORE_TOTALS;
 
 }  // namespace fuzz
 

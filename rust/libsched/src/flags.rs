@@ -36,6 +36,10 @@ impl ScheduleFlags {
         ScheduleFlags(sys::SCHED_SCHEDULE_NODE_STATUS_GROUPS);
     /// Fill [`ScheduleResult::scores`](crate::ScheduleResult::scores).
     pub const SCORES: ScheduleFlags = ScheduleFlags(sys::SCHED_SCHEDULE_SCORES);
+    /// Fill [`ScheduleResult::score_totals`](crate::ScheduleResult::score_totals):
+    /// every scored node's total, grouped by total, without the per-plugin
+    /// rows of `SCORES` (what an answer to upstream's Score per node needs).
+    pub const SCORE_TOTALS: ScheduleFlags = ScheduleFlags(sys::SCHED_SCHEDULE_SCORE_TOTALS);
 
     /// No flags.
     pub const fn empty() -> ScheduleFlags {

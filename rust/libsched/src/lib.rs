@@ -55,7 +55,7 @@ pub use scale_up::{
 pub use types::{
     ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,
     NodeScores, NodeState, NodeStatus, NodeStatusGroup, QueueName, QueueState, QueuedPod, Reason,
-    Resource, RunResult, ScheduleResult, ScoreTable, Stats, Victim,
+    Resource, RunResult, ScheduleResult, ScoreTable, ScoreTotal, Stats, Victim,
 };
 
 use std::ffi::CStr;

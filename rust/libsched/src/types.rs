@@ -80,6 +80,11 @@ pub struct ScheduleResult {
     /// [`ScheduleFlags::SCORES`] and at least two feasible nodes.
     #[serde(default)]
     pub scores: Option<ScoreTable>,
+    /// Every scored node's total score, grouped by total; only with
+    /// [`ScheduleFlags::SCORE_TOTALS`] (empty when fewer than two nodes
+    /// were feasible).
+    #[serde(default)]
+    pub score_totals: Vec<ScoreTotal>,
 }
 
 /// A pod preemption would evict.
@@ -121,6 +126,17 @@ pub struct NodeStatusGroup {
     #[serde(default)]
     pub reasons: Vec<String>,
     /// The nodes rejected this way.
+    pub nodes: Vec<String>,
+}
+
+/// The nodes whose weighted scores sum to one total. Groups come in the
+/// order of their first scored node, and each group's nodes in that order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreTotal {
+    /// As [`NodeScores::total_score`].
+    pub total_score: i64,
+    /// The nodes with this total.
     pub nodes: Vec<String>,
 }
 

@@ -128,6 +128,30 @@ fn schedule_assume_and_scores() {
 }
 
 #[test]
+fn score_totals_group_the_totals_of_scores() {
+    let engine = two_nodes();
+    let scored = engine
+        .schedule_object(&pod("b", "100m"), ScheduleFlags::SCORES)
+        .unwrap()
+        .scores
+        .expect("two feasible nodes are scored");
+    let r = engine
+        .schedule_object(&pod("b", "100m"), ScheduleFlags::SCORE_TOTALS)
+        .unwrap();
+    assert!(r.scores.is_none());
+    // n1 and n2 differ in size, so each total is a group of its own.
+    let want: Vec<libsched::ScoreTotal> = scored
+        .nodes
+        .iter()
+        .map(|n| libsched::ScoreTotal {
+            total_score: n.total_score,
+            nodes: vec![n.node.clone()],
+        })
+        .collect();
+    assert_eq!(r.score_totals, want);
+}
+
+#[test]
 fn queue_clock_and_run() {
     let engine = two_nodes();
     engine
