@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "libsched/state/cluster_state.h"
 #include "libsched/testing/builders.h"
@@ -99,6 +100,12 @@ TEST(DomainCountsTest, AddGroupCountsAsNodeByNode) {
   ClusterState s;
   AddNodes(s);
   Interner& in = s.interner();
+  // A second shared key: rack r1 on a and c, r2 on b.
+  for (const auto& [name, zone, rack] :
+       {std::tuple("a", "z1", "r1"), std::tuple("b", "z1", "r2"), std::tuple("c", "z2", "r1")}) {
+    s.UpsertNode(NodeBuilder(in, name).Label("host", name).Label("zone", zone).Label("rack", rack)
+                     .Build());
+  }
   int n = 0;
   for (const char* node : {"a", "a", "b", "c", "d", "gone"}) {
     s.UpsertPod(testing::PodBuilder(in, "p" + std::to_string(n++))
@@ -108,7 +115,7 @@ TEST(DomainCountsTest, AddGroupCountsAsNodeByNode) {
   }
   ASSERT_EQ(s.pod_label_index().groups().size(), 1u);
   const PodLabelIndex::Group& group = *s.pod_label_index().groups().begin()->second;
-  for (const char* key : {"zone", "host"}) {
+  for (const char* key : {"zone", "rack", "host"}) {
     DomainCounts by_group(&s.topology_domains()), by_node(&s.topology_domains());
     const size_t k = by_group.For(in.Find(key));
     ASSERT_EQ(by_node.For(in.Find(key)), k);
