@@ -149,21 +149,20 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
   }
   // getIncomingAffinityAntiAffinityCounts: every pod matters when P has
   // terms, but P's terms read only a pod's namespace and labels, so they
-  // are matched once per group of such pods and counted per node's domain
-  // (nodes without a Node object, outside the snapshot's node list, have
-  // no domain).
+  // are matched once per group of such pods and counted per domain: from
+  // the group's counts per domain for a key whose domains are shared (a
+  // zone: O(domains), not O(nodes)), else per node's domain (nodes
+  // without a Node object, outside the snapshot's node list, have no
+  // domain).
   const bool incoming = !s.required_affinity.empty() || !s.required_anti_affinity.empty();
   if (incoming) {
-    auto count_group = [](DomainCounts& counts, size_t k, const PodLabelIndex::Group& g) {
-      for (const auto& [index, count] : g.nodes) counts.Add(k, index, count);
-    };
     for (const auto& [key, group] : snapshot.pod_label_index().groups()) {
       if (MatchesAllTerms(s.required_affinity, group->sample, in)) {
-        for (size_t k : s.affinity_keys) count_group(s.affinity_counts, k, *group);
+        for (size_t k : s.affinity_keys) s.affinity_counts.AddGroup(k, *group, 1);
       }
       for (size_t i = 0; i < s.required_anti_affinity.size(); ++i) {
         if (s.required_anti_affinity[i].Matches(group->sample, NoLabels(), in)) {
-          count_group(s.anti_affinity_counts, s.anti_affinity_keys[i], *group);
+          s.anti_affinity_counts.AddGroup(s.anti_affinity_keys[i], *group, 1);
         }
       }
     }

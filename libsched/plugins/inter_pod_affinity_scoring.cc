@@ -23,9 +23,10 @@ class ScoreBuilder {
       : pod_(pod), ns_labels_(ns_labels), hard_weight_(hard_weight), in_(in), out_(*out) {}
 
   // P's preferred terms against a group of pods alike (namespace and
-  // labels): each term is matched once, then counted in the domain of
-  // every node holding the group's pods (nodes without a Node object,
-  // outside the snapshot's node list, have none).
+  // labels): each term is matched once, then counted in the domains of
+  // the group's pods (DomainCounts::AddGroup: per domain for a shared key,
+  // else per node; nodes without a Node object, outside the snapshot's
+  // node list, have none).
   void ProcessIncomingTerms(const PodLabelIndex::Group& g) {
     static const LabelSet kNoLabels;  // P's terms are merged
     for (const auto& [terms, multiplier] :
@@ -34,9 +35,7 @@ class ScoreBuilder {
         if (!t.term.Matches(g.sample, kNoLabels, in_)) continue;
         const size_t k = out_.topology_score.For(t.term.topology_key);
         const int64_t weight = int64_t{t.weight} * multiplier;
-        for (const auto& [index, count] : g.nodes) {
-          if (out_.topology_score.Add(k, index, weight * count)) out_.topology_counted = true;
-        }
+        if (out_.topology_score.AddGroup(k, g, weight)) out_.topology_counted = true;
       }
     }
   }

@@ -152,6 +152,56 @@ void ClusterState::MoveAffinityTerms(const NodeInfo& info, const Node* old) {
   }
 }
 
+std::vector<uint64_t> ClusterState::SharedLabelPairs(const Node* node) const {
+  std::vector<uint64_t> pairs;
+  if (node == nullptr) return pairs;
+  for (const auto& [key, value] : node->labels.entries()) {
+    const TopologyDomains::Key* domains = topology_domains_->Find(key);
+    if (domains != nullptr && !domains->OneNodePerDomain()) {
+      pairs.push_back(PodLabelIndex::Pair(key, value));
+    }
+  }
+  return pairs;
+}
+
+template <class Fn>
+void ClusterState::MoveLabelPairs(const NodeInfo& info, const Node* old, const Node* now,
+                                  Fn&& change_domains) {
+  // The keys of both label sets, each once, and whether it was shared.
+  std::vector<std::pair<Atom, bool>> keys;
+  for (const Node* n : {old, now}) {
+    if (n == nullptr) continue;
+    for (const auto& [key, value] : n->labels.entries()) {
+      if (std::any_of(keys.begin(), keys.end(), [&](const auto& k) { return k.first == key; })) {
+        continue;
+      }
+      const TopologyDomains::Key* domains = topology_domains_->Find(key);
+      keys.emplace_back(key, domains != nullptr && !domains->OneNodePerDomain());
+    }
+  }
+  const std::vector<uint64_t> before = SharedLabelPairs(old);
+  for (const auto& pod : info.pods()) pod_labels_.CountPairs(*pod, before, -1, log());
+  change_domains();
+  for (const auto& [key, was_shared] : keys) {
+    const TopologyDomains::Key* domains = topology_domains_->Find(key);
+    const bool shared = domains != nullptr && !domains->OneNodePerDomain();
+    if (was_shared && !shared) pod_labels_.DropKey(key, log());
+    if (shared && !was_shared) {
+      for (const NodeInfo* other : *by_index_) {
+        if (other == nullptr || other->index() == info.index() || other->node() == nullptr) {
+          continue;
+        }
+        const std::optional<Atom> value = other->node()->labels.Get(key);
+        if (!value) continue;
+        const uint64_t pair[] = {PodLabelIndex::Pair(key, *value)};
+        for (const auto& pod : other->pods()) pod_labels_.CountPairs(*pod, pair, 1, log());
+      }
+    }
+  }
+  const std::vector<uint64_t> after = SharedLabelPairs(now);
+  for (const auto& pod : info.pods()) pod_labels_.CountPairs(*pod, after, 1, log());
+}
+
 void ClusterState::SaveSnapshotOrder() {
   if (snapshot_order_saved_) return;
   // No node came or went since the snapshot, so node_index_list_ is its
@@ -276,9 +326,11 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   if (old) CountImages(*old, -1);
   CountImages(*node, +1);
   if (old == nullptr || old->labels != node->labels) {
-    TopologyDomains& domains = topology_domains_.Mutable(log());
-    if (old) domains.RemoveNode(info.index(), old->labels, log());
-    domains.AddNode(info.index(), node->labels, log());
+    MoveLabelPairs(info, old.get(), node.get(), [&] {
+      TopologyDomains& domains = topology_domains_.Mutable(log());
+      if (old) domains.RemoveNode(info.index(), old->labels, log());
+      domains.AddNode(info.index(), node->labels, log());
+    });
   }
   info.SetNode(std::move(node), Bump());
   if (!old || old->labels != info.node()->labels) MoveAffinityTerms(info, old.get());
@@ -319,7 +371,9 @@ bool ClusterState::RemoveNode(std::string_view name) {
   SaveNodeInfo(info);
   CountImages(*info.node(), -1);
   const std::shared_ptr<const Node> old = info.shared_node();
-  topology_domains_.Mutable(log()).RemoveNode(info.index(), old->labels, log());
+  MoveLabelPairs(info, old.get(), nullptr, [&] {
+    topology_domains_.Mutable(log()).RemoveNode(info.index(), old->labels, log());
+  });
   info.ClearNode(Bump());
   MoveAffinityTerms(info, old.get());
   tree_.Mutable(log()).Remove(key, log());
@@ -336,6 +390,7 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   SaveNodeInfo(info);
   info.AddPod(pod, Bump());
   pod_labels_.Add(*pod, info.index(), log());
+  pod_labels_.CountPairs(*pod, SharedLabelPairs(info.node()), 1, log());
   if (HasAffinityTerms(*pod)) affinity_terms_.Mutable(log()).Add(*pod, info.node(), log());
   CountPVCRefs(*pod, +1);
   auto& shard = pods_.MutableShard(key, log());
@@ -352,6 +407,7 @@ bool ClusterState::RemovePod(std::string_view key) {
   NodeInfo& info = MutableInfo(node_name);
   SaveNodeInfo(info);
   info.RemovePod(&pod, Bump());
+  pod_labels_.CountPairs(pod, SharedLabelPairs(info.node()), -1, log());
   pod_labels_.Remove(pod, info.index(), log());
   if (HasAffinityTerms(pod)) affinity_terms_.Mutable(log()).Remove(pod, info.node(), log());
   CountPVCRefs(pod, -1);

@@ -335,6 +335,17 @@ class ClusterState {
   // The node of `info` changed from `old` (null: none) to info.node(): its
   // pods' terms move to their new topology domains.
   void MoveAffinityTerms(const NodeInfo& info, const Node* old);
+  // PodLabelIndex::Pair of each label of `node` (null: none) whose key some
+  // two nodes share a value of: the pairs its pods count in their
+  // PodLabelIndex groups (Group::pairs).
+  std::vector<uint64_t> SharedLabelPairs(const Node* node) const;
+  // The Node of `info` goes from `old` to `now` (null: none) while
+  // change_domains() updates topology_domains_: its pods' label pairs move
+  // with it, a key that stops being shared is dropped from every group,
+  // and one that becomes shared is counted for every other node's pods
+  // (O(pods), once per such change).
+  template <class Fn>
+  void MoveLabelPairs(const NodeInfo& info, const Node* old, const Node* now, Fn&& change_domains);
   // Counts the pod's persistentVolumeClaim volumes in pvc_ref_counts_.
   void CountPVCRefs(const Pod& pod, int delta);
   // Before a node is added or removed: keeps the last snapshot's order

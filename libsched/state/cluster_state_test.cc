@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -641,6 +643,101 @@ TEST(ClusterStateCloneTest, ACloneInsideABatchKeepsEveryKindOfObject) {
   EXPECT_EQ(c->resource_slices().size(), 1u);
   EXPECT_EQ(s.generation(), 0u);
   EXPECT_EQ(c->generation(), 13u + kNumWorkloadKinds);  // one per object
+}
+
+}  // namespace
+}  // namespace cluster_state_test
+}  // namespace sched
+
+namespace sched {
+namespace cluster_state_test {
+namespace {
+
+// A group's name in the maps below: namespace and label atoms.
+std::string GroupName(const std::string& ns, const LabelSet& labels) {
+  std::string out = ns;
+  for (const auto& [key, value] : labels.entries()) {
+    out += "|" + std::to_string(key) + "=" + std::to_string(value);
+  }
+  return out;
+}
+
+// PodLabelIndex::Group::pairs recomputed from the NodeInfos: each group's
+// pods per label (key, value) of their node, for keys that some two nodes
+// share a value of.
+std::map<std::pair<std::string, uint64_t>, int64_t> PairsFromScratch(const ClusterState& s) {
+  std::map<std::pair<std::string, uint64_t>, int64_t> out;
+  s.ForEachNodeInfo([&](const std::string&, const NodeInfo& info) {
+    if (info.node() == nullptr) return;
+    for (const auto& pod : info.pods()) {
+      for (const auto& [key, value] : info.node()->labels.entries()) {
+        const TopologyDomains::Key* d = s.topology_domains().Find(key);
+        if (d == nullptr || d->OneNodePerDomain()) continue;
+        ++out[{GroupName(pod->ns, pod->labels),
+               PodLabelIndex::Pair(key, value)}];
+      }
+    }
+  });
+  return out;
+}
+
+std::map<std::pair<std::string, uint64_t>, int64_t> PairsOfIndex(const ClusterState& s) {
+  std::map<std::pair<std::string, uint64_t>, int64_t> out;
+  for (const auto& [key, group] : s.pod_label_index().groups()) {
+    for (const auto& [pair, count] : group->pairs) {
+      EXPECT_GT(count, 0);
+      out[{GroupName(group->sample.ns, group->sample.labels), pair}] += count;
+    }
+  }
+  return out;
+}
+
+// Random nodes (zone and rack labels whose values become shared and stop
+// being so, nodes relabelled, removed and re-added) and pods (on known and
+// unknown nodes), some changes in Batches rolled back: after each step the
+// groups' label pairs are what the NodeInfos say. Fails when a node
+// change does not move its pods' pairs, or a key that became (or stopped
+// being) shared is not backfilled (or dropped).
+TEST(ClusterStatePodLabelPairsTest, GroupPairsFollowNodesAndPods) {
+  std::mt19937 rng(7);
+  ClusterState s;
+  Interner& in = s.interner();
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  auto upsert_node = [&] {
+    NodeBuilder b(in, "n" + std::to_string(pick(8)));
+    b.Label("zone", "z" + std::to_string(pick(3)));
+    if (pick(2) == 0) b.Label("rack", "r" + std::to_string(pick(6)));
+    s.UpsertNode(b.Build());
+  };
+  auto step = [&] {
+    switch (pick(5)) {
+      case 0:
+      case 1:
+        upsert_node();
+        break;
+      case 2:
+        s.RemoveNode("n" + std::to_string(pick(8)));
+        break;
+      case 3:
+        s.UpsertPod(PodBuilder(in, "p" + std::to_string(pick(12)))
+                        .Label("app", "a" + std::to_string(pick(2)))
+                        .NodeName("n" + std::to_string(pick(9)))
+                        .Build());
+        break;
+      default:
+        s.RemovePod("default/p" + std::to_string(pick(12)));
+    }
+  };
+  for (int i = 0; i < 1500; ++i) {
+    if (pick(10) == 0) {
+      ClusterState::Batch batch(s);
+      for (int j = 0; j < 5; ++j) step();
+      if (pick(2) == 0) batch.Commit();
+    } else {
+      step();
+    }
+    ASSERT_EQ(PairsOfIndex(s), PairsFromScratch(s)) << "step " << i;
+  }
 }
 
 }  // namespace

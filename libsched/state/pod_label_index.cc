@@ -1,6 +1,8 @@
 #include "libsched/state/pod_label_index.h"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <functional>
 
 namespace sched {
@@ -58,6 +60,29 @@ void PodLabelIndex::Remove(const Pod& pod, uint32_t node, UndoLog* log) {
   if (g.nodes.empty()) {
     undo::Erase(log, groups, it);
     BumpVersion(log);
+  }
+}
+
+void PodLabelIndex::CountPairs(const Pod& pod, std::span<const uint64_t> pairs, int64_t delta,
+                               UndoLog* log) {
+  if (pairs.empty()) return;
+  const Key key{pod.ns_atom, pod.labels, pod.terminating};
+  if (!groups_->contains(key)) return;
+  Group& g = groups_.Mutable(log).find(key)->second.Mutable(log);
+  for (const uint64_t pair : pairs) undo::AddCount(log, g.pairs, pair, delta);
+}
+
+void PodLabelIndex::DropKey(Atom key, UndoLog* log) {
+  for (auto& [k, group] : groups_.Mutable(log)) {
+    const bool has_key = std::any_of(group->pairs.begin(), group->pairs.end(),
+                                     [&](const auto& p) { return PairKey(p.first) == key; });
+    if (!has_key) continue;
+    std::unordered_map<uint64_t, int64_t>& pairs = group.Mutable(log).pairs;
+    for (auto it = pairs.begin(); it != pairs.end();) {
+      auto next = std::next(it);
+      if (PairKey(it->first) == key) undo::Erase(log, pairs, it);
+      it = next;
+    }
   }
 }
 

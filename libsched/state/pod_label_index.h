@@ -1,11 +1,14 @@
 // PodLabelIndex: the bound and assumed pods grouped by namespace and labels,
-// each group with the nodes holding its pods and how many. An incoming
-// pod's affinity terms select pods by namespace and labels only, so
-// InterPodAffinity evaluates a term once per group and adds the group's
-// per-node counts: a cycle costs O(groups + nodes), not O(pods), where
-// upstream walks every pod (interpodaffinity/filtering.go
-// getIncomingAffinityAntiAffinityCounts, scoring.go PreScore). Pods of one
-// template share a group, so there are few.
+// each group with the nodes holding its pods and how many, and how many
+// per value of each label key that two nodes share a value of (a zone).
+// An incoming pod's affinity terms select pods by namespace and labels
+// only, so InterPodAffinity evaluates a term once per group and adds the
+// group's counts per domain: a cycle costs O(groups x domains) for a
+// shared key (a zone), O(groups + nodes) for a key with one node per
+// value (a hostname), where upstream walks every pod
+// (interpodaffinity/filtering.go getIncomingAffinityAntiAffinityCounts,
+// scoring.go PreScore). Pods of one template share a group, so there are
+// few.
 //
 // Kept up to date by ClusterState as pods come and go. Nodes are named by
 // NodeInfo::index(), not by address, and groups are shared copy-on-write
@@ -18,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -41,6 +45,12 @@ class PodLabelIndex {
     std::vector<std::pair<uint32_t, int64_t>> nodes;
     // Position of each node in `nodes`.
     std::unordered_map<uint32_t, size_t> position;
+    // The group's pods by Pair(key, value) of their node's labels, for
+    // every label key of which some two nodes share a value
+    // (TopologyDomains::Key::OneNodePerDomain() false); each count > 0.
+    // Pods on a node without a Node object count in none. Kept so by
+    // ClusterState (CountPairs, DropKey).
+    std::unordered_map<uint64_t, int64_t> pairs;
   };
   struct Key {
     Atom ns;
@@ -60,6 +70,16 @@ class PodLabelIndex {
   void Add(const Pod& pod, uint32_t node, UndoLog* log = nullptr);
   // `pod` left the node with index `node`. REQUIRES: a matching Add.
   void Remove(const Pod& pod, uint32_t node, UndoLog* log = nullptr);
+  // A node label (key, value) packed as Group::pairs holds it, and back.
+  static uint64_t Pair(Atom key, Atom value) { return (uint64_t{key} << 32) | value; }
+  static Atom PairKey(uint64_t pair) { return static_cast<Atom>(pair >> 32); }
+  static Atom PairValue(uint64_t pair) { return static_cast<Atom>(pair); }
+  // Adds `delta` to each of `pairs` (from Pair) in the group of `pod`; a
+  // count falling to 0 goes. Nothing when the pod's group is absent.
+  void CountPairs(const Pod& pod, std::span<const uint64_t> pairs, int64_t delta,
+                  UndoLog* log = nullptr);
+  // Every group's pairs of label key `key` dropped.
+  void DropKey(Atom key, UndoLog* log = nullptr);
   // The groups with at least one pod.
   const Groups& groups() const { return *groups_; }
   // Names the set of groups' keys: it changes when a group comes or goes

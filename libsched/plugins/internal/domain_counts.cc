@@ -14,16 +14,38 @@ size_t DomainCounts::For(Atom key) {
 }
 
 bool DomainCounts::Add(size_t k, uint32_t node_index, int64_t delta) {
-  Key& key = keys_[k];
-  const uint32_t d = key.DomainOf(node_index);
+  const uint32_t d = keys_[k].DomainOf(node_index);
   if (d == TopologyDomains::kNone) return false;
+  AddToDomain(k, d, delta);
+  return true;
+}
+
+bool DomainCounts::AddGroup(size_t k, const PodLabelIndex::Group& group, int64_t weight) {
+  const Key& key = keys_[k];
+  bool counted = false;
+  if (key.domains != nullptr && !key.domains->OneNodePerDomain()) {
+    // ClusterState keeps the group's pairs of every such key.
+    for (const auto& [pair, count] : group.pairs) {
+      if (PodLabelIndex::PairKey(pair) != key.key) continue;
+      AddToDomain(k, key.domains->Find(PodLabelIndex::PairValue(pair)), weight * count);
+      counted = true;
+    }
+    return counted;
+  }
+  for (const auto& [index, count] : group.nodes) {
+    if (Add(k, index, weight * count)) counted = true;
+  }
+  return counted;
+}
+
+void DomainCounts::AddToDomain(size_t k, uint32_t d, int64_t delta) {
+  Key& key = keys_[k];
   if (d >= key.counts.size()) key.counts.resize(d + 1, 0);
   int64_t& c = key.counts[d];
   const bool was_zero = c == 0;
   c += delta;
   if (was_zero && c != 0) ++nonzero_;
   if (!was_zero && c == 0) --nonzero_;
-  return true;
 }
 
 const DomainCounts::Key* DomainCounts::Find(Atom key) const {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "libsched/model/interner.h"
+#include "libsched/state/pod_label_index.h"
 #include "libsched/state/topology_domains.h"
 
 namespace sched::interpodaffinity {
@@ -46,6 +47,12 @@ class DomainCounts {
   // Adds `delta` to the domain of the node with `node_index` in the counts
   // at `k` (from For) and returns true; false when the node lacks the key.
   bool Add(size_t k, uint32_t node_index, int64_t delta);
+  // Adds `weight` times each count of `group` (PodLabelIndex) to its
+  // domains in the counts at `k`: from the group's label pairs when some
+  // two nodes share a value of the key (O(pairs)), else node by node
+  // (O(nodes holding its pods)); the same sums either way. True when some
+  // pod's node has the key.
+  bool AddGroup(size_t k, const PodLabelIndex::Group& group, int64_t weight);
   // The counts at `k` (from For), for k < size().
   const Key& at(size_t k) const { return keys_[k]; }
   size_t size() const { return keys_.size(); }
@@ -58,6 +65,9 @@ class DomainCounts {
   bool operator==(const DomainCounts& o) const;
 
  private:
+  // Adds `delta` to domain `d` of the counts at `k`.
+  void AddToDomain(size_t k, uint32_t d, int64_t delta);
+
   const TopologyDomains* domains_;
   std::vector<Key> keys_;  // few: one per distinct topologyKey of the terms
   size_t nonzero_ = 0;

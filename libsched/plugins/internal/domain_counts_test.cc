@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "libsched/state/cluster_state.h"
 #include "libsched/testing/builders.h"
 
@@ -86,6 +89,41 @@ TEST(DomainCountsTest, EqualityComparesNonZeroCounts) {
   b.Add(bz, Index(s, "c"), 1);
   b.Add(bz, Index(s, "b"), -1);  // same number of non-zero counts, another domain
   EXPECT_FALSE(a == b);
+}
+
+// A group's counts added per domain of a shared key (its label pairs) and
+// per node of a one-node-per-domain key: the same counts as adding its
+// nodes one by one, with pods on a zoneless node and on a node without a
+// Node object counted nowhere. Fails when AddGroup reads the pairs of
+// another key, or skips or doubles a pair.
+TEST(DomainCountsTest, AddGroupCountsAsNodeByNode) {
+  ClusterState s;
+  AddNodes(s);
+  Interner& in = s.interner();
+  // A second shared key: rack r1 on a and c, r2 on b.
+  for (const auto& [name, zone, rack] :
+       {std::tuple("a", "z1", "r1"), std::tuple("b", "z1", "r2"), std::tuple("c", "z2", "r1")}) {
+    s.UpsertNode(NodeBuilder(in, name).Label("host", name).Label("zone", zone).Label("rack", rack)
+                     .Build());
+  }
+  int n = 0;
+  for (const char* node : {"a", "a", "b", "c", "d", "gone"}) {
+    s.UpsertPod(testing::PodBuilder(in, "p" + std::to_string(n++))
+                    .Label("app", "x")
+                    .NodeName(node)
+                    .Build());
+  }
+  ASSERT_EQ(s.pod_label_index().groups().size(), 1u);
+  const PodLabelIndex::Group& group = *s.pod_label_index().groups().begin()->second;
+  for (const char* key : {"zone", "rack", "host"}) {
+    DomainCounts by_group(&s.topology_domains()), by_node(&s.topology_domains());
+    const size_t k = by_group.For(in.Find(key));
+    ASSERT_EQ(by_node.For(in.Find(key)), k);
+    EXPECT_TRUE(by_group.AddGroup(k, group, -3));
+    for (const auto& [index, count] : group.nodes) by_node.Add(k, index, -3 * count);
+    EXPECT_TRUE(by_group == by_node) << key;
+    EXPECT_FALSE(by_group.empty()) << key;
+  }
 }
 
 }  // namespace
