@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "capi/json_arena.h"
 #include "capi/json_scan.h"
 #include "capi/limits.h"
 
@@ -51,24 +50,16 @@ ApiStatus ApplyDocument::ForEach(const cJSON* array, const JsonPath& path,
     }
     return ApiStatus();
   }
-  // Each element's tree lives in the arena until the next one's: no
-  // allocation or free per node.
-  JsonArena arena;
   size_t pos = lazy_begin_ + 1;
   for (size_t i = 0; i < lazy_count_; ++i) {
     while (IsJsonSpace(text_[pos])) ++pos;
-    // The parse stops after the element (the text is strict), so its end
-    // need not be found by a scan first.
-    const std::string_view rest = text_.substr(pos, lazy_end_ - pos);
+    // cJSON stops after the element (the text is strict), so its end need
+    // not be found by a scan first.
+    JsonDoc element;
     size_t length;
-    const cJSON* element = arena.Parse(rest, &length);
-    JsonDoc parsed;
-    if (element == nullptr) {
-      // A number out of a double's range: cJSON reads it as strtod does.
-      CAPI_RETURN_IF_ERROR(ParseCheckedJson(rest, /*strict=*/true, &parsed, &length));
-      element = parsed.get();
-    }
-    CAPI_RETURN_IF_ERROR(fn(element, path.Index(i)));
+    CAPI_RETURN_IF_ERROR(
+        ParseCheckedJson(text_.substr(pos, lazy_end_ - pos), /*strict=*/true, &element, &length));
+    CAPI_RETURN_IF_ERROR(fn(element.get(), path.Index(i)));
     pos += length;
     while (IsJsonSpace(text_[pos])) ++pos;
     ++pos;  // ',' or the closing ']'

@@ -1,7 +1,6 @@
 // ApplyDocument: a sched_engine_apply document, parsed so that its one large
 // array, the root array of events or a List's "items", stays text and its
-// elements are parsed one at a time as the decoder reaches them, each into a
-// JsonArena (capi/json_arena.h) reused for the next. Peak memory
+// elements are parsed one at a time as the decoder reaches them. Peak memory
 // is then one element's cJSON tree (plus what the decoder keeps), not the
 // whole document's, and the element count is known from the scan alone, so
 // a document over kMaxApplyItems is rejected before anything is parsed.
