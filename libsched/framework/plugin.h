@@ -149,6 +149,16 @@ class ScorePlugin : public virtual Plugin {
   virtual bool ScoreCacheKey(const CycleState& /*state*/, PodSigner& /*key*/) const {
     return false;
   }
+  // Score on the nodes[i] with which[i] set, into scores[i] (the others
+  // untouched): one call for a column the cache cannot keep (a live one),
+  // instead of a virtual Score per node. Returns false, writing nothing,
+  // when a Score would fail or the plugin has no such shortcut (the
+  // default): the caller then calls Score per node.
+  virtual bool ScoreAll(const CycleState& /*state*/, const Pod& /*pod*/,
+                        std::span<const NodeInfo* const> /*nodes*/,
+                        std::span<const char> /*which*/, std::span<int64_t> /*scores*/) const {
+    return false;
+  }
   // NormalizeScore (ScoreExtensions); `scores` is parallel to the feasible
   // nodes. Plugins without normalization keep the default.
   virtual bool HasNormalizeScore() const { return false; }

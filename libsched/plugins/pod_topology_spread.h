@@ -114,6 +114,10 @@ class PodTopologySpread final : public PreFilterPlugin,
   // Success (else Error) and `node` was one of its feasible nodes.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  // Score on the marked nodes at once (false, as Score's Error, without
+  // PreScore): the live column of the cached score walk.
+  bool ScoreAll(const CycleState& state, const Pod& pod, std::span<const NodeInfo* const> nodes,
+                std::span<const char> which, std::span<int64_t> scores) const override;
   bool HasNormalizeScore() const override { return true; }
   // Reversed into [0, 100] as upstream; nodes missing a required topology
   // key get 0. REQUIRES: PreScore ran in this cycle (else Error).

@@ -282,6 +282,18 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& /*pod*/, con
   return Status();
 }
 
+bool PodTopologySpread::ScoreAll(const CycleState& state, const Pod& /*pod*/,
+                                 std::span<const NodeInfo* const> nodes,
+                                 std::span<const char> which, std::span<int64_t> scores) const {
+  const PreScoreState* s = state.Read<PreScoreState>(slot());
+  if (s == nullptr) return false;
+  const int64_t* const raw = s->buffers->raw.data();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (which[i]) scores[i] = raw[nodes[i]->index()];
+  }
+  return true;
+}
+
 Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& /*pod*/,
                                          std::span<int64_t> scores) const {
   const PreScoreState* s = state.Read<PreScoreState>(slot());

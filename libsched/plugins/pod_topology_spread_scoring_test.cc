@@ -78,6 +78,21 @@ std::vector<int64_t> RunScore(const ScoreCase& tc, Status* pre_score) {
   *pre_score = pl.PreScore(state, *pod, feasible, cs);
   std::vector<int64_t> scores;
   if (!pre_score->IsSuccess()) return scores;
+  // ScoreAll on every node and on every other one: what Score gives on
+  // those, the others untouched.
+  for (const size_t stride : {1, 2}) {
+    std::vector<char> which(feasible.size());
+    for (size_t i = 0; i < which.size(); i += stride) which[i] = 1;
+    std::vector<int64_t> column(feasible.size(), -1);
+    EXPECT_TRUE(pl.ScoreAll(state, *pod, feasible, which, column)) << tc.name;
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      int64_t want = -1;
+      if (which[i]) {
+        EXPECT_TRUE(pl.Score(state, *pod, *feasible[i], &want).IsSuccess());
+      }
+      EXPECT_EQ(column[i], want) << tc.name << ", node " << i << ", stride " << stride;
+    }
+  }
   EXPECT_TRUE(testing::ScoreAndNormalize(pl, state, *pod, feasible, &scores).IsSuccess());
   return scores;
 }
@@ -421,6 +436,11 @@ TEST(PodTopologySpreadScoreTest, ScoreWithoutPreScoreIsError) {
   CycleState state(1);
   int64_t score = 0;
   EXPECT_EQ(pl.Score(state, *pod, *cs.FindNode("node-a"), &score).code(), Code::kError);
+  // ScoreAll declines, writing nothing: the caller's per-node Score reports.
+  const std::vector<const NodeInfo*> nodes = {cs.FindNode("node-a")};
+  std::vector<int64_t> column = {-1};
+  EXPECT_FALSE(pl.ScoreAll(state, *pod, nodes, std::vector<char>{1}, column));
+  EXPECT_EQ(column[0], -1);
 }
 
 }  // namespace

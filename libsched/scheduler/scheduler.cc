@@ -647,8 +647,15 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
     }
   }
   if (live.empty() || !any_reused) return;
-  // The live plugins on the reused rows, as the uncached path scores them
-  // (in parallel; a failure keeps the lowest node per plugin).
+  // The live plugins on the reused rows: a whole column in one call where
+  // the plugin can (ScorePlugin::ScoreAll)...
+  std::erase_if(live, [&](size_t p) {
+    return score_plugins_[p].first->ScoreAll(cs, pod, r.scored_nodes, score_reused_,
+                                             std::span<int64_t>(&r.plugin_scores[p * n], n));
+  });
+  if (live.empty()) return;
+  // ...else per node, as the uncached path scores them (in parallel; a
+  // failure keeps the lowest node per plugin).
   parallelizer_->Until(n, kNanosPerPluginCall * static_cast<int64_t>(live.size()),
                        [&](size_t begin, size_t end) {
     for (size_t p : live) {
