@@ -1,10 +1,29 @@
 #include "libsched/framework/parallelize.h"
 
 #include <algorithm>
-#include <atomic>
+#include <chrono>
 #include <cmath>
 
 namespace sched {
+namespace {
+
+// One step of a polling loop: tells the core the thread spins (x86 pause,
+// Arm yield), which frees the sibling hyperthread and saves power.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  asm volatile("yield");
+#endif
+}
+
+int64_t NowNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
 
 size_t ChunkSizeFor(size_t n, int parallelism) {
   const size_t s = static_cast<size_t>(std::sqrt(static_cast<double>(n)));
@@ -20,8 +39,11 @@ struct Parallelizer::Job {
   std::atomic<bool> stop{false};
 };
 
-Parallelizer::Parallelizer(int parallelism, int64_t min_parallel_nanos)
-    : parallelism_(parallelism), min_parallel_nanos_(min_parallel_nanos) {
+Parallelizer::Parallelizer(int parallelism, int64_t min_parallel_nanos, int64_t poll_nanos)
+    : parallelism_(parallelism),
+      min_parallel_nanos_(min_parallel_nanos),
+      min_parallel_awake_nanos_(std::min(min_parallel_nanos, kMinParallelAwakeNanos)),
+      poll_nanos_(poll_nanos) {
   threads_.reserve(static_cast<size_t>(parallelism - 1));
   for (int i = 1; i < parallelism; ++i) threads_.emplace_back([this] { WorkerLoop(); });
 }
@@ -29,7 +51,7 @@ Parallelizer::Parallelizer(int parallelism, int64_t min_parallel_nanos)
 Parallelizer::~Parallelizer() {
   {
     std::lock_guard<std::mutex> l(mu_);
-    shutdown_ = true;
+    shutdown_.store(true, std::memory_order_relaxed);
   }
   wake_.notify_all();
   for (std::thread& t : threads_) t.join();
@@ -45,35 +67,78 @@ void Parallelizer::Work(Job& job) {
   }
 }
 
+bool Parallelizer::PollForNews(uint64_t seen) {
+  if (poll_nanos_ <= 0) return false;
+  polling_.fetch_add(1, std::memory_order_relaxed);
+  const int64_t deadline = NowNanos() + poll_nanos_;
+  bool news = false;
+  for (int spins = 0;; ++spins) {
+    if (epoch_.load(std::memory_order_acquire) != seen ||
+        shutdown_.load(std::memory_order_relaxed)) {
+      news = true;
+      break;
+    }
+    CpuRelax();
+    if (spins % 64 == 63 && NowNanos() >= deadline) break;
+  }
+  polling_.fetch_sub(1, std::memory_order_relaxed);
+  return news;
+}
+
 void Parallelizer::WorkerLoop() {
   uint64_t seen = 0;
+  bool poll = false;  // a job or a nudge came lately: poll before sleeping
   std::unique_lock<std::mutex> l(mu_);
   for (;;) {
-    wake_.wait(l, [&] { return shutdown_ || (epoch_ != seen && wanted_ > 0); });
-    if (shutdown_) return;
-    seen = epoch_;
-    --wanted_;
-    ++running_;
-    Job* job = job_;
-    l.unlock();
-    Work(*job);
-    l.lock();
-    if (--running_ == 0) done_.notify_all();
+    if (shutdown_.load(std::memory_order_relaxed)) return;
+    const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
+    if (epoch != seen) {
+      seen = epoch;
+      poll = true;
+      if (wanted_ > 0) {
+        --wanted_;
+        running_.fetch_add(1, std::memory_order_relaxed);
+        Job* job = job_;
+        l.unlock();
+        Work(*job);
+        l.lock();
+        // Release: the caller may see 0 without the lock, then return.
+        if (running_.fetch_sub(1, std::memory_order_release) == 1) done_.notify_all();
+      }
+      continue;
+    }
+    if (poll) {
+      poll = false;
+      l.unlock();
+      const bool news = PollForNews(seen);
+      l.lock();
+      if (news) continue;
+    }
+    wake_.wait(l, [&] {
+      return shutdown_.load(std::memory_order_relaxed) ||
+             epoch_.load(std::memory_order_relaxed) != seen;
+    });
   }
 }
 
 void Parallelizer::Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk) {
   if (pieces == 0) return;
-  const bool small = static_cast<double>(pieces) * static_cast<double>(nanos_per_piece) <
-                     static_cast<double>(min_parallel_nanos_);
   if (parallelism_ == 1) {
     for (size_t i = 0; i < pieces; ++i) {
       if (!chunk(i, i + 1)) return;
     }
     return;
   }
+  const double work = static_cast<double>(pieces) * static_cast<double>(nanos_per_piece);
+  const bool awake = polling_.load(std::memory_order_relaxed) > 0;
+  const bool small = work < static_cast<double>(awake ? min_parallel_awake_nanos_
+                                                      : min_parallel_nanos_);
   const size_t chunk_size = ChunkSizeFor(pieces, parallelism_);
   if (small) {
+    // Work that would pay for a helper already awake: wake one now, so
+    // that it polls for the next call (which comes soon when cycles run
+    // back to back).
+    if (!awake && work >= static_cast<double>(min_parallel_awake_nanos_)) Nudge();
     for (size_t begin = 0; begin < pieces; begin += chunk_size) {
       if (!chunk(begin, std::min(begin + chunk_size, pieces))) return;
     }
@@ -85,18 +150,42 @@ void Parallelizer::Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk) 
   // numWorkersForChunkSize: no more threads than chunks.
   const int helpers = static_cast<int>(std::min<size_t>(chunks, parallelism_)) - 1;
   if (helpers > 0) {
-    std::lock_guard<std::mutex> l(mu_);
-    job_ = &job;
-    wanted_ = helpers;
-    ++epoch_;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      job_ = &job;
+      wanted_ = helpers;
+      epoch_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();  // no system call when every helper is polling
   }
-  if (helpers > 0) wake_.notify_all();
   Work(job);
-  std::unique_lock<std::mutex> l(mu_);
-  // Helpers that have not woken yet would find nothing left to do.
-  wanted_ = 0;
-  done_.wait(l, [&] { return running_ == 0; });
+  if (helpers <= 0) return;
+  {
+    // Helpers that have not joined yet would find nothing left to do.
+    std::lock_guard<std::mutex> l(mu_);
+    wanted_ = 0;
+  }
+  // A helper still in its last chunk: poll for it (a futex wait and wake
+  // cost more than most chunks), then sleep.
+  const int64_t deadline = NowNanos() + poll_nanos_;
+  for (int spins = 0; running_.load(std::memory_order_acquire) != 0; ++spins) {
+    CpuRelax();
+    if (spins % 64 == 63 && NowNanos() >= deadline) {
+      std::unique_lock<std::mutex> l(mu_);
+      done_.wait(l, [&] { return running_.load(std::memory_order_relaxed) == 0; });
+      break;
+    }
+  }
+  std::lock_guard<std::mutex> l(mu_);
   job_ = nullptr;
+}
+
+void Parallelizer::Nudge() {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    epoch_.fetch_add(1, std::memory_order_release);  // wanted_ stays 0: no job
+  }
+  wake_.notify_all();
 }
 
 }  // namespace sched

@@ -242,6 +242,9 @@ class Scheduler {
   // the rows first. Returns false, leaving nothing cached, when a plugin
   // is live or anything fails (a Score, a NormalizeScore, the range
   // check): the general path then reproduces the cycle with its error.
+  // The pass over the rows runs in chunks on the Parallelizer (each node's
+  // row, fresh scores and sum are its own; the entry's validity is only
+  // read); NormalizeScore and the marking run on the calling thread.
   bool ScoreTotalsFromRows(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
                            ScheduleResult& r);
   // After the raw scores of r.scored_nodes succeeded: counts the reused
@@ -256,12 +259,25 @@ class Scheduler {
   EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_slots,
                                    bool* hit);
   // FilterNodes with an equivalence-cache entry: the same walk, serial on
-  // the calling thread.
+  // the calling thread at parallelism 1 or when pods are nominated (the
+  // nominated pass's cache and scratch are not shared between threads),
+  // else FilterNodesCachedInChunks.
   void FilterNodesCached(const Framework& fw, const CycleState& cs, const Pod& pod,
                          const PodNominator* nominator, EcacheEntry& cls,
                          std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
                          int64_t to_find, std::vector<const NodeInfo*>* feasible,
                          ScheduleResult& r);
+  // FilterNodesCached in speculative chunks on the Parallelizer, as the
+  // uncached walk: the chunks read the entry (and evaluate the nodes it
+  // has no verdict for, into filter_statuses_ by rotation offset) but
+  // write nothing to it; the calling thread then cuts where the serial loop
+  // stops, counts, and stores the fresh verdicts of the nodes before the
+  // cut. Same result, start index, cache contents and counters as the
+  // serial loop. REQUIRES: no pod is nominated.
+  void FilterNodesCachedInChunks(const Framework& fw, const CycleState& cs, const Pod& pod,
+                                 EcacheEntry& cls, std::span<const NodeInfo* const> nodes,
+                                 const NodeInfo* skip, int64_t to_find,
+                                 std::vector<const NodeInfo*>* feasible, ScheduleResult& r);
   // After a walk that did not fail: advances the start index by the nodes
   // processed and records the counts in r.
   void FinishFilterWalk(const std::vector<const NodeInfo*>& feasible, size_t num_all_nodes,
@@ -273,10 +289,17 @@ class Scheduler {
   // *fresh and cached, unless a live Filter (live_filters_) placed before
   // the plugin that rejected rejects: then its status, in *live.
   // `nominator` is null when none are nominated anywhere. *reused: the
-  // returned verdict was read from the cache.
+  // returned verdict was read from the cache. The slot is ni.index().
   const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
-                           const PodNominator* nominator, EcacheEntry& cls, size_t index,
-                           const NodeInfo& ni, Status* fresh, Status* live, bool* reused);
+                           const PodNominator* nominator, EcacheEntry& cls, const NodeInfo& ni,
+                           Status* fresh, Status* live, bool* reused);
+  // The second pass's verdict of the Filters that are not live: the one
+  // cached in `cls` (*reused) or one evaluated into *fresh; *failed_at as
+  // EcacheEntry::Verdict's. Writes nothing but its outputs, so chunks on
+  // several threads may call it while nobody writes `cls`.
+  const Status* PlainVerdict(const Framework& fw, const CycleState& cs, const Pod& pod,
+                             const EcacheEntry& cls, const NodeInfo& ni, Status* fresh,
+                             size_t* failed_at, bool* reused) const;
   // FilterNode's first pass where `ni` holds nominated pods: the rejecting
   // verdict (cached or in *fresh), or null when the pod yields to none of
   // them or the pass passed.
@@ -329,16 +352,26 @@ class Scheduler {
   // FilterNodes' verdicts by rotation offset; kept across cycles so a
   // cycle does not allocate them again.
   std::vector<Status> filter_statuses_;
+  // FilterNodesCachedInChunks' verdicts by rotation offset: where each
+  // node's verdict is (the entry, filter_statuses_ or live_statuses_, the
+  // live Filters' rejections), whether the entry had it, and the index of
+  // the Filter that rejected (for the store).
+  struct CachedVerdict {
+    const Status* status = nullptr;
+    size_t failed_at = 0;
+    bool reused = false;
+  };
+  std::vector<CachedVerdict> cached_verdicts_;
+  std::vector<Status> live_statuses_;
   // ScoreNodes' Score plugins not skipped, with weights, and each one's
   // index in profile_.score() (a cache row's column); kept across cycles.
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
   std::vector<size_t> score_slots_;
   std::vector<char> score_reused_;  // with the cache: row i came from it
   std::vector<size_t> score_fresh_;  // with the cache: the rows scored afresh
-  // ScoreTotalsFromRows' scratch: node i's raw row, a column to
-  // normalize, the (row column, weight) of the plugins without
+  // ScoreTotalsFromRows' scratch: the columns to normalize (one after
+  // another, n cells each), the (row column, weight) of the plugins without
   // NormalizeScore and the indexes in score_plugins_ of those with it.
-  std::vector<const int64_t*> score_rows_;
   std::vector<int64_t> score_column_;
   std::vector<std::pair<size_t, uint64_t>> direct_scores_;
   std::vector<size_t> normalized_;
