@@ -11,7 +11,11 @@
 // inline). The result does not depend on the parallelism: Filter evaluates
 // chunks speculatively and the verdicts are then cut in rotation order
 // exactly where the serial loop would stop; scores land in a flat
-// plugin x node array, each cell written by one thread.
+// plugin x node array, each cell written by one thread. With the
+// equivalence cache the same holds: chunks only read the cache and write
+// per-node outputs; the cut, the counters and every write to the cache
+// (the repaired verdicts, the score rows marked valid) happen on the
+// calling thread afterwards.
 //
 // Deliberate difference: selectHost picks uniformly at random among the top
 // total scores (reservoir sampling, as upstream did v1.16-v1.34) from a
@@ -25,7 +29,9 @@
 //
 // Thread-safety: not synchronized; the engine serializes calls. A cycle
 // runs plugins' Filter and Score on the Parallelizer's threads, which only
-// read the state, the CycleState and the nominator.
+// read the state, the CycleState, the nominator and the equivalence
+// cache's entry; the one exception, a fresh raw score row, is written to
+// the row of its node's slot by the thread that scores that node.
 #ifndef LIBSCHED_SCHEDULER_SCHEDULER_H_
 #define LIBSCHED_SCHEDULER_SCHEDULER_H_
 
@@ -215,9 +221,8 @@ class Scheduler {
   // skipping `skip` (may be null). Fills `feasible`, r.failures, r.error;
   // advances the start index by the nodes processed. The same outcome at
   // any parallelism. With an equivalence-cache entry `cls` (walks over all
-  // nodes only) verdicts come from and go to it (slot NodeInfo::index()),
-  // on the calling thread (the entry is not synchronized; a hit costs
-  // little); `nominator` is null when nobody is nominated.
+  // nodes only) verdicts come from and go to it (slot NodeInfo::index();
+  // FilterNodesCached); `nominator` is null when nobody is nominated.
   void FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
                    const PodNominator* nominator, EcacheEntry* cls,
                    std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
