@@ -70,7 +70,7 @@ void Parallelizer::Work(Job& job) {
 bool Parallelizer::PollForNews(uint64_t seen) {
   if (poll_nanos_ <= 0) return false;
   polling_.fetch_add(1, std::memory_order_relaxed);
-  const int64_t deadline = NowNanos() + poll_nanos_;
+  const int64_t start = NowNanos();
   bool news = false;
   for (int spins = 0;; ++spins) {
     if (epoch_.load(std::memory_order_acquire) != seen ||
@@ -79,7 +79,11 @@ bool Parallelizer::PollForNews(uint64_t seen) {
       break;
     }
     CpuRelax();
-    if (spins % 64 == 63 && NowNanos() >= deadline) break;
+    if (spins % 64 != 63) continue;
+    if (NowNanos() - start >= poll_nanos_) break;
+    // Offers the core to any other runnable thread (the caller's among
+    // them, on a busy machine); returns at once on an idle one.
+    std::this_thread::yield();
   }
   polling_.fetch_sub(1, std::memory_order_relaxed);
   return news;
@@ -166,15 +170,18 @@ void Parallelizer::Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk) 
     wanted_ = 0;
   }
   // A helper still in its last chunk: poll for it (a futex wait and wake
-  // cost more than most chunks), then sleep.
-  const int64_t deadline = NowNanos() + poll_nanos_;
+  // cost more than most chunks; yielding lets a helper preempted on this
+  // core finish), then sleep.
+  const int64_t start = NowNanos();
   for (int spins = 0; running_.load(std::memory_order_acquire) != 0; ++spins) {
     CpuRelax();
-    if (spins % 64 == 63 && NowNanos() >= deadline) {
+    if (spins % 64 != 63) continue;
+    if (NowNanos() - start >= poll_nanos_) {
       std::unique_lock<std::mutex> l(mu_);
       done_.wait(l, [&] { return running_.load(std::memory_order_relaxed) == 0; });
       break;
     }
+    std::this_thread::yield();
   }
   std::lock_guard<std::mutex> l(mu_);
   job_ = nullptr;

@@ -23,7 +23,9 @@
 // kMinParallelAwakeNanos. A call with work between the two thresholds
 // while every helper sleeps runs inline and wakes them to poll for the
 // next call. Polling costs CPU time (up to poll_nanos per helper after
-// each job) for wall time; parallelism 1 starts no helper and polls never.
+// each job) for wall time; a polling helper yields its core between looks
+// so that on a busy machine it does not take the caller's. Parallelism 1
+// starts no helper and polls never.
 //
 // Thread-safety: Until may be called from any thread; calls serialize on an
 // internal mutex. REQUIRES: `chunk` does not call Until (no nesting).
@@ -94,6 +96,15 @@ class Parallelizer {
   Parallelizer& operator=(const Parallelizer&) = delete;
 
   int parallelism() const { return parallelism_; }
+  // Whether a helper is polling for work now (a hint: it may stop any
+  // moment). Callers use it to pick a chunked variant of cheap work only
+  // when someone can take chunks.
+  bool HelperAwake() const { return polling_.load(std::memory_order_relaxed) > 0; }
+  // Wakes sleeping helpers to poll for the next call (a futex wake); does
+  // nothing without helpers or while one is awake.
+  void WakeHelpers() {
+    if (parallelism_ > 1 && !HelperAwake()) Nudge();
+  }
 
   // Calls `chunk` over consecutive chunks covering [0, pieces), from up to
   // parallelism threads, and returns when every started chunk has finished.

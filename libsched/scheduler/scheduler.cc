@@ -400,9 +400,15 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
                                   std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
                                   int64_t to_find, std::vector<const NodeInfo*>* feasible,
                                   ScheduleResult& r) {
-  if (parallelizer_->parallelism() > 1 && nominator == nullptr) {
-    FilterNodesCachedInChunks(fw, cs, pod, cls, nodes, skip, to_find, feasible, r);
-    return;
+  // Chunks only when a helper is awake to take some: otherwise the serial
+  // loop is cheaper (no records, no second pass), and the helpers are
+  // woken to poll for this cycle's score pass and the next cycles.
+  if (nominator == nullptr) {
+    if (parallelizer_->HelperAwake()) {
+      FilterNodesCachedInChunks(fw, cs, pod, cls, nodes, skip, to_find, feasible, r);
+      return;
+    }
+    parallelizer_->WakeHelpers();
   }
   // The serial loop itself: a reused verdict costs a few loads, less than
   // handing chunks around with nobody to take them.
@@ -702,10 +708,10 @@ bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
     out_of_range.fetch_or(chunk_out_of_range, std::memory_order_relaxed);
     return true;
   };
-  if (parallelizer_->parallelism() == 1) {
-    rows(0, n);
-  } else {
+  if (parallelizer_->HelperAwake()) {
     parallelizer_->Until(n, kNanosPerScoreCell * static_cast<int64_t>(np), rows);
+  } else {
+    rows(0, n);
   }
   if (failed.load(std::memory_order_relaxed)) return false;
   // NormalizeScore needs the whole column.
