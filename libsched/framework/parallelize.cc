@@ -49,12 +49,16 @@ Parallelizer::Parallelizer(int parallelism, int64_t min_parallel_nanos, int64_t 
 }
 
 Parallelizer::~Parallelizer() {
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    shutdown_.store(true, std::memory_order_relaxed);
-  }
-  wake_.notify_all();
+  shutdown_.store(true);
+  WakeSleepers();
   for (std::thread& t : threads_) t.join();
+}
+
+void Parallelizer::WakeSleepers() {
+  // The sleepers check their predicate under mu_: taking it after the
+  // change they wait for means none is between its check and its wait.
+  { std::lock_guard<std::mutex> l(mu_); }
+  wake_.notify_all();
 }
 
 void Parallelizer::Work(Job& job) {
@@ -69,11 +73,11 @@ void Parallelizer::Work(Job& job) {
 
 bool Parallelizer::PollForNews(uint64_t seen) {
   if (poll_nanos_ <= 0) return false;
-  polling_.fetch_add(1, std::memory_order_relaxed);
+  polling_.fetch_add(1);
   const int64_t start = NowNanos();
   bool news = false;
   for (int spins = 0;; ++spins) {
-    if (epoch_.load(std::memory_order_acquire) != seen ||
+    if (epoch_.load() != seen ||
         shutdown_.load(std::memory_order_relaxed)) {
       news = true;
       break;
@@ -85,43 +89,43 @@ bool Parallelizer::PollForNews(uint64_t seen) {
     // them, on a busy machine); returns at once on an idle one.
     std::this_thread::yield();
   }
-  polling_.fetch_sub(1, std::memory_order_relaxed);
+  polling_.fetch_sub(1);
   return news;
+}
+
+void Parallelizer::TryJoin() {
+  // Announce first, then claim: the caller clears wanted_ before it waits
+  // for running_ to drop to 0, so (all sequentially consistent) either it
+  // sees this helper running or this helper sees nothing wanted.
+  running_.fetch_add(1);
+  int wanted = wanted_.load();
+  while (wanted > 0 && !wanted_.compare_exchange_weak(wanted, wanted - 1)) {
+  }
+  if (wanted > 0) Work(*job_.load());
+  if (running_.fetch_sub(1) == 1 && caller_waiting_.load()) {
+    std::lock_guard<std::mutex> l(mu_);
+    done_.notify_all();
+  }
 }
 
 void Parallelizer::WorkerLoop() {
   uint64_t seen = 0;
   bool poll = false;  // a job or a nudge came lately: poll before sleeping
-  std::unique_lock<std::mutex> l(mu_);
   for (;;) {
-    if (shutdown_.load(std::memory_order_relaxed)) return;
-    const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
+    if (shutdown_.load()) return;
+    const uint64_t epoch = epoch_.load();
     if (epoch != seen) {
       seen = epoch;
       poll = true;
-      if (wanted_ > 0) {
-        --wanted_;
-        running_.fetch_add(1, std::memory_order_relaxed);
-        Job* job = job_;
-        l.unlock();
-        Work(*job);
-        l.lock();
-        // Release: the caller may see 0 without the lock, then return.
-        if (running_.fetch_sub(1, std::memory_order_release) == 1) done_.notify_all();
-      }
+      TryJoin();
       continue;
     }
     if (poll) {
       poll = false;
-      l.unlock();
-      const bool news = PollForNews(seen);
-      l.lock();
-      if (news) continue;
+      if (PollForNews(seen)) continue;
     }
-    wake_.wait(l, [&] {
-      return shutdown_.load(std::memory_order_relaxed) ||
-             epoch_.load(std::memory_order_relaxed) != seen;
-    });
+    std::unique_lock<std::mutex> l(mu_);
+    wake_.wait(l, [&] { return shutdown_.load() || epoch_.load() != seen; });
   }
 }
 
@@ -134,7 +138,7 @@ void Parallelizer::Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk) 
     return;
   }
   const double work = static_cast<double>(pieces) * static_cast<double>(nanos_per_piece);
-  const bool awake = polling_.load(std::memory_order_relaxed) > 0;
+  const bool awake = HelperAwake();
   const bool small = work < static_cast<double>(awake ? min_parallel_awake_nanos_
                                                       : min_parallel_nanos_);
   const size_t chunk_size = ChunkSizeFor(pieces, parallelism_);
@@ -154,45 +158,37 @@ void Parallelizer::Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk) 
   // numWorkersForChunkSize: no more threads than chunks.
   const int helpers = static_cast<int>(std::min<size_t>(chunks, parallelism_)) - 1;
   if (helpers > 0) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      job_ = &job;
-      wanted_ = helpers;
-      epoch_.fetch_add(1, std::memory_order_release);
-    }
-    wake_.notify_all();  // no system call when every helper is polling
+    job_.store(&job);
+    wanted_.store(helpers);
+    Nudge();
   }
   Work(job);
   if (helpers <= 0) return;
-  {
-    // Helpers that have not joined yet would find nothing left to do.
-    std::lock_guard<std::mutex> l(mu_);
-    wanted_ = 0;
-  }
+  // Helpers that have not joined yet would find nothing left to do.
+  wanted_.store(0);
   // A helper still in its last chunk: poll for it (a futex wait and wake
   // cost more than most chunks; yielding lets a helper preempted on this
   // core finish), then sleep.
   const int64_t start = NowNanos();
-  for (int spins = 0; running_.load(std::memory_order_acquire) != 0; ++spins) {
+  for (int spins = 0; running_.load() != 0; ++spins) {
     CpuRelax();
     if (spins % 64 != 63) continue;
     if (NowNanos() - start >= poll_nanos_) {
       std::unique_lock<std::mutex> l(mu_);
-      done_.wait(l, [&] { return running_.load(std::memory_order_relaxed) == 0; });
+      caller_waiting_.store(true);
+      done_.wait(l, [&] { return running_.load() == 0; });
+      caller_waiting_.store(false);
       break;
     }
     std::this_thread::yield();
   }
-  std::lock_guard<std::mutex> l(mu_);
-  job_ = nullptr;
 }
 
 void Parallelizer::Nudge() {
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    epoch_.fetch_add(1, std::memory_order_release);  // wanted_ stays 0: no job
-  }
-  wake_.notify_all();
+  epoch_.fetch_add(1);
+  // No system call while every helper polls (the common case between
+  // back-to-back cycles).
+  if (polling_.load() < parallelism_ - 1) WakeSleepers();
 }
 
 }  // namespace sched

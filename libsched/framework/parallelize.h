@@ -125,24 +125,32 @@ class Parallelizer {
   // A helper's poll: true when epoch_ moved from `seen` (or shutdown)
   // within poll_nanos_.
   bool PollForNews(uint64_t seen);
-  // Bumps epoch_ without a job: sleeping helpers wake and poll.
+  // A helper that saw a new epoch: joins the current job if it still
+  // wants helpers.
+  void TryJoin();
+  // Bumps epoch_ (with a job published or none: a nudge); wakes sleeping
+  // helpers, which then poll.
   void Nudge();
+  void WakeSleepers();
 
   const int parallelism_;
   const int64_t min_parallel_nanos_;
   const int64_t min_parallel_awake_nanos_;
   const int64_t poll_nanos_;
   std::mutex call_mu_;  // serializes Until
-  std::mutex mu_;       // guards the fields below; the atomics are written under it
+  // Helpers sleep on wake_ under mu_; the caller on done_. The hand-off
+  // itself takes no lock: a job is published in job_ and wanted_, then
+  // announced by epoch_, and claimed with a compare-and-swap on wanted_
+  // (all atomics sequentially consistent).
+  std::mutex mu_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  Job* job_ = nullptr;
-  // Bumped per job (and per nudge); read without the lock by polling
-  // helpers. A helper joins a job when it sees a new epoch and wanted_ > 0.
-  std::atomic<uint64_t> epoch_{0};
-  int wanted_ = 0;                 // helpers the current job may still take
-  std::atomic<int> running_{0};    // helpers inside Work; the caller polls it
-  std::atomic<int> polling_{0};    // helpers polling (not under mu_)
+  std::atomic<Job*> job_{nullptr};
+  std::atomic<uint64_t> epoch_{0};   // bumped per job and per nudge
+  std::atomic<int> wanted_{0};       // helpers the current job may still take
+  std::atomic<int> running_{0};      // helpers between announcing and leaving
+  std::atomic<int> polling_{0};      // helpers polling
+  std::atomic<bool> caller_waiting_{false};  // the caller sleeps on done_
   std::atomic<bool> shutdown_{false};
   std::vector<std::thread> threads_;
 };
