@@ -16,10 +16,7 @@
 // reuses one whole result per pod signature); docs/upstream-differences.md.
 //
 // Thread-safety: none. One Scheduler owns one cache and runs one cycle at
-// a time; reads during a cycle take no lock. The const readers (Verdict,
-// RawScores, Memo, ...) may run on several threads at once while nobody
-// writes the entry, and MutableRawScores' rows of distinct slots may be
-// filled concurrently (the cycle's chunks do both).
+// a time; reads during a cycle take no lock.
 #ifndef LIBSCHED_ECACHE_EQUIVALENCE_CACHE_H_
 #define LIBSCHED_ECACHE_EQUIVALENCE_CACHE_H_
 

@@ -16,23 +16,11 @@
 // asked to (a prefix, as with threads). Callers cut speculative work by
 // order, never by which thread ran it, so the outcome is the same.
 //
-// Helpers that just ran a job poll for the next one for poll_nanos before
-// they sleep on the condition variable: cycles that run back to back (a
-// scheduling queue draining) then hand work over without a futex wait or
-// wake, and while a helper polls the threshold drops to
-// kMinParallelAwakeNanos. A call with work between the two thresholds
-// while every helper sleeps runs inline and wakes them to poll for the
-// next call. Polling costs CPU time (up to poll_nanos per helper after
-// each job) for wall time; a polling helper yields its core between looks
-// so that on a busy machine it does not take the caller's. Parallelism 1
-// starts no helper and polls never.
-//
 // Thread-safety: Until may be called from any thread; calls serialize on an
 // internal mutex. REQUIRES: `chunk` does not call Until (no nesting).
 #ifndef LIBSCHED_FRAMEWORK_PARALLELIZE_H_
 #define LIBSCHED_FRAMEWORK_PARALLELIZE_H_
 
-#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -52,13 +40,6 @@ size_t ChunkSizeFor(size_t n, int parallelism);
 // (~5-10 µs together on an idle machine, more when loaded): with two
 // threads, 20 µs of work split in halves gains about what the wake costs.
 inline constexpr int64_t kMinParallelNanos = 20'000;
-// The same threshold while a helper is polling (awake): handing a job to
-// it costs a few cache-line transfers (well under a microsecond).
-inline constexpr int64_t kMinParallelAwakeNanos = 3'000;
-// How long a helper polls for the next job after one before it sleeps:
-// longer than the serial stretch between two cycles' jobs (decode, PreFilter,
-// selectHost, the result) on an idle machine.
-inline constexpr int64_t kPollNanos = 50'000;
 
 // Rough costs of a piece, for Until's estimate: one plugin's Filter or
 // Score on one node, and one arithmetic pass over one score cell.
@@ -87,24 +68,13 @@ class ChunkFn {
 class Parallelizer {
  public:
   // REQUIRES: parallelism >= 1, min_parallel_nanos >= 0 (0: every call
-  // with more than one chunk wakes threads; tests use it), poll_nanos >= 0
-  // (0: helpers sleep right after a job).
-  explicit Parallelizer(int parallelism, int64_t min_parallel_nanos = kMinParallelNanos,
-                        int64_t poll_nanos = kPollNanos);
+  // with more than one chunk wakes threads; tests use it).
+  explicit Parallelizer(int parallelism, int64_t min_parallel_nanos = kMinParallelNanos);
   ~Parallelizer();
   Parallelizer(const Parallelizer&) = delete;
   Parallelizer& operator=(const Parallelizer&) = delete;
 
   int parallelism() const { return parallelism_; }
-  // Whether a helper is polling for work now (a hint: it may stop any
-  // moment). Callers use it to pick a chunked variant of cheap work only
-  // when someone can take chunks.
-  bool HelperAwake() const { return polling_.load(std::memory_order_relaxed) > 0; }
-  // Wakes sleeping helpers to poll for the next call (a futex wake); does
-  // nothing without helpers or while one is awake.
-  void WakeHelpers() {
-    if (parallelism_ > 1 && !HelperAwake()) Nudge();
-  }
 
   // Calls `chunk` over consecutive chunks covering [0, pieces), from up to
   // parallelism threads, and returns when every started chunk has finished.
@@ -113,8 +83,7 @@ class Parallelizer {
   // chunk, run in order on the calling thread: work stops right after the
   // piece that asked to, as a serial loop would. A call whose
   // pieces * nanos_per_piece is below min_parallel_nanos runs its chunks
-  // on the calling thread, in order (the threshold is lower while a helper
-  // polls: see above).
+  // on the calling thread, in order.
   void Until(size_t pieces, int64_t nanos_per_piece, ChunkFn chunk);
 
  private:
@@ -122,36 +91,18 @@ class Parallelizer {
   // Claims and runs chunks of `job` until none is left or one said stop.
   static void Work(Job& job);
   void WorkerLoop();
-  // A helper's poll: true when epoch_ moved from `seen` (or shutdown)
-  // within poll_nanos_.
-  bool PollForNews(uint64_t seen);
-  // A helper that saw a new epoch: joins the current job if it still
-  // wants helpers.
-  void TryJoin();
-  // Bumps epoch_ (with a job published or none: a nudge); wakes sleeping
-  // helpers, which then poll.
-  void Nudge();
-  void WakeSleepers();
 
   const int parallelism_;
   const int64_t min_parallel_nanos_;
-  const int64_t min_parallel_awake_nanos_;
-  const int64_t poll_nanos_;
   std::mutex call_mu_;  // serializes Until
-  // Helpers sleep on wake_ under mu_; the caller on done_. The hand-off
-  // itself takes no lock: a job is published in job_ and wanted_, then
-  // announced by epoch_, and claimed with a compare-and-swap on wanted_
-  // (all atomics sequentially consistent).
-  std::mutex mu_;
+  std::mutex mu_;       // guards the fields below
   std::condition_variable wake_;
   std::condition_variable done_;
-  std::atomic<Job*> job_{nullptr};
-  std::atomic<uint64_t> epoch_{0};   // bumped per job and per nudge
-  std::atomic<int> wanted_{0};       // helpers the current job may still take
-  std::atomic<int> running_{0};      // helpers between announcing and leaving
-  std::atomic<int> polling_{0};      // helpers polling
-  std::atomic<bool> caller_waiting_{false};  // the caller sleeps on done_
-  std::atomic<bool> shutdown_{false};
+  Job* job_ = nullptr;
+  uint64_t epoch_ = 0;  // bumped per job, so a worker joins a job at most once
+  int wanted_ = 0;      // helpers the current job may still take
+  int running_ = 0;     // helpers inside Work
+  bool shutdown_ = false;
   std::vector<std::thread> threads_;
 };
 

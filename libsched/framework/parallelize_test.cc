@@ -132,29 +132,6 @@ TEST(ParallelizeTest, SmallWorkRunsOnTheCaller) {
   }
 }
 
-TEST(ParallelizeTest, WorkBelowTheThresholdWakesAHelperThatTakesTheNextCalls) {
-  // 10 µs of work: inline while the helper sleeps, but it wakes it; calls
-  // that follow soon find it polling and hand it chunks (the threshold is
-  // then kMinParallelAwakeNanos).
-  static_assert(kMinParallelAwakeNanos < 10'000 && 10'000 < kMinParallelNanos);
-  Parallelizer p(2);
-  EXPECT_FALSE(p.HelperAwake()) << "helpers start asleep";
-  const std::thread::id caller = std::this_thread::get_id();
-  std::atomic<bool> helped{false};
-  bool first_inline = true;
-  for (int call = 0; call < 200000 && !helped.load(); ++call) {
-    p.Until(100, 100, [&](size_t, size_t) {
-      if (std::this_thread::get_id() != caller) {
-        helped.store(true);
-        if (call == 0) first_inline = false;
-      }
-      return true;
-    });
-  }
-  EXPECT_TRUE(first_inline) << "the first call ran inline";
-  EXPECT_TRUE(helped.load()) << "no later call handed a chunk to the helper";
-}
-
 TEST(ParallelizeTest, UsesSeveralThreadsAndSerializesConcurrentCalls) {
   Parallelizer p(4);
   std::mutex mu;

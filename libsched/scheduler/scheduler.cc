@@ -18,38 +18,6 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 // verdict is a rejection).
 constexpr size_t kMaxEquivalenceClasses = 32;
 
-// What reading one cached verdict costs the walk (the NodeInfo's line and
-// the slot's), for Parallelizer::Until's estimate.
-constexpr int64_t kNanosPerCachedVerdict = 15;
-
-// findNodesThatPassFilters' speculative chunks: `verdict(i)` evaluates the
-// node at rotation offset i (null: the node is skipped) on whichever
-// thread runs its chunk; chunks start while the verdicts of the finished
-// ones show that the serial loop's stopping point (`to_find` passed, or an
-// error) lies ahead. Chunks are claimed in order, so every offset up to
-// that point has been evaluated once the call returns; the caller then
-// cuts in rotation order.
-template <class Verdict>
-void SpeculativeFilterWalk(Parallelizer& pool, size_t n, int64_t nanos_per_node, int64_t to_find,
-                           Verdict verdict) {
-  std::atomic<int64_t> passed{0};
-  std::atomic<bool> failed{false};
-  pool.Until(n, nanos_per_node, [&](size_t begin, size_t end) {
-    int64_t chunk_passed = 0;
-    for (size_t i = begin; i < end; ++i) {
-      const Status* s = verdict(i);
-      if (s == nullptr) continue;
-      if (s->IsSuccess()) {
-        ++chunk_passed;
-      } else if (s->code() == Code::kError) {
-        failed.store(true, std::memory_order_relaxed);
-      }
-    }
-    return passed.fetch_add(chunk_passed, std::memory_order_relaxed) + chunk_passed < to_find &&
-           !failed.load(std::memory_order_relaxed);
-  });
-}
-
 std::vector<std::string> Intersect(const std::vector<std::string>& a,
                                    const std::vector<std::string>& b) {
   std::vector<std::string> out;
@@ -152,21 +120,10 @@ const Status* Scheduler::LiveFilters(const CycleState& cs, const Pod& pod, const
   return verdict;
 }
 
-inline const Status* Scheduler::PlainVerdict(const Framework& fw, const CycleState& cs,
-                                             const Pod& pod, const EcacheEntry& cls,
-                                             const NodeInfo& ni, Status* fresh,
-                                             size_t* failed_at, bool* reused) const {
-  const Status* v = cls.Verdict(ni.index(), ni, failed_at);
-  *reused = v != nullptr;
-  if (v != nullptr) return v;
-  *fresh = fw.RunFilterPlugins(cs, pod, ni, filter_live_, failed_at);
-  return fresh;
-}
-
 inline const Status* Scheduler::FilterNode(const Framework& fw, const CycleState& cs,
                                            const Pod& pod, const PodNominator* nominator,
-                                           EcacheEntry& cls, const NodeInfo& ni, Status* fresh,
-                                           Status* live, bool* reused) {
+                                           EcacheEntry& cls, size_t index, const NodeInfo& ni,
+                                           Status* fresh, Status* live, bool* reused) {
   // The nominated pods the pod yields to are not part of the node's
   // generation: the first pass's verdict is cached under their list, or
   // evaluated afresh when a PreFilter extension reads them (AddPod may
@@ -176,15 +133,18 @@ inline const Status* Scheduler::FilterNode(const Framework& fw, const CycleState
   // cached verdict and no live Filter costs its NodeInfo and slot reads.
   *reused = false;
   if (nominator != nullptr) {
-    if (const Status* rejected =
-            NominatedFirstPass(fw, cs, pod, cls, ni.index(), ni, fresh, reused)) {
+    if (const Status* rejected = NominatedFirstPass(fw, cs, pod, cls, index, ni, fresh, reused)) {
       return rejected;
     }
   }
   size_t failed_at = 0;
-  const Status* v = PlainVerdict(fw, cs, pod, cls, ni, fresh, &failed_at, reused);
-  if (!*reused && fresh->code() != Code::kError) {
-    cls.StoreVerdict(ni.index(), ni, *fresh, failed_at);
+  const Status* v = cls.Verdict(index, ni, &failed_at);
+  if (v != nullptr) {
+    *reused = true;
+  } else {
+    *fresh = fw.RunFilterPlugins(cs, pod, ni, filter_live_, &failed_at);
+    if (fresh->code() != Code::kError) cls.StoreVerdict(index, ni, *fresh, failed_at);
+    v = fresh;
   }
   if (live_filters_.empty()) return v;
   return LiveFilters(cs, pod, ni, failed_at, v, live);
@@ -366,13 +326,29 @@ void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod
   const size_t n = nodes.size();
   const size_t start = next_start_node_index_;
   if (filter_statuses_.size() < n) filter_statuses_.resize(n);
+  // Speculative: chunks run until the nodes that passed (or an error) in
+  // the finished chunks show the serial loop's stopping point is behind
+  // them. Chunks are claimed in order, so every node before that point
+  // has a verdict in filter_statuses_.
+  std::atomic<int64_t> passed{0};
+  std::atomic<bool> failed{false};
   const int64_t node_cost = kNanosPerPluginCall * static_cast<int64_t>(profile_.filter().size());
-  SpeculativeFilterWalk(*parallelizer_, n, node_cost, to_find, [&](size_t i) -> const Status* {
-    const NodeInfo* ni = nodes[(start + i) % n];
-    if (ni == skip) return nullptr;
-    Status& s = filter_statuses_[i];
-    s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
-    return &s;
+  parallelizer_->Until(n, node_cost, [&](size_t begin, size_t end) {
+    int64_t chunk_passed = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const size_t index = (start + i) % n;
+      const NodeInfo* ni = nodes[index];
+      if (ni == skip) continue;
+      Status& s = filter_statuses_[i];
+      s = fw.RunFilterPluginsWithNominatedPods(cs, pod, *ni);
+      if (s.IsSuccess()) {
+        ++chunk_passed;
+      } else if (s.code() == Code::kError) {
+        failed.store(true, std::memory_order_relaxed);
+      }
+    }
+    return passed.fetch_add(chunk_passed, std::memory_order_relaxed) + chunk_passed < to_find &&
+           !failed.load(std::memory_order_relaxed);
   });
   // The serial loop: in rotation order, stop at to_find feasible nodes.
   // The nominated node, if it just failed, keeps that verdict (upstream
@@ -400,18 +376,8 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
                                   std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
                                   int64_t to_find, std::vector<const NodeInfo*>* feasible,
                                   ScheduleResult& r) {
-  // Chunks only when a helper is awake to take some: otherwise the serial
-  // loop is cheaper (no records, no second pass), and the helpers are
-  // woken to poll for this cycle's score pass and the next cycles.
-  if (nominator == nullptr) {
-    if (parallelizer_->HelperAwake()) {
-      FilterNodesCachedInChunks(fw, cs, pod, cls, nodes, skip, to_find, feasible, r);
-      return;
-    }
-    parallelizer_->WakeHelpers();
-  }
   // The serial loop itself: a reused verdict costs a few loads, less than
-  // handing chunks around with nobody to take them.
+  // handing chunks around, and the entry is not synchronized anyway.
   const size_t n = nodes.size();
   EcacheStats& stats = ecache_->stats();
   Status fresh, live;
@@ -423,7 +389,8 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
     const NodeInfo* ni = nodes[index];
     index = index + 1 == n ? 0 : index + 1;
     if (ni == skip) continue;
-    const Status* s = FilterNode(fw, cs, pod, nominator, cls, *ni, &fresh, &live, &reused);
+    const Status* s =
+        FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh, &live, &reused);
     if (reused) {
       ++stats.reused;
     } else if (ecache_hit_) {
@@ -440,72 +407,6 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
     }
   }
   FinishFilterWalk(*feasible, n, r);
-}
-
-void Scheduler::FilterNodesCachedInChunks(const Framework& fw, const CycleState& cs,
-                                          const Pod& pod, EcacheEntry& cls,
-                                          std::span<const NodeInfo* const> nodes,
-                                          const NodeInfo* skip, int64_t to_find,
-                                          std::vector<const NodeInfo*>* feasible,
-                                          ScheduleResult& r) {
-  const size_t n = nodes.size();
-  const size_t start = next_start_node_index_ % n;  // as in the serial loop
-  if (filter_statuses_.size() < n) filter_statuses_.resize(n);
-  if (cached_verdicts_.size() < n) cached_verdicts_.resize(n);
-  if (!live_filters_.empty() && live_statuses_.size() < n) live_statuses_.resize(n);
-  // The chunks only read the entry (Verdict); fresh verdicts, live
-  // rejections and the per-offset records are each written by the thread
-  // that owns the offset. About min(to_find, n) nodes are read.
-  const int64_t walk_cost =
-      kNanosPerCachedVerdict * std::min<int64_t>(to_find, static_cast<int64_t>(n));
-  const int64_t node_cost = std::max<int64_t>(1, walk_cost / static_cast<int64_t>(n));
-  SpeculativeFilterWalk(*parallelizer_, n, node_cost, to_find, [&](size_t i) -> const Status* {
-    const size_t at = start + i < n ? start + i : start + i - n;
-    const NodeInfo* ni = nodes[at];
-    if (ni == skip) return nullptr;
-    CachedVerdict& v = cached_verdicts_[i];
-    size_t failed_at = 0;
-    v.status = PlainVerdict(fw, cs, pod, cls, *ni, &filter_statuses_[i], &failed_at, &v.reused);
-    v.failed_at = failed_at;
-    if (!live_filters_.empty()) {
-      v.status = LiveFilters(cs, pod, *ni, failed_at, v.status, &live_statuses_[i]);
-    }
-    return v.status;
-  });
-  // The serial loop's cut, in rotation order, with its counts.
-  EcacheStats& stats = ecache_->stats();
-  size_t walked = 0;  // offsets the serial loop visits
-  while (walked < n && static_cast<int64_t>(feasible->size()) < to_find) {
-    const size_t i = walked++;
-    const NodeInfo* ni = nodes[start + i < n ? start + i : start + i - n];
-    if (ni == skip) continue;
-    const CachedVerdict& v = cached_verdicts_[i];
-    if (v.reused) {
-      ++stats.reused;
-    } else if (ecache_hit_) {
-      ++stats.repairs;
-    }
-    if (v.status->IsSuccess()) {
-      feasible->push_back(ni);
-    } else if (v.status->code() == Code::kError) {
-      r.error = true;  // findNodesThatPassFilters: an error ends the cycle
-      r.message = FilterErrorMessage(*v.status);
-      break;
-    } else {
-      r.failures.push_back({ni, *v.status});
-    }
-  }
-  // Then the cache repairs of the nodes the serial loop evaluated afresh:
-  // only now, since a store may move the cached verdicts read above.
-  for (size_t i = 0; i < walked; ++i) {
-    const NodeInfo* ni = nodes[start + i < n ? start + i : start + i - n];
-    if (ni == skip || cached_verdicts_[i].reused) continue;
-    const Status& fresh = filter_statuses_[i];
-    if (fresh.code() != Code::kError) {
-      cls.StoreVerdict(ni->index(), *ni, fresh, cached_verdicts_[i].failed_at);
-    }
-  }
-  if (!r.error) FinishFilterWalk(*feasible, n, r);
 }
 
 void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible,
@@ -666,71 +567,48 @@ bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
   // the int64_t ones whenever every score is in range (else the general
   // path takes over). One compare checks [0, 100]:
   static_assert(kMinNodeScore == 0);
-  auto add = [](uint64_t& sum, int64_t score, uint64_t weight, uint64_t& out_of_range) {
+  uint64_t out_of_range = 0;
+  auto add = [&out_of_range](uint64_t& sum, int64_t score, uint64_t weight) {
     out_of_range |= static_cast<uint64_t>(static_cast<uint64_t>(score) > kMaxNodeScore);
     sum += static_cast<uint64_t>(score) * weight;
   };
-  // Per node, on whichever thread runs its chunk: the raw row, cached or
-  // fresh (scored into the cache's row for the node's slot; it counts as
-  // cached only after MarkScoreRows, on this thread); the plugins without
-  // NormalizeScore add theirs while the row is at hand, and the columns
-  // to normalize are gathered. Every write is to node i's cells.
-  const size_t nn = normalized_.size();
+  // Raw scores: a cached row, or a fresh one scored into the cache's row
+  // (it counts as cached only after MarkScoreRows). The plugins without
+  // NormalizeScore add theirs while the row is at hand.
   r.total_scores.resize(n);
-  score_reused_.resize(n);
-  score_column_.resize(n * nn);
-  std::atomic<bool> failed{false};
-  std::atomic<uint64_t> out_of_range{0};
-  auto rows = [&](size_t begin, size_t end) {
-    uint64_t chunk_out_of_range = 0;
-    for (size_t i = begin; i < end; ++i) {
-      const NodeInfo& ni = *r.scored_nodes[i];
-      const int64_t* row = score_cache.RawScores(ni.index(), ni);
-      score_reused_[i] = row != nullptr;
-      if (row == nullptr) {
-        int64_t* fresh = score_cache.MutableRawScores(ni.index());
-        for (size_t p = 0; p < np; ++p) {
-          const ScorePlugin* plugin = score_plugins_[p].first;
-          if (!plugin->Score(cs, pod, ni, &fresh[score_slots_[p]]).IsSuccess()) {
-            failed.store(true, std::memory_order_relaxed);
-            return false;
-          }
-        }
-        row = fresh;
-      }
-      uint64_t sum = 0;
-      for (const auto& [slot, weight] : direct_scores_) {
-        add(sum, row[slot], weight, chunk_out_of_range);
-      }
-      r.total_scores[i] = static_cast<int64_t>(sum);
-      for (size_t k = 0; k < nn; ++k) score_column_[k * n + i] = row[score_slots_[normalized_[k]]];
-    }
-    out_of_range.fetch_or(chunk_out_of_range, std::memory_order_relaxed);
-    return true;
-  };
-  if (parallelizer_->HelperAwake()) {
-    parallelizer_->Until(n, kNanosPerScoreCell * static_cast<int64_t>(np), rows);
-  } else {
-    rows(0, n);
-  }
-  if (failed.load(std::memory_order_relaxed)) return false;
-  // NormalizeScore needs the whole column.
-  uint64_t normalized_out_of_range = 0;
-  for (size_t k = 0; k < nn; ++k) {
-    const auto [plugin, weight] = score_plugins_[normalized_[k]];
-    const std::span<int64_t> column(&score_column_[k * n], n);
-    if (!plugin->NormalizeScore(cs, pod, column).IsSuccess()) return false;
-    for (size_t i = 0; i < n; ++i) {
-      uint64_t sum = static_cast<uint64_t>(r.total_scores[i]);
-      add(sum, column[i], static_cast<uint64_t>(weight), normalized_out_of_range);
-      r.total_scores[i] = static_cast<int64_t>(sum);
-    }
-  }
-  if ((out_of_range.load(std::memory_order_relaxed) | normalized_out_of_range) != 0) return false;
+  score_rows_.resize(n);
   score_fresh_.clear();
   for (size_t i = 0; i < n; ++i) {
-    if (!score_reused_[i]) score_fresh_.push_back(i);
+    const NodeInfo& ni = *r.scored_nodes[i];
+    const int64_t* row = score_cache.RawScores(ni.index(), ni);
+    if (row == nullptr) {
+      int64_t* fresh = score_cache.MutableRawScores(ni.index());
+      for (size_t p = 0; p < np; ++p) {
+        const ScorePlugin* plugin = score_plugins_[p].first;
+        if (!plugin->Score(cs, pod, ni, &fresh[score_slots_[p]]).IsSuccess()) return false;
+      }
+      score_fresh_.push_back(i);
+      row = fresh;
+    }
+    score_rows_[i] = row;
+    uint64_t sum = 0;
+    for (const auto& [slot, weight] : direct_scores_) add(sum, row[slot], weight);
+    r.total_scores[i] = static_cast<int64_t>(sum);
   }
+  // NormalizeScore needs the whole column: gathered from the rows.
+  score_column_.resize(n);
+  for (const size_t p : normalized_) {
+    const auto [plugin, weight] = score_plugins_[p];
+    const size_t slot = score_slots_[p];
+    for (size_t i = 0; i < n; ++i) score_column_[i] = score_rows_[i][slot];
+    if (!plugin->NormalizeScore(cs, pod, score_column_).IsSuccess()) return false;
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t sum = static_cast<uint64_t>(r.total_scores[i]);
+      add(sum, score_column_[i], static_cast<uint64_t>(weight));
+      r.total_scores[i] = static_cast<int64_t>(sum);
+    }
+  }
+  if (out_of_range != 0) return false;
   MarkScoreRows(score_cache, r);
   return true;
 }

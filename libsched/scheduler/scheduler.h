@@ -11,11 +11,7 @@
 // inline). The result does not depend on the parallelism: Filter evaluates
 // chunks speculatively and the verdicts are then cut in rotation order
 // exactly where the serial loop would stop; scores land in a flat
-// plugin x node array, each cell written by one thread. With the
-// equivalence cache the same holds: chunks only read the cache and write
-// per-node outputs; the cut, the counters and every write to the cache
-// (the repaired verdicts, the score rows marked valid) happen on the
-// calling thread afterwards.
+// plugin x node array, each cell written by one thread.
 //
 // Deliberate difference: selectHost picks uniformly at random among the top
 // total scores (reservoir sampling, as upstream did v1.16-v1.34) from a
@@ -29,9 +25,7 @@
 //
 // Thread-safety: not synchronized; the engine serializes calls. A cycle
 // runs plugins' Filter and Score on the Parallelizer's threads, which only
-// read the state, the CycleState, the nominator and the equivalence
-// cache's entry; the one exception, a fresh raw score row, is written to
-// the row of its node's slot by the thread that scores that node.
+// read the state, the CycleState and the nominator.
 #ifndef LIBSCHED_SCHEDULER_SCHEDULER_H_
 #define LIBSCHED_SCHEDULER_SCHEDULER_H_
 
@@ -221,8 +215,9 @@ class Scheduler {
   // skipping `skip` (may be null). Fills `feasible`, r.failures, r.error;
   // advances the start index by the nodes processed. The same outcome at
   // any parallelism. With an equivalence-cache entry `cls` (walks over all
-  // nodes only) verdicts come from and go to it (slot NodeInfo::index();
-  // FilterNodesCached); `nominator` is null when nobody is nominated.
+  // nodes only) verdicts come from and go to it (slot NodeInfo::index()),
+  // on the calling thread (the entry is not synchronized; a hit costs
+  // little); `nominator` is null when nobody is nominated.
   void FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
                    const PodNominator* nominator, EcacheEntry* cls,
                    std::span<const NodeInfo* const> nodes, size_t num_all_nodes,
@@ -247,9 +242,6 @@ class Scheduler {
   // the rows first. Returns false, leaving nothing cached, when a plugin
   // is live or anything fails (a Score, a NormalizeScore, the range
   // check): the general path then reproduces the cycle with its error.
-  // The pass over the rows runs in chunks on the Parallelizer (each node's
-  // row, fresh scores and sum are its own; the entry's validity is only
-  // read); NormalizeScore and the marking run on the calling thread.
   bool ScoreTotalsFromRows(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
                            ScheduleResult& r);
   // After the raw scores of r.scored_nodes succeeded: counts the reused
@@ -264,25 +256,12 @@ class Scheduler {
   EcacheEntry* CacheEntryForFilter(const Pod& pod, const CycleState& cs, size_t num_slots,
                                    bool* hit);
   // FilterNodes with an equivalence-cache entry: the same walk, serial on
-  // the calling thread at parallelism 1 or when pods are nominated (the
-  // nominated pass's cache and scratch are not shared between threads),
-  // else FilterNodesCachedInChunks.
+  // the calling thread.
   void FilterNodesCached(const Framework& fw, const CycleState& cs, const Pod& pod,
                          const PodNominator* nominator, EcacheEntry& cls,
                          std::span<const NodeInfo* const> nodes, const NodeInfo* skip,
                          int64_t to_find, std::vector<const NodeInfo*>* feasible,
                          ScheduleResult& r);
-  // FilterNodesCached in speculative chunks on the Parallelizer, as the
-  // uncached walk: the chunks read the entry (and evaluate the nodes it
-  // has no verdict for, into filter_statuses_ by rotation offset) but
-  // write nothing to it; the calling thread then cuts where the serial loop
-  // stops, counts, and stores the fresh verdicts of the nodes before the
-  // cut. Same result, start index, cache contents and counters as the
-  // serial loop. REQUIRES: no pod is nominated.
-  void FilterNodesCachedInChunks(const Framework& fw, const CycleState& cs, const Pod& pod,
-                                 EcacheEntry& cls, std::span<const NodeInfo* const> nodes,
-                                 const NodeInfo* skip, int64_t to_find,
-                                 std::vector<const NodeInfo*>* feasible, ScheduleResult& r);
   // After a walk that did not fail: advances the start index by the nodes
   // processed and records the counts in r.
   void FinishFilterWalk(const std::vector<const NodeInfo*>& feasible, size_t num_all_nodes,
@@ -294,17 +273,10 @@ class Scheduler {
   // *fresh and cached, unless a live Filter (live_filters_) placed before
   // the plugin that rejected rejects: then its status, in *live.
   // `nominator` is null when none are nominated anywhere. *reused: the
-  // returned verdict was read from the cache. The slot is ni.index().
+  // returned verdict was read from the cache.
   const Status* FilterNode(const Framework& fw, const CycleState& cs, const Pod& pod,
-                           const PodNominator* nominator, EcacheEntry& cls, const NodeInfo& ni,
-                           Status* fresh, Status* live, bool* reused);
-  // The second pass's verdict of the Filters that are not live: the one
-  // cached in `cls` (*reused) or one evaluated into *fresh; *failed_at as
-  // EcacheEntry::Verdict's. Writes nothing but its outputs, so chunks on
-  // several threads may call it while nobody writes `cls`.
-  const Status* PlainVerdict(const Framework& fw, const CycleState& cs, const Pod& pod,
-                             const EcacheEntry& cls, const NodeInfo& ni, Status* fresh,
-                             size_t* failed_at, bool* reused) const;
+                           const PodNominator* nominator, EcacheEntry& cls, size_t index,
+                           const NodeInfo& ni, Status* fresh, Status* live, bool* reused);
   // FilterNode's first pass where `ni` holds nominated pods: the rejecting
   // verdict (cached or in *fresh), or null when the pod yields to none of
   // them or the pass passed.
@@ -357,26 +329,16 @@ class Scheduler {
   // FilterNodes' verdicts by rotation offset; kept across cycles so a
   // cycle does not allocate them again.
   std::vector<Status> filter_statuses_;
-  // FilterNodesCachedInChunks' verdicts by rotation offset: where each
-  // node's verdict is (the entry, filter_statuses_ or live_statuses_, the
-  // live Filters' rejections), whether the entry had it, and the index of
-  // the Filter that rejected (for the store).
-  struct CachedVerdict {
-    const Status* status = nullptr;
-    size_t failed_at = 0;
-    bool reused = false;
-  };
-  std::vector<CachedVerdict> cached_verdicts_;
-  std::vector<Status> live_statuses_;
   // ScoreNodes' Score plugins not skipped, with weights, and each one's
   // index in profile_.score() (a cache row's column); kept across cycles.
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
   std::vector<size_t> score_slots_;
   std::vector<char> score_reused_;  // with the cache: row i came from it
   std::vector<size_t> score_fresh_;  // with the cache: the rows scored afresh
-  // ScoreTotalsFromRows' scratch: the columns to normalize (one after
-  // another, n cells each), the (row column, weight) of the plugins without
+  // ScoreTotalsFromRows' scratch: node i's raw row, a column to
+  // normalize, the (row column, weight) of the plugins without
   // NormalizeScore and the indexes in score_plugins_ of those with it.
+  std::vector<const int64_t*> score_rows_;
   std::vector<int64_t> score_column_;
   std::vector<std::pair<size_t, uint64_t>> direct_scores_;
   std::vector<size_t> normalized_;
