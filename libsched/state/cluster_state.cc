@@ -171,7 +171,9 @@ void ClusterState::MoveLabelPairs(const NodeInfo& info, const Node* old, const N
   std::vector<std::pair<Atom, bool>> keys;
   for (const Node* n : {old, now}) {
     if (n == nullptr) continue;
-    for (const auto& [key, value] : n->labels.entries()) {
+    for (const auto& entry : n->labels.entries()) {
+      // Not a structured binding: clang 14 rejects capturing one in a lambda.
+      const Atom key = entry.first;
       if (std::any_of(keys.begin(), keys.end(), [&](const auto& k) { return k.first == key; })) {
         continue;
       }
