@@ -138,6 +138,20 @@ class RandomCluster {
   MapNominator nominator_;
 };
 
+// One default-profile scheduler per pool, alike but for the pool.
+std::vector<std::unique_ptr<Scheduler>> SchedulerPerPool(
+    const std::vector<std::unique_ptr<Parallelizer>>& pools, int32_t percentage, uint64_t seed,
+    bool equivalence_cache) {
+  std::vector<std::unique_ptr<Scheduler>> schedulers;
+  for (const auto& pool : pools) {
+    Profile profile = NewDefaultProfile();
+    profile.set_percentage_of_nodes_to_score(percentage);
+    schedulers.push_back(std::make_unique<Scheduler>(std::move(profile), seed, pool.get()));
+    schedulers.back()->set_equivalence_cache(equivalence_cache);
+  }
+  return schedulers;
+}
+
 TEST(ParallelCycleTest, RandomClustersGiveTheSameResultsAtEveryParallelism) {
   std::vector<std::unique_ptr<Parallelizer>> pools;
   for (int p : kParallelisms) pools.push_back(std::make_unique<Parallelizer>(p, 0));
@@ -145,12 +159,8 @@ TEST(ParallelCycleTest, RandomClustersGiveTheSameResultsAtEveryParallelism) {
     const int num_nodes = seed % 2 == 0 ? 400 : 60;
     const int32_t percentage = seed % 3 == 0 ? 10 : 0;  // 0: adaptive
     RandomCluster cluster(seed, num_nodes);
-    std::vector<std::unique_ptr<Scheduler>> schedulers;
-    for (const auto& pool : pools) {
-      Profile profile = NewDefaultProfile();
-      profile.set_percentage_of_nodes_to_score(percentage);
-      schedulers.push_back(std::make_unique<Scheduler>(std::move(profile), seed, pool.get()));
-    }
+    std::vector<std::unique_ptr<Scheduler>> schedulers =
+        SchedulerPerPool(pools, percentage, seed, /*equivalence_cache=*/false);
     int placed = 0;
     for (int i = 0; i < 60; ++i) {
       PodBuilder b = cluster.PendingPod("pending-" + std::to_string(i));
@@ -204,13 +214,8 @@ TEST(ParallelCycleTest, CachedCyclesGiveTheSameResultsAtEveryParallelism) {
     const int num_nodes = seed % 2 == 0 ? 400 : 150;
     const int32_t percentage = seed == 3 ? 30 : 0;  // 0: adaptive
     RandomCluster cluster(seed, num_nodes);
-    std::vector<std::unique_ptr<Scheduler>> schedulers;
-    for (const auto& pool : pools) {
-      Profile profile = NewDefaultProfile();
-      profile.set_percentage_of_nodes_to_score(percentage);
-      schedulers.push_back(std::make_unique<Scheduler>(std::move(profile), seed, pool.get()));
-      schedulers.back()->set_equivalence_cache(true);
-    }
+    std::vector<std::unique_ptr<Scheduler>> schedulers =
+        SchedulerPerPool(pools, percentage, seed, /*equivalence_cache=*/true);
     std::vector<std::shared_ptr<const Pod>> classes;
     for (int c = 0; c < 6; ++c) classes.push_back(cluster.PendingPod("class-" + std::to_string(c)).Build());
     int placed = 0;
