@@ -10,13 +10,18 @@
 #   plugins   kube-scheduler/bench/schedperf/plugins.yaml: the fork's
 #             plugin-mode profile, named default-scheduler (not run
 #             unless --columns names it)
+#   ceiling   kube-scheduler/bench/schedperf/ceiling.yaml: upstream's
+#             framework with no Filter, Score or PostFilter plugin, the
+#             bound that any algorithm meets in this harness (a measuring
+#             instrument: pods land anywhere; not run unless --columns
+#             names it; read it on SchedulingBasic)
 # The columns alternate run by run (stock, libsched, stock, ...), so a load
 # change on the machine hits all of them. The table's last columns are
 # each fork column's speed-up over the first column.
 #
 #   bench/scheduler-perf.sh [--nodes 5|500|5000] [--workloads A,B] [--runs N]
-#                           [--columns stock,libsched,plugins] [--cpuprofile]
-#                           [--race] [--out DIR]
+#                           [--columns stock,libsched,plugins,ceiling]
+#                           [--cpuprofile] [--race] [--out DIR]
 #   bench/scheduler-perf.sh --smoke [--columns libsched|stock,libsched|...]
 #   bench/scheduler-perf.sh --ci
 #
@@ -47,7 +52,7 @@ columns=stock,libsched
 cpuprofile=0
 race=0
 out=build/scheduler-perf
-usage="usage: bench/scheduler-perf.sh [--nodes 5|500|5000] [--workloads A,B] [--runs N] [--columns stock,libsched,plugins] [--cpuprofile] [--race] [--out DIR] | --smoke [--columns C] | --ci"
+usage="usage: bench/scheduler-perf.sh [--nodes 5|500|5000] [--workloads A,B] [--runs N] [--columns stock,libsched,plugins,ceiling] [--cpuprofile] [--race] [--out DIR] | --smoke [--columns C] | --ci"
 while [ $# -gt 0 ]; do
   case $1 in
     --nodes) nodes=$2; shift 2 ;;
@@ -93,8 +98,8 @@ IFS=, read -ra names <<<"$workloads"
 IFS=, read -ra cols <<<"$columns"
 for w in "${names[@]}"; do workload "$w" >/dev/null || exit 2; done
 for c in "${cols[@]}"; do
-  [[ $c == stock || $c == libsched || $c == plugins ]] ||
-    { echo "--columns: stock, libsched and/or plugins, not $c" >&2; exit 2; }
+  [[ $c == stock || $c == libsched || $c == plugins || $c == ceiling ]] ||
+    { echo "--columns: stock, libsched, plugins and/or ceiling, not $c" >&2; exit 2; }
 done
 
 start=$(date +%s)
@@ -115,7 +120,7 @@ perfdir=$(cd kube-scheduler && go env GOMODCACHE)/k8s.io/kubernetes@v1.36.3/test
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -rf "${out:?}"/stock "${out:?}"/libsched "${out:?}"/plugins
+rm -rf "${out:?}"/stock "${out:?}"/libsched "${out:?}"/plugins "${out:?}"/ceiling
 failed=0
 for r in $(seq "$runs"); do
   for w in "${names[@]}"; do
@@ -131,6 +136,7 @@ for r in $(seq "$runs"); do
       case $c in
         libsched) args+=(-libsched-config="$root/kube-scheduler/bench/schedperf/algorithm.yaml") ;;
         plugins) args+=(-libsched-config="$root/kube-scheduler/bench/schedperf/plugins.yaml") ;;
+        ceiling) args+=(-libsched-config="$root/kube-scheduler/bench/schedperf/ceiling.yaml") ;;
       esac
       [ "$cpuprofile" = 1 ] && args+=(-test.cpuprofile="$dir/cpu.pprof")
       echo "== run $r: $w ($tc/$wl), $c" >&2

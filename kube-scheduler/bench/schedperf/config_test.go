@@ -69,12 +69,15 @@ func TestWithSchedulerConfig(t *testing.T) {
 }
 
 func TestLoadConfig(t *testing.T) {
-	// The two fork columns of bench/scheduler-perf.sh: each one profile
-	// named default-scheduler (scheduler_perf's pods name no scheduler)
-	// whose LibSched args select the column's mode.
+	// The columns of bench/scheduler-perf.sh other than stock: each one
+	// profile named default-scheduler (scheduler_perf's pods name no
+	// scheduler). The fork's columns select their mode in LibSched's args;
+	// the ceiling column enables no plugin beyond queue sort, gates and
+	// bind (mode "": no LibSched at all).
 	for _, tc := range []struct{ file, mode string }{
 		{"algorithm.yaml", "Algorithm"},
 		{"plugins.yaml", "Plugin"},
+		{"ceiling.yaml", ""},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			cfg, err := loadConfig(tc.file)
@@ -84,8 +87,19 @@ func TestLoadConfig(t *testing.T) {
 			if len(cfg.Profiles) != 1 || cfg.Profiles[0].SchedulerName != "default-scheduler" {
 				t.Fatalf("profiles %+v, want one named default-scheduler", cfg.Profiles)
 			}
+			profile := cfg.Profiles[0]
+			if tc.mode == "" {
+				var enabled []string
+				for _, p := range profile.Plugins.MultiPoint.Enabled {
+					enabled = append(enabled, p.Name)
+				}
+				if got, want := strings.Join(enabled, ","), "PrioritySort,SchedulingGates,DefaultBinder"; got != want {
+					t.Errorf("multiPoint enables %s, want only %s", got, want)
+				}
+				return
+			}
 			var args string
-			for _, pc := range cfg.Profiles[0].PluginConfig {
+			for _, pc := range profile.PluginConfig {
 				if pc.Name == "LibSched" && pc.Args != nil {
 					data, err := json.Marshal(pc.Args)
 					if err != nil {
