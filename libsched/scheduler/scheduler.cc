@@ -386,22 +386,18 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   Status fresh, live;
   bool reused = false;
   uint64_t reused_count = 0;
-  // The feasible nodes go straight into the reserved storage.
-  const auto want = static_cast<size_t>(std::min<int64_t>(to_find, static_cast<int64_t>(n)));
-  feasible->resize(want);
-  const NodeInfo** out = feasible->data();
+  // The feasible nodes go to scratch kept across cycles, then to *feasible.
+  const auto want = static_cast<size_t>(std::clamp<int64_t>(to_find, 0, static_cast<int64_t>(n)));
+  if (filter_found_.size() < want) filter_found_.resize(want);
+  const NodeInfo** out = filter_found_.data();
   size_t found = 0;
-  // Reduced as the uncached walk's (start + i) % n is: nodes removed since
-  // the last cycle can leave the start index past the end (n > 0 here).
-  size_t index = next_start_node_index_ % n;
-  for (size_t i = 0; i < n && found < want; ++i) {
-    const NodeInfo* ni = nodes[index];
-    index = index + 1 == n ? 0 : index + 1;
-    if (ni == skip) continue;
+  // One node in rotation order; false when its Filter failed with an error.
+  auto visit = [&](const NodeInfo* ni) {
+    if (ni == skip) return true;
     if (plain && cls.PassesCached(ni->index(), *ni)) {
       out[found++] = ni;
       ++reused_count;
-      continue;
+      return true;
     }
     const Status* s =
         FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh, &live, &reused);
@@ -415,16 +411,22 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
     } else if (s->code() == Code::kError) {
       r.error = true;  // findNodesThatPassFilters: an error ends the cycle
       r.message = FilterErrorMessage(*s);
-      stats.reused += reused_count;
-      feasible->resize(found);
-      return;
+      return false;
     } else {
       r.failures.push_back({ni, *s});
     }
-  }
+    return true;
+  };
+  // Rotation order from the start index, reduced as the uncached walk's
+  // (start + i) % n is (nodes removed since the last cycle can leave it
+  // past the end; n > 0 here): nodes[start, n), then nodes[0, start).
+  const size_t start = next_start_node_index_ % n;
+  bool ok = true;
+  for (size_t i = start; ok && i < n && found < want; ++i) ok = visit(nodes[i]);
+  for (size_t i = 0; ok && i < start && found < want; ++i) ok = visit(nodes[i]);
   stats.reused += reused_count;
-  feasible->resize(found);
-  FinishFilterWalk(*feasible, n, r);
+  feasible->assign(out, out + found);
+  if (ok) FinishFilterWalk(*feasible, n, r);
 }
 
 void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible,

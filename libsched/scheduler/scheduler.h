@@ -346,6 +346,8 @@ class Scheduler {
   // FilterNodes' verdicts by rotation offset; kept across cycles so a
   // cycle does not allocate them again.
   std::vector<Status> filter_statuses_;
+  // FilterNodesCached's feasible nodes as found; kept across cycles.
+  std::vector<const NodeInfo*> filter_found_;
   // ScoreNodes' Score plugins not skipped, with weights, and each one's
   // index in profile_.score() (a cache row's column); kept across cycles.
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
