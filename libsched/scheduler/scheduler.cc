@@ -391,13 +391,17 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   if (filter_found_.size() < want) filter_found_.resize(want);
   const NodeInfo** out = filter_found_.data();
   size_t found = 0;
-  // One node in rotation order; false when its Filter failed with an error.
-  auto visit = [&](const NodeInfo* ni) {
-    if (ni == skip) return true;
+  // Reduced as the uncached walk's (start + i) % n is: nodes removed since
+  // the last cycle can leave the start index past the end (n > 0 here).
+  size_t index = next_start_node_index_ % n;
+  for (size_t i = 0; i < n && found < want; ++i) {
+    const NodeInfo* ni = nodes[index];
+    index = index + 1 == n ? 0 : index + 1;
+    if (ni == skip) continue;
     if (plain && cls.PassesCached(ni->index(), *ni)) {
       out[found++] = ni;
       ++reused_count;
-      return true;
+      continue;
     }
     const Status* s =
         FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh, &live, &reused);
@@ -411,22 +415,15 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
     } else if (s->code() == Code::kError) {
       r.error = true;  // findNodesThatPassFilters: an error ends the cycle
       r.message = FilterErrorMessage(*s);
-      return false;
+      stats.reused += reused_count;
+      return;
     } else {
       r.failures.push_back({ni, *s});
     }
-    return true;
-  };
-  // Rotation order from the start index, reduced as the uncached walk's
-  // (start + i) % n is (nodes removed since the last cycle can leave it
-  // past the end; n > 0 here): nodes[start, n), then nodes[0, start).
-  const size_t start = next_start_node_index_ % n;
-  bool ok = true;
-  for (size_t i = start; ok && i < n && found < want; ++i) ok = visit(nodes[i]);
-  for (size_t i = 0; ok && i < start && found < want; ++i) ok = visit(nodes[i]);
+  }
   stats.reused += reused_count;
   feasible->assign(out, out + found);
-  if (ok) FinishFilterWalk(*feasible, n, r);
+  FinishFilterWalk(*feasible, n, r);
 }
 
 void Scheduler::FinishFilterWalk(const std::vector<const NodeInfo*>& feasible,
