@@ -198,9 +198,9 @@ class EcacheEntry {
  private:
   // What the walks read per node, in one cache line: the filter and the
   // score validity, and the verdict only when it is not plain success
-  // (then it is in verdicts_). A node that passes costs the filter walk
-  // this line and its NodeInfo's; the score walk then finds the line
-  // cached.
+  // (then it is in verdicts_), and the score row's summary. A node that
+  // passes costs the filter walk this line and its NodeInfo's; the totals
+  // walk then finds the line cached and reads no row.
   struct alignas(64) Slot {
     const NodeInfo* filter_node = nullptr;
     uint64_t filter_generation = 0;
