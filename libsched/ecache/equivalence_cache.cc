@@ -82,8 +82,10 @@ void EcacheEntry::BeginScore(uint64_t score_key, size_t num_plugins) {
   }
 }
 
-void EcacheEntry::MarkScored(size_t index, const NodeInfo& node) {
+void EcacheEntry::MarkScored(size_t index, const NodeInfo& node, RowSummary summary) {
   Slot& s = slots_[index];
+  s.direct_total = summary.direct_total;
+  s.summary_flags = summary.flags;
   s.score_node = &node;
   s.score_generation = node.generation();
   s.score_epoch = score_epoch_;

@@ -106,6 +106,14 @@ class EcacheEntry {
     *failed_at = s.failed_at;
     return s.plain_success ? &kPlainSuccess : &verdicts_[index];
   }
+  // Whether `node` at `index` has a cached verdict that is plain success
+  // (Status(), as Verdict would return): the cached walk's test for a
+  // node that simply passes.
+  bool PassesCached(size_t index, const NodeInfo& node) const {
+    const Slot& s = slots_[index];
+    return s.plain_success && s.filter_epoch == filter_epoch_ && s.filter_node == &node &&
+           s.filter_generation == node.generation();
+  }
   // Caches `s` (not an Error) for `node` at `index`, and `failed_at` as
   // above; its reasons are copied into storage() so they outlive the cycle
   // that computed them.
@@ -140,7 +148,33 @@ class EcacheEntry {
   // The row to fill for the node at `index`; it counts as cached only
   // after MarkScored, so a cycle that fails half way leaves nothing stale.
   int64_t* MutableRawScores(size_t index) { return &raw_[index * num_plugins_]; }
-  void MarkScored(size_t index, const NodeInfo& node);
+  // What the scheduler derives from a row once, when it is marked, and
+  // reads instead of the row while the row is cached (Scheduler::
+  // ScoreTotalsFromRows): the weighted sum of the cells of the plugins
+  // without NormalizeScore (wrapping) and RowSummary flags.
+  struct RowSummary {
+    uint64_t direct_total = 0;
+    uint8_t flags = 0;
+  };
+  // A direct cell is outside [kMinNodeScore, kMaxNodeScore].
+  static constexpr uint8_t kDirectOutOfRange = 1;
+  // A cell of a plugin with NormalizeScore is not 0.
+  static constexpr uint8_t kNormalizedNonZero = 2;
+  // Marks the row of `node` at `index` cached, with its summary.
+  void MarkScored(size_t index, const NodeInfo& node, RowSummary summary);
+  // The summary of the cached row of `node` at `index` into *summary, or
+  // false when the row is not cached (RawScores would return null).
+  // Inline: the totals walk calls it for every scored node, and it reads
+  // only the slot, which the filter walk has just read.
+  bool Summary(size_t index, const NodeInfo& node, RowSummary* summary) const {
+    const Slot& s = slots_[index];
+    if (s.score_epoch != score_epoch_ || s.score_node != &node ||
+        s.score_generation != node.generation()) {
+      return false;
+    }
+    *summary = {s.direct_total, s.summary_flags};
+    return true;
+  }
 
   // The failure memo stored under `key` and the current memo key, or
   // null. (A new memo key in BeginFilter also drops it.)
@@ -164,9 +198,9 @@ class EcacheEntry {
  private:
   // What the walks read per node, in one cache line: the filter and the
   // score validity, and the verdict only when it is not plain success
-  // (then it is in verdicts_). A node that passes costs the filter walk
-  // this line and its NodeInfo's; the score walk then finds the line
-  // cached.
+  // (then it is in verdicts_), and the score row's summary. A node that
+  // passes costs the filter walk this line and its NodeInfo's; the totals
+  // walk then finds the line cached and reads no row.
   struct alignas(64) Slot {
     const NodeInfo* filter_node = nullptr;
     uint64_t filter_generation = 0;
@@ -176,6 +210,8 @@ class EcacheEntry {
     uint64_t score_epoch = 0;  // valid while == score_epoch_
     uint32_t failed_at = 0;     // Verdict's *failed_at
     bool plain_success = false;  // the verdict is Status(): verdicts_ not read
+    uint8_t summary_flags = 0;   // the score row's RowSummary
+    uint64_t direct_total = 0;
   };
   static_assert(sizeof(Slot) == 64);
   // A node's verdict with nominated pods (NominatedVerdict); kept apart

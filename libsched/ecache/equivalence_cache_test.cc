@@ -142,12 +142,18 @@ TEST(EcacheEntryTest, ScoreRowsCountOnlyOnceMarked) {
   e.BeginScore(3, 2);
   e.MutableRawScores(1)[0] = 40;
   e.MutableRawScores(1)[1] = 60;
+  EcacheEntry::RowSummary summary;
   EXPECT_EQ(e.RawScores(1, n), nullptr);  // a cycle that failed half way
-  e.MarkScored(1, n);
+  EXPECT_FALSE(e.Summary(1, n, &summary));
+  e.MarkScored(1, n, {.direct_total = 140, .flags = EcacheEntry::kNormalizedNonZero});
   ASSERT_NE(e.RawScores(1, n), nullptr);
   EXPECT_EQ(e.RawScores(1, n)[1], 60);
+  ASSERT_TRUE(e.Summary(1, n, &summary));  // kept with the row
+  EXPECT_EQ(summary.direct_total, 140u);
+  EXPECT_EQ(summary.flags, EcacheEntry::kNormalizedNonZero);
   e.BeginScore(4, 2);  // e.g. ImageLocality's node counts changed
   EXPECT_EQ(e.RawScores(1, n), nullptr);
+  EXPECT_FALSE(e.Summary(1, n, &summary));
 }
 
 TEST(EcacheEntryTest, MemoServedOnlyUnderItsKey) {

@@ -166,6 +166,13 @@ class ScorePlugin : public virtual Plugin {
                                 std::span<int64_t> /*scores*/) const {
     return Status();
   }
+  // True when NormalizeScore succeeds on a column whose raw scores are all
+  // 0, of any length and whatever the state and pod, and sets every cell
+  // to one value, put in *normalized: the equivalence cache's totals add
+  // weight * that value per node without building the column (e.g.
+  // DefaultNormalizeScore: 0, or kMaxNodeScore when reversed). Default
+  // false: a plugin opts in.
+  virtual bool NormalizesZeroColumnTo(int64_t* /*normalized*/) const { return false; }
 };
 
 }  // namespace sched

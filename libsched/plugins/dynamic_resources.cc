@@ -543,6 +543,11 @@ Status DynamicResources::NormalizeScore(const CycleState& /*state*/, const Pod& 
   return DefaultNormalizeScore(kMaxNodeScore, false, scores);
 }
 
+bool DynamicResources::NormalizesZeroColumnTo(int64_t* normalized) const {
+  *normalized = DefaultNormalizedZero(kMaxNodeScore, /*reverse=*/false);
+  return true;
+}
+
 void DynamicResources::SignPod(const Pod& pod, PodSigner& sig) const {
   sig.Section(Name());
   sig.Add(static_cast<int64_t>(pod.resource_claims.size()));

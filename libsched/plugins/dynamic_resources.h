@@ -101,6 +101,8 @@ class DynamicResources final : public PreFilterPlugin,
   bool HasNormalizeScore() const override { return true; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         std::span<int64_t> scores) const override;
+  // DefaultNormalizeScore's: 0.
+  bool NormalizesZeroColumnTo(int64_t* normalized) const override;
   // Upstream does not sign pods with claims (they bypass its cache); the
   // engine's cache is bypassed by Filter not being node-local, and the
   // claims are signed so that such pods never share a class anyway.

@@ -156,6 +156,11 @@ Status NodeAffinity::NormalizeScore(const CycleState& /*state*/, const Pod& /*po
   return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/false, scores);
 }
 
+bool NodeAffinity::NormalizesZeroColumnTo(int64_t* normalized) const {
+  *normalized = DefaultNormalizedZero(kMaxNodeScore, /*reverse=*/false);
+  return true;
+}
+
 void NodeAffinity::SignPod(const Pod& pod, PodSigner& sig) const {
   sig.Section(Name());
   sig.AddAll(std::span<const Requirement>(pod.node_selector));

@@ -101,6 +101,8 @@ class NodeAffinity final : public PreFilterPlugin,
   bool HasNormalizeScore() const override { return true; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         std::span<int64_t> scores) const override;
+  // DefaultNormalizeScore's: 0.
+  bool NormalizesZeroColumnTo(int64_t* normalized) const override;
 
  private:
   NodeAffinityArgs args_;

@@ -85,6 +85,32 @@ TEST(RegistryTest, OneInstancePerName) {
   EXPECT_TRUE(p.score().empty());
 }
 
+// A Score plugin that says what NormalizeScore makes of an all-zero
+// column (the equivalence cache's totals add that value instead of
+// normalizing) gives that value in every cell, at any column length.
+TEST(RegistryTest, ZeroColumnsNormalizeAsDeclared) {
+  std::set<std::string_view> declared;
+  for (const RegistryEntry& e : InTreeRegistry()) {
+    if (e.factory == nullptr) continue;
+    const auto p = e.factory(PluginArgs{});
+    const auto* score = dynamic_cast<const ScorePlugin*>(p.get());
+    int64_t value = -1;
+    if (score == nullptr || !score->NormalizesZeroColumnTo(&value)) continue;
+    declared.insert(e.name);
+    EXPECT_TRUE(score->HasNormalizeScore()) << e.name;
+    const CycleState cs(1);
+    const Pod pod;
+    for (const size_t n : {1u, 2u, 7u, 500u}) {
+      std::vector<int64_t> column(n, 0);
+      ASSERT_TRUE(score->NormalizeScore(cs, pod, column).IsSuccess()) << e.name;
+      EXPECT_EQ(column, std::vector<int64_t>(n, value)) << e.name << " n=" << n;
+    }
+  }
+  // The default profile's DefaultNormalizeScore users.
+  EXPECT_EQ(declared, (std::set<std::string_view>{"DynamicResources", "NodeAffinity",
+                                                   "TaintToleration"}));
+}
+
 }  // namespace
 }  // namespace registry_test
 }  // namespace sched

@@ -89,6 +89,11 @@ Status TaintToleration::NormalizeScore(const CycleState& /*state*/, const Pod& /
   return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/true, scores);
 }
 
+bool TaintToleration::NormalizesZeroColumnTo(int64_t* normalized) const {
+  *normalized = DefaultNormalizedZero(kMaxNodeScore, /*reverse=*/true);
+  return true;
+}
+
 void TaintToleration::SignPod(const Pod& pod, PodSigner& sig) const {
   sig.Section(Name());
   sig.AddAll(std::span<const Toleration>(pod.tolerations));

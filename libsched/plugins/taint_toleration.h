@@ -59,6 +59,8 @@ class TaintToleration final : public FilterPlugin,
   // Reversed: fewer untolerated taints score higher.
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         std::span<int64_t> scores) const override;
+  // DefaultNormalizeScore's: kMaxNodeScore (reversed).
+  bool NormalizesZeroColumnTo(int64_t* normalized) const override;
 };
 
 }  // namespace sched

@@ -378,34 +378,51 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
                                   ScheduleResult& r) {
   // The serial loop itself: a reused verdict costs a few loads, less than
   // handing chunks around, and the entry is not synchronized anyway.
+  // Without nominations or live Filters a node whose cached verdict is
+  // plain success needs nothing else: one slot test (PassesCached).
   const size_t n = nodes.size();
+  const bool plain = nominator == nullptr && live_filters_.empty();
   EcacheStats& stats = ecache_->stats();
   Status fresh, live;
   bool reused = false;
+  uint64_t reused_count = 0;
+  // The feasible nodes go to scratch kept across cycles, then to *feasible.
+  const auto want = static_cast<size_t>(std::clamp<int64_t>(to_find, 0, static_cast<int64_t>(n)));
+  if (filter_found_.size() < want) filter_found_.resize(want);
+  const NodeInfo** out = filter_found_.data();
+  size_t found = 0;
   // Reduced as the uncached walk's (start + i) % n is: nodes removed since
   // the last cycle can leave the start index past the end (n > 0 here).
   size_t index = next_start_node_index_ % n;
-  for (size_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < to_find; ++i) {
+  for (size_t i = 0; i < n && found < want; ++i) {
     const NodeInfo* ni = nodes[index];
     index = index + 1 == n ? 0 : index + 1;
     if (ni == skip) continue;
+    if (plain && cls.PassesCached(ni->index(), *ni)) {
+      out[found++] = ni;
+      ++reused_count;
+      continue;
+    }
     const Status* s =
         FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh, &live, &reused);
     if (reused) {
-      ++stats.reused;
+      ++reused_count;
     } else if (ecache_hit_) {
       ++stats.repairs;
     }
     if (s->IsSuccess()) {
-      feasible->push_back(ni);
+      out[found++] = ni;
     } else if (s->code() == Code::kError) {
       r.error = true;  // findNodesThatPassFilters: an error ends the cycle
       r.message = FilterErrorMessage(*s);
+      stats.reused += reused_count;
       return;
     } else {
       r.failures.push_back({ni, *s});
     }
   }
+  stats.reused += reused_count;
+  feasible->assign(out, out + found);
   FinishFilterWalk(*feasible, n, r);
 }
 
@@ -451,6 +468,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
     plugins.emplace_back(plugin, weight);
     score_slots_.push_back(k);
   }
+  if (score_cache != nullptr) SplitScorePlugins();
   if (score_cache != nullptr && detail == ScoreDetail::kTotals) {
     if (ScoreTotalsFromRows(cs, pod, *score_cache, r)) return;
     r.total_scores.clear();  // as the general path leaves them on an error
@@ -542,75 +560,116 @@ void Scheduler::MarkScoreRows(EcacheEntry& score_cache, const ScheduleResult& r)
   stats.reused += static_cast<int64_t>(r.scored_nodes.size() - score_fresh_.size());
   for (const size_t i : score_fresh_) {
     const NodeInfo& ni = *r.scored_nodes[i];
-    score_cache.MarkScored(ni.index(), ni);
+    score_cache.MarkScored(ni.index(), ni, SummarizeRow(score_cache.MutableRawScores(ni.index())));
     if (ecache_hit_) ++stats.repairs;
   }
 }
 
-bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
-                                    EcacheEntry& score_cache, ScheduleResult& r) {
-  const size_t n = r.scored_nodes.size();
-  const size_t np = score_plugins_.size();
+void Scheduler::SplitScorePlugins() {
   direct_scores_.clear();
   normalized_.clear();
-  for (size_t p = 0; p < np; ++p) {
+  for (size_t p = 0; p < score_plugins_.size(); ++p) {
     const auto [plugin, weight] = score_plugins_[p];
     const size_t slot = score_slots_[p];
-    if (score_live_[slot]) return false;
+    if (score_live_[slot]) continue;
     if (plugin->HasNormalizeScore()) {
       normalized_.push_back(p);
     } else {
       direct_scores_.emplace_back(slot, static_cast<uint64_t>(weight));
     }
   }
+}
+
+EcacheEntry::RowSummary Scheduler::SummarizeRow(const int64_t* row) const {
   // Weighted sums in uint64_t: they wrap instead of overflowing, and equal
   // the int64_t ones whenever every score is in range (else the general
   // path takes over). One compare checks [0, 100]:
   static_assert(kMinNodeScore == 0);
-  uint64_t out_of_range = 0;
-  auto add = [&out_of_range](uint64_t& sum, int64_t score, uint64_t weight) {
-    out_of_range |= static_cast<uint64_t>(static_cast<uint64_t>(score) > kMaxNodeScore);
-    sum += static_cast<uint64_t>(score) * weight;
-  };
-  // Raw scores: a cached row, or a fresh one scored into the cache's row
-  // (it counts as cached only after MarkScoreRows). The plugins without
-  // NormalizeScore add theirs while the row is at hand.
+  EcacheEntry::RowSummary summary;
+  for (const auto& [slot, weight] : direct_scores_) {
+    const auto score = static_cast<uint64_t>(row[slot]);
+    if (score > kMaxNodeScore) summary.flags |= EcacheEntry::kDirectOutOfRange;
+    summary.direct_total += score * weight;
+  }
+  for (const size_t p : normalized_) {
+    if (row[score_slots_[p]] != 0) summary.flags |= EcacheEntry::kNormalizedNonZero;
+  }
+  return summary;
+}
+
+bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
+                                    EcacheEntry& score_cache, ScheduleResult& r) {
+  const size_t n = r.scored_nodes.size();
+  const size_t np = score_plugins_.size();
+  if (direct_scores_.size() + normalized_.size() != np) return false;  // a live plugin
+  // What the plugins with NormalizeScore add to every node when all their
+  // raw scores are 0 (NormalizesZeroColumnTo), if each of them says.
+  uint64_t zero_columns = 0;
+  bool zero_columns_known = true;
+  for (const size_t p : normalized_) {
+    const auto [plugin, weight] = score_plugins_[p];
+    int64_t normalized = 0;
+    zero_columns_known = zero_columns_known && plugin->NormalizesZeroColumnTo(&normalized) &&
+                         normalized >= kMinNodeScore && normalized <= kMaxNodeScore;
+    zero_columns += static_cast<uint64_t>(normalized) * static_cast<uint64_t>(weight);
+  }
+  // One pass over the rows' summaries: a cached row's, or a fresh one
+  // scored into the cache's row and summarized (it counts as cached only
+  // after MarkScoreRows).
   r.total_scores.resize(n);
-  score_rows_.resize(n);
   score_fresh_.clear();
+  uint8_t flags = 0;
+  EcacheEntry::RowSummary summary;
   for (size_t i = 0; i < n; ++i) {
     const NodeInfo& ni = *r.scored_nodes[i];
-    const int64_t* row = score_cache.RawScores(ni.index(), ni);
-    if (row == nullptr) {
+    if (!score_cache.Summary(ni.index(), ni, &summary)) {
       int64_t* fresh = score_cache.MutableRawScores(ni.index());
       for (size_t p = 0; p < np; ++p) {
         const ScorePlugin* plugin = score_plugins_[p].first;
         if (!plugin->Score(cs, pod, ni, &fresh[score_slots_[p]]).IsSuccess()) return false;
       }
       score_fresh_.push_back(i);
-      row = fresh;
+      summary = SummarizeRow(fresh);
     }
-    score_rows_[i] = row;
-    uint64_t sum = 0;
-    for (const auto& [slot, weight] : direct_scores_) add(sum, row[slot], weight);
-    r.total_scores[i] = static_cast<int64_t>(sum);
+    flags |= summary.flags;
+    r.total_scores[i] = static_cast<int64_t>(summary.direct_total + zero_columns);
   }
-  // NormalizeScore needs the whole column: gathered from the rows.
+  if ((flags & EcacheEntry::kDirectOutOfRange) != 0) return false;
+  if (!normalized_.empty() &&
+      (!zero_columns_known || (flags & EcacheEntry::kNormalizedNonZero) != 0)) {
+    if (!NormalizedTotals(cs, pod, score_cache, zero_columns, r)) return false;
+  }
+  MarkScoreRows(score_cache, r);
+  return true;
+}
+
+bool Scheduler::NormalizedTotals(const CycleState& cs, const Pod& pod,
+                                 EcacheEntry& score_cache, uint64_t zero_columns,
+                                 ScheduleResult& r) {
+  // NormalizeScore needs the whole column: gathered from the rows (cached
+  // or just filled), normalized, range-checked, weighted and added to the
+  // direct totals (without the zero columns' share the walk added).
+  const size_t n = r.scored_nodes.size();
+  for (int64_t& total : r.total_scores) {
+    total = static_cast<int64_t>(static_cast<uint64_t>(total) - zero_columns);
+  }
   score_column_.resize(n);
+  uint64_t out_of_range = 0;
   for (const size_t p : normalized_) {
     const auto [plugin, weight] = score_plugins_[p];
     const size_t slot = score_slots_[p];
-    for (size_t i = 0; i < n; ++i) score_column_[i] = score_rows_[i][slot];
+    for (size_t i = 0; i < n; ++i) {
+      score_column_[i] = score_cache.MutableRawScores(r.scored_nodes[i]->index())[slot];
+    }
     if (!plugin->NormalizeScore(cs, pod, score_column_).IsSuccess()) return false;
     for (size_t i = 0; i < n; ++i) {
-      uint64_t sum = static_cast<uint64_t>(r.total_scores[i]);
-      add(sum, score_column_[i], static_cast<uint64_t>(weight));
-      r.total_scores[i] = static_cast<int64_t>(sum);
+      const auto score = static_cast<uint64_t>(score_column_[i]);
+      out_of_range |= static_cast<uint64_t>(score > kMaxNodeScore);
+      r.total_scores[i] = static_cast<int64_t>(static_cast<uint64_t>(r.total_scores[i]) +
+                                               score * static_cast<uint64_t>(weight));
     }
   }
-  if (out_of_range != 0) return false;
-  MarkScoreRows(score_cache, r);
-  return true;
+  return out_of_range == 0;
 }
 
 void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,

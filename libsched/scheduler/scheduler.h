@@ -236,16 +236,33 @@ class Scheduler {
   // first.
   void ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* score_cache,
                   ScoreDetail detail, ScheduleResult& r);
-  // ScoreNodes' totals alone, in one pass over the cache's raw rows (the
-  // fresh ones scored into the cache first): a plugin without
-  // NormalizeScore adds weight * raw, one with it normalizes a column of
-  // the rows first. Returns false, leaving nothing cached, when a plugin
-  // is live or anything fails (a Score, a NormalizeScore, the range
-  // check): the general path then reproduces the cycle with its error.
+  // ScoreNodes' totals alone, in one pass over the cache's row summaries
+  // (the fresh rows scored into the cache and summarized first): each
+  // node's total is its row's weighted sum of the plugins without
+  // NormalizeScore, plus, when every raw score of the plugins with it is
+  // 0 and they all say what such a column normalizes to
+  // (NormalizesZeroColumnTo), that value times the weight; otherwise
+  // NormalizedTotals. Returns false, leaving nothing cached, when a
+  // plugin is live or anything fails (a Score, a NormalizeScore, the
+  // range check): the general path then reproduces the cycle with its
+  // error.
   bool ScoreTotalsFromRows(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
                            ScheduleResult& r);
+  // ScoreTotalsFromRows' columns of the plugins with NormalizeScore:
+  // takes `zero_columns` (what the walk added for them) off r's totals,
+  // then normalizes each column gathered from the rows and adds it,
+  // weighted. False when a NormalizeScore fails or a score is out of range.
+  bool NormalizedTotals(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
+                        uint64_t zero_columns, ScheduleResult& r);
+  // With the cache: sorts the Score plugins that run and are not live
+  // into direct_scores_ and normalized_ (SummarizeRow's inputs).
+  void SplitScorePlugins();
+  // A raw row's summary (EcacheEntry::RowSummary) under this cycle's
+  // SplitScorePlugins; the score key fixes which plugins run and are live,
+  // so it stays right as long as the row.
+  EcacheEntry::RowSummary SummarizeRow(const int64_t* row) const;
   // After the raw scores of r.scored_nodes succeeded: counts the reused
-  // rows and marks the fresh ones (score_fresh_) cached.
+  // rows and marks the fresh ones (score_fresh_) cached, with summaries.
   void MarkScoreRows(EcacheEntry& score_cache, const ScheduleResult& r);
   // Equivalence cache: the entry of the pod's class for this cycle's filter
   // walk over all nodes, with `num_slots` slots (ClusterState::
@@ -329,16 +346,17 @@ class Scheduler {
   // FilterNodes' verdicts by rotation offset; kept across cycles so a
   // cycle does not allocate them again.
   std::vector<Status> filter_statuses_;
+  // FilterNodesCached's feasible nodes as found; kept across cycles.
+  std::vector<const NodeInfo*> filter_found_;
   // ScoreNodes' Score plugins not skipped, with weights, and each one's
   // index in profile_.score() (a cache row's column); kept across cycles.
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;
   std::vector<size_t> score_slots_;
   std::vector<char> score_reused_;  // with the cache: row i came from it
   std::vector<size_t> score_fresh_;  // with the cache: the rows scored afresh
-  // ScoreTotalsFromRows' scratch: node i's raw row, a column to
-  // normalize, the (row column, weight) of the plugins without
-  // NormalizeScore and the indexes in score_plugins_ of those with it.
-  std::vector<const int64_t*> score_rows_;
+  // NormalizedTotals' column to normalize; SplitScorePlugins' (row
+  // column, weight) of the plugins without NormalizeScore and the indexes
+  // in score_plugins_ of those with it (live ones in neither).
   std::vector<int64_t> score_column_;
   std::vector<std::pair<size_t, uint64_t>> direct_scores_;
   std::vector<size_t> normalized_;

@@ -26,6 +26,7 @@ using testing::PodBuilder;
 constexpr int64_t kScoreFails = 7;
 constexpr int64_t kOutOfRange = 8;
 constexpr int64_t kNormalizeFails = 9;
+constexpr int64_t kNonZero = 10;
 
 // Cacheable, no NormalizeScore: a score in [0, 100] from the node's cpu,
 // or an error / 101 on the marked nodes.
@@ -64,14 +65,45 @@ class SpreadScore : public ScorePlugin {
   }
 };
 
+// Cacheable, with DefaultNormalizeScore (reversed), and it says so
+// (NormalizesZeroColumnTo): raw 0 except 3 on the marked nodes, so its
+// column is all zero in most cycles.
+class TaintLikeScore : public ScorePlugin {
+ public:
+  std::string_view Name() const override { return "TaintLikeScore"; }
+  Status Score(const CycleState&, const Pod&, const NodeInfo& n, int64_t* s) const override {
+    *s = n.node()->allocatable.allowed_pods == kNonZero ? 3 : 0;
+    return Status();
+  }
+  bool ScoreCacheKey(const CycleState&, PodSigner&) const override { return true; }
+  bool HasNormalizeScore() const override { return true; }
+  Status NormalizeScore(const CycleState&, const Pod&, std::span<int64_t> scores) const override {
+    return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/true, scores);
+  }
+  bool NormalizesZeroColumnTo(int64_t* normalized) const override {
+    *normalized = DefaultNormalizedZero(kMaxNodeScore, /*reverse=*/true);
+    return true;
+  }
+};
+
 Profile TwoScores() {
   Profile p("x");
   p.Add(std::make_unique<CpuScore>(), 2);
   p.Add(std::make_unique<SpreadScore>(), 3);
+  p.Add(std::make_unique<TaintLikeScore>(), 4);
   return p;
 }
 
-class ScoreTotalsTest : public ::testing::Test {
+// Every plugin with NormalizeScore says what a zero column gives.
+Profile ZeroColumnScores() {
+  Profile p("x");
+  p.Add(std::make_unique<CpuScore>(), 2);
+  p.Add(std::make_unique<TaintLikeScore>(), 4);
+  return p;
+}
+
+template <Profile (*MakeProfile)()>
+class TotalsTest : public ::testing::Test {
  protected:
   void SetNode(int i, int64_t milli_cpu, int64_t pods = 110) {
     state_.UpsertNode(NodeBuilder(state_.interner(), "n" + std::to_string(i))
@@ -83,9 +115,9 @@ class ScoreTotalsTest : public ::testing::Test {
   // The same cycle through the general path (cache on, per-plugin scores),
   // the rows (cache on, totals only) and no cache (totals only): same
   // seed, so the same draws while the totals agree.
-  Scheduler per_plugin_{TwoScores(), 5};
-  Scheduler totals_{TwoScores(), 5};
-  Scheduler uncached_{TwoScores(), 5};
+  Scheduler per_plugin_{MakeProfile(), 5};
+  Scheduler totals_{MakeProfile(), 5};
+  Scheduler uncached_{MakeProfile(), 5};
   ClusterState state_;
 
   void SetUp() override {
@@ -111,6 +143,9 @@ class ScoreTotalsTest : public ::testing::Test {
   }
 };
 
+using ScoreTotalsTest = TotalsTest<TwoScores>;
+using ZeroColumnsTest = TotalsTest<ZeroColumnScores>;
+
 TEST_F(ScoreTotalsTest, RowTotalsEqualTheGeneralPath) {
   for (int round = 0; round < 30; ++round) {
     const ScheduleResult r = Cycle("round " + std::to_string(round));
@@ -127,6 +162,20 @@ TEST_F(ScoreTotalsTest, RowTotalsEqualTheGeneralPath) {
   EXPECT_GT(st.repairs, 0);
   EXPECT_EQ(st.reused, per_plugin_.equivalence_cache_stats()->reused);
   EXPECT_EQ(st.repairs, per_plugin_.equivalence_cache_stats()->repairs);
+}
+
+// TaintLikeScore's column all zero (its declared value, no column built)
+// or not (normalized), cycle after cycle as rows are reused and repaired:
+// the totals equal the general path's.
+TEST_F(ZeroColumnsTest, TotalsEqualTheGeneralPath) {
+  for (int round = 0; round < 12; ++round) {
+    const bool nonzero = round % 3 == 1;
+    SetNode(5, 1200 + 50 * round, nonzero ? kNonZero : 110);
+    const ScheduleResult r = Cycle("round " + std::to_string(round));
+    ASSERT_FALSE(r.error) << r.message;
+    ASSERT_EQ(r.total_scores.size(), 40u);
+    EXPECT_TRUE(r.plugin_scores.empty()) << round;
+  }
 }
 
 TEST_F(ScoreTotalsTest, ErrorsAreTheGeneralPaths) {

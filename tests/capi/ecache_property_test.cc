@@ -378,6 +378,13 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
              R"("affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
              R"({"weight":50,"preference":{"matchExpressions":[{"key":"disk","operator":"In","values":["hdd"]}]}}]}},)";
       break;
+    // Tolerates the PreferNoSchedule taint, no preferred terms: every
+    // Score plugin with NormalizeScore has an all-zero column, which the
+    // totals take from NormalizesZeroColumnTo (issue 19, round twelve).
+    case 53:
+      cpu = "250m";
+      spec = R"("tolerations":[{"key":"soft","operator":"Exists","effect":"PreferNoSchedule"}],)";
+      break;
     default:
       cpu = "5";  // the class of 9, but preemptionPolicy (not in the class key) differs
       spec = R"("preemptionPolicy":"Never",)";
@@ -486,7 +493,7 @@ struct Mix {
   // PDBs changing, victims deleted: preemption's dry-run memo (issue 19,
   // round nine).
   bool preempt = false;
-  // Pods of templates 0, 2, 45 and 46, scheduled and run with and without
+  // Pods of templates 0, 2, 45, 46 and 53, scheduled and run with and without
   // SCHED_SCHEDULE_SCORES, and no Services: without scores, the engine with
   // the cache sums the totals from its rows (ScoreDetail::kTotals; no
   // Score plugin is live) and must place as the one without (issue 19,
@@ -570,7 +577,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                   : mix.preferred ? std::vector{0, 13, 14, 17, 19, 21, 28, 29, 30}[rng() % 9]
                   : mix.nominated ? std::vector{0, 31, 32, 33}[rng() % 4]
                   : mix.preempt   ? 41 + static_cast<int>(rng() % 4)
-                  : mix.totals    ? std::vector{0, 2, 45, 46}[rng() % 4]
+                  : mix.totals    ? std::vector{0, 2, 45, 46, 53}[rng() % 5]
                                  : static_cast<int>(rng() % 9);
     const int priority = failing || mix.nominated || mix.preempt
                              ? std::vector{0, 500, 1000}[rng() % 3]
@@ -854,9 +861,11 @@ TEST(EcachePropertyTest, PreemptionDryRunMemoGivesIdenticalResults) {
 // Issue 19, round ten: a cycle whose per-plugin scores are not asked for
 // (no SCHED_SCHEDULE_SCORES) sums its totals straight from the cache's
 // raw rows (Scheduler::ScoreTotalsFromRows), NodeAffinity's and
-// TaintToleration's columns normalized, every plugin weighted. Fails when
-// a weight, a normalization or a repaired row is wrong there (mutants:
-// bench/RESULTS.md, "Round ten (score)").
+// TaintToleration's columns normalized, every plugin weighted; since
+// round twelve from each row's summary, an all-zero normalized column
+// (template 53) taking NormalizesZeroColumnTo's value. Fails when a
+// weight, a normalization or a repaired row is wrong there (mutants:
+// bench/RESULTS.md, "Round ten (score)", "Round twelve (basic)").
 TEST(EcachePropertyTest, TotalsFromCachedRowsGiveIdenticalResults) {
   for (uint32_t seed = 1; seed <= SeedsToRun(6); ++seed) {
     RunSequence(seed, 250, {.totals = true});

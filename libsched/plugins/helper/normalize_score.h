@@ -19,6 +19,13 @@ namespace sched {
 // become max_priority when reversed. Always returns Success.
 Status DefaultNormalizeScore(int64_t max_priority, bool reverse, std::span<int64_t> scores);
 
+// What DefaultNormalizeScore makes of every cell of a column whose scores
+// are all 0 (ScorePlugin::NormalizesZeroColumnTo): max_priority when
+// `reverse`, else 0.
+constexpr int64_t DefaultNormalizedZero(int64_t max_priority, bool reverse) {
+  return reverse ? max_priority : 0;
+}
+
 }  // namespace sched
 
 #endif  // LIBSCHED_PLUGINS_HELPER_NORMALIZE_SCORE_H_
