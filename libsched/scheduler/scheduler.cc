@@ -452,7 +452,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
     score_slots_.push_back(k);
   }
   if (score_cache != nullptr && detail == ScoreDetail::kTotals) {
-    if (ScoreTotalsFromRows(cs, pod, *score_cache, r)) return;
+    if (ScoreTotalsWithLiveColumns(cs, pod, *score_cache, r)) return;
     r.total_scores.clear();  // as the general path leaves them on an error
   }
   const size_t np = plugins.size();
@@ -610,6 +610,51 @@ bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
   }
   if (out_of_range != 0) return false;
   MarkScoreRows(score_cache, r);
+  return true;
+}
+
+bool Scheduler::ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod,
+                                           EcacheEntry& score_cache, ScheduleResult& r) {
+  const size_t np = score_plugins_.size();
+  live_columns_.clear();
+  cached_plugins_.clear();
+  cached_slots_.clear();
+  for (size_t p = 0; p < np; ++p) {
+    if (score_live_[score_slots_[p]]) {
+      live_columns_.push_back(p);
+    } else {
+      cached_plugins_.push_back(score_plugins_[p]);
+      cached_slots_.push_back(score_slots_[p]);
+    }
+  }
+  if (live_columns_.empty()) return ScoreTotalsFromRows(cs, pod, score_cache, r);
+  // The live columns first, each whole (nothing is cached yet, so a
+  // failure leaves the general path a clean cycle): raw, normalized,
+  // range-checked, weighted and summed into live_totals_.
+  const size_t n = r.scored_nodes.size();
+  live_marks_.assign(n, 1);
+  live_totals_.assign(n, 0);
+  score_column_.resize(n);
+  for (const size_t p : live_columns_) {
+    const auto [plugin, weight] = score_plugins_[p];
+    if (!plugin->ScoreAll(cs, pod, r.scored_nodes, live_marks_, score_column_)) return false;
+    if (plugin->HasNormalizeScore() && !plugin->NormalizeScore(cs, pod, score_column_).IsSuccess()) {
+      return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t score = score_column_[i];
+      if (score < kMinNodeScore || score > kMaxNodeScore) return false;
+      live_totals_[i] += score * weight;
+    }
+  }
+  // Then the cached plugins' totals from the rows, as without live ones.
+  std::swap(score_plugins_, cached_plugins_);
+  std::swap(score_slots_, cached_slots_);
+  const bool ok = ScoreTotalsFromRows(cs, pod, score_cache, r);
+  std::swap(score_plugins_, cached_plugins_);
+  std::swap(score_slots_, cached_slots_);
+  if (!ok) return false;
+  for (size_t i = 0; i < n; ++i) r.total_scores[i] += live_totals_[i];
   return true;
 }
 

@@ -232,7 +232,7 @@ class Scheduler {
   // r's flat score arrays; an error sets r.error (the first in plugin,
   // then node order, as the serial loop would meet it). Raw scores come
   // from / go to `score_cache` (may be null; then on the calling thread),
-  // slot NodeInfo::index(). With kTotals and a cache, ScoreTotalsFromRows
+  // slot NodeInfo::index(). With kTotals and a cache, ScoreTotalsWithLiveColumns
   // first.
   void ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* score_cache,
                   ScoreDetail detail, ScheduleResult& r);
@@ -244,6 +244,16 @@ class Scheduler {
   // check): the general path then reproduces the cycle with its error.
   bool ScoreTotalsFromRows(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
                            ScheduleResult& r);
+  // ScoreNodes' totals with the cache when some plugins are live
+  // (score_live_): each live plugin's column scored whole
+  // (ScorePlugin::ScoreAll on every node), normalized, range-checked and
+  // weighted, plus ScoreTotalsFromRows over the other plugins (their rows;
+  // the fresh rows' live cells stay unwritten: never read, see
+  // CacheEntryForScore). Without live plugins, ScoreTotalsFromRows itself.
+  // Returns false, leaving nothing cached, when a live plugin declines
+  // ScoreAll or anything fails: the general path then reproduces the cycle.
+  bool ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
+                                  ScheduleResult& r);
   // After the raw scores of r.scored_nodes succeeded: counts the reused
   // rows and marks the fresh ones (score_fresh_) cached.
   void MarkScoreRows(EcacheEntry& score_cache, const ScheduleResult& r);
@@ -343,6 +353,14 @@ class Scheduler {
   std::vector<std::pair<size_t, uint64_t>> direct_scores_;
   std::vector<size_t> normalized_;
   std::vector<char> score_live_;    // by profile_.score() index (CacheEntryForScore)
+  // ScoreTotalsWithLiveColumns' scratch: the live plugins' indexes in
+  // score_plugins_, the others (and their slots) in order, the marks for
+  // ScoreAll (every node), and the live plugins' weighted sums per node.
+  std::vector<size_t> live_columns_;
+  std::vector<std::pair<const ScorePlugin*, int64_t>> cached_plugins_;
+  std::vector<size_t> cached_slots_;
+  std::vector<char> live_marks_;
+  std::vector<int64_t> live_totals_;
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   // The interner's reuse_epoch() ecache_'s keys are valid for.
   uint64_t ecache_reuse_epoch_ = 0;
