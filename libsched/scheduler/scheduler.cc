@@ -615,6 +615,10 @@ bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
 
 bool Scheduler::ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod,
                                            EcacheEntry& score_cache, ScheduleResult& r) {
+  if (std::none_of(score_slots_.begin(), score_slots_.end(),
+                   [&](size_t slot) { return score_live_[slot] != 0; })) {
+    return ScoreTotalsFromRows(cs, pod, score_cache, r);
+  }
   const size_t np = score_plugins_.size();
   live_columns_.clear();
   cached_plugins_.clear();
@@ -627,7 +631,6 @@ bool Scheduler::ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod,
       cached_slots_.push_back(score_slots_[p]);
     }
   }
-  if (live_columns_.empty()) return ScoreTotalsFromRows(cs, pod, score_cache, r);
   // The live columns first, each whole (nothing is cached yet, so a
   // failure leaves the general path a clean cycle): raw, normalized,
   // range-checked, weighted and summed into live_totals_.
