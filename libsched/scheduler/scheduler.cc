@@ -635,12 +635,13 @@ bool Scheduler::ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod,
   // failure leaves the general path a clean cycle): raw, normalized,
   // range-checked, weighted and summed into live_totals_.
   const size_t n = r.scored_nodes.size();
-  live_marks_.assign(n, 1);
+  if (live_marks_.size() < n) live_marks_.resize(n, 1);  // every entry is 1
+  const std::span<const char> every_node(live_marks_.data(), n);
   live_totals_.assign(n, 0);
   score_column_.resize(n);
   for (const size_t p : live_columns_) {
     const auto [plugin, weight] = score_plugins_[p];
-    if (!plugin->ScoreAll(cs, pod, r.scored_nodes, live_marks_, score_column_)) return false;
+    if (!plugin->ScoreAll(cs, pod, r.scored_nodes, every_node, score_column_)) return false;
     if (plugin->HasNormalizeScore() && !plugin->NormalizeScore(cs, pod, score_column_).IsSuccess()) {
       return false;
     }

@@ -355,7 +355,8 @@ class Scheduler {
   std::vector<char> score_live_;    // by profile_.score() index (CacheEntryForScore)
   // ScoreTotalsWithLiveColumns' scratch: the live plugins' indexes in
   // score_plugins_, the others (and their slots) in order, the marks for
-  // ScoreAll (every node), and the live plugins' weighted sums per node.
+  // ScoreAll (all 1: every node; grown, never cleared), and the live
+  // plugins' weighted sums per node.
   std::vector<size_t> live_columns_;
   std::vector<std::pair<const ScorePlugin*, int64_t>> cached_plugins_;
   std::vector<size_t> cached_slots_;
