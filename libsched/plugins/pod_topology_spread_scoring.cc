@@ -31,6 +31,7 @@ struct NodeBuffers {
   // the key).
   std::vector<uint32_t> indexes;
   std::vector<uint32_t> domains;
+  std::vector<double> sums;  // by feasible node n: its raw score before rounding
 };
 
 // What PreScore keeps per equivalence class (CycleState::class_memo): the
@@ -163,7 +164,9 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
     for (size_t n = 0; n < nf; ++n) ignored[n] |= doms[n] == TopologyDomains::kNone ? 1 : 0;
   }
   int64_t num_ignored = 0;
-  for (size_t n = 0; n < nf; ++n) num_ignored += ignored[n];
+  if (require_all_topologies) {
+    for (size_t n = 0; n < nf; ++n) num_ignored += ignored[n];
+  }
   std::vector<int64_t> topo_size(nc, 0);
   for (size_t i = 0; i < nc; ++i) {
     const uint32_t* const doms = node_domains.data() + i * nf;
@@ -243,31 +246,32 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
 
   // Score's raw value of each feasible node: Σ over the constraints whose
   // key the node has, in their order, then math.Round (halves away from
-  // zero). Ignored nodes get 0.
-  std::vector<const int64_t*> host_of(nc, nullptr);  // hostname constraints' counts
-  std::vector<const double*> scores_of(nc, nullptr);  // the others' domain scores
+  // zero). Ignored nodes get 0. Summed constraint by constraint into
+  // per-node sums: the same additions, in the same order, per node.
+  std::vector<double>& sums = buffers->sums;
+  sums.assign(nf, 0.0);
+  double* const sum = sums.data();
   for (size_t i = 0; i < nc; ++i) {
+    const uint32_t* const doms = node_domains.data() + i * nf;
     if (is_host[i]) {
-      host_of[i] = buffers->host_counts[host[i]].data();
-    } else {
-      scores_of[i] = domain_scores[i].data();
+      const int64_t* const counts = buffers->host_counts[host[i]].data();
+      const double w = weight[i];
+      const int32_t max_skew = constraints[i].max_skew;
+      for (size_t n = 0; n < nf; ++n) {
+        if (doms[n] != TopologyDomains::kNone) {
+          sum[n] += ScoreForCount(counts[indexes[n]], w, max_skew);
+        }
+      }
+      continue;
+    }
+    const double* const scores = domain_scores[i].data();
+    for (size_t n = 0; n < nf; ++n) {
+      if (doms[n] != TopologyDomains::kNone) sum[n] += scores[doms[n]];
     }
   }
   int64_t* const raw = buffers->raw.data();
   for (size_t n = 0; n < nf; ++n) {
-    const uint32_t index = indexes[n];
-    if (ignored[n]) {
-      raw[index] = 0;
-      continue;
-    }
-    double sum = 0;
-    for (size_t i = 0; i < nc; ++i) {
-      const uint32_t d = node_domains[i * nf + n];
-      if (d == TopologyDomains::kNone) continue;
-      sum += is_host[i] ? ScoreForCount(host_of[i][index], weight[i], constraints[i].max_skew)
-                        : scores_of[i][d];
-    }
-    raw[index] = pts_internal::RoundHalfAwayFromZero(sum);
+    raw[indexes[n]] = ignored[n] ? 0 : pts_internal::RoundHalfAwayFromZero(sum[n]);
   }
   s->buffers = buffers;
   state.Write(slot(), std::move(s));

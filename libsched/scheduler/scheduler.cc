@@ -470,7 +470,7 @@ void Scheduler::ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* sc
   }
   if (score_cache != nullptr) SplitScorePlugins();
   if (score_cache != nullptr && detail == ScoreDetail::kTotals) {
-    if (ScoreTotalsFromRows(cs, pod, *score_cache, r)) return;
+    if (ScoreTotalsWithLiveColumns(cs, pod, *score_cache, r)) return;
     r.total_scores.clear();  // as the general path leaves them on an error
   }
   const size_t np = plugins.size();
@@ -601,7 +601,6 @@ bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
                                     EcacheEntry& score_cache, ScheduleResult& r) {
   const size_t n = r.scored_nodes.size();
   const size_t np = score_plugins_.size();
-  if (direct_scores_.size() + normalized_.size() != np) return false;  // a live plugin
   // What the plugins with NormalizeScore add to every node when all their
   // raw scores are 0 (NormalizesZeroColumnTo), if each of them says.
   uint64_t zero_columns = 0;
@@ -625,8 +624,9 @@ bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
     if (!score_cache.Summary(ni.index(), ni, &summary)) {
       int64_t* fresh = score_cache.MutableRawScores(ni.index());
       for (size_t p = 0; p < np; ++p) {
-        const ScorePlugin* plugin = score_plugins_[p].first;
-        if (!plugin->Score(cs, pod, ni, &fresh[score_slots_[p]]).IsSuccess()) return false;
+        const size_t slot = score_slots_[p];
+        if (score_live_[slot]) continue;  // ScoreTotalsWithLiveColumns' part
+        if (!score_plugins_[p].first->Score(cs, pod, ni, &fresh[slot]).IsSuccess()) return false;
       }
       score_fresh_.push_back(i);
       summary = SummarizeRow(fresh);
@@ -670,6 +670,39 @@ bool Scheduler::NormalizedTotals(const CycleState& cs, const Pod& pod,
     }
   }
   return out_of_range == 0;
+}
+
+bool Scheduler::ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod,
+                                           EcacheEntry& score_cache, ScheduleResult& r) {
+  live_columns_.clear();
+  for (size_t p = 0; p < score_plugins_.size(); ++p) {
+    if (score_live_[score_slots_[p]]) live_columns_.push_back(p);
+  }
+  if (live_columns_.empty()) return ScoreTotalsFromRows(cs, pod, score_cache, r);
+  // The live columns first, each whole (nothing is cached yet, so a
+  // failure leaves the general path a clean cycle): raw, normalized,
+  // range-checked, weighted and summed into live_totals_.
+  const size_t n = r.scored_nodes.size();
+  if (live_marks_.size() < n) live_marks_.resize(n, 1);  // every entry is 1
+  const std::span<const char> every_node(live_marks_.data(), n);
+  live_totals_.assign(n, 0);
+  score_column_.resize(n);
+  for (const size_t p : live_columns_) {
+    const auto [plugin, weight] = score_plugins_[p];
+    if (!plugin->ScoreAll(cs, pod, r.scored_nodes, every_node, score_column_)) return false;
+    if (plugin->HasNormalizeScore() && !plugin->NormalizeScore(cs, pod, score_column_).IsSuccess()) {
+      return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t score = score_column_[i];
+      if (score < kMinNodeScore || score > kMaxNodeScore) return false;
+      live_totals_[i] += score * weight;
+    }
+  }
+  // Then the cached plugins' totals from the rows (the live ones left out).
+  if (!ScoreTotalsFromRows(cs, pod, score_cache, r)) return false;
+  for (size_t i = 0; i < n; ++i) r.total_scores[i] += live_totals_[i];
+  return true;
 }
 
 void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,

@@ -232,7 +232,7 @@ class Scheduler {
   // r's flat score arrays; an error sets r.error (the first in plugin,
   // then node order, as the serial loop would meet it). Raw scores come
   // from / go to `score_cache` (may be null; then on the calling thread),
-  // slot NodeInfo::index(). With kTotals and a cache, ScoreTotalsFromRows
+  // slot NodeInfo::index(). With kTotals and a cache, ScoreTotalsWithLiveColumns
   // first.
   void ScoreNodes(const CycleState& cs, const Pod& pod, EcacheEntry* score_cache,
                   ScoreDetail detail, ScheduleResult& r);
@@ -242,10 +242,11 @@ class Scheduler {
   // NormalizeScore, plus, when every raw score of the plugins with it is
   // 0 and they all say what such a column normalizes to
   // (NormalizesZeroColumnTo), that value times the weight; otherwise
-  // NormalizedTotals. Returns false, leaving nothing cached, when a
-  // plugin is live or anything fails (a Score, a NormalizeScore, the
-  // range check): the general path then reproduces the cycle with its
-  // error.
+  // NormalizedTotals. Live plugins are left out (they are in neither of
+  // SplitScorePlugins' lists): ScoreTotalsWithLiveColumns, its only
+  // caller, adds their columns. Returns false, leaving nothing cached,
+  // when anything fails (a Score, a NormalizeScore, the range check): the
+  // general path then reproduces the cycle with its error.
   bool ScoreTotalsFromRows(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
                            ScheduleResult& r);
   // ScoreTotalsFromRows' columns of the plugins with NormalizeScore:
@@ -261,6 +262,16 @@ class Scheduler {
   // SplitScorePlugins; the score key fixes which plugins run and are live,
   // so it stays right as long as the row.
   EcacheEntry::RowSummary SummarizeRow(const int64_t* row) const;
+  // ScoreNodes' totals with the cache when some plugins are live
+  // (score_live_): each live plugin's column scored whole
+  // (ScorePlugin::ScoreAll on every node), normalized, range-checked and
+  // weighted, plus ScoreTotalsFromRows, which sums the other plugins
+  // (their rows; the fresh rows' live cells stay unwritten: never read, see
+  // CacheEntryForScore).
+  // Returns false, leaving nothing cached, when a live plugin declines
+  // ScoreAll or anything fails: the general path then reproduces the cycle.
+  bool ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod, EcacheEntry& score_cache,
+                                  ScheduleResult& r);
   // After the raw scores of r.scored_nodes succeeded: counts the reused
   // rows and marks the fresh ones (score_fresh_) cached, with summaries.
   void MarkScoreRows(EcacheEntry& score_cache, const ScheduleResult& r);
@@ -361,6 +372,12 @@ class Scheduler {
   std::vector<std::pair<size_t, uint64_t>> direct_scores_;
   std::vector<size_t> normalized_;
   std::vector<char> score_live_;    // by profile_.score() index (CacheEntryForScore)
+  // ScoreTotalsWithLiveColumns' scratch: the live plugins' indexes in
+  // score_plugins_, the marks for ScoreAll (all 1: every node; grown,
+  // never cleared), and the live plugins' weighted sums per node.
+  std::vector<size_t> live_columns_;
+  std::vector<char> live_marks_;
+  std::vector<int64_t> live_totals_;
   std::unique_ptr<EquivalenceCache> ecache_;  // null when off
   // The interner's reuse_epoch() ecache_'s keys are valid for.
   uint64_t ecache_reuse_epoch_ = 0;
