@@ -513,6 +513,14 @@ CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) 
                          max_replicas);
 }
 
+ScheduleResult Engine::Session::PrioritizeNodes(const Pod& pod,
+                                                std::span<const std::string_view> nodes) {
+  std::vector<const NodeInfo*> infos;
+  infos.reserve(nodes.size());
+  for (std::string_view name : nodes) infos.push_back(e_.state_->FindNode(name));
+  return e_.schedulers_.at(pod.scheduler_name)->PrioritizeNodes(pod, *e_.state_, std::move(infos));
+}
+
 bool Engine::Session::HasNode(std::string_view name) const {
   const NodeInfo* n = e_.state_->FindNode(name);
   return n != nullptr && n->node() != nullptr;

@@ -191,6 +191,17 @@ class Scheduler {
   NodeFit FitsAnyNode(const Pod& pod, const ClusterState& state,
                       std::span<const NodeInfo* const> nodes, size_t start,
                       const PodNominator* nominator = nullptr) const;
+  // prioritizeNodes (schedule_one.go) alone over `nodes`, which the caller
+  // filtered: PreFilter (for the state PreScore and Score read; its node
+  // restriction ignored), then PreScore, Score, NormalizeScore and the
+  // weights over exactly `nodes`, so plugins that normalize per cycle
+  // normalize over them. No Filter, no PostFilter, no selectHost; one node
+  // is scored too. r.scored_nodes is `nodes`, r.total_scores parallel to
+  // it; r.error with r.message when PreFilter rejected the pod or a plugin
+  // failed. Changes no state, random source, start index or cache
+  // (prioritize_nodes.cc).
+  ScheduleResult PrioritizeNodes(const Pod& pod, const ClusterState& state,
+                                 std::vector<const NodeInfo*> nodes);
   // The pod's equivalence class signature (every plugin's SignPod, as the
   // equivalence cache keys classes): pods with the same one get the same
   // verdicts from this profile's plugins.
