@@ -209,7 +209,7 @@ ApiStatus EngineScore(Engine& e, std::string_view request_json, MallocString* re
         return ApiStatus();
       }));
   if (nodes.empty()) return Required(root.Child("nodes"));
-  Engine::Session s = e.Lock();  // keeps nothing: the pod's strings go with it
+  Engine::Session s = e.Lock();
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (!s.HasNode(nodes[i])) {
       std::string msg = "no node named ";

@@ -26,8 +26,9 @@ type ScoreAnswer struct {
 // nodes, no Filter, as upstream's prioritizeNodes over the feasible nodes
 // a cycle found. What a kube-scheduler framework running the engine as a
 // plugin asks for the nodes it sampled: plugins that normalize per cycle
-// normalize over them, and only their totals cross the ABI. Changes
-// nothing in the engine. A bad pod or node list is an error with the
+// normalize over them, and only their totals cross the ABI. Changes no
+// state, queue or random source (the equivalence cache as Schedule does:
+// never a different result). A bad pod or node list is an error with the
 // field's path.
 func (e *Engine) Score(ctx context.Context, pod []byte, nodes []string) (*ScoreAnswer, error) {
 	if err := ctx.Err(); err != nil {

@@ -251,9 +251,11 @@ SCHED_API sched_status sched_engine_explain(sched_engine *engine, const char *po
  * pod or a plugin failed. A bad pod or an unknown schedulerName is
  * SCHED_INVALID_ARGUMENT as for sched_engine_schedule; so are "nodes"
  * missing or empty, and an empty, duplicate or unknown name (path
- * "nodes[i]"). Free *scores_json with sched_free. Changes nothing (state,
- * queue, random source, start index, cache, interned strings).
- * Thread-safe as every call (convention 6). */
+ * "nodes[i]"). Free *scores_json with sched_free. Changes no state, queue,
+ * random source or start index; like sched_engine_schedule it may leave
+ * raw scores of the pod's class in the equivalence cache (reused from the
+ * cycle that filtered the pod; never a different result). Thread-safe as
+ * every call (convention 6). */
 SCHED_API sched_status sched_engine_score(sched_engine *engine, const char *request,
                                           size_t len, char **scores_json, sched_error **err);
 

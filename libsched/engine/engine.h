@@ -152,7 +152,9 @@ class Engine {
     // 1 <= max_replicas <= kMaxCapacityReplicas.
     CapacityResult Capacity(const Pod& tmpl, int64_t max_replicas);
     // Scheduler::PrioritizeNodes of `pod` with its profile over the named
-    // nodes, in that order. Changes nothing but scratch. REQUIRES:
+    // nodes, in that order. Changes no state, queue, random source or
+    // start index; the equivalence cache and the interned strings as
+    // Schedule without assume does. REQUIRES:
     // HasProfile(pod.scheduler_name), each name HasNode.
     ScheduleResult PrioritizeNodes(const Pod& pod, std::span<const std::string_view> nodes);
     // Whether a node of that name has a Node object.

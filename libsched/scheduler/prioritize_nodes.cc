@@ -25,7 +25,17 @@ ScheduleResult Scheduler::PrioritizeNodes(const Pod& pod, const ClusterState& st
     }
     return r;
   }
-  Prioritize(cs, pod, state, std::move(nodes), /*cls=*/nullptr, ScoreDetail::kTotals, r);
+  // The class's entry, as a cycle's walk over all nodes takes it: the raw
+  // scores the cycle that filtered the pod cached (by node slot and
+  // generation) are reused, which changes no result.
+  ClearCacheOfOldEpoch(state);
+  ecache_hit_ = false;
+  EcacheEntry* cls = CacheEntryForFilter(pod, cs, state.NodeIndexBound(), &ecache_hit_);
+  if (cls != nullptr) {
+    r.cache_storage = cls->storage();
+    cs.set_class_memos(cls->memos());
+  }
+  Prioritize(cs, pod, state, std::move(nodes), cls, ScoreDetail::kTotals, r);
   return r;
 }
 

@@ -2,7 +2,8 @@
  * a plugin that normalizes per cycle (TaintToleration, weight 3)
  * normalizes over them; over every node the totals are those of
  * sched_engine_schedule's "scoreTotals"; bad requests name their field;
- * a pod PreFilter rejects is an "error" answer. */
+ * a pod PreFilter rejects is an "error" answer; the equivalence cache
+ * changes no answer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,40 @@ static void TestPreFilterRejects(sched_engine *engine) {
   sched_free(answer);
 }
 
+/* The equivalence cache changes no answer: after a cycle cached the
+ * class's raw scores and a pod then landed on n0, the cached engine's
+ * totals are an uncached engine's. */
+static void TestCacheChangesNothing(void) {
+  static const char kBound[] =
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\",\"namespace\":\"prod\"},"
+      "\"spec\":{\"nodeName\":\"n0\",\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"cpu\":\"3\",\"memory\":\"6Gi\"}}}]}}";
+  static const char *const kConfigs[2] = {
+      "{\"percentageOfNodesToScore\":100}",
+      "{\"percentageOfNodesToScore\":100,\"equivalenceCache\":false}"};
+  long long totals[2][3];
+  int i;
+  for (i = 0; i < 2; ++i) {
+    sched_engine *engine = NULL;
+    sched_status status;
+    const char *path;
+    char *result = NULL;
+    char *answer;
+    CHECK(sched_engine_new(kConfigs[i], strlen(kConfigs[i]), &engine, NULL) == SCHED_OK);
+    CHECK(sched_engine_apply(engine, kCluster, strlen(kCluster), NULL, NULL) == SCHED_OK);
+    CHECK(sched_engine_schedule(engine, kPod, strlen(kPod), 0, &result, NULL) == SCHED_OK);
+    sched_free(result);
+    CHECK(sched_engine_apply(engine, kBound, strlen(kBound), NULL, NULL) == SCHED_OK);
+    answer = Score(engine, kPod, "[\"n0\",\"n1\",\"n2\"]", &status, &path);
+    CHECK(status == SCHED_OK && answer != NULL && Totals(answer, totals[i], 3) == 3);
+    sched_free(answer);
+    sched_engine_free(engine);
+  }
+  CHECK(memcmp(totals[0], totals[1], sizeof totals[0]) == 0);
+  /* n0 is fuller now: its total fell below n1's + 150 (TaintToleration). */
+  CHECK(totals[1][0] - totals[1][1] < 150);
+}
+
 int main(void) {
   sched_engine *engine = NULL;
   CHECK(sched_engine_new("{\"percentageOfNodesToScore\":100}", 32, &engine, NULL) == SCHED_OK);
@@ -154,6 +189,7 @@ int main(void) {
   TestBadRequests(engine);
   TestPreFilterRejects(engine);
   sched_engine_free(engine);
+  TestCacheChangesNothing();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -346,7 +346,9 @@ impl Engine {
     /// PreScore, Score, NormalizeScore and the weights over exactly those
     /// nodes, no Filter, as upstream's prioritizeNodes over the feasible
     /// nodes a cycle found (plugins that normalize per cycle normalize
-    /// over them). `total_scores` is parallel to `nodes`. Changes nothing.
+    /// over them). `total_scores` is parallel to `nodes`. Changes no
+    /// state, queue or random source (the equivalence cache as
+    /// [`schedule`](Self::schedule) does: never a different result).
     ///
     /// # Errors
     /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) for a bad
