@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -188,6 +189,45 @@ ApiStatus EngineDrain(Engine& e, std::string_view request_json, MallocString* re
     }
   }
   *result = NewCString(DrainJson(s.Drain(nodes)));
+  return ApiStatus();
+}
+
+ApiStatus EngineScore(Engine& e, std::string_view request_json, MallocString* result) {
+  JsonDoc doc;
+  const cJSON* pod_json = nullptr;
+  CAPI_RETURN_IF_ERROR(ParsePodRequest(request_json, {"pod", "nodes"}, &doc, &pod_json));
+  const JsonPath root;
+  std::vector<std::string_view> nodes;
+  std::unordered_set<std::string_view> seen;
+  CAPI_RETURN_IF_ERROR(
+      ForEachElement(doc.get(), "nodes", root, [&](const cJSON* v, const JsonPath& at) {
+        std::string_view name;
+        CAPI_RETURN_IF_ERROR(AsString(v, at, &name));
+        if (name.empty()) return Required(at);
+        if (!seen.insert(name).second) return ApiStatus::Invalid(at, "duplicate node name");
+        nodes.push_back(name);
+        return ApiStatus();
+      }));
+  if (nodes.empty()) return Required(root.Child("nodes"));
+  Engine::Session s = e.Lock();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!s.HasNode(nodes[i])) {
+      std::string msg = "no node named ";
+      AppendJsonString(msg, nodes[i]);
+      return ApiStatus::Invalid(root.Child("nodes").Index(i), msg);
+    }
+  }
+  DecodedPod decoded;
+  CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, pod_json, root.Child("pod"), &decoded));
+  const ScheduleResult r = s.PrioritizeNodes(*decoded.pod, nodes);
+  JsonWriter w;
+  w.BeginObject().Key("error").Bool(r.error).Key("message").String(r.error ? r.message : "");
+  w.Key("totalScores").BeginArray();
+  if (!r.error) {
+    for (int64_t t : r.total_scores) w.Int(t);
+  }
+  w.EndArray().EndObject();
+  *result = NewCString(w.str());
   return ApiStatus();
 }
 

@@ -39,6 +39,8 @@ ApiStatus EngineExplain(Engine& e, std::string_view pod_json, MallocString* resu
 ApiStatus EngineCapacity(Engine& e, std::string_view request_json, MallocString* result);
 // sched_engine_drain: {"nodes":[...]} (Session::Drain).
 ApiStatus EngineDrain(Engine& e, std::string_view request_json, MallocString* result);
+// sched_engine_score: {"pod","nodes"} (Session::PrioritizeNodes).
+ApiStatus EngineScore(Engine& e, std::string_view request_json, MallocString* result);
 // sched_engine_preempt: {"pod"} (Session::Preempt), rendered as a
 // schedule result without flags.
 ApiStatus EnginePreempt(Engine& e, std::string_view request_json, MallocString* result);

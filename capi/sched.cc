@@ -152,6 +152,19 @@ sched_status sched_engine_drain(sched_engine* engine, const char* request, size_
   });
 }
 
+sched_status sched_engine_score(sched_engine* engine, const char* request, size_t len,
+                                char** scores_json, sched_error** err) {
+  return Guard(err, [&] {
+    if (engine == nullptr) return ApiStatus::InvalidCall("engine is NULL");
+    if (scores_json == nullptr) return ApiStatus::InvalidCall("scores_json is NULL");
+    CAPI_RETURN_IF_ERROR(CheckInput(request, len, "request"));
+    MallocString result;
+    CAPI_RETURN_IF_ERROR(EngineScore(*engine->rep, View(request, len), &result));
+    *scores_json = result.release();
+    return ApiStatus();
+  });
+}
+
 sched_status sched_engine_preempt(sched_engine* engine, const char* request, size_t len,
                                   char** result_json, sched_error** err) {
   return Guard(err, [&] {

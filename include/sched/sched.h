@@ -234,6 +234,31 @@ SCHED_API sched_status sched_engine_schedule(sched_engine *engine, const char *p
 SCHED_API sched_status sched_engine_explain(sched_engine *engine, const char *pod, size_t len,
                                             char **explain_json, sched_error **err);
 
+/* Scores a pending core/v1 Pod on the named nodes only, as upstream's
+ * prioritizeNodes scores the feasible nodes a cycle found
+ * (pkg/scheduler/schedule_one.go), and writes their total scores to
+ * *scores_json (docs/api.md, "Score"):
+ *   {"error":B,"message":"...","totalScores":[N,...]}
+ * request: {"pod":<core/v1 Pod>,"nodes":["n1",...]}. PreFilter runs (its
+ * node restriction ignored), then PreScore, Score, NormalizeScore and the
+ * weights over exactly "nodes", no Filter: the caller filtered them (a
+ * kube-scheduler framework running the engine as a plugin scores the
+ * nodes it sampled, numFeasibleNodesToFind of them, and plugins that
+ * normalize per cycle must normalize over those). "totalScores" is
+ * parallel to "nodes": each the sum of the node's weighted scores, as
+ * "scoreTotals" of sched_engine_schedule; one node is scored too. "error"
+ * true (with "message", "totalScores" empty) when PreFilter rejected the
+ * pod or a plugin failed. A bad pod or an unknown schedulerName is
+ * SCHED_INVALID_ARGUMENT as for sched_engine_schedule; so are "nodes"
+ * missing or empty, and an empty, duplicate or unknown name (path
+ * "nodes[i]"). Free *scores_json with sched_free. Changes no state, queue,
+ * random source or start index; like sched_engine_schedule it may leave
+ * raw scores of the pod's class in the equivalence cache (reused from the
+ * cycle that filtered the pod; never a different result). Thread-safe as
+ * every call (convention 6). */
+SCHED_API sched_status sched_engine_score(sched_engine *engine, const char *request,
+                                          size_t len, char **scores_json, sched_error **err);
+
 /* How many more replicas of a pod template fit, and where: copies of the
  * pod named "<name>-capacity-<i>" (i from 0) are scheduled one after
  * another with full cycles (as sched_engine_schedule), each assumed on its

@@ -14,6 +14,8 @@ import (
 
 const (
 	stateKey fwk.StateKey = Name
+	// scoresKey holds PreScore's totals (ModePlugin).
+	scoresKey fwk.StateKey = Name + "/scores"
 	// engineProfile is the engine's only profile; pods are sent under its
 	// name whatever profile of the scheduler runs them.
 	engineProfile = v1.DefaultSchedulerName
@@ -28,11 +30,10 @@ const (
 type cycleState struct {
 	// node is the engine's choice, "" when none fits.
 	node string
-	// rejected maps each rejected node to its framework status.
+	// rejected maps each rejected node to its framework status; every
+	// other node of the snapshot is feasible (catchUp made the engine hold
+	// them all, and the node counts agree).
 	rejected map[string]*fwk.Status
-	// scores maps each feasible node to its total engine score (ModePlugin,
-	// when at least two nodes fit).
-	scores map[string]int64
 	// nominated and victims are the engine's preemption verdict when the
 	// pod fits nowhere but would fit on nominated once victims are gone.
 	nominated string
@@ -40,6 +41,8 @@ type cycleState struct {
 	// message is the engine's FitError, with its PostFilter part
 	// (" preemption: ...") when preemption found no node.
 	message string
+	// pod is the pod as sent to the engine (encodePod), for PreScore.
+	pod []byte
 }
 
 // Clone returns s: it is never modified after PreFilter.
@@ -49,6 +52,8 @@ func (s *cycleState) Clone() fwk.StateData { return s }
 // its clock to the wall time (engineClock), runs one engine cycle for the
 // pod over all nodes and stores the answer. In ModeAlgorithm a chosen node
 // is returned as the PreFilterResult, so upstream filters that node only.
+// In ModePlugin the answer is the rejected nodes only: Score's totals come
+// from PreScore, for the nodes upstream's framework kept.
 func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	if st := pl.waitForSync(ctx); st != nil {
 		return nil, st
@@ -64,10 +69,11 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 	// statuses matter only when there is none (the FitError); ModePlugin
 	// answers Filter for every node. Grouped by verdict: a pod rejected by
 	// thousands of nodes has a few groups to decode, not thousands of
-	// objects.
+	// objects. No scores: upstream scores only the nodes it samples
+	// (PreScore).
 	flags := []sched.ScheduleFlag{sched.NodeStatusesIfNoNode, sched.NodeStatusGroups}
 	if pl.args.Mode == ModePlugin {
-		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups, sched.ScoreTotals}
+		flags = []sched.ScheduleFlag{sched.NodeStatuses, sched.NodeStatusGroups}
 	}
 	// The engine judges time (DynamicResources' binding timeout) on its
 	// clock: the scheduler's wall time, as upstream's time.Now().
@@ -89,6 +95,7 @@ func (pl *LibSched) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1
 		return nil, fwk.AsStatus(fmt.Errorf("LibSched: the engine has %d nodes, the scheduler's snapshot %d: retrying", res.NumAllNodes, len(nodes)))
 	}
 	s := newCycleState(res)
+	s.pod = doc
 	if err := victimsInSnapshot(s, nodes); err != nil {
 		return nil, fwk.AsStatus(err) // as for a lagging Node event
 	}
@@ -106,7 +113,7 @@ func (pl *LibSched) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
 // Filter returns the engine's verdict for the node: its status when the
 // engine rejected it; success when it is the engine's choice or, in
-// ModePlugin, feasible; otherwise ErrReasonNotSelected.
+// ModePlugin, any other node; otherwise ErrReasonNotSelected.
 func (pl *LibSched) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
 	s, err := readState(state)
 	if err != nil {
@@ -116,24 +123,21 @@ func (pl *LibSched) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, n
 	if st, ok := s.rejected[name]; ok {
 		return st
 	}
-	if name == s.node {
-		return nil
-	}
-	// Only ModePlugin asks for scores: there every feasible node passes.
-	if _, ok := s.scores[name]; ok {
+	if name == s.node || pl.args.Mode == ModePlugin {
 		return nil
 	}
 	return fwk.NewStatus(fwk.Unschedulable, ErrReasonNotSelected)
 }
 
-// Score returns the node's total engine score (0 for a node the engine did
-// not score); NormalizeScore brings it into 0..MaxNodeScore.
+// Score returns the node's total engine score from PreScore (0 for a node
+// the engine did not score); NormalizeScore brings it into
+// 0..MaxNodeScore.
 func (pl *LibSched) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) (int64, *fwk.Status) {
-	s, err := readState(state)
+	d, err := state.Read(scoresKey)
 	if err != nil {
 		return 0, fwk.AsStatus(err)
 	}
-	return s.scores[nodeInfo.Node().Name], nil
+	return d.(scoreState)[nodeInfo.Node().Name], nil
 }
 
 // ScoreExtensions returns pl: scores need normalizing.
@@ -236,18 +240,6 @@ func newCycleState(res *sched.Result) *cycleState {
 		// name on each status it gets, from parallel goroutines.
 		for _, node := range g.Nodes {
 			s.rejected[node] = statusFrom(g.Code, g.Reasons)
-		}
-	}
-	if res.ScoreTotals != nil {
-		scored := 0
-		for _, g := range res.ScoreTotals {
-			scored += len(g.Nodes)
-		}
-		s.scores = make(map[string]int64, scored)
-		for _, g := range res.ScoreTotals {
-			for _, node := range g.Nodes {
-				s.scores[node] = g.TotalScore
-			}
 		}
 	}
 	return s

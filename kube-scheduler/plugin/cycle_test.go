@@ -67,10 +67,7 @@ func TestFilter(t *testing.T) {
 		NodeStatusGroups: []sched.NodeStatusGroup{
 			{Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity",
 				Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Nodes: []string{"n3", "n5"}},
-			{Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}, Nodes: []string{"n6"}}},
-		ScoreTotals: []sched.ScoreTotal{{TotalScore: 90, Nodes: []string{"n1"}}, {TotalScore: 80, Nodes: []string{"n2", "n7"}}}}
-	algorithm := *scheduled
-	algorithm.ScoreTotals = nil // ModeAlgorithm does not ask for scores
+			{Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}, Nodes: []string{"n6"}}}}
 	tests := []struct {
 		name     string
 		mode     Mode
@@ -81,16 +78,16 @@ func TestFilter(t *testing.T) {
 	}{
 		{name: "chosen", mode: ModePlugin, res: scheduled, node: "n1", wantCode: fwk.Success},
 		{name: "feasible, plugin mode", mode: ModePlugin, res: scheduled, node: "n2", wantCode: fwk.Success},
-		{name: "feasible, second of its score group", mode: ModePlugin, res: scheduled, node: "n7", wantCode: fwk.Success},
 		{name: "rejected", mode: ModePlugin, res: scheduled, node: "n3", wantCode: fwk.UnschedulableAndUnresolvable,
 			wantMsg: "node(s) didn't match Pod's node affinity/selector"},
 		{name: "rejected, second of its group", mode: ModePlugin, res: scheduled, node: "n5", wantCode: fwk.UnschedulableAndUnresolvable,
 			wantMsg: "node(s) didn't match Pod's node affinity/selector"},
 		{name: "rejected, second group", mode: ModePlugin, res: scheduled, node: "n6", wantCode: fwk.Unschedulable,
 			wantMsg: "Insufficient cpu"},
-		{name: "unknown to the engine", mode: ModePlugin, res: scheduled, node: "n4", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
-		{name: "chosen, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n1", wantCode: fwk.Success},
-		{name: "feasible, algorithm mode", mode: ModeAlgorithm, res: &algorithm, node: "n2", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
+		{name: "chosen, algorithm mode", mode: ModeAlgorithm, res: scheduled, node: "n1", wantCode: fwk.Success},
+		{name: "feasible, algorithm mode", mode: ModeAlgorithm, res: scheduled, node: "n2", wantCode: fwk.Unschedulable, wantMsg: ErrReasonNotSelected},
+		{name: "rejected, algorithm mode", mode: ModeAlgorithm, res: scheduled, node: "n6", wantCode: fwk.Unschedulable,
+			wantMsg: "Insufficient cpu"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,13 +104,11 @@ func TestFilter(t *testing.T) {
 	}
 }
 
-// TestScore: each node's total from the engine's groups of equal totals;
-// 0 for a node the engine did not score.
+// TestScore: each node's total from PreScore; 0 for a node the engine did
+// not score.
 func TestScore(t *testing.T) {
-	res := &sched.Result{Node: "n1", Reason: sched.ReasonScheduled,
-		ScoreTotals: []sched.ScoreTotal{{TotalScore: 90, Nodes: []string{"n1"}}, {TotalScore: 80, Nodes: []string{"n2", "n7"}}}}
 	state := framework.NewCycleState()
-	state.Write(stateKey, newCycleState(res))
+	state.Write(scoresKey, scoreState{"n1": 90, "n2": 80, "n7": 80})
 	pl := &LibSched{args: Args{Mode: ModePlugin}}
 	for node, want := range map[string]int64{"n1": 90, "n2": 80, "n7": 80, "n4": 0} {
 		nodeInfo := framework.NewNodeInfo()

@@ -1,7 +1,8 @@
 // Package plugin is LibSched, a kube-scheduler framework plugin backed by the
 // libsched engine (package github.com/libsched/libsched/go/sched). One
-// engine call per scheduling cycle, in PreFilter, answers for every node;
-// Filter and Score read that answer from the CycleState. The engine's
+// engine call per scheduling cycle, in PreFilter, answers Filter for every
+// node; in plugin mode a second, in PreScore, scores the nodes upstream
+// sampled. Filter and Score read the answers from the CycleState. The engine's
 // cluster state follows the scheduler's informers. See ../README.md.
 package plugin
 
@@ -47,6 +48,7 @@ type LibSched struct {
 var (
 	_ fwk.PreFilterPlugin   = (*LibSched)(nil)
 	_ fwk.FilterPlugin      = (*LibSched)(nil)
+	_ fwk.PreScorePlugin    = (*LibSched)(nil)
 	_ fwk.ScorePlugin       = (*LibSched)(nil)
 	_ fwk.ReservePlugin     = (*LibSched)(nil)
 	_ fwk.PostFilterPlugin  = (*LibSched)(nil)

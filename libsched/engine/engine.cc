@@ -513,6 +513,28 @@ CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) 
                          max_replicas);
 }
 
+ScheduleResult Engine::Session::PrioritizeNodes(const Pod& pod,
+                                                std::span<const std::string_view> nodes) {
+  Scheduler& scheduler = *e_.schedulers_.at(pod.scheduler_name);
+  ScheduleResult r;
+  try {
+    std::vector<const NodeInfo*> infos;
+    infos.reserve(nodes.size());
+    for (std::string_view name : nodes) infos.push_back(e_.state_->FindNode(name));
+    r = scheduler.PrioritizeNodes(pod, *e_.state_, std::move(infos));
+  } catch (...) {
+    // The equivalence cache may hold entries keyed by ids the failed
+    // call's rollback frees: dropped, as after a failed Schedule.
+    scheduler.Rewind(scheduler.rng(), scheduler.next_start_node_index());
+    throw;
+  }
+  // The cache's entry for the pod's class is keyed by its ids: kept, as
+  // Schedule keeps them (released with the pod, reused only after
+  // Collect moves the interner's reuse epoch).
+  keep_interned_ = true;
+  return r;
+}
+
 bool Engine::Session::HasNode(std::string_view name) const {
   const NodeInfo* n = e_.state_->FindNode(name);
   return n != nullptr && n->node() != nullptr;

@@ -151,6 +151,12 @@ class Engine {
     // HasProfile(tmpl.scheduler_name), tmpl.node_name empty,
     // 1 <= max_replicas <= kMaxCapacityReplicas.
     CapacityResult Capacity(const Pod& tmpl, int64_t max_replicas);
+    // Scheduler::PrioritizeNodes of `pod` with its profile over the named
+    // nodes, in that order. Changes no state, queue, random source or
+    // start index; the equivalence cache and the interned strings as
+    // Schedule without assume does. REQUIRES:
+    // HasProfile(pod.scheduler_name), each name HasNode.
+    ScheduleResult PrioritizeNodes(const Pod& pod, std::span<const std::string_view> nodes);
     // Whether a node of that name has a Node object.
     bool HasNode(std::string_view name) const;
     // Drain (libsched/engine/drain.h) of `nodes`: their pods scheduled

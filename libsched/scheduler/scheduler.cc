@@ -797,11 +797,7 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     return r;
   }
 
-  // Signatures encode interned ids, which may now name other strings.
-  if (ecache_ && state.interner().reuse_epoch() != ecache_reuse_epoch_) {
-    ecache_->Clear();
-    ecache_reuse_epoch_ = state.interner().reuse_epoch();
-  }
+  ClearCacheOfOldEpoch(state);
   draws_.clear();
   Framework fw(profile_, state, nominator, rng_, &draws_);
   // Who may have nominated pods; null when nobody has (asked once, not per

@@ -191,6 +191,19 @@ class Scheduler {
   NodeFit FitsAnyNode(const Pod& pod, const ClusterState& state,
                       std::span<const NodeInfo* const> nodes, size_t start,
                       const PodNominator* nominator = nullptr) const;
+  // prioritizeNodes (schedule_one.go) alone over `nodes`, which the caller
+  // filtered: PreFilter (for the state PreScore and Score read; its node
+  // restriction ignored), then PreScore, Score, NormalizeScore and the
+  // weights over exactly `nodes`, so plugins that normalize per cycle
+  // normalize over them. No Filter, no PostFilter, no selectHost; one node
+  // is scored too. r.scored_nodes is `nodes`, r.total_scores parallel to
+  // it; r.error with r.message when PreFilter rejected the pod or a plugin
+  // failed. Raw scores come from and go to the pod's class's equivalence-
+  // cache entry, as in a cycle (the cycle that just filtered the pod
+  // cached them). Changes no state, random source or start index
+  // (prioritize_nodes.cc).
+  ScheduleResult PrioritizeNodes(const Pod& pod, const ClusterState& state,
+                                 std::vector<const NodeInfo*> nodes);
   // The pod's equivalence class signature (every plugin's SignPod, as the
   // equivalence cache keys classes): pods with the same one get the same
   // verdicts from this profile's plugins.
@@ -275,6 +288,15 @@ class Scheduler {
   // After the raw scores of r.scored_nodes succeeded: counts the reused
   // rows and marks the fresh ones (score_fresh_) cached, with summaries.
   void MarkScoreRows(EcacheEntry& score_cache, const ScheduleResult& r);
+  // Empties the equivalence cache when the interner reused ids since its
+  // keys were made: signatures encode interned ids, which may now name
+  // other strings.
+  void ClearCacheOfOldEpoch(const ClusterState& state) {
+    if (ecache_ && state.interner().reuse_epoch() != ecache_reuse_epoch_) {
+      ecache_->Clear();
+      ecache_reuse_epoch_ = state.interner().reuse_epoch();
+    }
+  }
   // Equivalence cache: the entry of the pod's class for this cycle's filter
   // walk over all nodes, with `num_slots` slots (ClusterState::
   // NodeIndexBound()), or null when the cache is off or the cycle's Filter

@@ -14,6 +14,7 @@ use crate::drain::Drain;
 use crate::error::{Error, Result};
 use crate::explain::Explanation;
 use crate::scale_up::ScaleUp;
+use crate::score::ScoreAnswer;
 use crate::types::{
     ApplySummary, NodeQuery, NodeState, QueueState, RunResult, ScheduleResult, Stats,
 };
@@ -337,6 +338,53 @@ impl Engine {
         // SAFETY: request is valid for len bytes.
         self.call(|e, out, err| unsafe {
             sys::sched_engine_preempt(e, request.as_ptr().cast(), request.len(), out, err)
+        })
+    }
+
+    /// Scores the pending `v1/Pod` `pod` on `nodes` alone
+    /// (`sched_engine_score`; docs/api.md, "Score"): PreFilter, then
+    /// PreScore, Score, NormalizeScore and the weights over exactly those
+    /// nodes, no Filter, as upstream's prioritizeNodes over the feasible
+    /// nodes a cycle found (plugins that normalize per cycle normalize
+    /// over them). `total_scores` is parallel to `nodes`. Changes no
+    /// state, queue or random source (the equivalence cache as
+    /// [`schedule`](Self::schedule) does: never a different result).
+    ///
+    /// # Errors
+    /// [`Code::InvalidArgument`](crate::Code::InvalidArgument) for a bad
+    /// pod, no nodes, or an empty, repeated or unknown name (path
+    /// `nodes[i]`). A pod PreFilter rejects is an answer with `error`.
+    ///
+    /// ```
+    /// let engine = libsched::Engine::new("{}")?;
+    /// engine.apply(r#"{"kind":"List","items":[
+    ///   {"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}},
+    ///   {"kind":"Node","apiVersion":"v1","metadata":{"name":"n2"},
+    ///     "status":{"allocatable":{"cpu":"2","pods":"10"}}}]}"#)?;
+    /// let pod = serde_json::json!({"kind": "Pod", "apiVersion": "v1",
+    ///     "metadata": {"name": "p", "namespace": "d"},
+    ///     "spec": {"containers": [{"name": "c", "image": "i"}]}});
+    /// let s = engine.score(&pod, &["n2", "n1"])?;
+    /// assert!(!s.error);
+    /// assert_eq!(s.total_scores.len(), 2);
+    /// # Ok::<(), libsched::Error>(())
+    /// ```
+    pub fn score<T: Serialize + ?Sized, S: AsRef<str>>(
+        &self,
+        pod: &T,
+        nodes: &[S],
+    ) -> Result<ScoreAnswer> {
+        #[derive(Serialize)]
+        struct Request<'a, T: ?Sized> {
+            pod: &'a T,
+            nodes: Vec<&'a str>,
+        }
+        let nodes = nodes.iter().map(AsRef::as_ref).collect();
+        let request = encode(&Request { pod, nodes })?;
+        // SAFETY: request is valid for len bytes.
+        self.call(|e, out, err| unsafe {
+            sys::sched_engine_score(e, request.as_ptr().cast(), request.len(), out, err)
         })
     }
 

@@ -38,6 +38,7 @@ mod error;
 mod explain;
 mod flags;
 mod scale_up;
+mod score;
 mod types;
 
 pub use capacity::{Capacity, NodeReplicas};
@@ -52,6 +53,7 @@ pub use flags::ScheduleFlags;
 pub use scale_up::{
     NewNode, PodPlacement, ScaleUp, ScaleUpPending, TemplateEstimate, TemplateReason, UnhelpedPod,
 };
+pub use score::ScoreAnswer;
 pub use types::{
     ApplySummary, EquivalenceCacheStats, LabelSelector, LabelSelectorRequirement, NodeQuery,
     NodeScores, NodeState, NodeStatus, NodeStatusGroup, QueueName, QueueState, QueuedPod, Reason,

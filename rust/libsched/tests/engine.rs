@@ -152,6 +152,30 @@ fn score_totals_group_the_totals_of_scores() {
 }
 
 #[test]
+fn score_answers_for_the_nodes_asked_about() {
+    let engine = two_nodes();
+    let r = engine
+        .schedule_object(&pod("b", "100m"), ScheduleFlags::SCORE_TOTALS)
+        .unwrap();
+    let total = |node: &str| {
+        r.score_totals
+            .iter()
+            .find(|g| g.nodes.iter().any(|n| n == node))
+            .unwrap()
+            .total_score
+    };
+    // Over both nodes, as the cycle scored them; parallel to the order asked.
+    let s = engine.score(&pod("b", "100m"), &["n2", "n1"]).unwrap();
+    assert!(!s.error, "{}", s.message);
+    assert_eq!(s.total_scores, vec![total("n2"), total("n1")]);
+    let err = engine.score(&pod("b", "100m"), &["n1", "nx"]).unwrap_err();
+    assert_eq!(
+        (err.code(), err.path()),
+        (Code::InvalidArgument, "nodes[1]")
+    );
+}
+
+#[test]
 fn queue_clock_and_run() {
     let engine = two_nodes();
     engine
