@@ -1,5 +1,5 @@
-// libFuzzer target: sched_engine_schedule and sched_engine_explain on
-// arbitrary bytes.
+// libFuzzer target: sched_engine_schedule, sched_engine_explain and the
+// what-if calls on arbitrary bytes.
 //
 // Input: one flags byte (masked to the defined SCHED_SCHEDULE_* bits), then
 // the pod JSON. A fresh engine with two profiles is preloaded with a small
@@ -18,7 +18,9 @@
 // what-if (sched_engine_preempt) of the pod: the contract, success exactly
 // when explaining succeeds, nodes and queue unchanged. Once the pod is
 // assumed, sched_engine_drain of its node's zone and of every node: OK,
-// counts that agree, nodes and queue unchanged.
+// counts that agree, nodes and queue unchanged. sched_engine_score of the
+// pod on two nodes: the contract, one total per node unless "error",
+// success exactly when explaining succeeds, nodes and queue unchanged.
 #include <cJSON.h>
 
 #include <cstddef>
@@ -173,6 +175,33 @@ sched_status Preempt(sched_engine* e, std::string_view pod) {
   return st;
 }
 
+// sched_engine_score of the pod on two of kCluster's nodes with every
+// check: the error contract, one total per node asked about unless
+// "error", and nodes and queue unchanged; returns its status.
+sched_status Score(sched_engine* e, std::string_view pod) {
+  const std::string request = R"({"pod":)" + std::string(pod) + R"(,"nodes":["n3","n1"]})";
+  const std::string before = NodesAndQueue(e);
+  char* out = fuzz::Untouched();
+  sched_error* err = nullptr;
+  const sched_status st = sched_engine_score(e, request.data(), request.size(), &out, &err);
+  fuzz::CheckStatus("sched_engine_score", st, err);
+  if (st != SCHED_OK) {
+    FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_score failed but wrote its output");
+  } else {
+    cJSON* doc = fuzz::ParseOutput("sched_engine_score", out);
+    const cJSON* error = cJSON_GetObjectItemCaseSensitive(doc, "error");
+    const cJSON* totals = cJSON_GetObjectItemCaseSensitive(doc, "totalScores");
+    FUZZ_CHECK(cJSON_IsBool(error) && cJSON_IsArray(totals), "scores lack error/totalScores: %s",
+               out);
+    FUZZ_CHECK(cJSON_GetArraySize(totals) == (cJSON_IsTrue(error) ? 0 : 2),
+               "not one total per node asked about: %s", out);
+    cJSON_Delete(doc);
+    sched_free(out);
+  }
+  FUZZ_CHECK(NodesAndQueue(e) == before, "sched_engine_score changed the engine");
+  return st;
+}
+
 // sched_engine_drain of `request` (nodes of kCluster) with every check;
 // it must succeed.
 void Drain(sched_engine* e, std::string_view request) {
@@ -212,6 +241,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK((preempted == SCHED_OK) == (explained == SCHED_OK), "explain %s but preempt %s",
              sched_status_name(explained), sched_status_name(preempted));
   ScaleUp(e, pod);
+  const sched_status scored = Score(e, pod);
+  FUZZ_CHECK((scored == SCHED_OK) == (explained == SCHED_OK), "explain %s but score %s",
+             sched_status_name(explained), sched_status_name(scored));
 
   // An undefined flag bit is rejected whatever the pod.
   sched_status bad_flags;
