@@ -51,7 +51,7 @@ build() {
     (cd "$root/kube-scheduler/tools/etcd" && nice go build -o "$bin/etcd" .)
   fi
   if [[ ${1:-} == etcd ]]; then
-    "$bin/etcd" --version | head -1
+    "$bin/etcd" --version | sed -n 1p  # not head: see below
     return
   fi
   if stale "$bin/kube-apiserver" "$root/kube-scheduler/go.mod"; then
