@@ -86,6 +86,34 @@ ApiStatus DecodeProfilePod(Engine::Session& s, const cJSON* v, const JsonPath& a
   return ApiStatus();
 }
 
+// A request's "nodes" (under `root`): at least one name, each a non-empty
+// string named once (path nodes[i]).
+ApiStatus DecodeNodeNames(const cJSON* doc, const JsonPath& root, std::vector<std::string>* nodes) {
+  std::unordered_set<std::string_view> seen;  // views into doc's strings
+  CAPI_RETURN_IF_ERROR(ForEachElement(doc, "nodes", root, [&](const cJSON* v, const JsonPath& at) {
+    std::string_view name;
+    CAPI_RETURN_IF_ERROR(AsString(v, at, &name));
+    if (name.empty()) return Required(at);
+    if (!seen.insert(name).second) return ApiStatus::Invalid(at, "duplicate node name");
+    nodes->emplace_back(name);
+    return ApiStatus();
+  }));
+  if (nodes->empty()) return Required(root.Child("nodes"));
+  return ApiStatus();
+}
+
+// Each of `nodes` is a node of the engine (with a Node object).
+ApiStatus CheckNodesKnown(const Engine::Session& s, const std::vector<std::string>& nodes,
+                          const JsonPath& root) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (s.HasNode(nodes[i])) continue;
+    std::string msg = "no node named ";
+    AppendJsonString(msg, nodes[i]);
+    return ApiStatus::Invalid(root.Child("nodes").Index(i), msg);
+  }
+  return ApiStatus();
+}
+
 }  // namespace
 
 ApiStatus EngineNew(std::string_view config_json, std::unique_ptr<Engine>* out) {
@@ -168,26 +196,9 @@ ApiStatus EngineDrain(Engine& e, std::string_view request_json, MallocString* re
   const JsonPath root;
   CAPI_RETURN_IF_ERROR(CheckFields(doc.get(), root, {"nodes"}));
   std::vector<std::string> nodes;
-  CAPI_RETURN_IF_ERROR(
-      ForEachElement(doc.get(), "nodes", root, [&](const cJSON* v, const JsonPath& at) {
-        std::string_view name;
-        CAPI_RETURN_IF_ERROR(AsString(v, at, &name));
-        if (name.empty()) return Required(at);
-        if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) {
-          return ApiStatus::Invalid(at, "duplicate node name");
-        }
-        nodes.emplace_back(name);
-        return ApiStatus();
-      }));
-  if (nodes.empty()) return Required(root.Child("nodes"));
+  CAPI_RETURN_IF_ERROR(DecodeNodeNames(doc.get(), root, &nodes));
   Engine::Session s = e.Lock();  // keeps nothing
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!s.HasNode(nodes[i])) {
-      std::string msg = "no node named ";
-      AppendJsonString(msg, nodes[i]);
-      return ApiStatus::Invalid(root.Child("nodes").Index(i), msg);
-    }
-  }
+  CAPI_RETURN_IF_ERROR(CheckNodesKnown(s, nodes, root));
   *result = NewCString(DrainJson(s.Drain(nodes)));
   return ApiStatus();
 }
@@ -197,26 +208,10 @@ ApiStatus EngineScore(Engine& e, std::string_view request_json, MallocString* re
   const cJSON* pod_json = nullptr;
   CAPI_RETURN_IF_ERROR(ParsePodRequest(request_json, {"pod", "nodes"}, &doc, &pod_json));
   const JsonPath root;
-  std::vector<std::string_view> nodes;
-  std::unordered_set<std::string_view> seen;
-  CAPI_RETURN_IF_ERROR(
-      ForEachElement(doc.get(), "nodes", root, [&](const cJSON* v, const JsonPath& at) {
-        std::string_view name;
-        CAPI_RETURN_IF_ERROR(AsString(v, at, &name));
-        if (name.empty()) return Required(at);
-        if (!seen.insert(name).second) return ApiStatus::Invalid(at, "duplicate node name");
-        nodes.push_back(name);
-        return ApiStatus();
-      }));
-  if (nodes.empty()) return Required(root.Child("nodes"));
+  std::vector<std::string> nodes;
+  CAPI_RETURN_IF_ERROR(DecodeNodeNames(doc.get(), root, &nodes));
   Engine::Session s = e.Lock();
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!s.HasNode(nodes[i])) {
-      std::string msg = "no node named ";
-      AppendJsonString(msg, nodes[i]);
-      return ApiStatus::Invalid(root.Child("nodes").Index(i), msg);
-    }
-  }
+  CAPI_RETURN_IF_ERROR(CheckNodesKnown(s, nodes, root));
   DecodedPod decoded;
   CAPI_RETURN_IF_ERROR(DecodeProfilePod(s, pod_json, root.Child("pod"), &decoded));
   const ScheduleResult r = s.PrioritizeNodes(*decoded.pod, nodes);

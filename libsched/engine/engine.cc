@@ -514,13 +514,13 @@ CapacityResult Engine::Session::Capacity(const Pod& tmpl, int64_t max_replicas) 
 }
 
 ScheduleResult Engine::Session::PrioritizeNodes(const Pod& pod,
-                                                std::span<const std::string_view> nodes) {
+                                                std::span<const std::string> nodes) {
   Scheduler& scheduler = *e_.schedulers_.at(pod.scheduler_name);
   ScheduleResult r;
   try {
     std::vector<const NodeInfo*> infos;
     infos.reserve(nodes.size());
-    for (std::string_view name : nodes) infos.push_back(e_.state_->FindNode(name));
+    for (const std::string& name : nodes) infos.push_back(e_.state_->FindNode(name));
     r = scheduler.PrioritizeNodes(pod, *e_.state_, std::move(infos));
   } catch (...) {
     // The equivalence cache may hold entries keyed by ids the failed

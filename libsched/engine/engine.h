@@ -156,7 +156,7 @@ class Engine {
     // start index; the equivalence cache and the interned strings as
     // Schedule without assume does. REQUIRES:
     // HasProfile(pod.scheduler_name), each name HasNode.
-    ScheduleResult PrioritizeNodes(const Pod& pod, std::span<const std::string_view> nodes);
+    ScheduleResult PrioritizeNodes(const Pod& pod, std::span<const std::string> nodes);
     // Whether a node of that name has a Node object.
     bool HasNode(std::string_view name) const;
     // Drain (libsched/engine/drain.h) of `nodes`: their pods scheduled
