@@ -4,27 +4,34 @@
 # kube-scheduler v1.36.3 in-process (kube-scheduler/bench), in one script
 # run, and prints the side-by-side table (bench/compare.py).
 #
-#   bench/compare.sh [--nodes 500,5000] [--workloads A,B,...] [--out DIR]
+#   bench/compare.sh [--nodes 500,5000] [--workloads A,B,...] [--repeat N] [--out DIR]
 #
 # Sizes default to 500 and 5,000 nodes; --nodes 500,5000,15000 adds the
 # 15,000-node runs (counts scaled from the 5,000-node entries, see
 # bench/workload/plan.h). Each implementation runs each workload and size
 # in a process of its own, so peak RSS is that run's. Raw JSON lines and
-# placements go to DIR (default build/bench-compare).
+# placements go to DIR (default build/bench-compare). --repeat N (default
+# 1) runs each workload N times, the three implementations in turn within
+# each round, and the table reports each column's median run: the C API's
+# measured phase lasts some 30 ms at 5,000 nodes, and one run of it moves
+# by a third with the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 nodes=500,5000
 workloads=SchedulingBasic,SchedulingNodeAffinity,SchedulingPodAntiAffinity,SchedulingPodAffinity,SchedulingPreferredPodAffinity,TopologySpreading,Preemption,Unschedulable,SchedulingOwnedPods,SchedulingOwnedChurn,SchedulingWithMixedChurn
 out=build/bench-compare
+repeat=1
 while [ $# -gt 0 ]; do
   case $1 in
     --nodes) nodes=$2; shift 2 ;;
     --workloads) workloads=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) echo "usage: bench/compare.sh [--nodes 500,5000] [--workloads A,B] [--out DIR]" >&2; exit 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    *) echo "usage: bench/compare.sh [--nodes 500,5000] [--workloads A,B] [--repeat N] [--out DIR]" >&2; exit 2 ;;
   esac
 done
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "--repeat: a positive count, not '$repeat'" >&2; exit 2; }
 
 bash scripts/build.sh build >/dev/null
 . scripts/go-env.sh
@@ -38,19 +45,21 @@ IFS=, read -ra sizes <<<"$nodes"
 IFS=, read -ra names <<<"$workloads"
 for n in "${sizes[@]}"; do
   for w in "${names[@]}"; do
-    echo "== $w at $n nodes" >&2
-    build/bench/workload --corpus "$corpus" --workloads "$w" --nodes "$n" \
-      --placements "$out/libsched-capi.txt" >>"$out/results.jsonl"
-    for impl in libsched-go upstream; do
-      build/kube-scheduler-bench --impl "$impl" --corpus "$corpus" --workload "$w" --nodes "$n" \
-        --placements "$out/$impl.txt" >>"$out/results.jsonl"
+    for ((r = 1; r <= repeat; r++)); do
+      echo "== $w at $n nodes (run $r of $repeat)" >&2
+      build/bench/workload --corpus "$corpus" --workloads "$w" --nodes "$n" \
+        --placements "$out/libsched-capi.txt" >>"$out/results.jsonl"
+      for impl in libsched-go upstream; do
+        build/kube-scheduler-bench --impl "$impl" --corpus "$corpus" --workload "$w" --nodes "$n" \
+          --placements "$out/$impl.txt" >>"$out/results.jsonl"
+      done
     done
   done
 done
 
 echo
 echo "Machine: nproc $(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "Command: bench/compare.sh --nodes $nodes --workloads $workloads"
+echo "Command: bench/compare.sh --nodes $nodes --workloads $workloads --repeat $repeat"
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); libsched $(git rev-parse --short HEAD), upstream kube-scheduler v1.36.3, $(go version | cut -d' ' -f3)"
 echo
 python3 bench/compare.py "$out/results.jsonl" "$out"
