@@ -8,7 +8,9 @@
 //   disk relabel, taint, cordon, capacity), delete a run of nodes (a scale
 //   down), re-add a deleted node, add or delete a bound pod, delete any pod
 //   (assumed ones included), queue a pending pod, schedule (any flags), run
-//   the queue, advance the clock, change the namespace, change a PDB.
+//   the queue, advance the clock, change the namespace, change a PDB,
+//   score a pod on a run of nodes (sched_engine_score, as the fork's
+//   PreScore asks; deleted nodes' names included).
 // The config byte picks percentageOfNodesToScore (adaptive, or explicit) and
 // each engine's parallelism. Engine A has the equivalence cache on, engine B
 // has it off; both have the same seed. Checked after every operation:
@@ -159,7 +161,7 @@ class Harness {
   }
 
   void Step(Reader& in) {
-    switch (in.Byte() % 13) {
+    switch (in.Byte() % 14) {
       case 0: {  // add a run of new nodes in one apply
         const int k = 1 + in.Byte() % 160;
         const uint8_t attr = in.Byte(), vary = in.Byte();
@@ -255,6 +257,22 @@ class Harness {
                         std::to_string(b & 1) + "}}"));
         break;
       }
+      case 13: {  // score a pod on a run of nodes, deleted ones' names too
+        const uint8_t t = in.Byte(), first = in.Byte(), k = in.Byte();
+        std::vector<int> ids;
+        for (const Node& n : live_) ids.push_back(n.id);
+        if (k & 128)
+          for (const Node& n : gone_) ids.push_back(n.id);
+        std::string nodes;
+        for (size_t i = 0; i < (k & 127) % 64 && !ids.empty(); ++i) {
+          const int id = ids[(first + i) % ids.size()];
+          nodes += (nodes.empty() ? "\"n" : ",\"n") + std::to_string(id) + "\"";
+        }
+        const std::string request =
+            R"({"pod":)" + PodJson("scored", t, "") + R"(,"nodes":[)" + nodes + "]}";
+        Compare("score", Score(a_, request), Score(b_, request));
+        break;
+      }
       default: {  // one schedule with any flags
         const uint8_t t = in.Byte();
         Schedule(t, in.Byte() & 7);
@@ -301,6 +319,34 @@ class Harness {
       return sched_status_name(st);
     }
     cJSON_Delete(fuzz::ParseOutput("sched_engine_run", out));
+    std::string s(out);
+    sched_free(out);
+    return s;
+  }
+
+  // The answer of sched_engine_score, or its status when it fails. Asked
+  // twice: the second answer must be the same and leave the digest as the
+  // first left it (the first may intern the pod's new strings, which the
+  // digest counts; nothing else may move: not the random source, not the
+  // start index, not the queue).
+  static std::string Score(sched_engine* e, const std::string& request) {
+    const std::string first = ScoreOnce(e, request);
+    const uint64_t before = e->rep->StateDigest();
+    FUZZ_CHECK(ScoreOnce(e, request) == first, "sched_engine_score answered twice differently");
+    FUZZ_CHECK(e->rep->StateDigest() == before, "sched_engine_score changed the engine's state");
+    return first;
+  }
+
+  static std::string ScoreOnce(sched_engine* e, const std::string& request) {
+    char* out = fuzz::Untouched();
+    sched_error* err = nullptr;
+    const sched_status st = sched_engine_score(e, request.data(), request.size(), &out, &err);
+    fuzz::CheckStatus("sched_engine_score", st, err);
+    if (st != SCHED_OK) {
+      FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_score failed but wrote its output");
+      return sched_status_name(st);
+    }
+    cJSON_Delete(fuzz::ParseOutput("sched_engine_score", out));
     std::string s(out);
     sched_free(out);
     return s;

@@ -405,7 +405,8 @@ HAND_PODS = [
 # 4 bound pod: template, node; 5 delete pod: which; 6 pending pod:
 # template; 7 schedule a run: template, flags | repeat << 3; 8 run: cycles,
 # flags; 9 clock: ticks of 1.5 s; 10 namespace; 11 PDB; 12 schedule:
-# template, flags). Each exercises some operations; none is a known crash.
+# template, flags; 13 score: template, first node, count | 128 for the
+# deleted nodes' names too). Each exercises some operations; none is a known crash.
 HAND_STATEFUL = [
     # 120 nodes, cycles that stop after 100 nodes (the start index moves).
     [0, 0, 119, 0, 0, 7, 0, 0x1A, 7, 4, 0x0A, 12, 3, 6],
@@ -416,6 +417,10 @@ HAND_STATEFUL = [
     [2, 0, 20, 0x20, 0xFF, 2, 3, 4, 3, 0, 5, 1, 2, 1, 1, 7, 5, 12, 1, 1, 12, 0, 7],
     # 150 nodes at percentageOfNodesToScore 10, relabels between cycles.
     [3, 0, 149, 0x60, 0x0F, 1, 40, 0, 1, 80, 3, 12, 0, 0, 12, 1, 0, 12, 2, 1],
+    # Scores before and after a scale down and a run of schedules, deleted
+    # nodes' names asked about too.
+    [0, 0, 29, 0x40, 0x0F, 4, 0, 3, 13, 0, 0, 10, 2, 5, 2, 13, 0, 3, 0x80 | 20, 13, 1, 0, 12,
+     7, 0, 0x18, 13, 0, 2, 40, 1, 3, 3, 13, 2, 1, 25],
 ]
 
 # fuzz_nodes inputs: sched_engine_nodes queries over fuzz_common.h's cluster.
