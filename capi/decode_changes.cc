@@ -237,6 +237,7 @@ ApiStatus DecodeChanges(const ApplyDocument& doc, Interner& in, ChangeSet* out) 
   const cJSON* root = doc.root();
   if (cJSON_IsArray(root)) {
     CAPI_RETURN_IF_ERROR(CheckCount(doc.Count(root), path, kMaxApplyItems));
+    out->changes.reserve(out->changes.size() + doc.Count(root));
     return doc.ForEach(
         root, path, [&](const cJSON* e, const JsonPath& p) { return DecodeEvent(e, p, in, out); });
   }
@@ -254,6 +255,7 @@ ApiStatus DecodeChanges(const ApplyDocument& doc, Interner& in, ChangeSet* out) 
     if (items == nullptr) return ApiStatus();
     const JsonPath items_path = path.Child("items");
     CAPI_RETURN_IF_ERROR(CheckCount(doc.Count(items), items_path, kMaxApplyItems));
+    out->changes.reserve(out->changes.size() + doc.Count(items));
     return doc.ForEach(items, items_path, [&](const cJSON* item, const JsonPath& p) {
       return DecodeObject(item, p, EventType::kUpsert, kind, in, out);
     });

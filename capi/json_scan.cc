@@ -1,5 +1,6 @@
 #include "capi/json_scan.h"
 
+#include <array>
 #include <cstring>
 
 namespace sched::capi {
@@ -8,6 +9,14 @@ namespace {
 // cJSON copies a number into a 64-byte buffer before strtod: a longer one
 // is cut and then fails or parses differently.
 constexpr size_t kMaxNumberChars = 63;
+
+// The bytes a string holds as they are: not a control byte, quote or
+// backslash.
+constexpr auto kPlain = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c < 256; ++c) plain[c] = c != '"' && c != '\\';
+  return plain;
+}();
 
 class Scanner {
  public:
@@ -118,16 +127,15 @@ class Scanner {
   bool String() {
     ++i_;  // the opening quote
     while (i_ < t_.size()) {
+      // Most bytes are plain: step over a run of them with one test each.
+      while (i_ < t_.size() && kPlain[static_cast<unsigned char>(t_[i_])]) ++i_;
+      if (i_ >= t_.size()) return false;
       const auto c = static_cast<unsigned char>(t_[i_]);
       if (c == '"') {
         ++i_;
         return true;
       }
-      if (c < 0x20) return false;
-      if (c != '\\') {
-        ++i_;
-        continue;
-      }
+      if (c != '\\') return false;  // a control byte
       if (i_ + 1 >= t_.size()) return false;
       const char e = t_[i_ + 1];
       if (e == 'u') {

@@ -3,6 +3,11 @@
 #include <charconv>
 
 namespace sched::capi {
+namespace {
+
+constexpr size_t kFirstReserve = 512;
+
+}  // namespace
 
 std::string Quoted(std::string_view s) {
   std::string out;
@@ -13,28 +18,33 @@ std::string Quoted(std::string_view s) {
 void AppendJsonString(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
+  // Bytes that need no escape are appended a run at a time.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    if (u >= 0x20 && u != '"' && u != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    switch (u) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (u < 0x20) {
-          out += "\\u00";
-          out += kHex[u >> 4];
-          out += kHex[u & 0xf];
-        } else {
-          out += c;
-        }
+        out += "\\u00";
+        out += kHex[u >> 4];
+        out += kHex[u & 0xf];
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out += '"';
 }
 
 JsonWriter& JsonWriter::Open(char c) {
+  // Results are a few hundred bytes: grown from empty, the text would be
+  // reallocated four or five times.
+  if (out_.empty()) out_.reserve(kFirstReserve);
   BeforeValue();
   out_ += c;
   need_comma_ = false;

@@ -120,23 +120,9 @@ std::string_view ReasonName(Outcome o) {
   return "Unschedulable";
 }
 
-}  // namespace
-
-std::string ApplySummaryJson(const ApplySummary& summary) {
-  JsonWriter w;
-  w.BeginObject();
-  w.Key("applied").Int(summary.applied);
-  w.Key("ignored").BeginObject();
-  for (const auto& [kind, n] : summary.ignored) w.Key(kind).Int(n);
-  w.EndObject();
-  w.Key("pendingPods").Int(summary.pending_pods);
-  w.EndObject();
-  return w.str();
-}
-
-std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
+// Writes one ScheduleResultJson object into `w`.
+void WriteScheduleResult(JsonWriter& w, const PodResult& r, uint32_t flags) {
   const bool scheduled = r.outcome == Outcome::kScheduled;
-  JsonWriter w;
   w.BeginObject();
   w.Key("pod").String(r.pod);
   w.Key("node");
@@ -175,17 +161,34 @@ std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
   if (flags & SCHED_SCHEDULE_SCORES) WriteScores(w, r);
   if (flags & SCHED_SCHEDULE_SCORE_TOTALS) WriteScoreTotals(w, r);
   w.EndObject();
+}
+
+}  // namespace
+
+std::string ApplySummaryJson(const ApplySummary& summary) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("applied").Int(summary.applied);
+  w.Key("ignored").BeginObject();
+  for (const auto& [kind, n] : summary.ignored) w.Key(kind).Int(n);
+  w.EndObject();
+  w.Key("pendingPods").Int(summary.pending_pods);
+  w.EndObject();
+  return w.str();
+}
+
+std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
+  JsonWriter w;
+  WriteScheduleResult(w, r, flags);
   return w.str();
 }
 
 std::string RunResultJson(std::span<const PodResult> results, uint32_t flags) {
-  std::string out = "{\"results\":[";
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (i > 0) out += ',';
-    out += ScheduleResultJson(results[i], flags);
-  }
-  out += "]}";
-  return out;
+  JsonWriter w;
+  w.BeginObject().Key("results").BeginArray();
+  for (const PodResult& r : results) WriteScheduleResult(w, r, flags);
+  w.EndArray().EndObject();
+  return w.str();
 }
 
 }  // namespace sched::capi

@@ -39,6 +39,9 @@ void Nominator::UpdateNominatedPod(const Pod& old_pod, std::shared_ptr<const Pod
 }
 
 void Nominator::DeleteNominatedPodIfExists(const Pod& pod) {
+  // Most often nothing is nominated: no key to build (every queued pod
+  // passes here).
+  if (data_->pod_to_node.empty()) return;
   const std::string key = PodKey(pod);
   if (!data_->pod_to_node.contains(key)) return;  // no write: shared stays shared
   Data& d = data_.Mutable(log_);

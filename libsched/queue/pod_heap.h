@@ -18,13 +18,14 @@
 #define LIBSCHED_QUEUE_POD_HEAP_H_
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "libsched/model/string_hash.h"
 #include "libsched/queue/queued_pod_info.h"
 #include "libsched/state/cow.h"
 #include "libsched/state/undo_log.h"
@@ -75,7 +76,10 @@ class PodHeap {
   struct Data {
     Data() = default;  // for Unshare's null case, which never arises: data_ is set
     explicit Data(Cmp cmp) : order(std::move(cmp)) {}
-    std::map<std::string, std::shared_ptr<QueuedPodInfo>, std::less<>> items;
+    // Looked up by key several times per queue operation; never iterated
+    // in an order that matters (order is).
+    std::unordered_map<std::string, std::shared_ptr<QueuedPodInfo>, StringHash, std::equal_to<>>
+        items;
     std::set<QueuedPodInfo*, Cmp> order;
   };
   // The data, this heap's own (copied first when shared, recorded).

@@ -21,6 +21,17 @@ uint64_t NewOwner() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+// The labels of the events a new or updated pending pod enters with, built
+// once: every Add would otherwise build them twice.
+const std::string& PodAddLabel() {
+  static const std::string label = events::kUnscheduledPodAdd.Label();
+  return label;
+}
+const std::string& PodUpdateLabel() {
+  static const std::string label = events::kUnscheduledPodUpdate.Label();
+  return label;
+}
+
 }  // namespace
 
 PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints,
@@ -99,21 +110,20 @@ void PriorityQueue::RunPreEnqueuePlugins(std::shared_ptr<QueuedPodInfo>& shared)
   QueuedPodInfo& p = *shared;
   const ProfileQueueingHints* h = HintsFor(*p.pod);
   if (h != nullptr) {
-    // The plugin that gated the pod last time runs first: it most likely
-    // still does.
-    std::vector<const PreEnqueuePlugin*> order = h->pre_enqueue;
-    std::stable_partition(order.begin(), order.end(), [&](const PreEnqueuePlugin* pl) {
-      return pl->Name() == p.gating_plugin;
-    });
-    for (const PreEnqueuePlugin* pl : order) {
-      if (pl->PreEnqueue(*p.pod, *h->cluster).IsSuccess()) continue;
-      const std::string name(pl->Name());
-      p.unschedulable_plugins.insert(name);
-      auto events = h->plugin_events.find(name);
-      p.gating_plugin_events =
-          events == h->plugin_events.end() ? std::vector<ClusterEvent>{} : events->second;
-      p.gating_plugin = name;
-      return;
+    // The plugin that gated the pod last time runs first (pass 0): it most
+    // likely still does. The others follow in order (pass 1).
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const PreEnqueuePlugin* pl : h->pre_enqueue) {
+        if ((pl->Name() == p.gating_plugin) != (pass == 0)) continue;
+        if (pl->PreEnqueue(*p.pod, *h->cluster).IsSuccess()) continue;
+        const std::string name(pl->Name());
+        p.unschedulable_plugins.insert(name);
+        auto events = h->plugin_events.find(name);
+        p.gating_plugin_events =
+            events == h->plugin_events.end() ? std::vector<ClusterEvent>{} : events->second;
+        p.gating_plugin = name;
+        return;
+      }
     }
   }
   p.gating_plugin.clear();
@@ -181,8 +191,7 @@ std::string_view PriorityQueue::MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p,
   }
   EraseUnschedulable(p->key);
   backoff_q_.Delete(p->key);
-  const bool new_or_updated =
-      event == events::kUnscheduledPodAdd.Label() || event == events::kUnscheduledPodUpdate.Label();
+  const bool new_or_updated = event == PodAddLabel() || event == PodUpdateLabel();
   if (new_or_updated) nominator_.AddNominatedPod(p->pod);
   active_q_.AddOrUpdate(std::move(p));
   return kActiveQ;
@@ -222,7 +231,10 @@ void PriorityQueue::EraseUnschedulable(std::string_view key) {
 }
 
 void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
-  const std::string key = PodKey(*pod);
+  // Built first: its key serves the lookups (a new pod, the common case,
+  // then needs no second key).
+  std::shared_ptr<QueuedPodInfo> info = NewQueuedPodInfo(std::move(pod));
+  const std::string& key = info->key;
   std::shared_ptr<const Pod> known;
   if (const QueuedPodInfo* p = active_q_.Get(key)) known = p->pod;
   if (const QueuedPodInfo* p = backoff_q_.Get(key)) known = p->pod;
@@ -233,10 +245,10 @@ void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
     known = std::get<InFlightPod>(*it->second).pod;
   }
   if (known != nullptr) {
-    Update(*known, std::move(pod));
+    Update(*known, std::move(info->pod));
     return;
   }
-  MoveToActiveQ(NewQueuedPodInfo(std::move(pod)), events::kUnscheduledPodAdd.Label());
+  MoveToActiveQ(std::move(info), PodAddLabel());
 }
 
 void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
@@ -286,7 +298,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     }
     return;
   }
-  MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod)), events::kUnscheduledPodUpdate.Label());
+  MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod)), PodUpdateLabel());
 }
 
 void PriorityQueue::Delete(const Pod& pod) {

@@ -436,6 +436,67 @@ TEST(SchedulingQueueGates, GatedUntilTheLastGateIsRemoved) {
   ASSERT_NE(q.Pop(), nullptr);
 }
 
+// A PreEnqueue plugin that gates every pod while *closed; NodeAdd may open it.
+class FakeGate final : public PreEnqueuePlugin, public EnqueueExtensions {
+ public:
+  FakeGate(std::string name, const bool* closed) : name_(std::move(name)), closed_(closed) {}
+  std::string_view Name() const override { return name_; }
+  Status PreEnqueue(const Pod&, const ClusterState&) const override {
+    return *closed_ ? Status(Code::kUnschedulableAndUnresolvable, "closed") : Status();
+  }
+  std::vector<ClusterEventWithHint> EventsToRegister(const ClusterState&) const override {
+    return {{events::kNodeAdd, nullptr}};
+  }
+
+ private:
+  std::string name_;
+  const bool* closed_;
+};
+
+// The plugin that gated a pod last runs first when it is tried again, so it
+// stays the gating plugin while it still gates; otherwise the profile's
+// order decides (gateA before gateB).
+struct GateStep {
+  bool a_closed, b_closed;
+  std::string gating;  // after the pod is added (first step) or NodeAdd
+};
+
+class QueueGateOrder : public ::testing::TestWithParam<std::vector<GateStep>> {};
+
+TEST_P(QueueGateOrder, LastGatingPluginRunsFirst) {
+  FakeClock clock;
+  ClusterState cluster;
+  Interner& in = cluster.interner();
+  bool a_closed = false, b_closed = false;
+  Profile profile("default-scheduler");
+  profile.Add(std::make_unique<FakeGate>("gateA", &a_closed));
+  profile.Add(std::make_unique<FakeGate>("gateB", &b_closed));
+  QueueingHintMapPerProfile m;
+  m.emplace("default-scheduler", BuildProfileQueueingHints(profile, cluster));
+  PriorityQueue q(clock, std::move(m));
+  const std::vector<GateStep>& steps = GetParam();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    a_closed = steps[i].a_closed;
+    b_closed = steps[i].b_closed;
+    if (i == 0) {
+      q.Add(PodBuilder(in, "p").Build());
+    } else {
+      q.MoveAllToActiveOrBackoffQueue(events::kNodeAdd, {}, NodeBuilder(in, "n").Build());
+    }
+    ASSERT_EQ(q.Snapshot().size(), 1u);
+    EXPECT_EQ(q.Snapshot()[0].gating_plugin, steps[i].gating) << "step " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, QueueGateOrder,
+    ::testing::Values(std::vector<GateStep>{{true, true, "gateA"}},
+                      std::vector<GateStep>{{false, true, "gateB"}, {true, true, "gateB"}},
+                      std::vector<GateStep>{{true, false, "gateA"},
+                                            {true, true, "gateA"},
+                                            {false, true, "gateB"},
+                                            {false, false, ""}}));
+
 // TestPriorityQueue_NominatedPodsForNode / UpdateNominatedPodForNode.
 TEST_F(QueueTest, Nominations) {
   Pod nominated = *P("p", 5);

@@ -9,7 +9,14 @@
 
 namespace sched {
 
-std::string PodKey(const Pod& pod) { return pod.ns + "/" + pod.name; }
+std::string PodKey(const Pod& pod) {
+  // Sized once: ns + "/" + name grows a temporary twice (a hot path: the
+  // queue and the cache key every pod change).
+  std::string key;
+  key.reserve(pod.ns.size() + 1 + pod.name.size());
+  key.append(pod.ns).append(1, '/').append(pod.name);
+  return key;
+}
 
 namespace {
 

@@ -707,6 +707,18 @@ TEST_F(EngineQueueTest, PreFilterResultRestrictionRecordsThePlugin) {
   EXPECT_EQ(Where("ns/p"), "Backoff");
 }
 
+// sched_engine_run's document holds each attempt's result, in order,
+// exactly as sched_engine_schedule writes one (one writer for both).
+TEST_F(EngineQueueTest, RunResultsAreScheduleResultsInOneArray) {
+  Apply("[" + EventJson("ADDED", NodeJson("n1", "2")) + "," + EventJson("ADDED", PodJson("a", "1")) +
+        "," + EventJson("ADDED", PodJson("b", "1")) + "]");
+  EXPECT_EQ(Run(),
+            R"({"results":[{"pod":"ns/a","node":"n1","reason":"Scheduled","numAllNodes":1,)"
+            R"("evaluatedNodes":1,"feasibleNodes":1,"assumed":true},)"
+            R"({"pod":"ns/b","node":"n1","reason":"Scheduled","numAllNodes":1,)"
+            R"("evaluatedNodes":1,"feasibleNodes":1,"assumed":true}]})");
+}
+
 TEST_F(EngineQueueTest, GatedPodWaitsForItsGatesAndAssumedPodsLeaveTheQueue) {
   Apply(EventJson("ADDED", NodeJson("n1", "4")));
   Apply(EventJson("ADDED", PodJson("g", "1", "", R"("schedulingGates":[{"name":"x"}],)")));

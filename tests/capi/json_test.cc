@@ -90,6 +90,9 @@ INSTANTIATE_TEST_SUITE_P(
         ScanCase{"[1,]", false, kNone}, ScanCase{"[1] [", false, kNone},
         ScanCase{"{\"a\" 1}", false, kNone}, ScanCase{"[nul]", false, kNone},
         ScanCase{"[\x0b" "1]", false, kNone}, ScanCase{"[\"open", false, kNone},
+        // Runs of plain bytes end at a quote, an escape or a control byte.
+        ScanCase{"[\"plain \x7f\xc3\xa9 run\", \"a\\\"b\\\\\"]", true, 2},
+        ScanCase{"[\"plain run\x1f\"]", false, kNone}, ScanCase{"[\"plain run", false, kNone},
         ScanCase{std::string(65, '[') + std::string(65, ']'), false, kNone}));
 
 struct ParseCase {
@@ -371,6 +374,28 @@ TEST(JsonReaderTest, NumberTextIsShortestRoundTrip) {
   EXPECT_EQ(NumberText(2.5e-7), "2.5e-07");
   EXPECT_EQ(NumberText(-3), "-3");
 }
+
+// AppendJsonString copies runs of plain bytes and escapes the rest, at the
+// start, the middle and the end of a string.
+struct EscapeCase {
+  std::string in, out;
+};
+
+class AppendJsonStringTest : public ::testing::TestWithParam<EscapeCase> {};
+
+TEST_P(AppendJsonStringTest, Escapes) {
+  std::string out = "x";
+  AppendJsonString(out, GetParam().in);
+  EXPECT_EQ(out, "x" + GetParam().out);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, AppendJsonStringTest,
+    ::testing::Values(EscapeCase{"", R"("")"}, EscapeCase{"plain", R"("plain")"},
+                      EscapeCase{"\"ab", R"("\"ab")"}, EscapeCase{"a\nb", R"("a\nb")"},
+                      EscapeCase{"ab\\", R"("ab\\")"}, EscapeCase{"\r\t", R"("\r\t")"},
+                      EscapeCase{std::string("a\0b", 3), R"("a\u0000b")"},
+                      EscapeCase{"\x1f\x7f\xc3\xa9", "\"\\u001f\x7f\xc3\xa9\""}));
 
 TEST(JsonWriterTest, WritesCompactJsonWithExactIntegers) {
   JsonWriter w;
