@@ -106,13 +106,28 @@ class EcacheEntry {
     *failed_at = s.failed_at;
     return s.plain_success ? &kPlainSuccess : &verdicts_[index];
   }
-  // Whether `node` at `index` has a cached verdict that is plain success
-  // (Status(), as Verdict would return): the cached walk's test for a
-  // node that simply passes.
-  bool PassesCached(size_t index, const NodeInfo& node) const {
-    const Slot& s = slots_[index];
-    return s.plain_success && s.filter_epoch == filter_epoch_ && s.filter_node == &node &&
-           s.filter_generation == node.generation();
+  // The cached walk's run of nodes that simply pass: copies nodes[0],
+  // nodes[1], ... to out while each has a cached verdict that is plain
+  // success (Status(), as Verdict would return at its index()) and is not
+  // `skip`, at most `count` of them; returns how many. Inline and with
+  // the slots and epoch in registers: most nodes of a walk cost this loop
+  // only.
+  size_t TakePassing(const NodeInfo* const* nodes, size_t count, const NodeInfo* skip,
+                     const NodeInfo** out) const {
+    const Slot* slots = slots_.data();
+    const uint64_t epoch = filter_epoch_;
+    size_t k = 0;
+    for (; k < count; ++k) {
+      const NodeInfo* node = nodes[k];
+      if (node == skip) break;
+      const Slot& s = slots[node->index()];
+      if (!s.plain_success || s.filter_epoch != epoch || s.filter_node != node ||
+          s.filter_generation != node->generation()) {
+        break;
+      }
+      out[k] = node;
+    }
+    return k;
   }
   // Caches `s` (not an Error) for `node` at `index`, and `failed_at` as
   // above; its reasons are copied into storage() so they outlive the cycle
@@ -162,18 +177,30 @@ class EcacheEntry {
   static constexpr uint8_t kNormalizedNonZero = 2;
   // Marks the row of `node` at `index` cached, with its summary.
   void MarkScored(size_t index, const NodeInfo& node, RowSummary summary);
-  // The summary of the cached row of `node` at `index` into *summary, or
-  // false when the row is not cached (RawScores would return null).
-  // Inline: the totals walk calls it for every scored node, and it reads
-  // only the slot, which the filter walk has just read.
-  bool Summary(size_t index, const NodeInfo& node, RowSummary* summary) const {
-    const Slot& s = slots_[index];
-    if (s.score_epoch != score_epoch_ || s.score_node != &node ||
-        s.score_generation != node.generation()) {
-      return false;
+  // The totals walk's run of cached rows: for nodes[0], nodes[1], ...
+  // while each has a cached row at its index() (RawScores would not
+  // return null), at most `count` of them, sets totals[k] to the row
+  // summary's direct_total plus `add` (wrapping) and ORs its flags into
+  // *flags; returns how many. Inline and with the slots and epoch in
+  // registers, reading only the slot, which the filter walk has just read.
+  size_t TakeCachedTotals(const NodeInfo* const* nodes, size_t count, uint64_t add,
+                          int64_t* totals, uint8_t* flags) const {
+    const Slot* slots = slots_.data();
+    const uint64_t epoch = score_epoch_;
+    uint8_t f = 0;
+    size_t k = 0;
+    for (; k < count; ++k) {
+      const NodeInfo* node = nodes[k];
+      const Slot& s = slots[node->index()];
+      if (s.score_epoch != epoch || s.score_node != node ||
+          s.score_generation != node->generation()) {
+        break;
+      }
+      f |= s.summary_flags;
+      totals[k] = static_cast<int64_t>(s.direct_total + add);
     }
-    *summary = {s.direct_total, s.summary_flags};
-    return true;
+    *flags |= f;
+    return k;
   }
 
   // The failure memo stored under `key` and the current memo key, or

@@ -114,6 +114,66 @@ TEST(EcacheEntryTest, EachSlotGivesItsOwnVerdict) {
   EXPECT_EQ(e.Verdict(2, nodes[2], &failed_at), nullptr);  // never stored
 }
 
+// TakePassing, the cached walk's run: it takes nodes while each has a
+// cached plain success at its index(), and stops before the first that
+// has not (rejected, never stored, a bumped generation, an old filter
+// key), before `skip`, or after `count`.
+TEST(EcacheEntryTest, TakePassingStopsAtTheFirstNodeThatNeedsMore) {
+  std::vector<std::unique_ptr<NodeInfo>> infos;
+  for (uint32_t i = 0; i < 6; ++i) {
+    infos.push_back(std::make_unique<NodeInfo>(i));
+    infos.back()->SetNode(NamedNode("n" + std::to_string(i)), 1);
+  }
+  struct Case {
+    std::string name;
+    // Applied after nodes 0-5 were cached as plain successes under key 7.
+    std::function<void(EcacheEntry&)> change;
+    size_t count;
+    int skip;  // index of the node to skip, or -1
+    size_t want;
+  };
+  const std::vector<Case> cases = {
+      {"all pass", [](EcacheEntry&) {}, 6, -1, 6},
+      {"count first", [](EcacheEntry&) {}, 4, -1, 4},
+      {"none asked", [](EcacheEntry&) {}, 0, -1, 0},
+      {"rejected", [&](EcacheEntry& e) {
+         e.StoreVerdict(3, *infos[3], Status(Code::kUnschedulable, "Insufficient cpu"), 1);
+       }, 6, -1, 3},
+      {"success with a plugin is not plain", [&](EcacheEntry& e) {
+         Status s;
+         s.set_plugin("NodeResourcesFit");
+         e.StoreVerdict(2, *infos[2], s, 9);
+       }, 6, -1, 2},
+      {"generation bumped", [&](EcacheEntry&) {
+         infos[4]->SetNode(NamedNode("n4"), 2);
+       }, 6, -1, 4},
+      {"other NodeInfo at the slot", [&](EcacheEntry& e) {
+         NodeInfo other(1);
+         other.SetNode(NamedNode("x"), 1);
+         e.StoreVerdict(1, other, Status(), 9);
+       }, 6, -1, 1},
+      {"filter key changed", [](EcacheEntry& e) { e.BeginFilter(8, 8, 6); }, 6, -1, 0},
+      {"skip", [](EcacheEntry&) {}, 6, 2, 2},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EcacheEntry e;
+    e.BeginFilter(7, 7, 6);
+    for (uint32_t i = 0; i < 6; ++i) {
+      infos[i]->SetNode(NamedNode("n" + std::to_string(i)), 1);
+      e.StoreVerdict(i, *infos[i], Status(), 9);
+    }
+    c.change(e);
+    std::vector<const NodeInfo*> nodes;
+    for (const auto& ni : infos) nodes.push_back(ni.get());
+    std::vector<const NodeInfo*> out(6, nullptr);
+    const NodeInfo* skip = c.skip < 0 ? nullptr : nodes[static_cast<size_t>(c.skip)];
+    const size_t took = e.TakePassing(nodes.data(), c.count, skip, out.data());
+    EXPECT_EQ(took, c.want);
+    for (size_t i = 0; i < 6; ++i) EXPECT_EQ(out[i], i < took ? nodes[i] : nullptr) << i;
+  }
+}
+
 TEST(EcacheEntryTest, CachedReasonsOutliveTheirSource) {
   NodeInfo n;
   n.SetNode(NamedNode("a"), 1);
@@ -135,25 +195,75 @@ TEST(EcacheEntryTest, CachedReasonsOutliveTheirSource) {
 }
 
 TEST(EcacheEntryTest, ScoreRowsCountOnlyOnceMarked) {
-  NodeInfo n;
+  NodeInfo n(1);
   n.SetNode(NamedNode("a"), 1);
+  const NodeInfo* nodes[] = {&n};
+  int64_t total = 0;
+  uint8_t flags = 0;
   EcacheEntry e;
   e.BeginFilter(0, 0, 2);
   e.BeginScore(3, 2);
   e.MutableRawScores(1)[0] = 40;
   e.MutableRawScores(1)[1] = 60;
-  EcacheEntry::RowSummary summary;
   EXPECT_EQ(e.RawScores(1, n), nullptr);  // a cycle that failed half way
-  EXPECT_FALSE(e.Summary(1, n, &summary));
+  EXPECT_EQ(e.TakeCachedTotals(nodes, 1, 0, &total, &flags), 0u);
   e.MarkScored(1, n, {.direct_total = 140, .flags = EcacheEntry::kNormalizedNonZero});
   ASSERT_NE(e.RawScores(1, n), nullptr);
   EXPECT_EQ(e.RawScores(1, n)[1], 60);
-  ASSERT_TRUE(e.Summary(1, n, &summary));  // kept with the row
-  EXPECT_EQ(summary.direct_total, 140u);
-  EXPECT_EQ(summary.flags, EcacheEntry::kNormalizedNonZero);
+  // The summary is kept with the row: its total plus what is added.
+  ASSERT_EQ(e.TakeCachedTotals(nodes, 1, 5, &total, &flags), 1u);
+  EXPECT_EQ(total, 145);
+  EXPECT_EQ(flags, EcacheEntry::kNormalizedNonZero);
   e.BeginScore(4, 2);  // e.g. ImageLocality's node counts changed
   EXPECT_EQ(e.RawScores(1, n), nullptr);
-  EXPECT_FALSE(e.Summary(1, n, &summary));
+  EXPECT_EQ(e.TakeCachedTotals(nodes, 1, 0, &total, &flags), 0u);
+}
+
+// TakeCachedTotals stops before the first node without a cached row, or
+// after `count`, and ORs the flags of the rows it took only.
+TEST(EcacheEntryTest, TakeCachedTotalsStopsAtTheFirstFreshRow) {
+  std::vector<std::unique_ptr<NodeInfo>> infos;
+  for (uint32_t i = 0; i < 4; ++i) {
+    infos.push_back(std::make_unique<NodeInfo>(i));
+    infos.back()->SetNode(NamedNode("n" + std::to_string(i)), 1);
+  }
+  const std::vector<const NodeInfo*> nodes = {infos[0].get(), infos[1].get(), infos[2].get(),
+                                              infos[3].get()};
+  struct Case {
+    std::string name;
+    std::vector<bool> marked;  // by node: its row cached
+    size_t count;
+    size_t want;
+    uint8_t want_flags;
+  };
+  // Row i's total is 10 * (i + 1); row 3 has kDirectOutOfRange, row 1
+  // kNormalizedNonZero.
+  const std::vector<Case> cases = {
+      {"all cached", {true, true, true, true}, 4, 4, 3},
+      {"count first", {true, true, true, true}, 1, 1, 0},
+      {"fresh row in the middle", {true, true, false, true}, 4, 2,
+       EcacheEntry::kNormalizedNonZero},
+      {"fresh first", {false, true, true, true}, 4, 0, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EcacheEntry e;
+    e.BeginFilter(0, 0, 4);
+    e.BeginScore(1, 1);
+    for (size_t i = 0; i < 4; ++i) {
+      if (!c.marked[i]) continue;
+      const uint8_t f = i == 3 ? EcacheEntry::kDirectOutOfRange
+                               : (i == 1 ? EcacheEntry::kNormalizedNonZero : 0);
+      e.MarkScored(i, *nodes[i], {.direct_total = 10 * (i + 1), .flags = f});
+    }
+    std::vector<int64_t> totals(4, -1);
+    uint8_t flags = 0;
+    EXPECT_EQ(e.TakeCachedTotals(nodes.data(), c.count, 2, totals.data(), &flags), c.want);
+    EXPECT_EQ(flags, c.want_flags);
+    for (size_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(totals[i], i < c.want ? static_cast<int64_t>(10 * (i + 1) + 2) : -1) << i;
+    }
+  }
 }
 
 TEST(EcacheEntryTest, MemoServedOnlyUnderItsKey) {

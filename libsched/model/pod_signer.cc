@@ -1,13 +1,19 @@
 #include "libsched/model/pod_signer.h"
 
+#include <algorithm>
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 namespace sched {
 
+void PodSigner::Grow(size_t n) {
+  buf_.resize(std::max(2 * buf_.size(), len_ + n + 256));
+}
+
 void PodSigner::Add(std::string_view s) {
   Add(static_cast<int64_t>(s.size()));
-  buf_.append(s);
+  if (!s.empty()) std::memcpy(Room(s.size()), s.data(), s.size());
 }
 
 void PodSigner::Add(const Resource& r) {
@@ -74,6 +80,6 @@ void PodSigner::Add(const AffinityTerm& t) {
   Add(static_cast<int64_t>(t.topology_key));
 }
 
-uint64_t PodSigner::Finish() const { return XXH3_64bits(buf_.data(), buf_.size()); }
+uint64_t PodSigner::Finish() const { return XXH3_64bits(buf_.data(), len_); }
 
 }  // namespace sched

@@ -379,7 +379,8 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   // The serial loop itself: a reused verdict costs a few loads, less than
   // handing chunks around, and the entry is not synchronized anyway.
   // Without nominations or live Filters a node whose cached verdict is
-  // plain success needs nothing else: one slot test (PassesCached).
+  // plain success needs nothing else: runs of them (up to the list's end,
+  // where the rotation wraps) go through EcacheEntry::TakePassing.
   const size_t n = nodes.size();
   const bool plain = nominator == nullptr && live_filters_.empty();
   EcacheStats& stats = ecache_->stats();
@@ -394,15 +395,22 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
   // Reduced as the uncached walk's (start + i) % n is: nodes removed since
   // the last cycle can leave the start index past the end (n > 0 here).
   size_t index = next_start_node_index_ % n;
-  for (size_t i = 0; i < n && found < want; ++i) {
+  size_t i = 0;  // nodes visited
+  while (i < n && found < want) {
+    if (plain) {
+      const size_t run = std::min({n - index, n - i, want - found});
+      const size_t took = cls.TakePassing(&nodes[index], run, skip, out + found);
+      found += took;
+      reused_count += took;
+      i += took;
+      index = index + took == n ? 0 : index + took;
+      if (took == run) continue;
+    }
+    // The node the run stopped at, or any node when not plain.
     const NodeInfo* ni = nodes[index];
     index = index + 1 == n ? 0 : index + 1;
+    ++i;
     if (ni == skip) continue;
-    if (plain && cls.PassesCached(ni->index(), *ni)) {
-      out[found++] = ni;
-      ++reused_count;
-      continue;
-    }
     const Status* s =
         FilterNode(fw, cs, pod, nominator, cls, ni->index(), *ni, &fresh, &live, &reused);
     if (reused) {
@@ -612,28 +620,33 @@ bool Scheduler::ScoreTotalsFromRows(const CycleState& cs, const Pod& pod,
                          normalized >= kMinNodeScore && normalized <= kMaxNodeScore;
     zero_columns += static_cast<uint64_t>(normalized) * static_cast<uint64_t>(weight);
   }
-  // One pass over the rows' summaries: a cached row's, or a fresh one
-  // scored into the cache's row and summarized (it counts as cached only
-  // after MarkScoreRows).
-  r.total_scores.resize(n);
+  // One pass over the rows' summaries: runs of cached rows
+  // (TakeCachedTotals), and between them a fresh row scored into the
+  // cache's row and summarized (it counts as cached only after
+  // MarkScoreRows). Into scratch kept across cycles, then copied: r's
+  // fresh vector would be zeroed first (resize) for nothing.
+  if (score_totals_.size() < n) score_totals_.resize(n);
   score_fresh_.clear();
   uint8_t flags = 0;
-  EcacheEntry::RowSummary summary;
-  for (size_t i = 0; i < n; ++i) {
+  size_t i = 0;
+  while (true) {
+    i += score_cache.TakeCachedTotals(r.scored_nodes.data() + i, n - i, zero_columns,
+                                      score_totals_.data() + i, &flags);
+    if (i == n) break;
     const NodeInfo& ni = *r.scored_nodes[i];
-    if (!score_cache.Summary(ni.index(), ni, &summary)) {
-      int64_t* fresh = score_cache.MutableRawScores(ni.index());
-      for (size_t p = 0; p < np; ++p) {
-        const size_t slot = score_slots_[p];
-        if (score_live_[slot]) continue;  // ScoreTotalsWithLiveColumns' part
-        if (!score_plugins_[p].first->Score(cs, pod, ni, &fresh[slot]).IsSuccess()) return false;
-      }
-      score_fresh_.push_back(i);
-      summary = SummarizeRow(fresh);
+    int64_t* fresh = score_cache.MutableRawScores(ni.index());
+    for (size_t p = 0; p < np; ++p) {
+      const size_t slot = score_slots_[p];
+      if (score_live_[slot]) continue;  // ScoreTotalsWithLiveColumns' part
+      if (!score_plugins_[p].first->Score(cs, pod, ni, &fresh[slot]).IsSuccess()) return false;
     }
+    score_fresh_.push_back(i);
+    const EcacheEntry::RowSummary summary = SummarizeRow(fresh);
     flags |= summary.flags;
-    r.total_scores[i] = static_cast<int64_t>(summary.direct_total + zero_columns);
+    score_totals_[i] = static_cast<int64_t>(summary.direct_total + zero_columns);
+    ++i;
   }
+  r.total_scores.assign(score_totals_.data(), score_totals_.data() + n);
   if ((flags & EcacheEntry::kDirectOutOfRange) != 0) return false;
   if (!normalized_.empty() &&
       (!zero_columns_known || (flags & EcacheEntry::kNormalizedNonZero) != 0)) {
@@ -685,8 +698,10 @@ bool Scheduler::ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod,
   const size_t n = r.scored_nodes.size();
   if (live_marks_.size() < n) live_marks_.resize(n, 1);  // every entry is 1
   const std::span<const char> every_node(live_marks_.data(), n);
-  live_totals_.assign(n, 0);
+  // Sized, not zeroed: the first live column sets each total.
+  if (live_totals_.size() < n) live_totals_.resize(n);
   score_column_.resize(n);
+  bool first = true;
   for (const size_t p : live_columns_) {
     const auto [plugin, weight] = score_plugins_[p];
     if (!plugin->ScoreAll(cs, pod, r.scored_nodes, every_node, score_column_)) return false;
@@ -696,8 +711,9 @@ bool Scheduler::ScoreTotalsWithLiveColumns(const CycleState& cs, const Pod& pod,
     for (size_t i = 0; i < n; ++i) {
       const int64_t score = score_column_[i];
       if (score < kMinNodeScore || score > kMaxNodeScore) return false;
-      live_totals_[i] += score * weight;
+      live_totals_[i] = (first ? 0 : live_totals_[i]) + score * weight;
     }
+    first = false;
   }
   // Then the cached plugins' totals from the rows (the live ones left out).
   if (!ScoreTotalsFromRows(cs, pod, score_cache, r)) return false;

@@ -391,6 +391,8 @@ class Scheduler {
   // column, weight) of the plugins without NormalizeScore and the indexes
   // in score_plugins_ of those with it (live ones in neither).
   std::vector<int64_t> score_column_;
+  // ScoreTotalsFromRows' totals before they go to the result.
+  std::vector<int64_t> score_totals_;
   std::vector<std::pair<size_t, uint64_t>> direct_scores_;
   std::vector<size_t> normalized_;
   std::vector<char> score_live_;    // by profile_.score() index (CacheEntryForScore)

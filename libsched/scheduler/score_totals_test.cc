@@ -251,6 +251,20 @@ TEST_F(ScoreTotalsTest, RowTotalsEqualTheGeneralPath) {
   EXPECT_EQ(st.repairs, per_plugin_.equivalence_cache_stats()->repairs);
 }
 
+// The totals go through scratch kept across cycles: a cycle that scores
+// fewer nodes than the last one gets exactly its own totals.
+TEST_F(ScoreTotalsTest, FewerNodesThanTheLastCycle) {
+  for (const size_t nodes : {40u, 25u, 31u, 12u}) {
+    while (state_.NodeList().size() > nodes) {
+      ASSERT_TRUE(state_.RemoveNode("n" + std::to_string(state_.NodeList().size() - 1)));
+    }
+    for (size_t i = state_.NodeList().size(); i < nodes; ++i) SetNode(static_cast<int>(i), 700);
+    const ScheduleResult r = Cycle(std::to_string(nodes) + " nodes");
+    ASSERT_FALSE(r.error) << r.message;
+    EXPECT_EQ(r.total_scores.size(), nodes);
+  }
+}
+
 // TaintLikeScore's column all zero (its declared value, no column built)
 // or not (normalized), cycle after cycle as rows are reused and repaired:
 // the totals equal the general path's.
