@@ -100,18 +100,19 @@ class PodTopologySpread final : public PreFilterPlugin,
   bool FilterRunsLive(const CycleState& /*state*/) const override { return true; }
 
   // Counts matching pods per domain of each ScheduleAnyway constraint over
-  // the domains of the feasible nodes (per node for hostname constraints),
-  // and computes each feasible node's raw score: Σ count × ln(domains + 2)
-  // + (maxSkew − 1) over the constraints whose key the node has, rounded.
-  // Skip when there is no such constraint or no node. As PreFilter: flat
-  // arrays, and the nodes must belong to `snapshot`. With a class memo
-  // (CycleState::class_memo) it keeps the default selector and its per-node
-  // arrays there for the class's next cycle. O(feasible nodes + pod groups
-  // + matching groups' nodes).
+  // the domains of the feasible nodes (per node for hostname constraints)
+  // and takes each domain's share of the score, count × ln(domains + 2) +
+  // (maxSkew − 1). Skip when there is no such constraint or no node. As
+  // PreFilter: flat arrays, and the nodes must belong to `snapshot`. With a
+  // class memo (CycleState::class_memo) it keeps the default selector and
+  // its per-node arrays there for the class's next cycle. O(pod groups +
+  // matching groups' nodes + domains), and O(feasible nodes) only when a
+  // node lacks a key or until the walk met every zone.
   Status PreScore(CycleState& state, const Pod& pod, std::span<const NodeInfo* const> feasible,
                   const ClusterState& snapshot) const override;
-  // The raw score PreScore computed for `node`. REQUIRES: PreScore returned
-  // Success (else Error) and `node` was one of its feasible nodes.
+  // The raw score of `node`: the shares of the constraints whose key it
+  // has, summed in order, rounded. REQUIRES: PreScore returned Success
+  // (else Error) and `node` was one of its feasible nodes.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
   // Score on the marked nodes at once (false, as Score's Error, without

@@ -21,17 +21,15 @@ using pts_internal::SameSelector;
 
 constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";  // v1.LabelHostname
 
-// Per node index scratch that PreScore fills for its feasible nodes only
-// (the other entries hold whatever an earlier cycle left: never read).
+// Per node index scratch kept across a class's cycles.
 struct NodeBuffers {
-  std::vector<int64_t> raw;                       // the raw score
-  std::vector<std::vector<int64_t>> host_counts;  // per hostname constraint
-  // PreScore's own scratch, by feasible node n: its NodeInfo::index(),
-  // and its domain per constraint i at i * feasible + n (kNone: it lacks
-  // the key).
-  std::vector<uint32_t> indexes;
-  std::vector<uint32_t> domains;
-  std::vector<double> sums;  // by feasible node n: its raw score before rounding
+  // Per hostname constraint: its matching pods by node index. Zero except
+  // at `counted`, the node indexes the last PreScore added to, which the
+  // next one clears: a cycle touches the matching pods' nodes, not every
+  // feasible node.
+  std::vector<std::vector<int64_t>> host_counts;
+  std::vector<uint32_t> counted;
+  std::vector<uint8_t> seen;  // by domain id: PreScore's scratch
 };
 
 // What PreScore keeps per equivalence class (CycleState::class_memo): the
@@ -46,18 +44,57 @@ struct ClassMemo : StateData {
   std::vector<pts_internal::GroupMatches> groups;
 };
 
-struct PreScoreState : StateData {
-  // Parallel to the feasible nodes: 1 when the node lacks a required key.
-  std::vector<uint8_t> ignored;
-  bool any_ignored = false;
-  // The raw score of each feasible node, by NodeInfo::index().
-  std::shared_ptr<const NodeBuffers> buffers;
+// One constraint as Score reads it.
+struct Term {
+  const TopologyDomains::Key* domains = nullptr;  // null: no node has the key
+  const int64_t* host_counts = nullptr;           // hostname: by node index
+  std::vector<double> domain_scores;              // otherwise: by domain id
+  double weight = 0;                              // topologyNormalizingWeight
+  int32_t max_skew = 1;
 };
 
 // scoreForCount: a node's share of one constraint's score.
 double ScoreForCount(int64_t count, double normalizing_weight, int32_t max_skew) {
   return static_cast<double>(count) * normalizing_weight + static_cast<double>(max_skew - 1);
 }
+
+struct PreScoreState : StateData {
+  // Per constraint whose key some node has, in order (the others add
+  // nothing to any node).
+  std::vector<Term> terms;
+  bool require_all_topologies = false;
+  bool every_node_ignored = false;  // a required key no node has
+  size_t num_feasible = 0;
+  // With require_all_topologies, parallel to the feasible nodes: 1 when the
+  // node lacks a key (IgnoredNodes); else empty.
+  std::vector<uint8_t> ignored;
+  bool any_ignored = false;
+  std::shared_ptr<const NodeBuffers> buffers;  // holds the host counts
+
+  // Score's raw value of a feasible node: Σ scoreForCount over the
+  // constraints whose key the node has, in their order, then math.Round
+  // (halves away from zero); 0 for an ignored node. Computed where it is
+  // read: PreScore leaves per-domain scores and per-node counts only.
+  // kTerms: terms.size() when known at compile time (the loop unrolled, the
+  // terms' fields kept across a walk's nodes), else 0.
+  template <size_t kTerms = 0>
+  int64_t RawScore(uint32_t node_index) const {
+    if (every_node_ignored) return 0;
+    double sum = 0;
+    const size_t n = kTerms != 0 ? kTerms : terms.size();
+    for (size_t i = 0; i < n; ++i) {
+      const Term& t = terms[i];
+      const uint32_t d = t.domains->DomainOf(node_index);
+      if (d == TopologyDomains::kNone) {
+        if (require_all_topologies) return 0;
+        continue;
+      }
+      sum += t.host_counts != nullptr ? ScoreForCount(t.host_counts[node_index], t.weight, t.max_skew)
+                                      : t.domain_scores[d];
+    }
+    return pts_internal::RoundHalfAwayFromZero(sum);
+  }
+};
 
 // The class memo entry of this plugin (made on first use), or null when
 // the cycle has no class.
@@ -70,17 +107,23 @@ ClassMemo* TakeClassMemo(std::unique_ptr<StateData>* entry) {
   return out;
 }
 
-// Buffers of at least `bound` entries per array: the class's own when no
-// earlier cycle's state still holds them, else new ones.
+// Buffers with `num_hostname` zeroed count arrays of at least `bound`
+// entries: the class's own when no earlier cycle's state still holds them
+// (cleared where the last cycle counted), else new ones.
 std::shared_ptr<NodeBuffers> TakeBuffers(ClassMemo* memo, size_t bound, size_t num_hostname) {
   std::shared_ptr<NodeBuffers> b;
   if (memo != nullptr && memo->buffers != nullptr && memo->buffers.use_count() == 1) {
     b = memo->buffers;
+    for (std::vector<int64_t>& counts : b->host_counts) {
+      for (const uint32_t index : b->counted) {
+        if (index < counts.size()) counts[index] = 0;  // else never counted into
+      }
+    }
+    b->counted.clear();
   } else {
     b = std::make_shared<NodeBuffers>();
     if (memo != nullptr) memo->buffers = b;
   }
-  if (b->raw.size() < bound) b->raw.resize(bound);
   b->host_counts.resize(std::max(b->host_counts.size(), num_hostname));
   for (size_t h = 0; h < num_hostname; ++h) {
     if (b->host_counts[h].size() < bound) b->host_counts[h].resize(bound);
@@ -105,112 +148,87 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   auto s = std::make_unique<PreScoreState>();
   const Interner& in = snapshot.interner();
   const Atom hostname = in.Find(kHostnameKey);
-  const bool require_all_topologies =
+  s->require_all_topologies =
       !pod.topology_spread_constraints.empty() || !args_.system_defaulting;
-
-  // Per constraint: its hostname counts (hostname constraints), or the
-  // domain of a node without the key, which upstream reads as the value ""
-  // (the id of "" or one past the domains).
+  const bool require_all = s->require_all_topologies;
   const size_t nc = constraints.size();
-  std::vector<size_t> host(nc, 0);  // index into host_counts
-  std::vector<uint8_t> is_host(nc, 0);
-  std::vector<uint32_t> missing(nc, 0);
+  const size_t nf = feasible.size();
+  s->num_feasible = nf;
   size_t num_hostname = 0;
+  for (const Constraint& c : constraints) num_hostname += c.topology_key == hostname ? 1 : 0;
+  const std::shared_ptr<NodeBuffers> buffers =
+      TakeBuffers(memo, snapshot.NodeIndexBound(), num_hostname);
+
+  // initPreScoreState: the ignored nodes (they lack a key; none when every
+  // node has every key), then per constraint other than hostname the
+  // number of domains of the other feasible nodes. A node without the key
+  // is in the domain of the value "" (upstream reads a missing label as
+  // ""): the id of "" or one past the domains.
+  const size_t num_nodes = snapshot.NodeList().size();
+  auto some_node_lacks = [&](const Constraint& c) {
+    return c.domains == nullptr || c.domains->num_nodes() < num_nodes;
+  };
+  int64_t num_ignored = 0;
+  if (require_all && std::any_of(constraints.begin(), constraints.end(), some_node_lacks)) {
+    s->ignored.resize(nf);
+    for (size_t n = 0; n < nf; ++n) {
+      s->ignored[n] = pts_internal::NodeHasAllKeys(*feasible[n], constraints) ? 0 : 1;
+      num_ignored += s->ignored[n];
+    }
+  }
+  s->any_ignored = num_ignored > 0;
   const Atom empty = in.Find("");
+  std::vector<uint32_t> missing(nc, 0);
+  std::vector<int64_t*> host_counts(nc, nullptr);  // hostname constraints' counts
+  s->terms.resize(nc);
+  size_t next_host = 0;
   for (size_t i = 0; i < nc; ++i) {
     const Constraint& c = constraints[i];
+    Term& t = s->terms[i];
+    t.domains = c.domains;
+    t.max_skew = c.max_skew;
     if (c.topology_key == hostname) {
-      is_host[i] = 1;
-      host[i] = num_hostname++;
+      host_counts[i] = buffers->host_counts[next_host++].data();
+      t.host_counts = host_counts[i];
+      t.weight = std::log(static_cast<double>(static_cast<int64_t>(nf) - num_ignored + 2));
       continue;
     }
     const uint32_t of_empty =
         c.domains == nullptr ? TopologyDomains::kNone : c.domains->Find(empty);
     missing[i] = of_empty == TopologyDomains::kNone ? static_cast<uint32_t>(c.DomainBound())
                                                     : of_empty;
-  }
-  const std::shared_ptr<NodeBuffers> buffers =
-      TakeBuffers(memo, snapshot.NodeIndexBound(), num_hostname);
-  auto domain = [&](size_t i, uint32_t node_index) {
-    const uint32_t d = constraints[i].DomainOf(node_index);
-    return d == TopologyDomains::kNone ? missing[i] : d;
-  };
-
-  // initPreScoreState: the domains of the feasible nodes (their hostname
-  // counts start at 0).
-  std::vector<std::vector<uint8_t>> present(nc);  // by domain id
-  for (size_t i = 0; i < nc; ++i) {
-    if (constraints[i].topology_key != hostname) {
-      present[i].assign(constraints[i].DomainBound() + 1, 0);
+    // The walk stops once it met every domain a node can be in.
+    const size_t reachable =
+        c.domains == nullptr
+            ? 1
+            : c.domains->num_domains() + (of_empty == TopologyDomains::kNone && some_node_lacks(c));
+    std::vector<uint8_t>& seen = buffers->seen;
+    seen.assign(c.DomainBound() + 1, 0);
+    size_t size = 0;
+    for (size_t n = 0; n < nf && size < reachable; ++n) {
+      if (s->any_ignored && s->ignored[n]) continue;
+      const uint32_t d = c.DomainOf(*feasible[n]);
+      uint8_t& was = seen[d == TopologyDomains::kNone ? missing[i] : d];
+      size += was == 0 ? 1 : 0;
+      was = 1;
     }
-  }
-  // Constraint by constraint over the feasible nodes, through flat arrays:
-  // each node's index and its domain per constraint are read once, for
-  // both passes (initPreScoreState here, the raw scores below).
-  const size_t nf = feasible.size();
-  std::vector<uint32_t>& indexes = buffers->indexes;
-  indexes.resize(nf);
-  for (size_t n = 0; n < nf; ++n) indexes[n] = feasible[n]->index();
-  std::vector<uint32_t>& node_domains = buffers->domains;  // constraint i, node n at i * nf + n
-  node_domains.resize(nc * nf);
-  s->ignored.assign(nf, 0);
-  uint8_t* const ignored = s->ignored.data();
-  for (size_t i = 0; i < nc; ++i) {
-    uint32_t* const doms = node_domains.data() + i * nf;
-    const Constraint& c = constraints[i];
-    for (size_t n = 0; n < nf; ++n) doms[n] = c.DomainOf(indexes[n]);
-    if (!require_all_topologies) continue;
-    // nodeLabelsMatchSpreadConstraints: every key.
-    for (size_t n = 0; n < nf; ++n) ignored[n] |= doms[n] == TopologyDomains::kNone ? 1 : 0;
-  }
-  int64_t num_ignored = 0;
-  if (require_all_topologies) {
-    for (size_t n = 0; n < nf; ++n) num_ignored += ignored[n];
-  }
-  std::vector<int64_t> topo_size(nc, 0);
-  for (size_t i = 0; i < nc; ++i) {
-    const uint32_t* const doms = node_domains.data() + i * nf;
-    if (is_host[i]) {
-      int64_t* const counts = buffers->host_counts[host[i]].data();
-      for (size_t n = 0; n < nf; ++n) {
-        if (!ignored[n]) counts[indexes[n]] = 0;
-      }
-      continue;
-    }
-    uint8_t* const seen = present[i].data();
-    const uint32_t of_missing = missing[i];
-    int64_t size = 0;
-    for (size_t n = 0; n < nf; ++n) {
-      if (ignored[n]) continue;
-      const uint32_t d = doms[n] == TopologyDomains::kNone ? of_missing : doms[n];
-      size += seen[d] == 0 ? 1 : 0;
-      seen[d] = 1;
-    }
-    topo_size[i] = size;
-  }
-  s->any_ignored = num_ignored > 0;
-  std::vector<double> weight(nc);  // topologyNormalizingWeight
-  for (size_t i = 0; i < nc; ++i) {
-    const int64_t size = constraints[i].topology_key == hostname
-                             ? static_cast<int64_t>(feasible.size()) - num_ignored
-                             : topo_size[i];
-    weight[i] = std::log(static_cast<double>(size + 2));
+    t.weight = std::log(static_cast<double>(size + 2));
   }
 
-  // Matching pods: per node for hostname constraints (into the feasible
-  // nodes' entries; others get ignored sums); otherwise summed into the
-  // domains of the feasible nodes over every node of the snapshot, which
-  // is over the nodes holding matching pods that have a Node object
-  // (NodeList()'s): O(matching pods' nodes), not O(nodes) as upstream's
-  // walk of every node. The pod groups are matched once per distinct
-  // selector (the system default constraints share one). Each other
-  // constraint's scoreForCount is taken once per domain (upstream's
-  // topologyValueToPodCounts), not once per node.
+  // Matching pods: per node for hostname constraints (every node that
+  // holds one; Score reads the feasible ones); otherwise summed into
+  // domains over every node of the snapshot, which is over the nodes
+  // holding matching pods that have a Node object (NodeList()'s):
+  // O(matching pods' nodes), not O(nodes) as upstream's walk of every node.
+  // The pod groups are matched once per distinct selector (the system
+  // default constraints share one). Each other constraint's scoreForCount
+  // is taken once per domain (upstream's topologyValueToPodCounts), not
+  // once per node: Score reads the domains of feasible nodes only.
   std::vector<std::pair<const NodeInfo*, int64_t>> matches;
   const std::optional<LabelSelector>* matched = nullptr;
-  std::vector<std::vector<double>> domain_scores(nc);
   for (size_t i = 0; i < nc; ++i) {
     const Constraint& c = constraints[i];
+    Term& t = s->terms[i];
     if (matched == nullptr || !SameSelector(*matched, c.selector)) {
       matches.clear();
       auto add = [&](const NodeInfo& node, int64_t count) { matches.emplace_back(&node, count); };
@@ -222,57 +240,32 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       }
       matched = &c.selector;
     }
-    if (c.topology_key == hostname) {
-      std::vector<int64_t>& by_node = buffers->host_counts[host[i]];
-      for (const auto& [node, count] : matches) by_node[node->index()] += count;
+    if (int64_t* const by_node = host_counts[i]; by_node != nullptr) {
+      for (const auto& [node, count] : matches) {
+        buffers->counted.push_back(node->index());
+        by_node[node->index()] += count;
+      }
       continue;
     }
-    std::vector<int64_t> counts(present[i].size(), 0);
+    std::vector<int64_t> counts(c.DomainBound() + 1, 0);
     const bool reads_node = c.PoliciesReadNode(pod);
     for (const auto& [node, count] : matches) {
       const uint32_t index = node->index();
       if (node->node() == nullptr) continue;
-      if (require_all_topologies && !pts_internal::NodeHasAllKeys(index, constraints)) continue;
+      if (require_all && !pts_internal::NodeHasAllKeys(index, constraints)) continue;
       if (reads_node && !c.MatchesNodeInclusionPolicies(pod, *node->node(), in)) continue;
-      const uint32_t d = domain(i, index);
-      if (present[i][d]) counts[d] += count;
+      const uint32_t d = c.DomainOf(index);
+      counts[d == TopologyDomains::kNone ? missing[i] : d] += count;
     }
-    std::vector<double>& scores = domain_scores[i];
-    scores.resize(counts.size());
+    t.domain_scores.resize(counts.size());
     for (size_t d = 0; d < counts.size(); ++d) {
-      scores[d] = ScoreForCount(counts[d], weight[i], c.max_skew);
+      t.domain_scores[d] = ScoreForCount(counts[d], t.weight, c.max_skew);
     }
   }
-
-  // Score's raw value of each feasible node: Σ over the constraints whose
-  // key the node has, in their order, then math.Round (halves away from
-  // zero). Ignored nodes get 0. Summed constraint by constraint into
-  // per-node sums: the same additions, in the same order, per node.
-  std::vector<double>& sums = buffers->sums;
-  sums.assign(nf, 0.0);
-  double* const sum = sums.data();
-  for (size_t i = 0; i < nc; ++i) {
-    const uint32_t* const doms = node_domains.data() + i * nf;
-    if (is_host[i]) {
-      const int64_t* const counts = buffers->host_counts[host[i]].data();
-      const double w = weight[i];
-      const int32_t max_skew = constraints[i].max_skew;
-      for (size_t n = 0; n < nf; ++n) {
-        if (doms[n] != TopologyDomains::kNone) {
-          sum[n] += ScoreForCount(counts[indexes[n]], w, max_skew);
-        }
-      }
-      continue;
-    }
-    const double* const scores = domain_scores[i].data();
-    for (size_t n = 0; n < nf; ++n) {
-      if (doms[n] != TopologyDomains::kNone) sum[n] += scores[doms[n]];
-    }
-  }
-  int64_t* const raw = buffers->raw.data();
-  for (size_t n = 0; n < nf; ++n) {
-    raw[indexes[n]] = ignored[n] ? 0 : pts_internal::RoundHalfAwayFromZero(sum[n]);
-  }
+  s->every_node_ignored =
+      require_all && std::any_of(constraints.begin(), constraints.end(),
+                                 [](const Constraint& c) { return c.domains == nullptr; });
+  std::erase_if(s->terms, [](const Term& t) { return t.domains == nullptr; });
   s->buffers = buffers;
   state.Write(slot(), std::move(s));
   return Status();
@@ -282,7 +275,7 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& /*pod*/, con
                                 int64_t* score) const {
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
-  *score = s->buffers->raw[node.index()];
+  *score = s->RawScore(node.index());
   return Status();
 }
 
@@ -291,9 +284,16 @@ bool PodTopologySpread::ScoreAll(const CycleState& state, const Pod& /*pod*/,
                                  std::span<const char> which, std::span<int64_t> scores) const {
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return false;
-  const int64_t* const raw = s->buffers->raw.data();
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (which[i]) scores[i] = raw[nodes[i]->index()];
+  // The system defaults' two terms (hostname, zone) unrolled.
+  const auto walk = [&](auto raw_score) {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (which[i]) scores[i] = raw_score(nodes[i]->index());
+    }
+  };
+  if (s->terms.size() == 2) {
+    walk([s](uint32_t index) { return s->RawScore<2>(index); });
+  } else {
+    walk([s](uint32_t index) { return s->RawScore(index); });
   }
   return true;
 }
@@ -302,24 +302,34 @@ Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& /*p
                                          std::span<int64_t> scores) const {
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return Status::Error(kNotFound);
-  if (s->ignored.size() != scores.size()) {
+  if (s->num_feasible != scores.size()) {
     return Status::Error("PodTopologySpread: scores do not match the nodes of PreScore");
   }
+  // The ignored nodes end at 0; the others' minimum and maximum decide.
+  // Loops without a test per node when no node is ignored.
+  const std::span<const uint8_t> ignored =
+      s->any_ignored ? std::span<const uint8_t>(s->ignored) : std::span<const uint8_t>();
   int64_t min_score = std::numeric_limits<int64_t>::max();
   int64_t max_score = 0;
-  for (size_t n = 0; n < scores.size(); ++n) {
-    if (s->any_ignored && s->ignored[n]) continue;
-    min_score = std::min(min_score, scores[n]);
-    max_score = std::max(max_score, scores[n]);
-  }
-  for (size_t n = 0; n < scores.size(); ++n) {
-    if (s->any_ignored && s->ignored[n]) {
-      scores[n] = 0;
-    } else if (max_score == 0) {
-      scores[n] = kMaxNodeScore;
-    } else {
-      scores[n] = kMaxNodeScore * (max_score + min_score - scores[n]) / max_score;
+  if (ignored.empty()) {
+    for (const int64_t score : scores) {
+      min_score = std::min(min_score, score);
+      max_score = std::max(max_score, score);
     }
+  } else {
+    for (size_t n = 0; n < scores.size(); ++n) {
+      if (ignored[n]) continue;
+      min_score = std::min(min_score, scores[n]);
+      max_score = std::max(max_score, scores[n]);
+    }
+  }
+  if (max_score == 0) {
+    std::fill(scores.begin(), scores.end(), kMaxNodeScore);
+  } else {
+    for (int64_t& score : scores) score = kMaxNodeScore * (max_score + min_score - score) / max_score;
+  }
+  for (size_t n = 0; n < ignored.size(); ++n) {
+    if (ignored[n]) scores[n] = 0;
   }
   return Status();
 }

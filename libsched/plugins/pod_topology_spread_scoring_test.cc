@@ -382,6 +382,29 @@ TEST(PodTopologySpreadScoreTest, MissingZoneCountsAsTheEmptyValue) {
   EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
 }
 
+// Counting the zones of the feasible nodes stops once it met every zone a
+// node can be in: with a node without the key, the zone "" too, even when
+// that node comes last. 3 zones (z1, z2, ""), weights ln 5: raw scores
+// a round(1 ln5 + 2 + 1 ln5 + 4) = 9, b round(4 ln5 + 2 + 4 ln5 + 4) = 19
+// (18 with 2 zones), c 2.
+TEST(PodTopologySpreadScoreTest, ZoneCountWaitsForTheNodeWithoutTheKey) {
+  const std::string zone = "topology.kubernetes.io/zone";
+  const std::vector<N> nodes = {{"node-a", zone + "=z1," + kHost + "=node-a"},
+                                {"node-b", zone + "=z2," + kHost + "=node-b"},
+                                {"node-c", kHost + "=node-c"}};
+  const std::vector<P> pods = {{"p-a1", "node-a", "foo"},
+                               {"p-b1", "node-b", "foo"},
+                               {"p-b2", "node-b", "foo"},
+                               {"p-b3", "node-b", "foo"},
+                               {"p-b4", "node-b", "foo"}};
+  Status pre;
+  EXPECT_EQ(RunScore({"system defaults", {"foo", {}}, nodes, {"node-a", "node-b", "node-c"}, pods,
+                      {63, 10, 100}, {{"svc", "foo"}}},
+                     &pre),
+            (std::vector<int64_t>{63, 10, 100}));
+  EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+}
+
 // Pods bound to a node that has no Node object are not counted (upstream
 // counts over the snapshot's nodes), not even into the domain "" that the
 // nodes without the key share: the scores are those of the test above.
@@ -405,6 +428,98 @@ TEST(PodTopologySpreadScoreTest, PodsOnANodeWithoutANodeObjectAreNotCounted) {
                      &pre),
             (std::vector<int64_t>{61, 30, 100}));
   EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+}
+
+// The cycles of one class share PreScore's buffers through the class memo
+// (the hostname counts are cleared where the last cycle counted, not per
+// node): each cycle scores as a cycle without a class, after pods came,
+// went or moved, while an earlier cycle's state still holds the buffers,
+// and after nodes came.
+TEST(PodTopologySpreadScoreTest, ClassCyclesScoreAsCyclesWithoutAClass) {
+  struct Step {
+    std::vector<N> nodes = {};  // added before the cycle
+    std::vector<P> add = {};
+    std::vector<std::string> remove = {};  // pod names
+    bool keep_state = false;  // the cycle's state outlives the next cycle
+  };
+  struct Case {
+    std::string name;
+    PodSpec pod;
+    std::vector<Step> steps;
+  };
+  const std::string zone = "topology.kubernetes.io/zone";
+  const std::vector<N> nodes = {{"node-a", zone + "=z1," + kHost + "=node-a"},
+                                {"node-b", zone + "=z1," + kHost + "=node-b"},
+                                {"node-c", zone + "=z2," + kHost + "=node-c"},
+                                {"node-d", kHost + "=node-d"}};
+  const std::vector<P> start = {{"p1", "node-a", "foo"}, {"p2", "node-a", "foo"},
+                                {"p3", "node-c", "foo"}, {"p4", "node-d", "foo"}};
+  const std::vector<Step> moves = {
+      {.add = start},
+      {.add = {{"p5", "node-b", "foo"}}, .remove = {"p1", "p2"}},
+      {.add = {{"p1", "node-c", "foo"}}, .remove = {"p3", "p4"}},
+      {.remove = {"p5"}},
+  };
+  const std::vector<Step> held = {
+      {.add = start, .keep_state = true},
+      {.add = {{"p5", "node-b", "foo"}}, .remove = {"p1"}},
+      {.add = {{"p2", "node-d", "foo"}}, .remove = {"p5"}},
+  };
+  const std::vector<Step> grown = {
+      {.add = start},
+      {.nodes = {{"node-e", zone + "=z3," + kHost + "=node-e"}},
+       .add = {{"p6", "node-e", "foo"}},
+       .remove = {"p2"}},
+      {.remove = {"p6"}},
+  };
+  const PodSpec defaults = {"foo", {}};
+  const PodSpec own = {"foo", {{1, kHost, "foo", false}, {2, zone, "foo", false}}};
+  const std::vector<Case> cases = {
+      {"system defaults, pods move", defaults, moves},
+      {"system defaults, an earlier state holds the buffers", defaults, held},
+      {"system defaults, a node comes", defaults, grown},
+      {"own constraints, pods move", own, moves},
+      {"own constraints, an earlier state holds the buffers", own, held},
+  };
+  for (const Case& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    ClusterState cs;
+    pts_test::AddNodes(cs, nodes);
+    pts_test::AddService(cs, "svc", "foo");
+    const PodTopologySpread pl{PodTopologySpreadArgs{}};
+    auto memos = std::make_shared<ClassMemos>();
+    std::vector<CycleState> kept;
+    std::vector<std::string> names;
+    for (const N& n : nodes) names.push_back(n.name);
+    for (size_t step = 0; step < tc.steps.size(); ++step) {
+      SCOPED_TRACE("step " + std::to_string(step));
+      const Step& st = tc.steps[step];
+      pts_test::AddNodes(cs, st.nodes);
+      for (const N& n : st.nodes) names.push_back(n.name);
+      for (const std::string& name : st.remove) ASSERT_TRUE(cs.RemovePod("default/" + name));
+      pts_test::AddPods(cs, st.add);
+      std::vector<const NodeInfo*> feasible;
+      for (const std::string& name : names) feasible.push_back(cs.FindNode(name));
+      const auto pod = pts_test::MakePod(cs, tc.pod);
+      std::vector<int64_t> want_raw(feasible.size(), -1);
+      std::vector<int64_t> got_raw(feasible.size(), -1);
+      std::vector<int64_t> want;
+      std::vector<int64_t> got;
+      CycleState fresh(1);
+      ASSERT_TRUE(pl.PreScore(fresh, *pod, feasible, cs).IsSuccess());
+      const std::vector<char> every(feasible.size(), 1);
+      ASSERT_TRUE(pl.ScoreAll(fresh, *pod, feasible, every, want_raw));
+      ASSERT_TRUE(testing::ScoreAndNormalize(pl, fresh, *pod, feasible, &want).IsSuccess());
+      CycleState classed(1);
+      classed.set_class_memos(memos);
+      ASSERT_TRUE(pl.PreScore(classed, *pod, feasible, cs).IsSuccess());
+      ASSERT_TRUE(pl.ScoreAll(classed, *pod, feasible, every, got_raw));
+      ASSERT_TRUE(testing::ScoreAndNormalize(pl, classed, *pod, feasible, &got).IsSuccess());
+      EXPECT_EQ(got_raw, want_raw);
+      EXPECT_EQ(got, want);
+      if (st.keep_state) kept.push_back(std::move(classed));
+    }
+  }
 }
 
 TEST(PodTopologySpreadScoreTest, RoundHalfAwayFromZeroIsLlround) {

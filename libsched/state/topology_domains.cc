@@ -28,6 +28,8 @@ void TopologyDomains::AddNode(uint32_t node_index, const LabelSet& labels, UndoL
       undo::Save(log, k.shared_);
       ++k.shared_;
     }
+    undo::Save(log, k.num_nodes_);
+    ++k.num_nodes_;
     if (k.domain_of_.size() <= node_index) undo::Grow(log, k.domain_of_, node_index + 1, kNone);
     undo::SaveAt(log, k.domain_of_, node_index);
     k.domain_of_[node_index] = it->second;
@@ -40,6 +42,8 @@ void TopologyDomains::RemoveNode(uint32_t node_index, const LabelSet& labels, Un
     const uint32_t d = k.domain_of_.at(node_index);
     undo::SaveAt(log, k.domain_of_, node_index);
     k.domain_of_[node_index] = kNone;
+    undo::Save(log, k.num_nodes_);
+    --k.num_nodes_;
     undo::SaveAt(log, k.nodes_, d);
     if (k.nodes_[d] == 2) {
       undo::Save(log, k.shared_);

@@ -42,6 +42,11 @@ class TopologyDomains {
     // No two nodes share a value (hostname-like keys): a domain's pods
     // are its one node's.
     bool OneNodePerDomain() const { return shared_ == 0; }
+    // The number of domains (values some node has), and of nodes with the
+    // key: a walk over nodes can stop once it met every domain, and skip
+    // looking for nodes without the key when every node has it.
+    size_t num_domains() const { return id_.size(); }
+    size_t num_nodes() const { return num_nodes_; }
 
    private:
     friend class TopologyDomains;
@@ -51,6 +56,7 @@ class TopologyDomains {
     std::vector<uint32_t> free_;             // freed domain ids
     std::unordered_map<Atom, uint32_t> id_;  // value -> domain id
     size_t shared_ = 0;                      // domains of two nodes or more
+    size_t num_nodes_ = 0;                   // nodes with the key
   };
 
   // The node with index `node_index` now has `labels`. Changes are

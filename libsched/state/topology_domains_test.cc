@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "libsched/state/cluster_state.h"
 #include "libsched/testing/builders.h"
@@ -37,14 +39,17 @@ std::map<std::string, std::string> Dump(const ClusterState& s, const std::string
   return out;
 }
 
+// Adds or relabels node `name`, in `zone` ("": without the key).
+void UpsertNode(ClusterState& s, const std::string& name, const std::string& zone) {
+  NodeBuilder b(s.interner(), name);
+  if (!zone.empty()) b.Label("zone", zone);
+  s.UpsertNode(b.Build());
+}
+
 TEST(TopologyDomainsTest, FollowNodesAddedRelabelledAndRemoved) {
   ClusterState s;
   Interner& in = s.interner();
-  auto node = [&](const std::string& name, const std::string& zone) {
-    NodeBuilder b(in, name);
-    if (!zone.empty()) b.Label("zone", zone);
-    s.UpsertNode(b.Build());
-  };
+  auto node = [&](const std::string& name, const std::string& zone) { UpsertNode(s, name, zone); };
   node("n1", "a");
   node("n2", "a");
   node("n3", "b");
@@ -117,6 +122,45 @@ TEST(TopologyDomainsTest, OneNodePerDomainFollowsSharedValues) {
   }
   EXPECT_TRUE(host->OneNodePerDomain());
   EXPECT_EQ(s.FindNode("n5"), nullptr);
+}
+
+// num_domains and num_nodes follow adds, relabels and removals, and a
+// Batch undone.
+TEST(TopologyDomainsTest, CountsDomainsAndNodesWithTheKey) {
+  ClusterState s;
+  Interner& in = s.interner();
+  auto node = [&](const std::string& name, const std::string& zone) { UpsertNode(s, name, zone); };
+  node("n1", "a");
+  const TopologyDomains::Key* zone = s.topology_domains().Find(in.Find("zone"));
+  ASSERT_NE(zone, nullptr);
+  struct Step {
+    std::string name;
+    std::function<void()> change;
+    size_t domains;
+    size_t nodes;
+  };
+  const std::vector<Step> steps = {
+      {"a second node in a", [&] { node("n2", "a"); }, 1, 2},
+      {"a node in b", [&] { node("n3", "b"); }, 2, 3},
+      {"a node without the key", [&] { node("n4", ""); }, 2, 3},
+      {"b relabelled to a", [&] { node("n3", "a"); }, 1, 3},
+      {"the key dropped", [&] { node("n2", ""); }, 1, 2},
+      {"the key given", [&] { node("n4", "c"); }, 2, 3},
+      {"a node removed", [&] { ASSERT_TRUE(s.RemoveNode("n1")); }, 2, 2},
+      {"a Batch undone",
+       [&] {
+         ClusterState::Batch batch(s);
+         node("n5", "d");
+         node("n3", "");
+         ASSERT_TRUE(s.RemoveNode("n4"));
+       },
+       2, 2},
+  };
+  for (const Step& st : steps) {
+    st.change();
+    EXPECT_EQ(zone->num_domains(), st.domains) << st.name;
+    EXPECT_EQ(zone->num_nodes(), st.nodes) << st.name;
+  }
 }
 
 }  // namespace
