@@ -3,7 +3,9 @@
 # etcd and kube-apiserver (scripts/kube-components.sh, cached) and the
 # fork (scripts/build-kube-scheduler.sh), checks --version and --help,
 # starts etcd + kube-apiserver on 127.0.0.1 and runs kube-scheduler/e2e
-# (the binary as a process, leader election on). Extra arguments go to
+# (the binary as a process, leader election on; the deployed
+# whole-algorithm profile, and examples/config.yaml's plugin-mode profile in
+# TestPluginModeAgainstAPIServer). Extra arguments go to
 # go test, e.g. -args -e2e.nodes=100 for the larger scale.
 # Everything Go here is built with -race (kube-apiserver, the fork, the
 # e2e package): the kube-scheduler stage's race tests have compiled most of

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,19 +17,44 @@ import (
 // profile (YAML) and returns its path.
 func withProfile(t *testing.T, config, profile string) string {
 	t.Helper()
+	var extra map[string]any
+	if err := yaml.Unmarshal([]byte(profile), &extra); err != nil {
+		t.Fatal(err)
+	}
+	return rewriteConfig(t, config, func(doc map[string]any) {
+		profiles, _ := doc["profiles"].([]any)
+		doc["profiles"] = append(profiles, extra)
+	})
+}
+
+// withExampleProfiles writes a copy of the configuration file config whose
+// profiles are those of examples/FILE, and returns its path.
+func withExampleProfiles(t *testing.T, config, file string) string {
+	t.Helper()
+	var example map[string]any
+	data, err := os.ReadFile(filepath.Join("..", "examples", file))
+	if err == nil {
+		err = yaml.Unmarshal(data, &example)
+	}
+	if err != nil || example["profiles"] == nil {
+		t.Fatalf("examples/%s: no profiles (%v)", file, err)
+	}
+	return rewriteConfig(t, config, func(doc map[string]any) { doc["profiles"] = example["profiles"] })
+}
+
+// rewriteConfig writes a copy of the configuration file config, changed by
+// edit, into the test's temporary directory and returns its path.
+func rewriteConfig(t *testing.T, config string, edit func(doc map[string]any)) string {
+	t.Helper()
 	data, err := os.ReadFile(config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc, extra map[string]any
+	var doc map[string]any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal([]byte(profile), &extra); err != nil {
-		t.Fatal(err)
-	}
-	profiles, _ := doc["profiles"].([]any)
-	doc["profiles"] = append(profiles, extra)
+	edit(doc)
 	out, err := yaml.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +116,22 @@ func TestConfigFileAgainstAPIServer(t *testing.T) {
 	if bound["pack-1"] != packed || bound["spread"] == packed {
 		t.Errorf("pods on %v: want pack-0 and pack-1 together (MostAllocated), spread elsewhere (LeastAllocated)", bound)
 	}
+}
+
+// TestPluginModeAgainstAPIServer: the deployed configuration with
+// examples/config.yaml's profile (LibSched in plugin mode: upstream's
+// framework runs, LibSched answers PreFilter, Filter, PreScore and Score
+// for the default plugins it replaces, upstream's PodTopologySpread stays,
+// and LibSched's PostFilter preempts with upstream's Evaluator and
+// Executor) schedules and preempts as the whole-algorithm profile does.
+func TestPluginModeAgainstAPIServer(t *testing.T) {
+	e := setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	e.startScheduler(t, withExampleProfiles(t, e.deploy(ctx, t), "config.yaml"), "scheduler-plugins")
+	// Names unique to the run, as in checkPreemption.
+	t.Run("Schedules", func(t *testing.T) { e.checkSchedules(ctx, t, fmt.Sprintf("plugins-%d", time.Now().UnixNano())) })
+	t.Run("Preemption", func(t *testing.T) { e.checkPreemption(ctx, t, "plugins-preempt") })
 }
 
 func tail(s string, n int) string {

@@ -177,19 +177,27 @@ func (e *env) scheduledEvents(ctx context.Context, t *testing.T, ns string) map[
 	return n
 }
 
-// TestSchedulesAgainstAPIServer: pods with resources, anti-affinity and
-// tolerations land where the Filter allows; a pod that fits nowhere gets a
-// FailedScheduling event with upstream's FitError text.
+// TestSchedulesAgainstAPIServer: the deployed whole-algorithm profile
+// schedules as upstream's Filter allows (checkSchedules).
 func TestSchedulesAgainstAPIServer(t *testing.T) {
 	e := setup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	e.startScheduler(t, e.deploy(ctx, t), "scheduler-basic")
-	const ns = "basic"
+	e.checkSchedules(ctx, t, "basic")
+}
+
+// checkSchedules, against a running scheduler: pods with resources,
+// anti-affinity, tolerations and a zone spread constraint land where the
+// Filter allows; a pod that fits nowhere gets a FailedScheduling event with
+// upstream's FitError text. name names the namespace and the nodes.
+func (e *env) checkSchedules(ctx context.Context, t *testing.T, name string) {
+	t.Helper()
+	ns := name
 	e.namespace(ctx, t, ns)
 	taint := []v1.Taint{{Key: "dedicated", Value: "db", Effect: v1.TaintEffectNoSchedule}}
-	e.nodes(ctx, t, "basic", *nodeCount, "4", nil)
-	e.nodes(ctx, t, "basic-tainted", 2, "4", taint)
+	e.nodes(ctx, t, name, *nodeCount, "4", nil)
+	e.nodes(ctx, t, name+"-tainted", 2, "4", taint)
 
 	var pods []*v1.Pod
 	for i := 0; i < *nodeCount; i++ { // one per node: required anti-affinity on hostname
@@ -203,22 +211,44 @@ func TestSchedulesAgainstAPIServer(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		p := pod(ns, fmt.Sprintf("db-%d", i), "3", nil)
 		p.Spec.Tolerations = []v1.Toleration{{Key: "dedicated", Value: "db", Effect: v1.TaintEffectNoSchedule}}
-		p.Spec.NodeSelector = map[string]string{v1.LabelHostname: fmt.Sprintf("basic-tainted-%d", i)}
+		p.Spec.NodeSelector = map[string]string{v1.LabelHostname: fmt.Sprintf("%s-tainted-%d", name, i)}
+		pods = append(pods, p)
+	}
+	const zoned = 6 // two per zone: maxSkew 1 over three zones
+	for i := 0; i < zoned; i++ {
+		p := pod(ns, fmt.Sprintf("zoned-%d", i), "100m", map[string]string{"app": "zoned"})
+		p.Spec.TopologySpreadConstraints = []v1.TopologySpreadConstraint{{MaxSkew: 1,
+			TopologyKey: v1.LabelTopologyZone, WhenUnsatisfiable: v1.DoNotSchedule,
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "zoned"}}}}
 		pods = append(pods, p)
 	}
 	e.create(ctx, t, pods...)
 	bound := e.waitBound(ctx, t, ns, len(pods))
 	used := map[string]bool{}
-	for name, node := range bound {
-		if strings.HasPrefix(name, "spread-") {
-			if used[node] || strings.HasPrefix(node, "basic-tainted") {
-				t.Errorf("pod %s on %s: anti-affinity or taint violated", name, node)
+	perZone := map[string]int{}
+	for pod, node := range bound {
+		tainted := strings.HasPrefix(node, name+"-tainted")
+		switch {
+		case strings.HasPrefix(pod, "spread-"):
+			if used[node] || tainted {
+				t.Errorf("pod %s on %s: anti-affinity or taint violated", pod, node)
 			}
 			used[node] = true
+		case strings.HasPrefix(pod, "zoned-"):
+			if tainted {
+				t.Errorf("pod %s on %s: taint violated", pod, node)
+			}
+			var i int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(node, name+"-"), "%d", &i); err == nil {
+				perZone[fmt.Sprintf("zone-%d", i%3)]++
+			}
 		}
 	}
+	if perZone["zone-0"] != zoned/3 || perZone["zone-1"] != zoned/3 || perZone["zone-2"] != zoned/3 {
+		t.Errorf("zoned pods per zone %v: want %d in each (maxSkew 1)", perZone, zoned/3)
+	}
 	for i := 0; i < 2; i++ {
-		if got, want := bound[fmt.Sprintf("db-%d", i)], fmt.Sprintf("basic-tainted-%d", i); got != want {
+		if got, want := bound[fmt.Sprintf("db-%d", i)], fmt.Sprintf("%s-tainted-%d", name, i); got != want {
 			t.Errorf("db-%d on %s, want %s", i, got, want)
 		}
 	}
@@ -333,18 +363,26 @@ func TestFailoverThroughLease(t *testing.T) {
 	}
 }
 
-// TestPreemptionAgainstAPIServer: a high-priority pod that fits nowhere
-// preempts one low-priority pod (DisruptionTarget condition, deleted through
-// the API) and is bound to its node. No kubelet runs here: the test plays
-// its part and removes pods that the API server left terminating.
+// TestPreemptionAgainstAPIServer: the deployed whole-algorithm profile
+// preempts (checkPreemption).
 func TestPreemptionAgainstAPIServer(t *testing.T) {
 	e := setup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	e.startScheduler(t, e.deploy(ctx, t), "scheduler-preempt")
+	e.checkPreemption(ctx, t, "preempt")
+}
+
+// checkPreemption, against a running scheduler: a high-priority pod that
+// fits nowhere preempts one low-priority pod (DisruptionTarget condition,
+// deleted through the API) and is bound to its node. No kubelet runs here:
+// the test plays its part and removes pods that the API server left
+// terminating. The namespace and nodes are named prefix-<time>.
+func (e *env) checkPreemption(ctx context.Context, t *testing.T, prefix string) {
+	t.Helper()
 	// Names unique to the run, so -count=N reruns it against one API
 	// server (no namespace controller runs here to delete a namespace).
-	ns := fmt.Sprintf("preempt-%d", time.Now().UnixNano())
+	ns := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
 	e.namespace(ctx, t, ns)
 	e.nodes(ctx, t, ns, 3, "2", nil)
 	for name, value := range map[string]int32{"e2e-low": 100, "e2e-high": 1000} {

@@ -191,7 +191,7 @@ func (pl *LibSched) Unreserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, 
 func (pl *LibSched) applyPod(eventType string, pod *v1.Pod, nodeName string) error {
 	p := *pod // shallow: only top-level fields of the copy change
 	p.Spec.NodeName = nodeName
-	return pl.feed.send(eventType, &p)
+	return pl.feed.sendAs(eventType, &p, eventType == eventAdded)
 }
 
 // encodePod is the pod as the engine's Schedule takes it: apiVersion and

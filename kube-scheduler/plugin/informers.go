@@ -100,7 +100,10 @@ func (f *feed) apply(eventType string, obj any) {
 // another scheduler's pending pod is not sent: upstream never counts its
 // nomination. Without this, a profile not named default-scheduler (the
 // examples' "libsched") had no nominations counted at all.
-func (f *feed) send(eventType string, obj any) error {
+func (f *feed) send(eventType string, obj any) error { return f.sendAs(eventType, obj, false) }
+
+// sendAs is send; assumed: obj is a pod Reserve placed on its node.
+func (f *feed) sendAs(eventType string, obj any, assumed bool) error {
 	if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName == "" && eventType != eventDeleted {
 		if !f.profiles[p.Spec.SchedulerName] {
 			return nil
@@ -118,6 +121,6 @@ func (f *feed) send(eventType string, obj any) error {
 		_, err := f.engine.Apply(buf.Bytes())
 		return err
 	})
-	f.view.record(eventType, obj)
+	f.view.record(eventType, obj, assumed)
 	return err
 }

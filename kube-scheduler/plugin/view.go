@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -51,6 +52,43 @@ type podRef struct {
 	uid  types.UID
 	rv   string
 	node string // "" for a pending pod
+	// assumed is the pod Reserve sent (placed on node) while it is the
+	// last version sent: the informer's next version of the pod is
+	// usually its binding, which changes nothing the engine reads.
+	assumed *v1.Pod
+}
+
+// holds: the engine holds p on node as this version, or as the assumed
+// pod that p is the binding of (boundAsAssumed).
+func (r podRef) holds(p *v1.Pod, node string) bool {
+	if r.uid != p.UID || r.node != node {
+		return false
+	}
+	return r.rv == p.ResourceVersion || (r.assumed != nil && boundAsAssumed(r.assumed, p))
+}
+
+// boundAsAssumed: bound is the assumed pod with only what the API server's
+// binding writes (pkg/registry/core/pod/storage, setPodNodeAndMetadata:
+// spec.nodeName, the cleared status.nominatedNodeName, the PodScheduled
+// condition) and a new resourceVersion; anything else (topology labels
+// the binding copied, a status the kubelet wrote) is a change the engine
+// must be sent before a cycle decides.
+func boundAsAssumed(assumed, bound *v1.Pod) bool {
+	a, b := bindingFree(assumed), bindingFree(bound)
+	return equality.Semantic.DeepEqual(&a, &b)
+}
+
+// bindingFree is a shallow copy of p without the fields binding writes.
+func bindingFree(p *v1.Pod) v1.Pod {
+	c := *p
+	c.ResourceVersion, c.Spec.NodeName, c.Status.NominatedNodeName = "", "", ""
+	c.Status.Conditions = nil
+	for _, cond := range p.Status.Conditions {
+		if cond.Type != v1.PodScheduled {
+			c.Status.Conditions = append(c.Status.Conditions, cond)
+		}
+	}
+	return c
 }
 
 // newEngineView reads the informers' newest versions from the listers of
@@ -62,8 +100,8 @@ func newEngineView(nodes corelisters.NodeLister, pods corelisters.PodLister) *en
 
 // record notes an event sent to the engine, whether or not the engine
 // accepted it (a rejected object is logged, not retried: waiting for it
-// would wait forever).
-func (v *engineView) record(eventType string, obj any) {
+// would wait forever). assumed: obj is a pod Reserve placed on its node.
+func (v *engineView) record(eventType string, obj any, assumed bool) {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
 	}
@@ -92,7 +130,11 @@ func (v *engineView) record(eventType string, obj any) {
 			delete(v.pods, key)
 			break
 		}
-		v.pods[key] = podRef{uid: o.UID, rv: o.ResourceVersion, node: node}
+		r := podRef{uid: o.UID, rv: o.ResourceVersion, node: node}
+		if assumed {
+			r.assumed = o
+		}
+		v.pods[key] = r
 		if node != "" {
 			if v.onNode[node] == nil {
 				v.onNode[node] = map[string]struct{}{}
@@ -181,7 +223,7 @@ func (v *engineView) stale(ni fwk.NodeInfo) string {
 	for _, pi := range pods {
 		p := pi.GetPod()
 		key := cache.MetaObjectToName(p).String()
-		if r, ok := v.pods[key]; ok && r == (podRef{uid: p.UID, rv: p.ResourceVersion, node: node.Name}) {
+		if r, ok := v.pods[key]; ok && r.holds(p, node.Name) {
 			matched++
 		} else if !v.podCurrent(key) {
 			return "pod " + key

@@ -75,6 +75,12 @@ func TestPreFilterCatchesUp(t *testing.T) {
 	victim := testPod("victim", "2", "n1", 0)
 	assumed := testPod("assumed", "5", "n1", 0)
 	pendingAgain := testPod("assumed", "6", "", 0) // a late status patch of the assumed pod
+	// The assumed pod as the API server's binding writes it, and a bound
+	// version that differs in what the engine reads (a label).
+	bound := testPod("assumed", "7", "n1", 0)
+	bound.Status.Conditions = []v1.PodCondition{{Type: v1.PodScheduled, Status: v1.ConditionTrue}}
+	relabelled := bound.DeepCopy()
+	relabelled.ResourceVersion, relabelled.Labels = "8", map[string]string{"app": "x"}
 	tests := []struct {
 		name     string
 		fed      []event          // applied by the feed before PreFilter
@@ -124,6 +130,25 @@ func TestPreFilterCatchesUp(t *testing.T) {
 			fed:  []event{{eventAdded, testNode("1")}}, reserved: assumed, fedAfter: []event{{eventModified, pendingAgain}},
 			store: []runtime.Object{testNode("1"), pendingAgain}, node: testNode("1"), snapshot: []*v1.Pod{assumed},
 			pod: testPod("p", "3", "", 0), maxLag: time.Hour, wantNode: "",
+		},
+		{
+			name: "the assumed pod's binding not fed yet: no wait",
+			fed:  []event{{eventAdded, testNode("1")}}, reserved: assumed,
+			store: []runtime.Object{testNode("1"), bound}, node: testNode("1"), snapshot: []*v1.Pod{bound},
+			pod: testPod("p", "3", "", 0), maxLag: 50 * time.Millisecond, wantNode: "",
+		},
+		{
+			name: "the assumed pod bound and relabelled, fed late",
+			fed:  []event{{eventAdded, testNode("1")}}, reserved: assumed, late: []event{{eventModified, relabelled}},
+			store: []runtime.Object{testNode("1"), relabelled}, node: testNode("1"), snapshot: []*v1.Pod{relabelled},
+			pod: testPod("p", "3", "", 0), wantNode: "",
+		},
+		{
+			name: "the assumed pod bound and relabelled, never fed",
+			fed:  []event{{eventAdded, testNode("1")}}, reserved: assumed,
+			store: []runtime.Object{testNode("1"), relabelled}, node: testNode("1"), snapshot: []*v1.Pod{relabelled},
+			pod: testPod("p", "3", "", 0), maxLag: 50 * time.Millisecond,
+			wantErr: "has not applied the scheduler's version of pod ns/assumed",
 		},
 	}
 	for _, tc := range tests {
@@ -223,12 +248,12 @@ func BenchmarkPreFilterCatchUp(b *testing.B) {
 				p := testPod(fmt.Sprintf("assumed-%d", i%n), "1", ni.Node().Name, 0)
 				if i/n%2 == 0 {
 					ni.AddPod(p)
-					view.record(eventAdded, p)
+					view.record(eventAdded, p, false)
 				} else {
 					if err := ni.RemovePod(klog.Background(), p); err != nil {
 						b.Fatal(err)
 					}
-					view.record(eventDeleted, p)
+					view.record(eventDeleted, p, false)
 				}
 				b.StartTimer()
 				if err := view.catchUp(ctx, nodes); err != nil {
