@@ -172,3 +172,25 @@ func TestDynamicResourcesReasons(t *testing.T) {
 		}
 	}
 }
+
+// PostFilter without a nominated node gives the engine's PostFilter
+// reasons; DynamicResources' only where the framework does not run
+// upstream's DynamicResources itself (ModeAlgorithm).
+func TestPostFilterReasonsWithoutNomination(t *testing.T) {
+	const msg = "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
+	for _, tc := range []struct {
+		mode Mode
+		want []string
+	}{
+		{ModeAlgorithm, []string{"no new claims to deallocate", "preemption: not eligible due to preemptionPolicy=Never."}},
+		{ModePlugin, []string{"preemption: not eligible due to preemptionPolicy=Never."}},
+	} {
+		state := framework.NewCycleState()
+		state.Write(stateKey, &cycleState{message: msg})
+		pl := &LibSched{args: Args{Mode: tc.mode}}
+		res, st := pl.PostFilter(context.Background(), state, &v1.Pod{}, nil)
+		if res != nil || st.Code() != fwk.Unschedulable || !slices.Equal(st.Reasons(), tc.want) {
+			t.Errorf("mode %v: PostFilter = %v, %v %q, want nil, Unschedulable %q", tc.mode, res, st.Code(), st.Reasons(), tc.want)
+		}
+	}
+}

@@ -119,7 +119,10 @@ func victimsInSnapshot(s *cycleState, nodes []fwk.NodeInfo) error {
 // victims and nominates the pod. Without one, the engine's own PostFilter
 // reasons are the answer (DynamicResources' "no new claims to
 // deallocate", then "preemption: ..."), and a former nomination is
-// cleared as upstream does when preemption cannot help.
+// cleared as upstream does when preemption cannot help. In ModePlugin the
+// framework runs upstream's DynamicResources, whose PostFilter gives its
+// reason itself: only preemption's is LibSched's to add (twice, the
+// FailedScheduling message differed from upstream's).
 func (pl *LibSched) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	s, err := readState(state)
 	if err != nil {
@@ -135,7 +138,11 @@ func (pl *LibSched) PostFilter(ctx context.Context, state fwk.CycleState, pod *v
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
 	klog.FromContext(ctx).V(5).Info("LibSched: no preemption", "pod", klog.KObj(pod), "reason", msg)
-	reasons := append(dynamicResourcesReasons(before), "preemption: "+msg)
+	var reasons []string
+	if pl.args.Mode != ModePlugin {
+		reasons = dynamicResourcesReasons(before)
+	}
+	reasons = append(reasons, "preemption: "+msg)
 	// Upstream keeps the nomination when the pod is not eligible
 	// (a nil result) and clears it when no candidate was found.
 	if strings.HasPrefix(msg, "not eligible") {
