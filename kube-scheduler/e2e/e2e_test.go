@@ -276,6 +276,11 @@ func (e *env) checkSchedules(ctx context.Context, t *testing.T, name string) {
 		!strings.Contains(msg, "2 node(s) had untolerated taint(s)") {
 		t.Errorf("FailedScheduling message %q: want upstream's FitError (%q..., Insufficient cpu, untolerated taint)", msg, want)
 	}
+	// Upstream's DynamicResources gives its PostFilter reason once; plugin
+	// mode's LibSched once repeated it.
+	if n := strings.Count(msg, "no new claims to deallocate"); n > 1 {
+		t.Errorf("FailedScheduling message %q: DynamicResources' reason %d times, upstream's has it once", msg, n)
+	}
 }
 
 // TestKillAndRestart: kill -9 of the scheduler while pods are pending,
