@@ -309,19 +309,28 @@ class Harness {
             std::string(sched_status_name(sb)) + rb);
   }
 
-  static std::string Run(sched_engine* e, uint32_t cycles, uint32_t flags) {
+  // The text a call wrote to its output, or its status's name when it
+  // failed (the output then untouched); `call` gets (&out, &err).
+  template <typename Call>
+  static std::string Answer(const char* what, Call call) {
     char* out = fuzz::Untouched();
     sched_error* err = nullptr;
-    const sched_status st = sched_engine_run(e, cycles, flags, &out, &err);
-    fuzz::CheckStatus("sched_engine_run", st, err);
+    const sched_status st = call(&out, &err);
+    fuzz::CheckStatus(what, st, err);
     if (st != SCHED_OK) {
-      FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_run failed but wrote *result_json");
+      FUZZ_CHECK(out == fuzz::Untouched(), "%s failed but wrote its output", what);
       return sched_status_name(st);
     }
-    cJSON_Delete(fuzz::ParseOutput("sched_engine_run", out));
+    cJSON_Delete(fuzz::ParseOutput(what, out));
     std::string s(out);
     sched_free(out);
     return s;
+  }
+
+  static std::string Run(sched_engine* e, uint32_t cycles, uint32_t flags) {
+    return Answer("sched_engine_run", [&](char** out, sched_error** err) {
+      return sched_engine_run(e, cycles, flags, out, err);
+    });
   }
 
   // The answer of sched_engine_score, or its status when it fails. Asked
@@ -338,18 +347,9 @@ class Harness {
   }
 
   static std::string ScoreOnce(sched_engine* e, const std::string& request) {
-    char* out = fuzz::Untouched();
-    sched_error* err = nullptr;
-    const sched_status st = sched_engine_score(e, request.data(), request.size(), &out, &err);
-    fuzz::CheckStatus("sched_engine_score", st, err);
-    if (st != SCHED_OK) {
-      FUZZ_CHECK(out == fuzz::Untouched(), "sched_engine_score failed but wrote its output");
-      return sched_status_name(st);
-    }
-    cJSON_Delete(fuzz::ParseOutput("sched_engine_score", out));
-    std::string s(out);
-    sched_free(out);
-    return s;
+    return Answer("sched_engine_score", [&](char** out, sched_error** err) {
+      return sched_engine_score(e, request.data(), request.size(), out, err);
+    });
   }
 
   static std::string AdvanceClock(sched_engine* e, uint64_t ms) {
