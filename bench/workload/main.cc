@@ -3,7 +3,7 @@
 //
 //   workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000]
 //            [--placements FILE] [--table] [--require-all]
-//            [--churn-interval-ms MS]
+//            [--churn-interval-ms MS] [--entry NAME]
 //
 // One JSON line per workload and size on stdout (report.h), then with
 // --table a human table on stderr. --placements appends "pod node" lines
@@ -15,6 +15,9 @@
 // many creations and deletions (the CI churn smoke run). With 0, a
 // workload whose churn pods outrank its measured pods and never fit
 // (Unschedulable) never ends: every cycle tries a new churn pod.
+// --entry takes upstream's workload entry of that name (e.g.
+// 5000Nodes_10000Pods: ten times the measured pods of 5000Nodes, a
+// steadier figure) instead of the one picked by size (plan.h).
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -49,7 +52,7 @@ double PeakRssMiB() {
 int Usage() {
   std::fprintf(stderr,
                "usage: workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000] "
-               "[--placements FILE] [--table] [--require-all] [--churn-interval-ms MS]\n");
+               "[--placements FILE] [--table] [--require-all] [--churn-interval-ms MS] [--entry NAME]\n");
   return 2;
 }
 
@@ -64,6 +67,7 @@ int main(int argc, char** argv) {
   bool require_all = false;
   bool all_placed = true;
   int churn_interval_ms = -1;
+  std::string entry;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -79,6 +83,8 @@ int main(int argc, char** argv) {
       sizes = Split(argv[++i]);
     } else if (arg == "--placements" && has_value) {
       placements = argv[++i];
+    } else if (arg == "--entry" && has_value) {
+      entry = argv[++i];
     } else if (arg == "--churn-interval-ms" && has_value) {
       churn_interval_ms = std::atoi(argv[++i]);
       if (churn_interval_ms < 0) return Usage();
@@ -92,7 +98,7 @@ int main(int argc, char** argv) {
       int nodes = std::atoi(size.c_str());
       if (nodes <= 0) return Usage();
       for (const std::string& w : workloads) {
-        bench::Plan plan = bench::LoadPlan(corpus, w, nodes);
+        bench::Plan plan = bench::LoadPlan(corpus, w, nodes, entry);
         if (plan.churn && churn_interval_ms >= 0) plan.churn->interval_ms = churn_interval_ms;
         bench::Outcome out = bench::RunPlan(plan);
         all_placed = all_placed && out.unscheduled == 0;

@@ -140,22 +140,27 @@ std::string GenerateName(const cJSON* tmpl) {
   return GetString(Get(tmpl, "metadata"), "generateName");
 }
 
-// The workload entry for `nodes` and the factor its counts are scaled by.
-const cJSON* PickEntry(const cJSON* testcase, int nodes, double* scale) {
+// The workload entry for `nodes` and the factor its counts are scaled by:
+// the one named `name` when given, else as plan.h says.
+const cJSON* PickEntry(const cJSON* testcase, int nodes, const std::string& name, double* scale) {
   const cJSON* best = nullptr;
   double best_nodes = 0;
   const cJSON* entry;
   cJSON_ArrayForEach(entry, Get(testcase, "workloads")) {
-    if (GetString(entry, "name").find('_') != std::string::npos) continue;
+    const std::string entry_name = GetString(entry, "name");
+    if (name.empty() ? entry_name.find('_') != std::string::npos : entry_name != name) continue;
     cJSON* n = Get(Get(entry, "params"), "initNodes");
-    if (!cJSON_IsNumber(n)) continue;
+    if (!cJSON_IsNumber(n) || n->valuedouble <= 0) continue;
     if (n->valuedouble == nodes) {
       *scale = 1;
       return entry;
     }
     if (n->valuedouble > best_nodes) best = entry, best_nodes = n->valuedouble;
   }
-  if (best == nullptr) throw PlanError("no workload entry with initNodes");
+  if (best == nullptr) {
+    throw PlanError(name.empty() ? "no workload entry with initNodes"
+                                 : "no workload entry " + name + " with initNodes");
+  }
   *scale = nodes / best_nodes;
   return best;
 }
@@ -339,7 +344,8 @@ const std::vector<std::string>& KnownWorkloads() {
   return names;
 }
 
-Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes) {
+Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes,
+              const std::string& entry_name) {
   auto it = Sources().find(workload);
   if (it == Sources().end()) throw PlanError("unknown workload " + workload);
   JsonPtr file = ReadJson(corpus + "/workloads/" + it->second.file + ".performance-config.json");
@@ -352,7 +358,7 @@ Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes)
 
   Plan plan;
   plan.workload = workload;
-  const cJSON* entry = PickEntry(testcase, nodes, &plan.scale);
+  const cJSON* entry = PickEntry(testcase, nodes, entry_name, &plan.scale);
   plan.entry = GetString(entry, "name");
   const cJSON* params = Get(entry, "params");
   std::string default_pod = GetString(testcase, "defaultPodTemplatePath");

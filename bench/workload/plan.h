@@ -27,7 +27,9 @@
 // suffix ('_' in its name) whose initNodes equals the size; when there is
 // none, the largest such entry with every count scaled by size/initNodes
 // (e.g. 15,000 nodes = the 5,000-node counts times 3; PreemptionBasic's
-// 1,000-node entry for 500 and 5,000 nodes).
+// 1,000-node entry for 500 and 5,000 nodes). A named entry (LoadPlan's
+// entry_name, e.g. "5000Nodes_10000Pods") is taken instead, scaled the same
+// way; a test case without it is a PlanError.
 #ifndef BENCH_WORKLOAD_PLAN_H_
 #define BENCH_WORKLOAD_PLAN_H_
 
@@ -107,7 +109,8 @@ const std::vector<std::string>& KnownWorkloads();
 
 // Reads <corpus>/workloads/*.json and <corpus>/templates/*.json and builds
 // the plan of `workload` at `nodes` nodes. Throws PlanError.
-Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes);
+Plan LoadPlan(const std::string& corpus, const std::string& workload, int nodes,
+              const std::string& entry_name = "");
 
 // What churn tick `tick` (0-based) creates and deletes, in template order.
 // Object k of a template is named generateName + k (5 digits) and gets

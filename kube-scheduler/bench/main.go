@@ -28,16 +28,17 @@ func main() {
 	nodes := flag.String("nodes", "500", "comma-separated cluster sizes")
 	placements := flag.String("placements", "", "append placements to this file")
 	table := flag.Bool("table", false, "print a table on stderr")
+	entry := flag.String("entry", "", "upstream's workload entry of this name (e.g. 5000Nodes_10000Pods) instead of the one picked by size")
 	flag.DurationVar(&stallTimeout, "stall", stallTimeout, "upstream: end a batch after this long without a binding or a scheduling attempt")
 	klog.InitFlags(nil)
 	flag.Parse()
-	if err := run(*impl, *corpus, *workloads, *nodes, *placements, *table); err != nil {
+	if err := run(*impl, *corpus, *workloads, *nodes, *entry, *placements, *table); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(impl, corpus, workloads, nodes, placements string, table bool) error {
+func run(impl, corpus, workloads, nodes, entry, placements string, table bool) error {
 	var runner func(context.Context, *plan) (*outcome, error)
 	switch impl {
 	case "upstream":
@@ -57,7 +58,7 @@ func run(impl, corpus, workloads, nodes, placements string, table bool) error {
 			return fmt.Errorf("--nodes: bad size %q", size)
 		}
 		for _, w := range strings.Split(workloads, ",") {
-			p, err := loadPlan(corpus, w, n)
+			p, err := loadPlan(corpus, w, n, entry)
 			if err != nil {
 				return err
 			}

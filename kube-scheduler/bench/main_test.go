@@ -30,7 +30,7 @@ func TestSmoke(t *testing.T) {
 			if w == "SchedulingWithMixedChurn" {
 				nodes = 10 // its smallest entry: 100 measured pods
 			}
-			p, err := loadPlan("../../bench/corpus", w, nodes)
+			p, err := loadPlan("../../bench/corpus", w, nodes, "")
 			if err != nil {
 				t.Fatal(err)
 			}

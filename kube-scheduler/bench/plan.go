@@ -174,7 +174,7 @@ func makeDeployment(tmpl *v1.Pod, ns string, k, replicas int) batch {
 	return b
 }
 
-func loadPlan(corpus, workload string, nodes int) (*plan, error) {
+func loadPlan(corpus, workload string, nodes int, entry string) (*plan, error) {
 	src, ok := workloadSources[workload]
 	if !ok {
 		return nil, fmt.Errorf("unknown workload %q", workload)
@@ -193,12 +193,12 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 		return nil, fmt.Errorf("no test case %s", src[1])
 	}
 	p := &plan{workload: workload, nodeZone: map[string]string{}}
-	// The first entry without a feature-gate variant at this size, or the
-	// largest one scaled.
+	// The entry named `entry` when given, else the first entry without a
+	// feature-gate variant at this size, or the largest one scaled.
 	var params map[string]float64
 	best := 0.0
 	for _, w := range tc.Workloads {
-		if strings.Contains(w.Name, "_") {
+		if entry == "" && strings.Contains(w.Name, "_") || entry != "" && w.Name != entry {
 			continue
 		}
 		n := w.Params["initNodes"]
@@ -211,6 +211,9 @@ func loadPlan(corpus, workload string, nodes int) (*plan, error) {
 		}
 	}
 	if p.scale == 0 {
+		if best == 0 && entry != "" {
+			return nil, fmt.Errorf("%s: no workload entry %s with initNodes", workload, entry)
+		}
 		if best == 0 {
 			return nil, fmt.Errorf("%s: no workload entry with initNodes", workload)
 		}
