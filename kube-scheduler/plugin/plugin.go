@@ -127,10 +127,13 @@ func (pl *LibSched) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHin
 }
 
 // podMayHelp skips a Pod update that changes none of what the engine's
-// plugins read of other pods (labels, node, resources; upstream's
-// NodeResourcesFit, InterPodAffinity and PodTopologySpread hints look at
-// these), such as preemption's DisruptionTarget status patch: retrying on
-// it would run a second preemption for victims already being deleted.
+// plugins read of other pods (labels, node, phase, and every input of the
+// pod's requests as upstream's resource.PodRequests reads them: containers,
+// pod-level spec.resources, overhead, the resources in status and the
+// PodResizePending condition; upstream's NodeResourcesFit, InterPodAffinity
+// and PodTopologySpread hints look at these), such as preemption's
+// DisruptionTarget status patch: retrying on it would run a second
+// preemption for victims already being deleted.
 func podMayHelp(_ klog.Logger, _ *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
 	oldPod, okOld := oldObj.(*v1.Pod)
 	newPod, okNew := newObj.(*v1.Pod)
@@ -138,13 +141,32 @@ func podMayHelp(_ klog.Logger, _ *v1.Pod, oldObj, newObj any) (fwk.QueueingHint,
 		return fwk.Queue, nil
 	}
 	if !equality.Semantic.DeepEqual(oldPod.Labels, newPod.Labels) || oldPod.Spec.NodeName != newPod.Spec.NodeName ||
-		!equality.Semantic.DeepEqual(oldPod.Spec.Containers, newPod.Spec.Containers) ||
-		!equality.Semantic.DeepEqual(oldPod.Spec.InitContainers, newPod.Spec.InitContainers) ||
-		!equality.Semantic.DeepEqual(oldPod.Status.ContainerStatuses, newPod.Status.ContainerStatuses) ||
-		(oldPod.DeletionTimestamp == nil) != (newPod.DeletionTimestamp == nil) {
+		podTerminal(oldPod) != podTerminal(newPod) ||
+		(oldPod.DeletionTimestamp == nil) != (newPod.DeletionTimestamp == nil) ||
+		!equality.Semantic.DeepEqual(requestInputs(oldPod), requestInputs(newPod)) {
 		return fwk.Queue, nil
 	}
 	return fwk.QueueSkip, nil
+}
+
+func podTerminal(p *v1.Pod) bool {
+	return p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed
+}
+
+// requestInputs gathers what a pod's requests are computed from.
+func requestInputs(p *v1.Pod) []any {
+	var resizePending *v1.PodCondition
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == v1.PodResizePending {
+			resizePending = &p.Status.Conditions[i]
+			break
+		}
+	}
+	return []any{
+		p.Spec.Containers, p.Spec.InitContainers, p.Spec.Resources, p.Spec.Overhead,
+		p.Status.ContainerStatuses, p.Status.InitContainerStatuses, p.Status.Resources,
+		p.Status.AllocatedResources, resizePending,
+	}
 }
 
 // waitForSync blocks until every informer handler has delivered its
