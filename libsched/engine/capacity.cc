@@ -2,7 +2,6 @@
 
 #include <map>
 #include <memory>
-#include <random>
 #include <string_view>
 #include <utility>
 
@@ -14,7 +13,7 @@ namespace sched {
 CapacityResult Capacity(Scheduler& scheduler, ClusterState& state, const PodNominator* nominator,
                         const Pod& tmpl, int64_t max_replicas) {
   CapacityResult out;
-  const std::mt19937_64 rng = scheduler.rng();
+  const Mt19937_64 rng = scheduler.rng();
   const size_t start = scheduler.next_start_node_index();
   {
     // Never committed: the assumed replicas go when it closes.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -383,7 +382,7 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
                                     const ResultsHook& before_commit) {
   Engine& e = e_;
   Scheduler& scheduler = *e.schedulers_.at(pod->scheduler_name);
-  const std::mt19937_64 rng = scheduler.rng();
+  const Mt19937_64 rng = scheduler.rng();
   const size_t start = scheduler.next_start_node_index();
   PodResult result;
   try {
@@ -563,7 +562,7 @@ DrainResult Engine::Session::Drain(std::span<const std::string> nodes) {
 PodResult Engine::Session::Preempt(const Pod& pod) {
   Engine& e = e_;
   Scheduler& scheduler = *e.schedulers_.at(pod.scheduler_name);
-  const std::mt19937_64 rng = scheduler.rng();
+  const Mt19937_64 rng = scheduler.rng();
   const size_t start = scheduler.next_start_node_index();
   PodResult result;
   try {

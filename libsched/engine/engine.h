@@ -61,7 +61,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -242,7 +241,7 @@ class Engine {
   // What a call or transaction that is undone puts back in the schedulers.
   struct SchedulerMark {
     Scheduler* scheduler;
-    std::mt19937_64 rng;
+    Mt19937_64 rng;
     size_t next_start_node_index;
   };
   std::vector<SchedulerMark> MarkSchedulers() const;

@@ -13,11 +13,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <span>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
+#include "libsched/framework/mt19937_64.h"
 #include "libsched/framework/nominated_pods_by_node.h"
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/framework/profile.h"
@@ -36,7 +36,7 @@ class Framework {
   // repeated exactly (the equivalence cache's failure memo). All arguments
   // must outlive the Framework.
   Framework(const Profile& profile, const ClusterState& snapshot, const PodNominator* nominator,
-            std::mt19937_64& rng, std::vector<int64_t>* draws = nullptr)
+            Mt19937_64& rng, std::vector<int64_t>* draws = nullptr)
       : profile_(profile), snapshot_(snapshot), nominator_(nominator), rng_(rng), draws_(draws) {}
 
   const Profile& profile() const { return profile_; }
@@ -100,14 +100,14 @@ class Framework {
   // REQUIRES: n > 0.
   int64_t RandomInt(int64_t n) const {
     if (draws_ != nullptr) draws_->push_back(n);
-    return std::uniform_int_distribution<int64_t>(0, n - 1)(rng_);
+    return static_cast<int64_t>(UniformBelow(rng_, static_cast<uint64_t>(n)));
   }
 
  private:
   const Profile& profile_;
   const ClusterState& snapshot_;
   const PodNominator* nominator_;
-  std::mt19937_64& rng_;
+  Mt19937_64& rng_;
   std::vector<int64_t>* draws_;
   const NominatedPodsByNode* by_node_ = nullptr;
   std::optional<uint64_t> class_filter_key_;

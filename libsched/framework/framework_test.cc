@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -38,7 +37,7 @@ Want RunFilters(std::vector<std::pair<std::string, Status>> filters, bool run_al
   ClusterState cs;
   const auto pod = testing::PodBuilder(cs.interner(), "p").Build();
   cs.UpsertNode(testing::NodeBuilder(cs.interner(), "n").Build());
-  std::mt19937_64 rng(1);
+  Mt19937_64 rng(1);
   const Framework fw(profile, cs, nullptr, rng);
   const CycleState state(profile.num_slots());
   const Status s = fw.RunFilterPlugins(state, *pod, *cs.FindNode("n"));

@@ -251,7 +251,7 @@ TEST_F(DefaultPreemptionTest, PdbViolations) {
     state_->UpsertPdb(pdb);
 
     const Profile profile = MakeProfile();
-    std::mt19937_64 rng(1);
+    Mt19937_64 rng(1);
     const Framework fw(profile, *state_, nullptr, rng);
     const auto pod = MakePod({"p", "", kHigh, kVeryLarge});
     CycleState cs(profile.num_slots());
@@ -318,7 +318,7 @@ TEST_F(DefaultPreemptionTest, PodEligibleToPreemptOthers) {
   auto other = MakePod({"o", "node1", kLow, kSmall});
   other->terminating = true;  // terminating, but not because of preemption
   const Profile profile = MakeProfile();
-  std::mt19937_64 rng(1);
+  Mt19937_64 rng(1);
   const Framework fw(profile, *state_, nullptr, rng);
   const DefaultPreemption pl(DefaultPreemptionArgs{});
 

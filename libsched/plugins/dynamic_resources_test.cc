@@ -7,7 +7,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -2191,7 +2190,7 @@ TEST(DynamicResourcesTest, BindingConditions) {
   };
   const NodeToStatus statuses({}, nullptr);
   const Profile profile("default-scheduler");
-  std::mt19937_64 rng;
+  Mt19937_64 rng;
   for (const BindingCase& c : cases) {
     SCOPED_TRACE(c.name);
     Fixture f;
@@ -2291,7 +2290,7 @@ TEST(DynamicResourcesTest, AssumeWithBindingConditions) {
 TEST(DynamicResourcesTest, PostFilter) {
   const NodeToStatus statuses({}, nullptr);
   const Profile profile("default-scheduler");
-  std::mt19937_64 rng;
+  Mt19937_64 rng;
   struct PostFilterCase {
     std::string name;
     std::function<void(Fixture&)> setup;

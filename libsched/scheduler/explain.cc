@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <random>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -228,7 +227,7 @@ Explanation Scheduler::Explain(const Pod& pod, const ClusterState& state,
   }
   // A copy: nothing here may move the scheduler's random source (and no
   // PostFilter runs, the only caller of RandomInt).
-  std::mt19937_64 rng = rng_;
+  Mt19937_64 rng = rng_;
   const Framework fw(profile_, state, nominator, rng);
   ScheduleResult r;  // RunPreFilters' diagnosis, FitErrorMessage's input
   r.num_all_nodes = e.num_all_nodes;

@@ -3,7 +3,6 @@
 // CheckPredicates), kept out of scheduler.cc: nothing here runs on the
 // scheduling path.
 #include <algorithm>
-#include <random>
 
 #include "libsched/scheduler/scheduler.h"
 
@@ -14,7 +13,7 @@ NodeFit Scheduler::FitsAnyNode(const Pod& pod, const ClusterState& state,
                                const PodNominator* nominator) const {
   NodeFit out;
   // A copy: no PostFilter runs, so nothing draws; the source stays as it was.
-  std::mt19937_64 rng = rng_;
+  Mt19937_64 rng = rng_;
   const Framework fw(profile_, state, nominator, rng);
   ScheduleResult r;  // RunPreFilters' diagnosis, FitErrorMessage's input
   r.num_all_nodes = static_cast<int64_t>(nodes.size());

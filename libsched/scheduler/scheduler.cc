@@ -782,24 +782,25 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
 }
 
 const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
-  // Reservoir sampling over the nodes with the top total score.
-  const NodeInfo* selected = nullptr;
-  int64_t best = 0;
-  uint64_t ties = 0;
-  for (size_t i = 0; i < r.scored_nodes.size(); ++i) {
-    const int64_t total = r.total_scores[i];
-    if (!selected || total > best) {
-      selected = r.scored_nodes[i];
-      best = total;
+  // Reservoir sampling over the nodes with the top total score: the k-th
+  // node tied at the best so far replaces the choice when its draw in
+  // [0, k) is 0. Indexes and a local pointer keep the loop in registers.
+  const size_t n = r.scored_nodes.size();
+  if (n == 0) return nullptr;
+  const int64_t* totals = r.total_scores.data();
+  size_t selected = 0;
+  int64_t best = totals[0];
+  uint64_t ties = 1;
+  for (size_t i = 1; i < n; ++i) {
+    if (totals[i] > best) {
+      selected = i;
+      best = totals[i];
       ties = 1;
-    } else if (total == best) {
-      ++ties;
-      if (std::uniform_int_distribution<uint64_t>(0, ties - 1)(rng_) == 0) {
-        selected = r.scored_nodes[i];
-      }
+    } else if (totals[i] == best && UniformBelow(rng_, ++ties) == 0) {
+      selected = i;
     }
   }
-  return selected;
+  return r.scored_nodes[selected];
 }
 
 ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,

@@ -34,7 +34,6 @@
 #include <deque>
 #include <memory>
 #include <optional>
-#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -143,14 +142,14 @@ class Scheduler {
   const Profile& profile() const { return profile_; }
   // What a cycle leaves behind besides assumed pods: the random source of
   // selectHost and the rotating start index (for state digests).
-  const std::mt19937_64& rng() const { return rng_; }
+  const Mt19937_64& rng() const { return rng_; }
   size_t next_start_node_index() const { return next_start_node_index_; }
   // Puts back the values rng() and next_start_node_index() had before a
   // call whose cycles must leave no trace (an allocation failed), and
   // drops the equivalence cache's entries (not its counters): they may
   // describe a state the failed call put back, at generations the state
   // will reach again with other contents.
-  void Rewind(const std::mt19937_64& rng, size_t next_start_node_index) {
+  void Rewind(const Mt19937_64& rng, size_t next_start_node_index) {
     rng_ = rng;
     next_start_node_index_ = next_start_node_index;
     if (ecache_) ecache_->Clear();
@@ -372,7 +371,7 @@ class Scheduler {
                       const ScheduleResult& r);
 
   Profile profile_;
-  std::mt19937_64 rng_;
+  Mt19937_64 rng_;
   size_t next_start_node_index_ = 0;
   Parallelizer inline_;         // parallelism 1: used when none was given
   Parallelizer* parallelizer_;  // never null

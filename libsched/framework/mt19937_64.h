@@ -1,0 +1,70 @@
+#ifndef LIBSCHED_FRAMEWORK_MT19937_64_H_
+#define LIBSCHED_FRAMEWORK_MT19937_64_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <random>
+
+namespace sched {
+
+// The scheduler's random source: std::mt19937_64's exact output sequence
+// for every seed, its equality and its text form (operator<<, as
+// libstdc++ writes it), produced 312 outputs at a time. The twist and the
+// tempering run in loops the compiler vectorizes (SSE2 on baseline
+// x86-64), where the standard engine twists in scalar code and tempers
+// each output as it is drawn. A value type: copying it copies the whole
+// state, so a copy draws what the original would have.
+class Mt19937_64 {
+ public:
+  using result_type = uint64_t;
+  static constexpr size_t kStateSize = 312;
+
+  explicit Mt19937_64(result_type seed = std::mt19937_64::default_seed);
+
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() {
+    if (p_ >= kStateSize) Refill();
+    return out_[p_++];
+  }
+
+  // Equal when they draw the same outputs from here on (the standard's
+  // rule: the same state words and position).
+  friend bool operator==(const Mt19937_64& a, const Mt19937_64& b);
+  // std::mt19937_64's text form for the same state (the state digest).
+  friend std::ostream& operator<<(std::ostream& os, const Mt19937_64& g);
+
+ private:
+  // Twists x_ to the next 312 state words and tempers them into out_.
+  void Refill();
+
+  uint64_t x_[kStateSize];    // the state words, as std::mt19937_64 keeps them
+  uint64_t out_[kStateSize];  // x_ tempered: the outputs at positions p_..311
+  size_t p_;                  // the next output's position; 312: twist first
+};
+
+// std::uniform_int_distribution<uint64_t>(0, n - 1)(g) as libstdc++
+// computes it (Lemire's multiply and its rejection rule, taking the same
+// outputs of g), inlined for the tie draws. REQUIRES: n > 0.
+inline uint64_t UniformBelow(Mt19937_64& g, uint64_t n) {
+#ifdef __SIZEOF_INT128__
+  __extension__ using Product = unsigned __int128;  // as libstdc++ spells it under -Wpedantic
+  Product product = static_cast<Product>(g()) * n;
+  uint64_t low = static_cast<uint64_t>(product);
+  if (low < n) {
+    const uint64_t threshold = -n % n;
+    while (low < threshold) {
+      product = static_cast<Product>(g()) * n;
+      low = static_cast<uint64_t>(product);
+    }
+  }
+  return static_cast<uint64_t>(product >> 64);
+#else
+  return std::uniform_int_distribution<uint64_t>(0, n - 1)(g);
+#endif
+}
+
+}  // namespace sched
+
+#endif  // LIBSCHED_FRAMEWORK_MT19937_64_H_
