@@ -45,13 +45,15 @@ ApiStatus DecodeQuantity(const cJSON* v, const JsonPath& path, bool milli, int64
     *out = 0;
     return ApiStatus();
   }
-  std::string text;
+  std::string number;  // the text of a bare number
+  std::string_view text;
   if (cJSON_IsString(v)) {
     text = TrimSpace(v->valuestring);
   } else if (cJSON_IsNumber(v)) {
     // cJSON keeps no raw text; the shortest round-trip form has the same
     // value for any number written with at most 15 significant digits.
-    text = NumberText(v->valuedouble);
+    number = NumberText(v->valuedouble);
+    text = number;
   } else {
     return ApiStatus::Invalid(path, "expected a quantity string such as \"500m\" or \"64Gi\"");
   }
@@ -107,6 +109,9 @@ ApiStatus DecodeLabels(const cJSON* v, const JsonPath& path, Interner& in, Label
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
   CAPI_RETURN_IF_ERROR(CheckUniqueKeys(v, path));
   std::vector<LabelSet::Entry> entries;
+  size_t n = 0;
+  for (const cJSON* e = v->child; e != nullptr; e = e->next) ++n;
+  entries.reserve(n);  // one allocation, not one per doubling
   for (const cJSON* e = v->child; e != nullptr; e = e->next) {
     std::string_view value;  // null decodes as ""
     if (!cJSON_IsNull(e)) CAPI_RETURN_IF_ERROR(AsString(e, path.Child(e->string), &value));

@@ -22,17 +22,17 @@ constexpr std::string_view kDefaultNamespace = "default";
 // A static pod's API copy (kubelet's types.ConfigMirrorAnnotationKey).
 constexpr const char* kMirrorPodAnnotation = "kubernetes.io/config.mirror";
 
-// imagelocality.normalizedImageName: ":latest" unless a tag (or a digest's
-// ':') follows the last '/'.
-std::string NormalizedImageName(std::string_view image) {
-  std::string name(image);
+// imagelocality.normalizedImageName, interned: ":latest" unless a tag (or
+// a digest's ':') follows the last '/'. A tagged name is interned as is,
+// without a copy.
+Atom InternImageName(Interner& in, std::string_view image) {
   const size_t colon = image.rfind(':');
   const size_t slash = image.rfind('/');
   if (colon == std::string_view::npos ||
       (slash != std::string_view::npos && colon < slash)) {
-    name += ":latest";
+    return in.Intern(std::string(image) + ":latest");
   }
-  return name;
+  return in.Intern(image);
 }
 
 // One entry of status.containerStatuses / initContainerStatuses, decoded
@@ -219,6 +219,12 @@ ApiStatus DecodeExtendedRequests(const cJSON* resources, const ResourceList& req
   const cJSON* list = nullptr;
   if (resources != nullptr) list = cJSON_GetObjectItemCaseSensitive(resources, "requests");
   if (list == nullptr) return ApiStatus();
+  // Most containers request none: they need no sorted list of names.
+  bool any = false;
+  for (const cJSON* e = list->child; e != nullptr && !any; e = e->next) {
+    any = IsDraExtendedResourceName(e->string);
+  }
+  if (!any) return ApiStatus();
   std::vector<std::string_view> names;
   for (const cJSON* e = list->child; e != nullptr; e = e->next) names.emplace_back(e->string);
   std::sort(names.begin(), names.end());
@@ -270,7 +276,7 @@ ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Inter
   if (long_running) {
     pod->host_ports.insert(pod->host_ports.end(), ports.begin(), ports.end());
   }
-  pod->images.push_back(in.Intern(NormalizedImageName(image)));
+  pod->images.push_back(InternImageName(in, image));
   return ApiStatus();
 }
 
@@ -543,7 +549,7 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
         if (image == nullptr) return ApiStatus();
         std::string_view reference;
         CAPI_RETURN_IF_ERROR(GetString(image, "reference", p.Child("image"), &reference));
-        pod->images.push_back(in.Intern(NormalizedImageName(reference)));
+        pod->images.push_back(InternImageName(in, reference));
         return ApiStatus();
       }));
 

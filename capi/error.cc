@@ -1,6 +1,20 @@
 #include "capi/error.h"
 
 namespace sched::capi {
+namespace {
+
+const std::string& Empty() {
+  static const std::string empty;
+  return empty;
+}
+
+}  // namespace
+
+const std::string& ApiStatus::message() const {
+  return error_ == nullptr ? Empty() : error_->message;
+}
+
+const std::string& ApiStatus::path() const { return error_ == nullptr ? Empty() : error_->path; }
 
 ApiStatus ApiStatus::Invalid(const JsonPath& path, std::string_view detail) {
   std::string p = path.String();

@@ -6,6 +6,7 @@
 #define CAPI_ERROR_H_
 
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <string_view>
@@ -28,6 +29,15 @@ namespace sched::capi {
 class [[nodiscard]] ApiStatus {
  public:
   ApiStatus() = default;  // OK
+  ApiStatus(ApiStatus&&) noexcept = default;
+  ApiStatus& operator=(ApiStatus&&) noexcept = default;
+  // Copies are rare (tests, a status kept for later): they copy the error.
+  ApiStatus(const ApiStatus& other)
+      : error_(other.error_ == nullptr ? nullptr : std::make_unique<Error>(*other.error_)) {}
+  ApiStatus& operator=(const ApiStatus& other) {
+    if (this != &other) *this = ApiStatus(other);
+    return *this;
+  }
 
   // SCHED_INVALID_ARGUMENT about the value at `path`; the message reads
   // "<path>: <detail>" (just the detail at the root), as Kubernetes field
@@ -40,18 +50,23 @@ class [[nodiscard]] ApiStatus {
   // SCHED_INVALID_ARGUMENT about the call rather than one field.
   static ApiStatus InvalidCall(std::string message);
 
-  bool ok() const { return code_ == SCHED_OK; }
-  sched_status code() const { return code_; }
-  const std::string& message() const { return message_; }
-  const std::string& path() const { return path_; }
+  bool ok() const { return error_ == nullptr; }
+  sched_status code() const { return error_ == nullptr ? SCHED_OK : error_->code; }
+  const std::string& message() const;
+  const std::string& path() const;
 
  private:
+  // Only an error allocates: an OK status, which every decoder returns per
+  // field, is one null pointer to make, move and destroy.
+  struct Error {
+    sched_status code;
+    std::string message;
+    std::string path;
+  };
   ApiStatus(sched_status code, std::string message, std::string path)
-      : code_(code), message_(std::move(message)), path_(std::move(path)) {}
+      : error_(std::make_unique<Error>(Error{code, std::move(message), std::move(path)})) {}
 
-  sched_status code_ = SCHED_OK;
-  std::string message_;
-  std::string path_;
+  std::unique_ptr<Error> error_;
 };
 
 #define CAPI_RETURN_IF_ERROR(expr)                          \

@@ -14,6 +14,10 @@
 namespace sched::capi {
 namespace {
 
+// cJSON_IsNull and the like without a call into libcjson each: the type
+// checks run once or more per member read.
+bool HasType(const cJSON* v, int type) { return v != nullptr && (v->type & 0xFF) == type; }
+
 const char* TypeName(const cJSON* v) {
   if (cJSON_IsNull(v)) return "null";
   if (cJSON_IsBool(v)) return "a boolean";
@@ -172,20 +176,20 @@ ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
     if (found != nullptr) return ApiStatus::Invalid(path.Child(name), "duplicate field");
     found = c;
   }
-  *out = cJSON_IsNull(found) ? nullptr : found;
+  *out = HasType(found, cJSON_NULL) ? nullptr : found;
   return ApiStatus();
 }
 
 ApiStatus AsObject(const cJSON* v, const JsonPath& path) {
-  return cJSON_IsObject(v) ? ApiStatus() : WrongType(v, path, "an object");
+  return HasType(v, cJSON_Object) ? ApiStatus() : WrongType(v, path, "an object");
 }
 
 ApiStatus AsArray(const cJSON* v, const JsonPath& path) {
-  return cJSON_IsArray(v) ? ApiStatus() : WrongType(v, path, "an array");
+  return HasType(v, cJSON_Array) ? ApiStatus() : WrongType(v, path, "an array");
 }
 
 ApiStatus AsString(const cJSON* v, const JsonPath& path, std::string_view* out) {
-  if (!cJSON_IsString(v)) return WrongType(v, path, "a string");
+  if (!HasType(v, cJSON_String)) return WrongType(v, path, "a string");
   const std::string_view s = v->valuestring;
   CAPI_RETURN_IF_ERROR(CheckLength(s, path, kMaxStringBytes));
   *out = s;

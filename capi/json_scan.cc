@@ -1,6 +1,8 @@
 #include "capi/json_scan.h"
 
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace sched::capi {
@@ -17,6 +19,22 @@ constexpr auto kPlain = [] {
   for (int c = 0x20; c < 256; ++c) plain[c] = c != '"' && c != '\\';
   return plain;
 }();
+
+// The offset in `w`, eight bytes read in text order, of its first quote,
+// backslash or control byte (8 when none). SWAR tests for a zero byte
+// (after xor) and for a byte below 0x20: a borrow makes false hits only
+// above a true one, so the lowest hit is the first.
+unsigned FirstSpecialByte(uint64_t w) {
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  constexpr uint64_t kOnes = 0x0101010101010101;
+  constexpr uint64_t kHigh = 0x8080808080808080;
+  const uint64_t quote = w ^ (kOnes * '"');
+  const uint64_t backslash = w ^ (kOnes * '\\');
+  const uint64_t found = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                          ((w - kOnes * 0x20) & ~w)) &
+                         kHigh;
+  return found == 0 ? 8 : static_cast<unsigned>(std::countr_zero(found)) / 8;
+}
 
 class Scanner {
  public:
@@ -124,11 +142,22 @@ class Scanner {
     return true;
   }
 
+  // Steps over a run of plain bytes, eight at a time while eight are left.
+  void SkipPlain() {
+    uint64_t w;
+    while (i_ + sizeof w <= t_.size()) {
+      std::memcpy(&w, t_.data() + i_, sizeof w);
+      const unsigned k = FirstSpecialByte(w);
+      i_ += k;
+      if (k < sizeof w) return;
+    }
+    while (i_ < t_.size() && kPlain[static_cast<unsigned char>(t_[i_])]) ++i_;
+  }
+
   bool String() {
     ++i_;  // the opening quote
     while (i_ < t_.size()) {
-      // Most bytes are plain: step over a run of them with one test each.
-      while (i_ < t_.size() && kPlain[static_cast<unsigned char>(t_[i_])]) ++i_;
+      SkipPlain();
       if (i_ >= t_.size()) return false;
       const auto c = static_cast<unsigned char>(t_[i_]);
       if (c == '"') {

@@ -93,6 +93,13 @@ INSTANTIATE_TEST_SUITE_P(
         // Runs of plain bytes end at a quote, an escape or a control byte.
         ScanCase{"[\"plain \x7f\xc3\xa9 run\", \"a\\\"b\\\\\"]", true, 2},
         ScanCase{"[\"plain run\x1f\"]", false, kNone}, ScanCase{"[\"plain run", false, kNone},
+        // Eight bytes at a time: a special byte at any place of a word.
+        ScanCase{"[\"0123456789abcdef\x01xyz\"]", false, kNone},
+        ScanCase{"[\"01234567\x1f\"]", false, kNone},
+        ScanCase{"[\"0123456\x1f" "89abcdef\"]", false, kNone},
+        ScanCase{"[\"01234567 \x7f\x80\xff\xc3\xa9 abcdefgh\"]", true, 1},
+        ScanCase{"[\"0123456789ab\\\"cdefghij\\\\\", \"01234567\"]", true, 2},
+        ScanCase{"[\"01234567\\q9abcdefghijklmnop\"]", false, kNone},
         ScanCase{std::string(65, '[') + std::string(65, ']'), false, kNone}));
 
 struct ParseCase {
