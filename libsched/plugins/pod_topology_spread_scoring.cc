@@ -70,6 +70,13 @@ struct PreScoreState : StateData {
   std::vector<uint8_t> ignored;
   bool any_ignored = false;
   std::shared_ptr<const NodeBuffers> buffers;  // holds the host counts
+  // The system defaults' shape: two terms, one of them hostname with the
+  // key on every node. Then, by domain of the other term (the last entry:
+  // a node without its key), RawScore of a node with no matching pod, and
+  // the index of the hostname term; else empty. ScoreAll looks a node up
+  // there unless it holds matching pods.
+  std::vector<int64_t> no_match_scores;
+  size_t host_term = 0;
 
   // Score's raw value of a feasible node: Σ scoreForCount over the
   // constraints whose key the node has, in their order, then math.Round
@@ -93,6 +100,33 @@ struct PreScoreState : StateData {
                                       : t.domain_scores[d];
     }
     return pts_internal::RoundHalfAwayFromZero(sum);
+  }
+
+  // Fills no_match_scores when the terms have its shape. `every_node`:
+  // the number of listed nodes. The sums are RawScore's, in term order.
+  void TabulateNoMatchScores(size_t every_node) {
+    if (terms.size() != 2 || every_node_ignored) return;
+    host_term = terms[0].host_counts != nullptr ? 0 : 1;
+    const Term& host = terms[host_term];
+    const Term& other = terms[1 - host_term];
+    if (host.host_counts == nullptr || other.host_counts != nullptr ||
+        host.domains->num_nodes() < every_node) {
+      return;
+    }
+    const size_t bound = other.domains->bound();
+    no_match_scores.resize(bound + 1, 0);
+    for (size_t d = 0; d <= bound; ++d) {
+      if (d == bound && require_all_topologies) break;  // RawScore's 0
+      double sum = 0;
+      for (const Term& t : terms) {
+        if (&t == &host) {
+          sum += ScoreForCount(0, t.weight, t.max_skew);
+        } else if (d < bound) {
+          sum += t.domain_scores[d];
+        }
+      }
+      no_match_scores[d] = pts_internal::RoundHalfAwayFromZero(sum);
+    }
   }
 };
 
@@ -266,6 +300,7 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       require_all && std::any_of(constraints.begin(), constraints.end(),
                                  [](const Constraint& c) { return c.domains == nullptr; });
   std::erase_if(s->terms, [](const Term& t) { return t.domains == nullptr; });
+  s->TabulateNoMatchScores(num_nodes);
   s->buffers = buffers;
   state.Write(slot(), std::move(s));
   return Status();
@@ -284,13 +319,22 @@ bool PodTopologySpread::ScoreAll(const CycleState& state, const Pod& /*pod*/,
                                  std::span<const char> which, std::span<int64_t> scores) const {
   const PreScoreState* s = state.Read<PreScoreState>(slot());
   if (s == nullptr) return false;
-  // The system defaults' two terms (hostname, zone) unrolled.
+  // The system defaults' shape by table; other two-term ones unrolled.
   const auto walk = [&](auto raw_score) {
     for (size_t i = 0; i < nodes.size(); ++i) {
       if (which[i]) scores[i] = raw_score(nodes[i]->index());
     }
   };
-  if (s->terms.size() == 2) {
+  if (!s->no_match_scores.empty()) {
+    const int64_t* const host_counts = s->terms[s->host_term].host_counts;
+    const TopologyDomains::Key& other = *s->terms[1 - s->host_term].domains;
+    const std::span<const int64_t> table = s->no_match_scores;
+    const uint32_t last = static_cast<uint32_t>(table.size() - 1);  // kNone's entry
+    walk([&](uint32_t index) {
+      return host_counts[index] != 0 ? s->RawScore<2>(index)
+                                     : table[std::min(other.DomainOf(index), last)];
+    });
+  } else if (s->terms.size() == 2) {
     walk([s](uint32_t index) { return s->RawScore<2>(index); });
   } else {
     walk([s](uint32_t index) { return s->RawScore(index); });

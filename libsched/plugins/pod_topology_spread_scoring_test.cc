@@ -430,6 +430,51 @@ TEST(PodTopologySpreadScoreTest, PodsOnANodeWithoutANodeObjectAreNotCounted) {
   EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
 }
 
+// ScoreAll looks the nodes without matching pods up in a table by domain
+// when the terms are one hostname term on every node and one other (the
+// system defaults' shape), whichever comes first; a node without the other
+// key takes the table's last entry (0 when every key is required). Other
+// shapes walk as Score. RunScore checks ScoreAll against Score per node.
+TEST(PodTopologySpreadScoreTest, ScoreAllTableOfNodesWithoutMatches) {
+  const std::string zone = "topology.kubernetes.io/zone";
+  const std::vector<N> nodes = {{"node-a", zone + "=z1," + kHost + "=node-a"},
+                                {"node-b", zone + "=z1," + kHost + "=node-b"},
+                                {"node-c", zone + "=z2," + kHost + "=node-c"},
+                                {"node-d", zone + "=z2," + kHost + "=node-d"},
+                                {"node-e", zone + "=z3," + kHost + "=node-e"},
+                                {"node-f", kHost + "=node-f"}};
+  std::vector<N> without_host = nodes;
+  without_host.push_back({"node-g", zone + "=z2"});
+  const std::vector<std::string> a_to_f = {"node-a", "node-b", "node-c",
+                                           "node-d", "node-e", "node-f"};
+  std::vector<std::string> a_to_g = a_to_f;
+  a_to_g.push_back("node-g");
+  const std::vector<P> pods = {{"p-a1", "node-a", "foo"},
+                               {"p-a2", "node-a", "foo"},
+                               {"p-c1", "node-c", "foo"},
+                               {"p-f1", "node-f", "foo"}};
+  const std::vector<std::pair<std::string, std::string>> svc = {{"svc", "foo"}};
+  const std::vector<ScoreCase> cases = {
+      {"system defaults, a node without the zone", {"foo", {}}, nodes, a_to_f, pods,
+       {28, 57, 57, 71, 85, 100}, svc},
+      {"system defaults, some nodes feasible", {"foo", {}}, nodes,
+       {"node-b", "node-d", "node-f"}, pods, {44, 55, 100}, svc},
+      {"zone then hostname, every key required",
+       {"foo", {{1, zone, "foo", false}, {2, kHost, "foo", false}}}, nodes, a_to_f, pods,
+       {12, 62, 50, 75, 100, 0}},
+      {"system defaults, a node without the hostname", {"foo", {}}, without_host, a_to_g, pods,
+       {28, 57, 57, 71, 85, 100, 85}, svc},
+      {"two hostname terms",
+       {"foo", {{1, kHost, "foo", false}, {2, kHost, "foo", false}}}, nodes, a_to_f, pods,
+       {11, 100, 55, 100, 100, 55}},
+  };
+  for (const ScoreCase& tc : cases) {
+    Status pre;
+    EXPECT_EQ(RunScore(tc, &pre), tc.want) << tc.name;
+    EXPECT_TRUE(pre.IsSuccess()) << tc.name << ": " << pre.Message();
+  }
+}
+
 // The cycles of one class share PreScore's buffers through the class memo
 // (the hostname counts are cleared where the last cycle counted, not per
 // node): each cycle scores as a cycle without a class, after pods came,

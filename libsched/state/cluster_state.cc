@@ -265,10 +265,12 @@ void ClusterState::RebuildNodeList(bool undoable) {
       }
     }
   }
-  // Built aside, then set: nothing changes unless it completes.
-  auto list = std::make_shared<std::vector<const NodeInfo*>>();
-  list->reserve(indexes.size());
-  for (const uint32_t index : indexes) list->push_back((*by_index_)[index]);
+  // Built aside, then set: nothing changes unless it completes. Filled by
+  // position, not push_back.
+  auto list = std::make_shared<std::vector<const NodeInfo*>>(indexes.size());
+  const std::vector<const NodeInfo*>& by_index = *by_index_;
+  std::transform(indexes.begin(), indexes.end(), list->begin(),
+                 [&](uint32_t index) { return by_index[index]; });
   auto index_list = std::make_shared<std::vector<uint32_t>>(std::move(indexes));
   UndoLog* const undo_log = undoable ? log() : nullptr;
   node_list_.Set(std::move(list), undo_log);

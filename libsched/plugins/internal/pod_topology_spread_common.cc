@@ -52,6 +52,7 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
       args.system_defaulting
           ? std::span<const PodTopologySpreadArgs::Constraint>(kSystemDefaults)
           : std::span<const PodTopologySpreadArgs::Constraint>(args.default_constraints);
+  out.reserve(defaults.size());
   for (const PodTopologySpreadArgs::Constraint& c : defaults) {
     if (c.do_not_schedule != do_not_schedule) continue;
     const Atom key = snapshot.interner().Find(c.topology_key);
