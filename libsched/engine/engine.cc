@@ -132,12 +132,11 @@ Engine::Session::~Session() {
   }
 }
 
-std::vector<Engine::SchedulerMark> Engine::MarkSchedulers() const {
-  std::vector<SchedulerMark> marks;
+void Engine::MarkSchedulers(std::vector<SchedulerMark>* marks) const {
+  marks->clear();
   for (const auto& [name, s] : schedulers_) {
-    marks.push_back({s.get(), s->rng(), s->next_start_node_index()});
+    marks->push_back({s.get(), s->rng(), s->next_start_node_index()});
   }
-  return marks;
 }
 
 void Engine::Rewind(const std::vector<SchedulerMark>& marks) {
@@ -148,7 +147,7 @@ void Engine::Session::Begin() {
   if (intern_mark_) throw std::logic_error("Engine::Session::Begin after interner()");
   Engine& e = e_;
   Transaction t;
-  t.schedulers = e.MarkSchedulers();
+  e.MarkSchedulers(&t.schedulers);
   t.clock = e.clock_.Now();
   e.transactions_.reserve(e.transactions_.size() + 1);  // push_back below cannot throw
   t.state = std::make_unique<ClusterState::Batch>(*e.state_);
@@ -243,12 +242,13 @@ void Engine::CommitOne(const Change& c) {
       if (old != nullptr) queue_->AssignedPodDeleted(old);
       break;
     }
-    case Change::Op::kQueuePod:
+    case Change::Op::kQueuePod: {
       // Only pods of this engine's profiles; an assumed pod is not pending.
-      if (schedulers_.contains(c.pod->scheduler_name) && !state_->HasPod(PodKey(*c.pod))) {
-        queue_->Add(c.pod);
-      }
+      if (!schedulers_.contains(c.pod->scheduler_name)) break;
+      std::string key = PodKey(*c.pod);
+      if (!state_->HasPod(key)) queue_->Add(c.pod, std::move(key));
       break;
+    }
     case Change::Op::kUpsertPdb:
       state_->UpsertPdb(c.pdb);
       break;
@@ -419,7 +419,7 @@ std::vector<PodResult> Engine::Session::Run(uint32_t max_cycles, const ScheduleO
   Engine& e = e_;
   // One unit, as Apply's; the schedulers' random sources and start
   // indexes go back too.
-  const std::vector<SchedulerMark> rewind = e.MarkSchedulers();
+  const CallMarks rewind(e);
   std::vector<PodResult> results;
   try {
     ClusterState::Batch batch(*e.state_);
@@ -429,7 +429,7 @@ std::vector<PodResult> Engine::Session::Run(uint32_t max_cycles, const ScheduleO
     batch.Commit();
     queue_batch.Commit();
   } catch (...) {
-    Rewind(rewind);
+    rewind.Rewind();
     throw;
   }
   return results;
@@ -450,6 +450,7 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     results.push_back(MakePodResult(*p->pod, r, *state_, options, !r.node.empty()));
     if (r.node.empty()) {
       if (!r.nominated_node.empty()) Nominate(*p, r.nominated_node);
+      // Undone by Pop's record (undo::SaveShared: a copy of all of *p).
       p->unschedulable_plugins = RejectingPlugins(r);
       // The pod was in flight, so it is in no queue: this cannot fail.
       (void)queue_->AddUnschedulableIfNotPresent(std::move(p));
@@ -458,7 +459,7 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     auto assumed = std::make_shared<Pod>(*p->pod);
     assumed->node_name = r.node;
     queue_->DeleteNominatedPodIfExists(*p->pod);
-    queue_->Done(*p->pod);
+    queue_->Done(p->key);
     AssumePodVolumes(*assumed, r.node, state_.get());
     AssumePodClaims(*assumed, r.node, state_.get());
     state_->AssumePod(std::move(assumed));
@@ -541,7 +542,7 @@ bool Engine::Session::HasNode(std::string_view name) const {
 
 DrainResult Engine::Session::Drain(std::span<const std::string> nodes) {
   Engine& e = e_;
-  const std::vector<SchedulerMark> rewind = e.MarkSchedulers();
+  const CallMarks rewind(e);
   DrainResult out;
   try {
     out = sched::Drain(nodes, *e.state_, e.queue_.get(), [&](std::string_view name) -> Scheduler* {
@@ -549,10 +550,10 @@ DrainResult Engine::Session::Drain(std::span<const std::string> nodes) {
       return it == e.schedulers_.end() ? nullptr : it->second.get();
     });
   } catch (...) {
-    Rewind(rewind);
+    rewind.Rewind();
     throw;
   }
-  Rewind(rewind);
+  rewind.Rewind();
   return out;
 }
 
@@ -580,16 +581,16 @@ PodResult Engine::Session::Preempt(const Pod& pod) {
 
 ScaleUpResult Engine::Session::ScaleUp(std::span<const std::shared_ptr<const Pod>> pods,
                                        std::span<const NodeTemplate> templates) {
-  const std::vector<SchedulerMark> rewind = e_.MarkSchedulers();
+  const CallMarks rewind(e_);
   auto scheduler_for = [&](const Pod& p) -> Scheduler& {
     return *e_.schedulers_.at(p.scheduler_name);
   };
   try {
     ScaleUpResult r = sched::ScaleUp(scheduler_for, *e_.state_, e_.queue_.get(), pods, templates);
-    Rewind(rewind);
+    rewind.Rewind();
     return r;
   } catch (...) {
-    Rewind(rewind);
+    rewind.Rewind();
     throw;
   }
 }

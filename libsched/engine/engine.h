@@ -244,8 +244,26 @@ class Engine {
     Mt19937_64 rng;
     size_t next_start_node_index;
   };
-  std::vector<SchedulerMark> MarkSchedulers() const;
+  // Fills `marks` with every scheduler's (its storage reused).
+  void MarkSchedulers(std::vector<SchedulerMark>* marks) const;
   static void Rewind(const std::vector<SchedulerMark>& marks);
+  // A call's marks, in mark_buffer_'s storage while it runs (a cycle per
+  // call would otherwise allocate them each time); a call nested in it
+  // finds the buffer taken and uses its own.
+  class CallMarks {
+   public:
+    explicit CallMarks(Engine& e) : e_(e), marks_(std::move(e.mark_buffer_)) {
+      e.MarkSchedulers(&marks_);
+    }
+    ~CallMarks() { e_.mark_buffer_ = std::move(marks_); }
+    CallMarks(const CallMarks&) = delete;
+    CallMarks& operator=(const CallMarks&) = delete;
+    void Rewind() const { Engine::Rewind(marks_); }
+
+   private:
+    Engine& e_;
+    std::vector<SchedulerMark> marks_;
+  };
 
   struct Transaction {
     std::unique_ptr<ClusterState::Batch> state;
@@ -271,6 +289,7 @@ class Engine {
   std::map<std::string, std::unique_ptr<Scheduler>, std::less<>> schedulers_;  // by schedulerName
   FakeClock clock_;                       // guarded by mu_; starts at 0
   std::unique_ptr<PriorityQueue> queue_;  // guarded by mu_; pods of every profile
+  std::vector<SchedulerMark> mark_buffer_;  // guarded by mu_; CallMarks' storage
   // Open transactions, innermost last; declared last, so an engine freed
   // with some open reverts them before the state and queue go.
   std::vector<Transaction> transactions_;  // guarded by mu_

@@ -1,6 +1,9 @@
 #include "libsched/framework/cluster_event.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <string>
 
 namespace sched {
 
@@ -77,11 +80,34 @@ std::string_view EventResourceName(EventResource r) {
   return "";
 }
 
-std::string ClusterEvent::Label() const {
-  if (!custom_label.empty()) return std::string(custom_label);
-  std::string s(EventResourceName(resource));
-  s += ActionTypeName(action);
-  return s;
+std::string_view ClusterEvent::Label() const {
+  if (!custom_label.empty()) return custom_label;
+  // Every resource with every named action, joined once (the queue labels
+  // each move); the index is the resource and the action's bit (kNumBits
+  // for "Update", kNumBits + 1 for "All").
+  constexpr int kNumBits = std::countr_zero(action::kAll + 1);
+  constexpr int kResources = static_cast<int>(EventResource::kDeviceClass) + 1;
+  using Table = std::array<std::array<std::string, kNumBits + 2>, kResources>;
+  static const Table labels = [] {
+    Table t;
+    for (int r = 0; r < kResources; ++r) {
+      for (int b = 0; b < kNumBits + 2; ++b) {
+        const ActionType a = b < kNumBits    ? 1u << b
+                             : b == kNumBits ? action::kUpdate
+                                             : action::kAll;
+        t[r][b].append(EventResourceName(static_cast<EventResource>(r)));
+        t[r][b].append(ActionTypeName(a));
+      }
+    }
+    return t;
+  }();
+  const int b = action == action::kUpdate       ? kNumBits
+                : action == action::kAll        ? kNumBits + 1
+                : std::has_single_bit(action)   ? std::countr_zero(action)
+                                                : -1;
+  // Other combinations have no name: the resource's alone.
+  if (b < 0) return EventResourceName(resource);
+  return labels[static_cast<size_t>(resource)][static_cast<size_t>(b)];
 }
 
 bool ClusterEvent::Matches(const ClusterEvent& incoming) const {

@@ -79,7 +79,8 @@ struct ClusterEvent {
   std::string_view custom_label;
 
   // "<Resource><Action>" (e.g. "NodeAdd"), or custom_label when set.
-  std::string Label() const;
+  // Static storage: building it allocates nothing.
+  std::string_view Label() const;
   bool IsWildCard() const {
     return resource == EventResource::kWildCard && action == action::kAll;
   }

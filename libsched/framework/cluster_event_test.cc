@@ -59,6 +59,25 @@ TEST(ClusterEvent, Label) {
   EXPECT_EQ(ActionTypeName(action::kAdd | action::kDelete), "");
 }
 
+// The labels come from a table built once: each must be the resource's
+// name joined with the action's, for every resource and every action,
+// named or not, and stay put (callers keep the view).
+TEST(ClusterEvent, LabelOfEveryResourceAndAction) {
+  std::vector<ActionType> actions = {action::kNone, action::kUpdate, action::kAll,
+                                     action::kAdd | action::kDelete,
+                                     action::kUpdateNodeLabel | action::kUpdateNodeTaint};
+  for (int bit = 0; bit < 13; ++bit) actions.push_back(1u << bit);
+  for (int r = 0; r <= static_cast<int>(EventResource::kDeviceClass); ++r) {
+    for (ActionType a : actions) {
+      const ClusterEvent e{static_cast<EventResource>(r), a, {}};
+      const std::string want =
+          std::string(EventResourceName(e.resource)) + std::string(ActionTypeName(a));
+      EXPECT_EQ(e.Label(), want) << r << " " << a;
+      EXPECT_EQ(e.Label().data(), e.Label().data()) << r << " " << a;
+    }
+  }
+}
+
 std::vector<ActionType> Actions(const std::vector<ClusterEvent>& events) {
   std::vector<ActionType> out;
   for (const ClusterEvent& e : events) out.push_back(e.action);

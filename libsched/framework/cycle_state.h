@@ -55,7 +55,9 @@ class CycleState {
     class_memos_.reset();
   }
 
-  void Write(size_t slot, std::unique_ptr<StateData> d) { data_[slot] = std::move(d); }
+  // Pass what std::make_shared made: a unique_ptr converts too, but then
+  // costs a second allocation (the count's).
+  void Write(size_t slot, std::shared_ptr<StateData> d) { data_[slot] = std::move(d); }
   // REQUIRES: the slot holds a T (or nothing: returns null).
   template <class T>
   const T* Read(size_t slot) const {

@@ -365,7 +365,7 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod, const Clus
                                    PreFilterResult* /*result*/) const {
   // Upstream writes its (empty) state first: PostFilter tells a pod
   // without claims from one whose PreFilter never ran.
-  auto owned = std::make_unique<DraState>();
+  auto owned = std::make_shared<DraState>();
   DraState* st = owned.get();
   state.Write(slot(), std::move(owned));
   if (pod.resource_claims.empty() && snapshot.device_classes().empty()) {

@@ -37,7 +37,7 @@ int64_t CalculatePriority(int64_t sum, int64_t num_containers) {
 Status ImageLocality::PreScore(CycleState& state, const Pod& pod,
                                std::span<const NodeInfo* const> /*feasible*/,
                                const ClusterState& snapshot) const {
-  auto data = std::make_unique<PreScoreState>();
+  auto data = std::make_shared<PreScoreState>();
   data->total_num_nodes = static_cast<int64_t>(snapshot.NumNodes());
   data->num_nodes.reserve(pod.images.size());
   for (Atom image : pod.images) data->num_nodes.push_back(snapshot.ImageNumNodes(image));

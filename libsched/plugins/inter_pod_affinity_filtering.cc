@@ -111,7 +111,7 @@ bool SatisfyExistingPodsAntiAffinity(const PreFilterData& s, const Node& node) {
 Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
   const Interner& in = snapshot.interner();
-  auto st = std::make_unique<State>();
+  auto st = std::make_shared<State>();
   st->interner = &in;
   if (!pod.pod_affinity.parse_error.empty()) {
     // framework.NewPodInfo failed: upstream rejects the pod outright.

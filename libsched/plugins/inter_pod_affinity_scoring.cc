@@ -73,7 +73,7 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
     return Status(Code::kSkip);
   }
   const Interner& in = snapshot.interner();
-  auto st = std::make_unique<State>();
+  auto st = std::make_shared<State>();
   st->interner = &in;
   PreScoreData& data = st->score.emplace();
   data.topology_score = interpodaffinity::DomainCounts(&snapshot.topology_domains());

@@ -86,7 +86,7 @@ Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, const ClusterS
     return Status(Code::kSkip);
   }
   const Interner& in = snapshot.interner();
-  state.Write(slot(), std::make_unique<State>(&in));
+  state.Write(slot(), std::make_shared<State>(&in));
   const std::optional<std::vector<Atom>> names = RequiredNodeNames(pod);
   if (!names) return Status();
   if (names->empty()) return Status(Code::kUnschedulableAndUnresolvable, kReasonConflict);
@@ -127,7 +127,7 @@ Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
     }
   }
   if (terms.empty() && args_.added_preferred.empty()) return Status(Code::kSkip);
-  state.Write(slot(), std::make_unique<State>(&snapshot.interner()));
+  state.Write(slot(), std::make_shared<State>(&snapshot.interner()));
   return Status();
 }
 

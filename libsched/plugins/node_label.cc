@@ -28,7 +28,7 @@ bool HasKey(const NodeInfo& node, Atom key) {
 Status NodeLabel::PreFilter(CycleState& state, const Pod& /*pod*/, const ClusterState& snapshot,
                             PreFilterResult* /*result*/) const {
   if (args_.present_labels.empty() && args_.absent_labels.empty()) return Status(Code::kSkip);
-  auto s = std::make_unique<KeysState>();
+  auto s = std::make_shared<KeysState>();
   s->present = Find(args_.present_labels, snapshot.interner());
   s->absent = Find(args_.absent_labels, snapshot.interner());
   state.Write(slot(), std::move(s));
@@ -56,7 +56,7 @@ Status NodeLabel::PreScore(CycleState& state, const Pod& /*pod*/,
   if (args_.present_labels_preference.empty() && args_.absent_labels_preference.empty()) {
     return Status(Code::kSkip);
   }
-  auto s = std::make_unique<KeysState>();
+  auto s = std::make_shared<KeysState>();
   s->present = Find(args_.present_labels_preference, snapshot.interner());
   s->absent = Find(args_.absent_labels_preference, snapshot.interner());
   state.Write(slot(), std::move(s));

@@ -59,7 +59,7 @@ Status NodePorts::PreFilter(CycleState& state, const Pod& pod,
                             const ClusterState& /*snapshot*/,
                             PreFilterResult* /*result*/) const {
   if (pod.host_ports.empty()) return Status(Code::kSkip);
-  state.Write(slot(), std::make_unique<PreFilterState>(pod.host_ports));
+  state.Write(slot(), std::make_shared<PreFilterState>(pod.host_ports));
   return Status();
 }
 

@@ -86,7 +86,7 @@ FieldErrors NodeResourcesBalancedAllocation::ValidateArgs(
 Status NodeResourcesBalancedAllocation::PreScore(CycleState& state, const Pod& pod,
                                                  std::span<const NodeInfo* const> /*feasible*/,
                                                  const ClusterState& snapshot) const {
-  auto data = std::make_unique<PreScoreState>();
+  auto data = std::make_shared<PreScoreState>();
   bool any_request = false;
   for (const ResourceSpec& r : args_.resources) {
     auto sr = ResolveScoredResource(r, pod, snapshot.interner(), RequestMode::kActual);

@@ -307,7 +307,7 @@ std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegister(
 Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
                                    const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
-  auto data = std::make_unique<FitState>();
+  auto data = std::make_shared<FitState>();
   data->pre_filtered = true;
   const auto backed = DraExtendedResources(pod, snapshot);
   for (const auto& [name, request] : pod.requests.scalar) {
@@ -380,7 +380,7 @@ Status NodeResourcesFit::PreScore(CycleState& state, const Pod& pod,
                                   const ClusterState& snapshot) const {
   FitState* data = state.CopyOnWrite<FitState>(slot());
   if (data == nullptr) {
-    state.Write(slot(), std::make_unique<FitState>());
+    state.Write(slot(), std::make_shared<FitState>());
     data = state.Mutable<FitState>(slot());
   }
   data->pre_scored = true;

@@ -165,7 +165,7 @@ std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
 Status NodeVolumeLimits::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
   if (!HasAttachableVolume(pod)) return Status(Code::kSkip);
-  state.Write(slot(), std::make_unique<PreFilterState>(&snapshot));
+  state.Write(slot(), std::make_shared<PreFilterState>(&snapshot));
   return Status();
 }
 

@@ -34,7 +34,7 @@ Status SelectorSpread::PreScore(CycleState& state, const Pod& pod,
                                 const ClusterState& snapshot) const {
   // skipSelectorSpread: the pod's own constraints (not the default ones).
   if (!pod.topology_spread_constraints.empty()) return Status(Code::kSkip);
-  auto s = std::make_unique<PreScoreState>();
+  auto s = std::make_shared<PreScoreState>();
   s->selector = DefaultSelector(pod, snapshot, state.class_memo(slot()));
   s->interner = &snapshot.interner();
   std::unordered_map<std::string, int> zones;

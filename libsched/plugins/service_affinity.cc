@@ -74,7 +74,7 @@ constexpr const char* kFilterStateMissing =
 Status ServiceAffinity::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                   PreFilterResult* /*result*/) const {
   if (args_.affinity_labels.empty()) return Status(Code::kSkip);
-  auto s = std::make_unique<State>();
+  auto s = std::make_shared<State>();
   s->interner = &snapshot.interner();
   FilterData& f = s->filter.emplace();
   f.has_services = !GetPodServices(pod, snapshot).empty();
@@ -154,7 +154,7 @@ Status ServiceAffinity::Filter(const CycleState& state, const Pod& /*pod*/,
 Status ServiceAffinity::PreScore(CycleState& state, const Pod& pod,
                                  std::span<const NodeInfo* const> feasible,
                                  const ClusterState& snapshot) const {
-  auto s = std::make_unique<State>();
+  auto s = std::make_shared<State>();
   s->interner = &snapshot.interner();
   ScoreData& d = s->score.emplace();
   const std::vector<const Workload*> services = GetPodServices(pod, snapshot);

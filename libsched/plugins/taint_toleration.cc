@@ -56,7 +56,7 @@ std::vector<ClusterEventWithHint> TaintToleration::EventsToRegister(
 Status TaintToleration::PreScore(CycleState& state, const Pod& pod,
                                  std::span<const NodeInfo* const> /*feasible*/,
                                  const ClusterState& /*snapshot*/) const {
-  auto s = std::make_unique<PreScoreState>();
+  auto s = std::make_shared<PreScoreState>();
   for (const Toleration& t : pod.tolerations) {
     // An empty effect matches every effect, PreferNoSchedule included.
     if (t.effect == TaintEffect::kNone || t.effect == TaintEffect::kPreferNoSchedule) {

@@ -292,7 +292,7 @@ Status ComputePreFilterState(const ClusterState& s, const Pod& pod, PreFilterSta
 
 Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                 PreFilterResult* /*result*/) const {
-  auto st = std::make_unique<PreFilterState>();
+  auto st = std::make_shared<PreFilterState>();
   bool has_claims, unbound_immediate;
   if (Status r = ComputePreFilterState(snapshot, pod, st.get(), &has_claims, &unbound_immediate);
       !r.IsSuccess()) {

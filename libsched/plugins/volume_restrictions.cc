@@ -123,7 +123,7 @@ Status VolumeRestrictions::PreFilter(CycleState& state, const Pod& pod,
   const bool needs_check =
       std::any_of(pod.volumes.begin(), pod.volumes.end(),
                   [](const PodVolume& v) { return NeedsRestrictionsCheck(v); });
-  auto s = std::make_unique<PreFilterState>();
+  auto s = std::make_shared<PreFilterState>();
   for (const PodVolume& v : pod.volumes) {
     if (v.source != Source::kPersistentVolumeClaim) continue;
     const PersistentVolumeClaim* pvc = snapshot.FindPersistentVolumeClaim(pod.ns, v.claim_name);

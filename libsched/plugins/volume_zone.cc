@@ -131,7 +131,7 @@ std::vector<ClusterEventWithHint> VolumeZone::EventsToRegister(const ClusterStat
 Status VolumeZone::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                              PreFilterResult* /*result*/) const {
   const Interner& in = snapshot.interner();
-  auto s = std::make_unique<PreFilterState>();
+  auto s = std::make_shared<PreFilterState>();
   for (const PodVolume& v : pod.volumes) {
     if (v.source != PodVolume::Source::kPersistentVolumeClaim) continue;
     if (v.claim_name.empty()) {

@@ -21,16 +21,6 @@ uint64_t NewOwner() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-// The labels of the events a new or updated pending pod enters with, built
-// once: every Add would otherwise build them twice.
-const std::string& PodAddLabel() {
-  static const std::string label = events::kUnscheduledPodAdd.Label();
-  return label;
-}
-const std::string& PodUpdateLabel() {
-  static const std::string label = events::kUnscheduledPodUpdate.Label();
-  return label;
-}
 
 }  // namespace
 
@@ -89,10 +79,10 @@ std::shared_ptr<QueuedPodInfo>& PriorityQueue::OwnUnschedulable(std::string_view
   return slot;
 }
 
-std::shared_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(
-    std::shared_ptr<const Pod> pod) const {
+std::shared_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(std::shared_ptr<const Pod> pod,
+                                                               std::string key) const {
   auto p = std::make_shared<QueuedPodInfo>();
-  p->key = PodKey(*pod);
+  p->key = std::move(key);
   p->pod = std::move(pod);
   p->timestamp = clock_.Now();
   p->owner = owner_;
@@ -191,7 +181,8 @@ std::string_view PriorityQueue::MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p,
   }
   EraseUnschedulable(p->key);
   backoff_q_.Delete(p->key);
-  const bool new_or_updated = event == PodAddLabel() || event == PodUpdateLabel();
+  const bool new_or_updated = event == events::kUnscheduledPodAdd.Label() ||
+                              event == events::kUnscheduledPodUpdate.Label();
   if (new_or_updated) nominator_.AddNominatedPod(p->pod);
   active_q_.AddOrUpdate(std::move(p));
   return kActiveQ;
@@ -230,11 +221,9 @@ void PriorityQueue::EraseUnschedulable(std::string_view key) {
   undo::Erase(&undo_, m, m.find(key));
 }
 
-void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
-  // Built first: its key serves the lookups (a new pod, the common case,
-  // then needs no second key).
-  std::shared_ptr<QueuedPodInfo> info = NewQueuedPodInfo(std::move(pod));
-  const std::string& key = info->key;
+void PriorityQueue::Add(std::shared_ptr<const Pod> pod, std::string key) {
+  // The key serves the lookups, then the new pod's QueuedPodInfo (built
+  // only for a pod not known already: an update needs none).
   std::shared_ptr<const Pod> known;
   if (const QueuedPodInfo* p = active_q_.Get(key)) known = p->pod;
   if (const QueuedPodInfo* p = backoff_q_.Get(key)) known = p->pod;
@@ -245,14 +234,15 @@ void PriorityQueue::Add(std::shared_ptr<const Pod> pod) {
     known = std::get<InFlightPod>(*it->second).pod;
   }
   if (known != nullptr) {
-    Update(*known, std::move(info->pod));
+    Update(*known, std::move(pod));
     return;
   }
-  MoveToActiveQ(std::move(info), PodAddLabel());
+  MoveToActiveQ(NewQueuedPodInfo(std::move(pod), std::move(key)),
+                events::kUnscheduledPodAdd.Label());
 }
 
 void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
-  const std::string key = PodKey(*new_pod);
+  std::string key = PodKey(*new_pod);
   const std::vector<ClusterEvent> changes = PodSchedulingPropertiesChange(*new_pod, old_pod);
   const EventObject old_obj = std::make_shared<const Pod>(old_pod);
   const EventObject new_obj = new_pod;
@@ -298,7 +288,8 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     }
     return;
   }
-  MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod)), PodUpdateLabel());
+  MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod), std::move(key)),
+                events::kUnscheduledPodUpdate.Label());
 }
 
 void PriorityQueue::Delete(const Pod& pod) {
@@ -323,13 +314,13 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
   ++p->attempts;
   undo::Save(&undo_, scheduling_cycle_);
   ++scheduling_cycle_;
-  undo::ListPushBack(&undo_, in_flight_, InFlightPod{p->key, p->pod, false});
+  undo::ListPushBack(&undo_, in_flight_, InFlightPod{p->pod, false});
   undo::InsertOrAssign(&undo_, in_flight_pods_, p->key, std::prev(in_flight_.end()));
   return p;
 }
 
-void PriorityQueue::Done(const Pod& pod) {
-  auto it = in_flight_pods_.find(PodKey(pod));
+void PriorityQueue::Done(std::string_view key) {
+  auto it = in_flight_pods_.find(key);
   if (it == in_flight_pods_.end()) return;
   undo::ListErase(&undo_, in_flight_, it->second);
   undo::Erase(&undo_, in_flight_pods_, it);
@@ -346,7 +337,7 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
   if (backoff_q_.Has(key)) present = "backoff";
   if (active_q_.Has(key)) present = "active";
   if (!present.empty()) {
-    Done(*p->pod);
+    Done(p->key);
     return Status::Error("Pod " + key + " is already present in the " + std::string(present) +
                          " queue");
   }
@@ -354,7 +345,7 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
   if (marker != in_flight_pods_.end()) {
     const InFlightPod& f = std::get<InFlightPod>(*marker->second);
     if (f.deleted) {  // gone while it was being scheduled
-      Done(*p->pod);
+      Done(p->key);
       return Status();
     }
   }
@@ -379,7 +370,7 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
   if (!p->unschedulable_plugins.empty() && marker != in_flight_pods_.end()) {
     s = SchedulingHintForInFlightPod(*p, marker->second);
   }
-  Done(*p->pod);
+  Done(p->key);
   Requeue(std::move(p), s, events::kScheduleAttemptFailure);
   return Status();
 }
@@ -389,7 +380,7 @@ void PriorityQueue::MovePodsToActiveOrBackoffQueue(const std::vector<std::string
                                                    const EventObject& old_obj,
                                                    const EventObject& new_obj) {
   if (!IsEventOfInterest(event)) return;
-  const std::string label = event.Label();
+  const std::string_view label = event.Label();
   for (const std::string& key : keys) {
     auto it = unschedulable_pods_->find(key);
     if (it == unschedulable_pods_->end()) continue;

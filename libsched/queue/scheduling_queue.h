@@ -60,6 +60,7 @@
 #include "libsched/framework/enqueue_extensions.h"
 #include "libsched/framework/pod_nominator.h"
 #include "libsched/framework/status.h"
+#include "libsched/model/string_hash.h"
 #include "libsched/queue/backoff_queue.h"
 #include "libsched/queue/clock.h"
 #include "libsched/queue/nominator.h"
@@ -143,8 +144,13 @@ class PriorityQueue final : public PodNominator {
   void ForkFrom(const PriorityQueue& other);
 
   // A new pending pod: to activeQ, or to unschedulablePods if gated. A pod
-  // the queue already holds is updated instead.
-  void Add(std::shared_ptr<const Pod> pod);
+  // the queue already holds is updated instead. `key` is PodKey(*pod), for
+  // a caller that built it already.
+  void Add(std::shared_ptr<const Pod> pod, std::string key);
+  void Add(std::shared_ptr<const Pod> pod) {
+    std::string key = PodKey(*pod);
+    Add(std::move(pod), std::move(key));
+  }
   // An update of a pending pod. In activeQ / backoffQ it is updated in place;
   // in unschedulablePods the update's events (PodSchedulingPropertiesChange)
   // are checked against its rejecting plugins' hints; in flight the events
@@ -159,9 +165,9 @@ class PriorityQueue final : public PodNominator {
   // the pod's attempts. The caller must hand it back through
   // AddUnschedulableIfNotPresent or call Done.
   std::shared_ptr<QueuedPodInfo> Pop();
-  // The pod's cycle is over (bound, or assumed): stop recording events for
-  // it. No-op for a pod not in flight.
-  void Done(const Pod& pod);
+  // The cycle of the pod with `key` (PodKey) is over (bound, or assumed):
+  // stop recording events for it. No-op for a pod not in flight.
+  void Done(std::string_view key);
   // A popped pod failed: p->unschedulable_plugins holds the plugins that
   // rejected it (empty for an Error). Events received while it was in
   // flight decide: one that its plugins' hints accept sends it to backoffQ
@@ -222,8 +228,7 @@ class PriorityQueue final : public PodNominator {
 
   // One entry of the in-flight log: a popped pod or an event received
   // while some pod was in flight.
-  struct InFlightPod {
-    std::string key;
+  struct InFlightPod {  // in_flight_pods_ holds its key
     std::shared_ptr<const Pod> pod;  // newest version (updates in flight)
     bool deleted = false;
   };
@@ -234,7 +239,9 @@ class PriorityQueue final : public PodNominator {
   };
   using InFlightEntry = std::variant<InFlightPod, InFlightEvent>;
 
-  std::shared_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod) const;
+  // REQUIRES: key == PodKey(*pod).
+  std::shared_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod,
+                                                  std::string key) const;
   // Makes `p` (not in a container) this queue's own to write: a copy when
   // another queue may share it (ForkFrom).
   void Own(std::shared_ptr<QueuedPodInfo>& p) const;
@@ -274,7 +281,9 @@ class PriorityQueue final : public PodNominator {
   using UnschedulablePods = std::map<std::string, std::shared_ptr<QueuedPodInfo>, std::less<>>;
   Cow<UnschedulablePods> unschedulable_pods_;
   std::list<InFlightEntry> in_flight_;  // pods and events, in arrival order
-  std::unordered_map<std::string, std::list<InFlightEntry>::iterator> in_flight_pods_;
+  using InFlightPods = std::unordered_map<std::string, std::list<InFlightEntry>::iterator,
+                                          StringHash, std::equal_to<>>;
+  InFlightPods in_flight_pods_;  // by key
   Nominator nominator_;
   int64_t scheduling_cycle_ = 0;
 };

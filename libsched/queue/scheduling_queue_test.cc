@@ -100,7 +100,7 @@ class QueueTest : public ::testing::Test {
     std::vector<std::string> out;
     while (auto p = q_->Pop()) {
       out.push_back(p->pod->name);
-      q_->Done(*p->pod);
+      q_->Done(p->key);
     }
     return out;
   }
@@ -289,7 +289,7 @@ TEST_F(QueueTest, EventsBeforePopOrAfterDoneAreNotReplayed) {
   q_->Add(P("other", -1));
   auto p = q_->Pop();
   auto other = q_->Pop();
-  q_->Done(*other->pod);
+  q_->Done(other->key);
   q_->MoveAllToActiveOrBackoffQueue(kNodeLabel, {}, N("n"));  // during p's cycle
   p->unschedulable_plugins = {"barPlugin"};
   ASSERT_TRUE(q_->AddUnschedulableIfNotPresent(std::move(p)).IsSuccess());
@@ -307,7 +307,7 @@ TEST_F(QueueTest, EventsBeforePopOrAfterDoneAreNotReplayed) {
   qq->unschedulable_plugins = {"barPlugin"};
   ASSERT_TRUE(q_->AddUnschedulableIfNotPresent(std::move(qq)).IsSuccess());
   EXPECT_EQ(Where("q"), "Unschedulable");
-  q_->Done(*r->pod);
+  q_->Done(r->key);
   EXPECT_EQ(q_->NumInFlight(), 0u);
 }
 
@@ -345,7 +345,7 @@ TEST_F(QueueTest, AddUnschedulableOfAQueuedPodIsAnError) {
   auto p = q_->Pop();
   q_->Add(P("p"));  // re-added while in flight: an update of the in-flight pod
   EXPECT_EQ(Where("p"), "InFlight");
-  q_->Done(*p->pod);
+  q_->Done(p->key);
   q_->Add(P("p"));
   EXPECT_EQ(Where("p"), "Active");
   const Status s = q_->AddUnschedulableIfNotPresent(std::move(p));

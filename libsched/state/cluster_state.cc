@@ -39,12 +39,12 @@ template <class T, size_t N>
 void MakeOwn(std::array<T, N>& members) {
   for (T& m : members) MakeOwn(m);
 }
-template <class K, class V, size_t kShards>
-void MakeOwn(CowMap<K, V, kShards>& m) {
+template <class K, class V, size_t kShards, class Hash>
+void MakeOwn(CowMap<K, V, kShards, Hash>& m) {
   m.UnshareAll([](V&) {});
 }
 // UnshareAll's own last step: the NodeInfos' copies go into by_index_.
-void MakeOwn(CowMap<std::string, std::shared_ptr<NodeInfo>, 64>&) {}
+void MakeOwn(CowMap<std::string, std::shared_ptr<NodeInfo>, 64, StringHash>&) {}
 void MakeOwn(PodLabelIndex& index) { index.UnshareAll(); }
 // Shared on purpose (the family's).
 void MakeOwn(std::shared_ptr<Interner>&) {}
@@ -409,10 +409,9 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
 }
 
 bool ClusterState::RemovePod(std::string_view key) {
-  const std::string k(key);
-  if (!pods_.Contains(k)) return false;
-  auto& shard = pods_.MutableShard(k, log());
-  auto it = shard.find(k);
+  if (!pods_.Contains(key)) return false;
+  auto& shard = pods_.MutableShard(key, log());
+  auto it = shard.find(key);
   const Pod& pod = *it->second;
   const std::string node_name = pod.node_name;
   NodeInfo& info = MutableInfo(node_name);
@@ -670,12 +669,12 @@ const CSIDriver* ClusterState::FindCSIDriver(std::string_view name) const {
 void ClusterState::AssumePod(std::shared_ptr<const Pod> pod) { UpsertPod(std::move(pod)); }
 
 std::shared_ptr<const Pod> ClusterState::GetPod(std::string_view key) const {
-  const std::shared_ptr<const Pod>* pod = pods_.Find(std::string(key));
+  const std::shared_ptr<const Pod>* pod = pods_.Find(key);
   return pod == nullptr ? nullptr : *pod;
 }
 
 const NodeInfo* ClusterState::FindNodeInfo(std::string_view name) const {
-  const std::shared_ptr<NodeInfo>* info = infos_.Find(std::string(name));
+  const std::shared_ptr<NodeInfo>* info = infos_.Find(name);
   return info == nullptr ? nullptr : info->get();
 }
 

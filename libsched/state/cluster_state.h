@@ -31,6 +31,7 @@
 #include "libsched/model/persistent_volume_claim.h"
 #include "libsched/model/pod.h"
 #include "libsched/model/storage_class.h"
+#include "libsched/model/string_hash.h"
 #include "libsched/model/volume_attachment.h"
 #include "libsched/model/workload.h"
 #include "libsched/state/affinity_term_index.h"
@@ -116,7 +117,7 @@ class ClusterState {
   // Assume: the pod is placed on `node_name` before it is bound, so the next
   // cycle sees it (cache.AssumePod). REQUIRES: pod->node_name == node_name.
   void AssumePod(std::shared_ptr<const Pod> pod);
-  bool HasPod(std::string_view key) const { return pods_.Contains(std::string(key)); }
+  bool HasPod(std::string_view key) const { return pods_.Contains(key); }
   // The bound or assumed pod with `key`, or null.
   std::shared_ptr<const Pod> GetPod(std::string_view key) const;
 
@@ -377,8 +378,8 @@ class ClusterState {
   std::shared_ptr<Interner> interner_ = std::make_shared<Interner>();
   // Every container below is shared with Clone()s until written (cow.h):
   // writes go through Mutable / MutableShard / MutableInfo.
-  CowMap<std::string, std::shared_ptr<NodeInfo>, 64> infos_;   // by node name
-  CowMap<std::string, std::shared_ptr<const Pod>, 256> pods_;  // by PodKey
+  CowMap<std::string, std::shared_ptr<NodeInfo>, 64, StringHash> infos_;  // by node name
+  CowMap<std::string, std::shared_ptr<const Pod>, 256, StringHash> pods_;  // by PodKey
   Cow<std::vector<const NodeInfo*>> by_index_;                 // by NodeInfo::index(); null: free
   PodLabelIndex pod_labels_;                                   // copy-on-write per group
   Cow<AffinityTermIndex> affinity_terms_;

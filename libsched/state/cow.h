@@ -30,6 +30,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -82,21 +83,28 @@ class CowMap {
   static_assert((kShards & (kShards - 1)) == 0, "kShards: a power of two");
 
  public:
-  using Shard = std::unordered_map<K, V, Hash>;
+  // std::equal_to<>: with a transparent Hash (StringHash), lookups take a
+  // string_view without building a key.
+  using Shard = std::unordered_map<K, V, Hash, std::equal_to<>>;
 
-  // The value under `key`, or null.
-  const V* Find(const K& key) const {
+  // The value under `key` (a K, or what Hash and K compare with), or null.
+  template <class Q>
+  const V* Find(const Q& key) const {
     if (table_ == nullptr) return nullptr;
     const Shard* s = (*table_)[ShardOf(key)].get();
     if (s == nullptr) return nullptr;
     auto it = s->find(key);
     return it == s->end() ? nullptr : &it->second;
   }
-  bool Contains(const K& key) const { return Find(key) != nullptr; }
+  template <class Q>
+  bool Contains(const Q& key) const {
+    return Find(key) != nullptr;
+  }
   // The shard that holds (or will hold) `key`, this copy's own: the table
   // and the shard are cloned first when shared. Change it with the undo
   // helpers (undo::TryEmplace, undo::Erase, ...).
-  Shard& MutableShard(const K& key, UndoLog* log) {
+  template <class Q>
+  Shard& MutableShard(const Q& key, UndoLog* log) {
     Table& t = Unshare(table_, log);
     return Unshare(t[ShardOf(key)], log);
   }
@@ -130,7 +138,8 @@ class CowMap {
 
  private:
   using Table = std::array<std::shared_ptr<Shard>, kShards>;
-  static size_t ShardOf(const K& key) {
+  template <class Q>
+  static size_t ShardOf(const Q& key) {
     // The high bits of a multiplicative mix: the shard's own buckets use
     // the hash's low bits.
     const uint64_t h = static_cast<uint64_t>(Hash()(key)) * 0x9E3779B97F4A7C15ULL;

@@ -4,7 +4,10 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "libsched/model/string_hash.h"
 
 namespace sched {
 namespace cow_test {
@@ -115,6 +118,43 @@ TEST(CowMapTest, RollbackRestoresTheSharedMap) {
   EXPECT_EQ(Dump(b), Dump(a));
   Put(a, "a", 5);  // and the two are still apart
   EXPECT_EQ(*b.Find("a"), 1);
+}
+
+// A map with a transparent hash is looked up by string_view (no key
+// built): the view must land in the shard and bucket its string went to.
+TEST(CowMapTest, TransparentHashFindsByStringView) {
+  CowMap<std::string, int, 4, StringHash> m;
+  const std::vector<std::string> keys = {"default/pod-1", "default/pod-12345678901234567890",
+                                         "kube-system/dns", "node-0042", ""};
+  for (size_t i = 0; i < keys.size(); ++i) {
+    undo::TryEmplace(nullptr, m.MutableShard(keys[i], nullptr), keys[i], static_cast<int>(i));
+  }
+  // Views into one buffer, none of them NUL-terminated where it ends.
+  const std::string buffer = "default/pod-12345678901234567890|kube-system/dnsX";
+  struct Case {
+    std::string_view key;
+    int want;  // -1: absent
+  };
+  const std::vector<Case> cases = {
+      {std::string_view(buffer).substr(0, 13), 0},  // "default/pod-1"
+      {std::string_view(buffer).substr(0, 32), 1},
+      {std::string_view(buffer).substr(33, 15), 2},  // "kube-system/dns"
+      {std::string_view(buffer).substr(33, 16), -1},
+      {std::string_view(buffer).substr(0, 12), -1},  // "default/pod-"
+      {std::string_view(), 4},
+  };
+  for (const Case& c : cases) {
+    const int* got = m.Find(c.key);
+    if (c.want < 0) {
+      EXPECT_EQ(got, nullptr) << c.key;
+      EXPECT_FALSE(m.Contains(c.key)) << c.key;
+    } else {
+      ASSERT_NE(got, nullptr) << c.key;
+      EXPECT_EQ(*got, c.want) << c.key;
+      auto& shard = m.MutableShard(c.key, nullptr);
+      EXPECT_NE(shard.find(c.key), shard.end()) << c.key;
+    }
+  }
 }
 
 TEST(CowMapTest, UnshareAllLeavesNothingShared) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <list>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -133,6 +134,31 @@ TEST(UndoLogTest, NestedUnits) {
 }
 
 // Not recording (outside Begin..Commit), the helpers only change.
+// SaveShared restores an object others own, and keeps no record (nor the
+// object alive) for one the caller alone owns: no rollback can show it.
+TEST(UndoLogTest, SaveSharedSavesOnlyWhatOthersOwn) {
+  struct Case {
+    bool others_own;
+    std::string want_after_rollback;  // the other owner's view
+  };
+  for (const Case& c : std::vector<Case>{{true, "before"}, {false, ""}}) {
+    UndoLog log;
+    auto p = std::make_shared<std::string>("before");
+    std::shared_ptr<std::string> other = c.others_own ? p : nullptr;
+    const std::weak_ptr<std::string> watch = p;
+    log.Begin();
+    undo::SaveShared(&log, p);
+    *p = "after";
+    p.reset();
+    // A sole owner's object went with its last pointer: nothing kept it.
+    EXPECT_EQ(watch.expired(), !c.others_own) << c.others_own;
+    log.Rollback();
+    if (other != nullptr) {
+      EXPECT_EQ(*other, c.want_after_rollback);
+    }
+  }
+}
+
 TEST(UndoLogTest, NotRecordingChangesOnly) {
   for (const Case& c : Cases()) {
     UndoLog log;
