@@ -156,11 +156,9 @@ void Save(UndoLog* log, T& slot) {
 // Saves *p before the caller changes it, keeping the object alive until
 // the record runs: a newer record may drop its last other owner (an undone
 // insertion into the map that owns it), and undo writes into it after.
-// An object p alone owns (made in this unit, or a private copy) is in no
-// structure nor record that a rollback restores: nothing to save.
 template <class T>
 void SaveShared(UndoLog* log, const std::shared_ptr<T>& p) {
-  if (log == nullptr || !log->recording() || p.use_count() == 1) return;
+  if (log == nullptr || !log->recording()) return;
   log->Reserve();
   static_assert(std::is_nothrow_move_assignable_v<T>);
   log->Record([p, old = std::make_unique<T>(*p)]() noexcept { *p = std::move(*old); });
