@@ -167,9 +167,12 @@ ApiStatus DecodePodAffinity(const cJSON* spec, const JsonPath& path, Interner& i
   if (errors.size() == 1) {
     msg = errors[0];
   } else if (errors.size() > 1) {
-    msg = "[";
-    for (size_t i = 0; i < errors.size(); ++i) msg += (i ? ", " : "") + errors[i];
-    msg += "]";
+    msg.assign(1, '[');  // not = "[": GCC 12's -Wrestrict misfires on it at -O3
+    for (size_t i = 0; i < errors.size(); ++i) {
+      if (i > 0) msg += ", ";
+      msg += errors[i];
+    }
+    msg += ']';
   }
   return ApiStatus();
 }

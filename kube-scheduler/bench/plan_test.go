@@ -20,7 +20,8 @@ func TestLoadPlanEntry(t *testing.T) {
 		{"SchedulingBasic", "5000Nodes_10000Pods", 5000, "5000Nodes_10000Pods", 1, 10000, ""},
 		{"SchedulingBasic", "5000Nodes_10000Pods", 500, "5000Nodes_10000Pods", 0.1, 1000, ""},
 		{"SchedulingNodeAffinity", "5000Nodes_10000Pods", 5000, "5000Nodes_10000Pods", 1, 10000, ""},
-		{"SchedulingOwnedPods", "5000Nodes_10000Pods", 5000, "", 0, 0, "no workload entry 5000Nodes_10000Pods"},
+		{"SchedulingOwnedPods", "5000Nodes_10000Pods", 5000, "5000Nodes_10000Pods", 1, 10000, ""},
+		{"TopologySpreading", "5000Nodes_10000Pods", 5000, "", 0, 0, "no workload entry 5000Nodes_10000Pods"},
 	} {
 		t.Run(tc.workload+"/"+tc.entry, func(t *testing.T) {
 			p, err := loadPlan("../../bench/corpus", tc.workload, tc.nodes, tc.entry)

@@ -122,8 +122,10 @@ Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
     // Upstream drops zero-weight and empty terms before parsing the rest.
     const bool empty = p.match_expressions.empty() && p.match_fields.empty();
     if (terms[i].weight != 0 && !empty && !p.valid) {
-      return Status::Error("[" + std::to_string(i) +
-                           "]: invalid preferredDuringSchedulingIgnoredDuringExecution term");
+      std::string msg = "[";
+      msg += std::to_string(i);
+      msg += "]: invalid preferredDuringSchedulingIgnoredDuringExecution term";
+      return Status::Error(std::move(msg));
     }
   }
   if (terms.empty() && args_.added_preferred.empty()) return Status(Code::kSkip);

@@ -240,8 +240,11 @@ bool Scheduler::RunPreFilters(CycleState& cs, const Pod& pod, const ClusterState
     if (!restriction->all_nodes) {
       std::string list;
       std::sort(restricting.begin(), restricting.end());
-      for (auto n : restricting) list += (list.empty() ? "" : " ") + std::string(n);
-      r.owned_messages.push_back("node(s) didn't satisfy plugin(s) [" + list + "]");
+      for (auto n : restricting) {
+        if (!list.empty()) list += ' ';
+        list += n;
+      }
+      r.owned_messages.push_back("node(s) didn't satisfy plugin(s) [" + list + ']');
       r.absent_status = Status(Code::kUnschedulableAndUnresolvable, r.owned_messages.back());
     }
     return true;

@@ -43,7 +43,18 @@ struct ScanCase {
   size_t count;  // JsonScan::npos: no large array found
 };
 
-void PrintTo(const ScanCase& c, std::ostream* os) { *os << c.text.substr(0, 40); }
+// Bytes outside printable ASCII as \xNN: gtest's XML report (which meson
+// parses) must stay valid UTF-8.
+void PrintTo(const ScanCase& c, std::ostream* os) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const unsigned char b : c.text.substr(0, 40)) {
+    if (b >= 0x20 && b < 0x7f) {
+      *os << static_cast<char>(b);
+    } else {
+      *os << "\\x" << kHex[b >> 4] << kHex[b & 15];
+    }
+  }
+}
 
 class ScanJsonTest : public ::testing::TestWithParam<ScanCase> {};
 
