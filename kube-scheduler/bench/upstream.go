@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -235,7 +236,7 @@ func rollOver(ctx context.Context, client *fake.Clientset, s *scheduler.Schedule
 				}
 			}
 			if time.Now().After(deadline) {
-				return 0, fmt.Errorf("rollover: after a minute the scheduler's cache still differs from the watcher (%s)", cacheState(s, len(nodes), w))
+				return 0, fmt.Errorf("rollover: after a minute the scheduler's cache still differs from the watcher (%s)", cacheState(s, nodes, w))
 			}
 			select {
 			case <-ctx.Done():
@@ -259,12 +260,31 @@ func cacheHolds(s *scheduler.Scheduler, nodes int, w *watcher) bool {
 	return pods == len(w.placements)
 }
 
-// cacheState says what cacheHolds compares, for an error.
-func cacheState(s *scheduler.Scheduler, nodes int, w *watcher) string {
+// cacheState says what cacheHolds compares, for an error, and what the
+// cache holds that the cluster does not: nodes not in `nodes` (a deleted
+// node kept for its pods) with their pods, and the assumed pods.
+func cacheState(s *scheduler.Scheduler, nodes []*v1.Node, w *watcher) string {
 	pods, err := s.Cache.PodCount()
+	live := map[string]bool{}
+	for _, n := range nodes {
+		live[n.Name] = true
+	}
+	dump := s.Cache.Dump()
+	var extra []string
+	for name, info := range dump.Nodes {
+		if live[name] {
+			continue
+		}
+		var on []string
+		for _, p := range info.GetPods() {
+			on = append(on, key(p.GetPod()))
+		}
+		extra = append(extra, fmt.Sprintf("%s (node object %t) with pods %v", name, info.Node() != nil, on))
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return fmt.Sprintf("cache: %d nodes, %d pods (err %v); watcher: %d nodes, %d bound pods", s.Cache.NodeCount(), pods, err, nodes, len(w.placements))
+	return fmt.Sprintf("cache: %d nodes, %d pods (err %v); watcher: %d nodes, %d bound pods; cache's other nodes: %v; assumed pods: %v",
+		s.Cache.NodeCount(), pods, err, len(nodes), len(w.placements), extra, sets.List(dump.AssumedPods))
 }
 
 // deletePod deletes a pod; one already gone (drained with its node) is fine.
