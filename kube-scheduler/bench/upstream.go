@@ -201,6 +201,7 @@ func rollOver(ctx context.Context, client *fake.Clientset, s *scheduler.Schedule
 				return 0, err
 			}
 		}
+		var added []*v1.Node
 		for i := 0; i < p.rollover.replaceNodes && len(spare) > 0; i++ {
 			for _, k := range w.podsOn(nodes[0].Name) {
 				ns, name, _ := strings.Cut(k, "/")
@@ -213,39 +214,56 @@ func rollOver(ctx context.Context, client *fake.Clientset, s *scheduler.Schedule
 				return 0, err
 			}
 			drained = append(drained, nodes[0].Name)
-			if _, err := client.CoreV1().Nodes().Create(ctx, spare[0], metav1.CreateOptions{}); err != nil {
+			added = append(added, spare[0])
+			nodes, spare = nodes[1:], spare[1:]
+		}
+		// The new nodes come once the cache holds the deletions: with both
+		// on their way its node count already matches while it still holds
+		// a drained node, and the next round could bind a pod to that node.
+		if err := waitForCache(ctx, client, s, w, gone, drained, nodes); err != nil {
+			return 0, err
+		}
+		for _, n := range added {
+			if _, err := client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{}); err != nil {
 				return 0, err
 			}
-			nodes, spare = append(nodes[1:], spare[0]), spare[1:]
+			nodes = append(nodes, n)
 		}
-		// The next round starts once the informer has delivered the
-		// deletions and the scheduler's cache holds them (its handlers run
-		// apart from the watcher's), as the engine drivers' next round does.
-		// A pending pod bound to a drained node between its pods' listing
-		// and the node's deletion is deleted as the pod garbage collector
-		// does (pkg/controller/podgc): otherwise the cache keeps that node's
-		// entry for its pod and never holds len(nodes) nodes.
-		deadline := time.Now().Add(time.Minute)
-		for w.anyBound(gone) || !cacheHolds(s, len(nodes), w) {
-			for _, node := range drained {
-				for _, k := range w.podsOn(node) {
-					ns, name, _ := strings.Cut(k, "/")
-					if err := deletePod(ctx, client, ns, name); err != nil {
-						return 0, err
-					}
-				}
-			}
-			if time.Now().After(deadline) {
-				return 0, fmt.Errorf("rollover: after a minute the scheduler's cache still differs from the watcher (%s)", cacheState(s, nodes, w))
-			}
-			select {
-			case <-ctx.Done():
-				return 0, fmt.Errorf("interrupted: %w", ctx.Err())
-			case <-time.After(time.Millisecond):
-			}
+		if err := waitForCache(ctx, client, s, w, nil, drained, nodes); err != nil {
+			return 0, err
 		}
 	}
 	return left, nil
+}
+
+// waitForCache returns once the informer has delivered the deletions of
+// `gone` and the scheduler's cache holds `nodes` and the pods the watcher
+// sees bound (its handlers run apart from the watcher's), as the engine
+// drivers' next step does. A pending pod bound to a drained node between
+// its pods' listing and the node's deletion is deleted as the pod garbage
+// collector does (pkg/controller/podgc): otherwise the cache keeps that
+// node's entry for its pod. It fails after a minute, saying what differs.
+func waitForCache(ctx context.Context, client *fake.Clientset, s *scheduler.Scheduler, w *watcher, gone, drained []string, nodes []*v1.Node) error {
+	deadline := time.Now().Add(time.Minute)
+	for w.anyBound(gone) || !cacheHolds(s, len(nodes), w) {
+		for _, node := range drained {
+			for _, k := range w.podsOn(node) {
+				ns, name, _ := strings.Cut(k, "/")
+				if err := deletePod(ctx, client, ns, name); err != nil {
+					return err
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("rollover: after a minute the scheduler's cache still differs from the watcher (%s)", cacheState(s, nodes, w))
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("interrupted: %w", ctx.Err())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return nil
 }
 
 // cacheHolds reports whether the scheduler's cache has `nodes` nodes and
