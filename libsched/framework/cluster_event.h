@@ -66,7 +66,7 @@ enum class EventResource : uint8_t {
   kVolumeAttachment,
   kResourceClaim,
   kResourceSlice,
-  kDeviceClass,
+  kDeviceClass,  // last: ClusterEvent::Label's table ends with it
 };
 
 // Upstream's resource string ("Pod", "storage.k8s.io/CSINode", "*", ...).

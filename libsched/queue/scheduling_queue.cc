@@ -21,7 +21,6 @@ uint64_t NewOwner() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-
 }  // namespace
 
 PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints,
