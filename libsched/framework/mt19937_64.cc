@@ -40,17 +40,18 @@ inline uint64_t Tempered(uint64_t z) {
   for (size_t k = 0; k < kN; ++k) out[k] = Tempered(x[k]);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-// The same loops at 4 lanes with 3-operand instructions, on CPUs with
-// AVX2: a third of the instructions of the baseline (SSE2) build. Chosen
-// at run time, so the library still runs on any x86-64.
-[[gnu::target("avx2")]] void TwistAndTemperAvx2(uint64_t* x, uint64_t* out) {
-  TwistAndTemper(x, out);
-}
-void TwistAndTemperBaseline(uint64_t* x, uint64_t* out) { TwistAndTemper(x, out); }
-#endif
-
 }  // namespace
+
+#if defined(__x86_64__) && defined(__GNUC__)
+namespace mt19937_64_kernels {
+// The same loops at 4 lanes with 3-operand instructions: a third of the
+// instructions of the baseline (SSE2) build. Chosen at run time, so the
+// library still runs on any x86-64.
+[[gnu::target("avx2")]] void Avx2(uint64_t* x, uint64_t* out) { TwistAndTemper(x, out); }
+void Baseline(uint64_t* x, uint64_t* out) { TwistAndTemper(x, out); }
+bool Avx2Supported() { return __builtin_cpu_supports("avx2"); }
+}  // namespace mt19937_64_kernels
+#endif
 
 Mt19937_64::Mt19937_64(result_type seed) : p_(kN) {
   x_[0] = seed;
@@ -61,8 +62,8 @@ Mt19937_64::Mt19937_64(result_type seed) : p_(kN) {
 
 void Mt19937_64::Refill() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  avx2 ? TwistAndTemperAvx2(x_, out_) : TwistAndTemperBaseline(x_, out_);
+  static const bool avx2 = mt19937_64_kernels::Avx2Supported();
+  avx2 ? mt19937_64_kernels::Avx2(x_, out_) : mt19937_64_kernels::Baseline(x_, out_);
 #else
   TwistAndTemper(x_, out_);
 #endif

@@ -44,6 +44,19 @@ class Mt19937_64 {
   size_t p_;                  // the next output's position; 312: twist first
 };
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// The loops of one refill, by instruction set: x holds the 312 state words
+// (twisted in place), out gets them tempered. Refill picks one once per
+// process (AVX2 where the CPU has it); tests run each on any machine, so
+// the baseline (SSE2) build is checked on an AVX2 host too.
+namespace mt19937_64_kernels {
+void Baseline(uint64_t* x, uint64_t* out);
+// REQUIRES: Avx2Supported().
+void Avx2(uint64_t* x, uint64_t* out);
+bool Avx2Supported();
+}  // namespace mt19937_64_kernels
+#endif
+
 // std::uniform_int_distribution<uint64_t>(0, n - 1)(g) as libstdc++
 // computes it (Lemire's multiply and its rejection rule, taking the same
 // outputs of g), inlined for the tie draws. REQUIRES: n > 0.
