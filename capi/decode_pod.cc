@@ -2,6 +2,7 @@
 // (PodRequests over the containers, with InPlacePodVerticalScaling status),
 // host ports and images, as kube-scheduler v1.36 reads them.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include "capi/decode.h"
 #include "capi/json_reader.h"
 #include "capi/limits.h"
+#include "capi/present_members.h"
 #include "libsched/model/label_syntax.h"
 #include "libsched/model/pod_requests.h"
 #include "libsched/model/timestamp.h"
@@ -185,13 +187,23 @@ ContainerResources EffectiveRequests(const ResourceList& spec, const ContainerSt
 
 ApiStatus DecodeHostPorts(const cJSON* container, const JsonPath& path,
                           std::vector<HostPort>* out) {
+  // Most ports are container ports only: their lookups are skipped.
+  static constexpr std::array<std::string_view, 3> kPortMembers = {"hostPort", "hostIP",
+                                                                   "protocol"};
   return ForEachElement(container, "ports", path, [&](const cJSON* v, const JsonPath& p) {
     CAPI_RETURN_IF_ERROR(AsObject(v, p));
     int32_t host_port = 0;
     std::string_view host_ip, protocol;
-    CAPI_RETURN_IF_ERROR(GetInt32(v, "hostPort", p, &host_port));
-    CAPI_RETURN_IF_ERROR(GetString(v, "hostIP", p, &host_ip));
-    CAPI_RETURN_IF_ERROR(GetString(v, "protocol", p, &protocol));
+    const PresentMembers has(v, kPortMembers);
+    if (has.Has(MemberIndex(kPortMembers, "hostPort"))) {
+      CAPI_RETURN_IF_ERROR(GetInt32(v, "hostPort", p, &host_port));
+    }
+    if (has.Has(MemberIndex(kPortMembers, "hostIP"))) {
+      CAPI_RETURN_IF_ERROR(GetString(v, "hostIP", p, &host_ip));
+    }
+    if (has.Has(MemberIndex(kPortMembers, "protocol"))) {
+      CAPI_RETURN_IF_ERROR(GetString(v, "protocol", p, &protocol));
+    }
     HostPort hp;
     if (protocol.empty() || protocol == "TCP") {
       hp.protocol = Protocol::kTCP;
@@ -491,48 +503,75 @@ ApiStatus DecodeToleration(const cJSON* v, const JsonPath& path, Interner& in,
   return ApiStatus();
 }
 
+// The members of spec that DecodeSpec reads, for PresentMembers.
+constexpr std::array<std::string_view, 14> kSpecMembers = {
+    "nodeName",    "schedulerName",   "priority",       "preemptionPolicy",
+    "nodeSelector", "affinity",        "topologySpreadConstraints",
+    "tolerations", "schedulingGates", "initContainers", "containers",
+    "volumes",     "overhead",        "resources",
+};
+consteval size_t Spec(std::string_view name) { return MemberIndex(kSpecMembers, name); }
+
 ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
                      const PodStatus& status, Pod* pod) {
   const cJSON* spec;
   CAPI_RETURN_IF_ERROR(GetObject(obj, "spec", path, &spec));
   if (spec == nullptr) return ApiStatus();
   const JsonPath sp = path.Child("spec");
+  // Each lookup below is skipped when spec lacks its member: it would find
+  // nothing and change nothing.
+  const PresentMembers has(spec, kSpecMembers);
 
   std::string_view node_name, scheduler_name;
-  CAPI_RETURN_IF_ERROR(GetString(spec, "nodeName", sp, &node_name));
-  CAPI_RETURN_IF_ERROR(GetString(spec, "schedulerName", sp, &scheduler_name));
+  if (has.Has(Spec("nodeName"))) CAPI_RETURN_IF_ERROR(GetString(spec, "nodeName", sp, &node_name));
+  if (has.Has(Spec("schedulerName"))) {
+    CAPI_RETURN_IF_ERROR(GetString(spec, "schedulerName", sp, &scheduler_name));
+  }
   pod->node_name = node_name;
   if (!scheduler_name.empty()) pod->scheduler_name = scheduler_name;
-  CAPI_RETURN_IF_ERROR(GetInt32(spec, "priority", sp, &pod->priority));
+  if (has.Has(Spec("priority"))) {
+    CAPI_RETURN_IF_ERROR(GetInt32(spec, "priority", sp, &pod->priority));
+  }
   std::string_view preemption_policy;
-  CAPI_RETURN_IF_ERROR(GetString(spec, "preemptionPolicy", sp, &preemption_policy));
+  if (has.Has(Spec("preemptionPolicy"))) {
+    CAPI_RETURN_IF_ERROR(GetString(spec, "preemptionPolicy", sp, &preemption_policy));
+  }
   if (preemption_policy == "Never") {
     pod->preempt_never = true;
   } else if (!preemption_policy.empty() && preemption_policy != "PreemptLowerPriority") {
     return Unsupported(sp.Child("preemptionPolicy"), preemption_policy,
                        {"Never", "PreemptLowerPriority"});
   }
-  CAPI_RETURN_IF_ERROR(DecodeNodeSelector(spec, sp, in, pod));
-  CAPI_RETURN_IF_ERROR(DecodeNodeAffinity(spec, sp, in, pod));
-  CAPI_RETURN_IF_ERROR(DecodePodAffinity(spec, sp, in, pod));
-  CAPI_RETURN_IF_ERROR(DecodeTopologySpreadConstraints(spec, sp, in, pod));
-  CAPI_RETURN_IF_ERROR(
-      ForEachElement(spec, "tolerations", sp, [&](const cJSON* t, const JsonPath& p) {
-        return DecodeToleration(t, p, in, &pod->tolerations);
-      }));
-  CAPI_RETURN_IF_ERROR(
-      ForEachElement(spec, "schedulingGates", sp, [&](const cJSON* g, const JsonPath& p) {
-        CAPI_RETURN_IF_ERROR(AsObject(g, p));
-        std::string_view gate;
-        CAPI_RETURN_IF_ERROR(GetString(g, "name", p, &gate));
-        pod->scheduling_gates.emplace_back(gate);
-        return ApiStatus();
-      }));
+  if (has.Has(Spec("nodeSelector"))) CAPI_RETURN_IF_ERROR(DecodeNodeSelector(spec, sp, in, pod));
+  if (has.Has(Spec("affinity"))) {
+    CAPI_RETURN_IF_ERROR(DecodeNodeAffinity(spec, sp, in, pod));
+    CAPI_RETURN_IF_ERROR(DecodePodAffinity(spec, sp, in, pod));
+  }
+  if (has.Has(Spec("topologySpreadConstraints"))) {
+    CAPI_RETURN_IF_ERROR(DecodeTopologySpreadConstraints(spec, sp, in, pod));
+  }
+  if (has.Has(Spec("tolerations"))) {
+    CAPI_RETURN_IF_ERROR(
+        ForEachElement(spec, "tolerations", sp, [&](const cJSON* t, const JsonPath& p) {
+          return DecodeToleration(t, p, in, &pod->tolerations);
+        }));
+  }
+  if (has.Has(Spec("schedulingGates"))) {
+    CAPI_RETURN_IF_ERROR(
+        ForEachElement(spec, "schedulingGates", sp, [&](const cJSON* g, const JsonPath& p) {
+          CAPI_RETURN_IF_ERROR(AsObject(g, p));
+          std::string_view gate;
+          CAPI_RETURN_IF_ERROR(GetString(g, "name", p, &gate));
+          pod->scheduling_gates.emplace_back(gate);
+          return ApiStatus();
+        }));
+  }
   CAPI_RETURN_IF_ERROR(DecodePodResourceClaims(obj, path, spec, pod));
 
   PodResourceSpec resources;
   // Init containers first: GetHostPorts and sumImageScores list them first.
   for (const bool init : {true, false}) {
+    if (!has.Has(init ? Spec("initContainers") : Spec("containers"))) continue;
     CAPI_RETURN_IF_ERROR(ForEachElement(
         spec, init ? "initContainers" : "containers", sp,
         [&](const cJSON* c, const JsonPath& p) {
@@ -541,31 +580,46 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
         }));
   }
   // Image volumes (ImageVolume, GA in v1.36) count for ImageLocality too.
-  CAPI_RETURN_IF_ERROR(
-      ForEachElement(spec, "volumes", sp, [&](const cJSON* v, const JsonPath& p) {
-        CAPI_RETURN_IF_ERROR(DecodePodVolume(v, p, pod->name, &pod->volumes));
-        const cJSON* image;
-        CAPI_RETURN_IF_ERROR(GetObject(v, "image", p, &image));
-        if (image == nullptr) return ApiStatus();
-        std::string_view reference;
-        CAPI_RETURN_IF_ERROR(GetString(image, "reference", p.Child("image"), &reference));
-        pod->images.push_back(InternImageName(in, reference));
-        return ApiStatus();
-      }));
-
-  const cJSON* overhead;
-  CAPI_RETURN_IF_ERROR(Member(spec, "overhead", sp, &overhead));
-  if (overhead != nullptr) {
-    ResourceList list;
-    CAPI_RETURN_IF_ERROR(DecodeResourceList(overhead, sp.Child("overhead"), in, &list));
-    resources.overhead = std::move(list.amounts);
+  if (has.Has(Spec("volumes"))) {
+    CAPI_RETURN_IF_ERROR(
+        ForEachElement(spec, "volumes", sp, [&](const cJSON* v, const JsonPath& p) {
+          CAPI_RETURN_IF_ERROR(DecodePodVolume(v, p, pod->name, &pod->volumes));
+          const cJSON* image;
+          CAPI_RETURN_IF_ERROR(GetObject(v, "image", p, &image));
+          if (image == nullptr) return ApiStatus();
+          std::string_view reference;
+          CAPI_RETURN_IF_ERROR(GetString(image, "reference", p.Child("image"), &reference));
+          pod->images.push_back(InternImageName(in, reference));
+          return ApiStatus();
+        }));
   }
-  CAPI_RETURN_IF_ERROR(DecodePodLevel(spec, sp, in, status, &resources.pod_level));
+
+  if (has.Has(Spec("overhead"))) {
+    const cJSON* overhead;
+    CAPI_RETURN_IF_ERROR(Member(spec, "overhead", sp, &overhead));
+    if (overhead != nullptr) {
+      ResourceList list;
+      CAPI_RETURN_IF_ERROR(DecodeResourceList(overhead, sp.Child("overhead"), in, &list));
+      resources.overhead = std::move(list.amounts);
+    }
+  }
+  if (has.Has(Spec("resources"))) {
+    CAPI_RETURN_IF_ERROR(DecodePodLevel(spec, sp, in, status, &resources.pod_level));
+  }
 
   pod->requests = PodRequests(resources);
   pod->non_zero_requests = PodNonZeroRequests(resources);
   pod->non_zero_container_requests = PodNonZeroContainerRequests(resources);
   return ApiStatus();
+}
+
+// The members of metadata that DecodePod reads besides the name.
+constexpr std::array<std::string_view, 7> kMetadataMembers = {
+    "namespace", "uid",         "creationTimestamp", "deletionTimestamp",
+    "labels",    "ownerReferences", "annotations",
+};
+consteval size_t Metadata(std::string_view name) {
+  return MemberIndex(kMetadataMembers, name);
 }
 
 }  // namespace
@@ -579,22 +633,32 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   std::string_view name, ns, uid, created;
   CAPI_RETURN_IF_ERROR(DecodeName(obj, path, &meta, &name));
   const JsonPath mp = path.Child("metadata");
-  CAPI_RETURN_IF_ERROR(GetString(meta, "namespace", mp, &ns));
+  // Lookups of members metadata lacks are skipped, as in DecodeSpec.
+  const PresentMembers has(meta, kMetadataMembers);
+  if (has.Has(Metadata("namespace"))) CAPI_RETURN_IF_ERROR(GetString(meta, "namespace", mp, &ns));
   CAPI_RETURN_IF_ERROR(CheckMaxLen(ns, mp.Child("namespace"), "", kMaxNamespaceBytes));
-  CAPI_RETURN_IF_ERROR(GetString(meta, "uid", mp, &uid));
-  CAPI_RETURN_IF_ERROR(GetString(meta, "creationTimestamp", mp, &created));
-  const cJSON* deleted;
-  CAPI_RETURN_IF_ERROR(Member(meta, "deletionTimestamp", mp, &deleted));
+  if (has.Has(Metadata("uid"))) CAPI_RETURN_IF_ERROR(GetString(meta, "uid", mp, &uid));
+  if (has.Has(Metadata("creationTimestamp"))) {
+    CAPI_RETURN_IF_ERROR(GetString(meta, "creationTimestamp", mp, &created));
+  }
+  const cJSON* deleted = nullptr;
+  if (has.Has(Metadata("deletionTimestamp"))) {
+    CAPI_RETURN_IF_ERROR(Member(meta, "deletionTimestamp", mp, &deleted));
+  }
   if (deleted != nullptr) {
     std::string_view ignored;
     CAPI_RETURN_IF_ERROR(AsString(deleted, mp.Child("deletionTimestamp"), &ignored));
   }
-  const cJSON* labels;
-  CAPI_RETURN_IF_ERROR(Member(meta, "labels", mp, &labels));
+  const cJSON* labels = nullptr;
+  if (has.Has(Metadata("labels"))) CAPI_RETURN_IF_ERROR(Member(meta, "labels", mp, &labels));
   CAPI_RETURN_IF_ERROR(DecodeLabels(labels, mp.Child("labels"), in, &pod->labels));
-  CAPI_RETURN_IF_ERROR(DecodeControllerRef(meta, mp, pod.get()));
+  if (has.Has(Metadata("ownerReferences"))) {
+    CAPI_RETURN_IF_ERROR(DecodeControllerRef(meta, mp, pod.get()));
+  }
   const cJSON* annotations = nullptr;
-  CAPI_RETURN_IF_ERROR(GetObject(meta, "annotations", mp, &annotations));
+  if (has.Has(Metadata("annotations"))) {
+    CAPI_RETURN_IF_ERROR(GetObject(meta, "annotations", mp, &annotations));
+  }
   pod->mirror = annotations != nullptr &&
                 cJSON_GetObjectItemCaseSensitive(annotations, kMirrorPodAnnotation) != nullptr;
   pod->name = name;

@@ -64,22 +64,29 @@ std::optional<int64_t> ParseInt64(std::string_view s) {
   return static_cast<int64_t>(negative ? 0 - mag : mag);
 }
 
-std::optional<Suffix> InterpretSuffix(std::string_view s) {
-  struct Entry {
-    std::string_view name;
-    Suffix suffix;
-  };
-  static constexpr Entry kTable[] = {
-      {"", {false, 0}},    {"n", {false, -9}},  {"u", {false, -6}},
-      {"m", {false, -3}},  {"k", {false, 3}},   {"M", {false, 6}},
-      {"G", {false, 9}},   {"T", {false, 12}},  {"P", {false, 15}},
-      {"E", {false, 18}},  {"Ki", {true, 10}},  {"Mi", {true, 20}},
-      {"Gi", {true, 30}},  {"Ti", {true, 40}},  {"Pi", {true, 50}},
-      {"Ei", {true, 60}},
-  };
-  for (const Entry& e : kTable) {
-    if (e.name == s) return e.suffix;
+// The suffixes that are not exponents: "", n u m (10^-9, -6, -3), k M G T P
+// E (10^3 up to 10^18) and Ki Mi Gi Ti Pi Ei (2^10 up to 2^60).
+std::optional<Suffix> NamedSuffix(std::string_view s) {
+  constexpr std::string_view kDown = "num";
+  constexpr std::string_view kUp = "kMGTPE";
+  if (s.empty()) return Suffix{false, 0};
+  if (s.size() == 1) {
+    if (const size_t i = kDown.find(s[0]); i != std::string_view::npos) {
+      return Suffix{false, static_cast<int32_t>(3 * i) - 9};
+    }
+    if (const size_t i = kUp.find(s[0]); i != std::string_view::npos) {
+      return Suffix{false, static_cast<int32_t>(3 * (i + 1))};
+    }
+    return std::nullopt;
   }
+  if (s.size() != 2 || s[1] != 'i' || s[0] == 'k') return std::nullopt;
+  const size_t i = s[0] == 'K' ? 0 : kUp.find(s[0]);
+  if (i == std::string_view::npos) return std::nullopt;
+  return Suffix{true, static_cast<int32_t>(10 * (i + 1))};
+}
+
+std::optional<Suffix> InterpretSuffix(std::string_view s) {
+  if (const std::optional<Suffix> named = NamedSuffix(s)) return named;
   if (s.size() > 1 && (s[0] == 'e' || s[0] == 'E')) {
     const std::optional<int64_t> exp = ParseInt64(s.substr(1));
     if (!exp) return std::nullopt;
@@ -142,7 +149,45 @@ struct Parsed {
   std::optional<U128> nanos;  // nullopt: above kMaxNanos
 };
 
-std::optional<Parsed> Parse(std::string_view s) {
+constexpr U128 kBinaryCap = U128{static_cast<uint64_t>(kInt64Max)} * kNanosPerUnit;
+
+// The common form, digits and a named suffix ("100m", "500Mi", "2"), with at
+// most 15 digits so that they fit a uint64_t: what ParseGeneral returns for
+// it, without building digit strings. nullopt for any other form.
+std::optional<Parsed> ParsePlain(std::string_view s) {
+  constexpr size_t kMaxDigits = 15;
+  size_t pos = 0;
+  size_t num_len = 0;  // digits after the leading zeros, as ParseGeneral's num
+  uint64_t v = 0;
+  for (; pos < s.size() && pos <= kMaxDigits && IsDigit(s[pos]); ++pos) {
+    v = v * 10 + static_cast<uint64_t>(s[pos] - '0');
+    if (v != 0) ++num_len;
+  }
+  if (pos == 0 || pos > kMaxDigits) return std::nullopt;
+  const std::optional<Suffix> suffix = NamedSuffix(s.substr(pos));
+  if (!suffix) return std::nullopt;
+  Parsed p;
+  num_len = std::max<size_t>(num_len, 1);
+  if (suffix->binary) {
+    p.int64_amount = num_len + static_cast<size_t>(3 * suffix->exponent / 10) <= 14;
+    // v < 2^50 and the shift is at most 60: no overflow in 128 bits.
+    const U128 units = U128{v} << suffix->exponent;
+    p.nanos = units > static_cast<U128>(kInt64Max) ? kBinaryCap : units * kNanosPerUnit;
+    return p;
+  }
+  // At most 15 digits and an exponent of at least -9: upstream's int64Amount,
+  // and an integral number of nanos.
+  p.int64_amount = true;
+  U128 nanos = v;
+  for (int32_t z = 0; z < 9 + suffix->exponent && nanos != 0; ++z) {
+    nanos *= 10;
+    if (nanos > kMaxNanos) return p;  // nanos stays nullopt: out of range
+  }
+  p.nanos = nanos;
+  return p;
+}
+
+std::optional<Parsed> ParseGeneral(std::string_view s) {
   if (s.empty()) return std::nullopt;
   Parsed p;
   size_t pos = 0;
@@ -204,9 +249,13 @@ std::optional<Parsed> Parse(std::string_view s) {
   p.nanos = CeilScaled(digits, exp10);
   // Upstream caps binary values at INT64_MAX units (on its inf.Dec path, the
   // only one that can exceed it); decimal ones it leaves to overflow.
-  constexpr U128 kCap = U128{static_cast<uint64_t>(kInt64Max)} * kNanosPerUnit;
-  if (suffix->binary && (!p.nanos || *p.nanos > kCap)) p.nanos = kCap;
+  if (suffix->binary && (!p.nanos || *p.nanos > kBinaryCap)) p.nanos = kBinaryCap;
   return p;
+}
+
+std::optional<Parsed> Parse(std::string_view s) {
+  if (std::optional<Parsed> p = ParsePlain(s)) return p;
+  return ParseGeneral(s);
 }
 
 // Quantity.ScaledValue for a unit of `nanos_per_unit` nanos.

@@ -307,6 +307,48 @@ TEST(QuantityTest, Nanos) {
   }
 }
 
+// Digits and a named suffix take a shorter path than other forms; a '+'
+// sends the same value through the general one. Both must agree on every
+// digit count around the shorter path's limit of 15, on leading zeros, and
+// on every named suffix, including values capped or out of range.
+TEST(QuantityTest, PlainFormAgreesWithGeneralForm) {
+  const std::vector<std::string> numbers = {
+      "0", "1", "7", "10", "00", "0001", "999", "1023", "1024", "8191", "9007199254740993",
+      "123456789012345", "999999999999999", "1000000000000000", "000000000000001",
+      "0000000000000000", "9999999999999999", "18446744073709551615", "99999999999999999999",
+      "8589934591", "8589934592", "9223372036", "9223372037", "922337203685477", "8796093022207"};
+  const std::vector<std::string> suffixes = {"",  "n",  "u",  "m",  "k",  "M",  "G",  "T",
+                                             "P", "E",  "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  for (const std::string& n : numbers) {
+    for (const std::string& suffix : suffixes) {
+      const std::string plain = n + suffix;
+      const std::string general = "+" + plain;
+      SCOPED_TRACE(testing::Message() << "input \"" << plain << "\"");
+      const QuantityResult milli = ParseQuantityMilli(general);
+      ExpectEq(ParseQuantityMilli(plain), {milli.value, milli.error});
+      const QuantityResult value = ParseQuantityValue(general);
+      ExpectEq(ParseQuantityValue(plain), {value.value, value.error});
+      const QuantityNanosResult got = ParseQuantityNanos(plain);
+      const QuantityNanosResult want = ParseQuantityNanos(general);
+      EXPECT_EQ(got.error, want.error);
+      EXPECT_EQ(got.high, want.high);
+      EXPECT_EQ(got.low, want.low);
+    }
+  }
+  // Values on both sides of the limits, as upstream reads them.
+  ExpectEq(ParseQuantityValue("999999999999999Ei"), V(kMax));  // capped
+  ExpectEq(ParseQuantityValue("8589934591Gi"), V(9223372035781033984));
+  ExpectEq(ParseQuantityValue("8589934592Gi"), V(kMax));  // 2^63: capped
+  ExpectEq(ParseQuantityMilli("999999999999999E"), kRange);
+  ExpectEq(ParseQuantityValue("9223372036854775807"), V(kMax));
+  ExpectEq(ParseQuantityMilli("922337203685477"), V(922337203685477000));
+  ExpectEq(ParseQuantityMilli("9223372036854776"), kRange);
+  ExpectEq(ParseQuantityValue("100000000000000P"), kRange);  // 10^29 units
+  ExpectEq(ParseQuantityValue("9999999999P"), kRange);  // above 2^63 units
+  ExpectEq(ParseQuantityMilli("123456789012345n"), V(123456790));  // rounded up
+  ExpectEq(ParseQuantityValue("0000000000000001Ki"), V(1024));
+}
+
 }  // namespace
 }  // namespace quantity_test
 }  // namespace sched

@@ -9,25 +9,27 @@ namespace {
 // backoffQOrderingWindowDuration.
 constexpr Duration kOrderingWindow = std::chrono::seconds(1);
 
-Time Expiry(const QueuedPodInfo& p) { return p.backoff_expiration.value_or(Time::min()); }
+int64_t Expiry(const QueuedPodInfo& p) {
+  return p.backoff_expiration.value_or(Time::min()).count();
+}
 
 }  // namespace
 
 BackoffQueue::BackoffQueue(const Clock& clock, Duration initial, Duration max,
-                           bool pop_from_backoff_q, PodHeap::LessFn active_less, UndoLog* log)
+                           bool pop_from_backoff_q, PodHeap::OrderFn active_order, UndoLog* log)
     : clock_(clock),
       initial_(initial),
       max_(max),
       pop_from_backoff_q_(pop_from_backoff_q),
       backoff_(
-          [pop_from_backoff_q, active_less](const QueuedPodInfo& a, const QueuedPodInfo& b) {
-            if (Expiry(a) != Expiry(b)) return Expiry(a) < Expiry(b);
-            return pop_from_backoff_q && active_less(a, b);
+          [pop_from_backoff_q, active_order](const QueuedPodInfo& p) -> PodHeap::OrderKey {
+            if (!pop_from_backoff_q) return {Expiry(p), 0, 0};
+            const PodHeap::OrderKey active = active_order(p);  // its last is 0
+            return {Expiry(p), active[0], active[1]};
           },
           log),
-      error_backoff_(
-          [](const QueuedPodInfo& a, const QueuedPodInfo& b) { return Expiry(a) < Expiry(b); },
-          log) {}
+      error_backoff_([](const QueuedPodInfo& p) -> PodHeap::OrderKey { return {Expiry(p), 0, 0}; },
+                     log) {}
 
 Time BackoffQueue::AlignToWindow(Time t) const {
   if (!pop_from_backoff_q_) return t;

@@ -24,10 +24,10 @@ namespace sched {
 
 class BackoffQueue {
  public:
-  // `active_less` orders activeQ (used for ties within one second).
+  // `active_order` orders activeQ (used for ties within one second).
   // Changes are recorded in `log` (may be null), which must outlive it.
   BackoffQueue(const Clock& clock, Duration initial, Duration max, bool pop_from_backoff_q,
-               PodHeap::LessFn active_less, UndoLog* log = nullptr);
+               PodHeap::OrderFn active_order, UndoLog* log = nullptr);
 
   // The instant `p`'s backoff ends (cached in p.backoff_expiration);
   // Time::min() when it has no failure to back off from or max is 0.

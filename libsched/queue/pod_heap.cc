@@ -8,7 +8,7 @@ void PodHeap::UnshareAll(
   d.order.clear();
   for (auto& [key, p] : d.items) {
     p = copy(*p);
-    d.order.insert(p.get());
+    d.order.insert(EntryOf(p.get()));
   }
 }
 
@@ -20,29 +20,38 @@ void PodHeap::AddOrUpdate(std::shared_ptr<QueuedPodInfo> p) {
   // items owns p, so it goes in first: undo (newest first) then takes p out
   // of order, whose comparator reads p, while items still keeps p alive.
   undo::TryEmplace(log_, d.items, std::move(key), std::move(p));
-  undo::Insert(log_, d.order, raw);
+  undo::Insert(log_, d.order, EntryOf(raw));
 }
 
 QueuedPodInfo* PodHeap::Get(std::string_view key) const {
+  if (data_->items.empty()) return nullptr;  // no key to hash (backoffQ mostly)
   auto it = data_->items.find(key);
   return it == data_->items.end() ? nullptr : it->second.get();
 }
 
 std::shared_ptr<QueuedPodInfo> PodHeap::Delete(std::string_view key) {
+  if (data_->items.empty()) return nullptr;
   auto it = data_->items.find(key);
   if (it == data_->items.end()) return nullptr;  // no write: a shared heap stays shared
   const Data* before = data_.get();
   Data& d = Mutable();
   if (&d != before) it = d.items.find(key);
   std::shared_ptr<QueuedPodInfo> p = it->second;
-  undo::Erase(log_, d.order, d.order.find(p.get()));
+  undo::Erase(log_, d.order, d.order.find(EntryOf(p.get())));
   undo::Erase(log_, d.items, it);
   return p;
 }
 
 std::shared_ptr<QueuedPodInfo> PodHeap::Pop() {
   if (data_->order.empty()) return nullptr;
-  return Delete((*data_->order.begin())->key);
+  return Delete(data_->order.begin()->item->key);
+}
+
+std::vector<const QueuedPodInfo*> PodHeap::List() const {
+  std::vector<const QueuedPodInfo*> out;
+  out.reserve(data_->order.size());
+  for (const Entry& e : data_->order) out.push_back(e.item);
+  return out;
 }
 
 }  // namespace sched

@@ -1,6 +1,8 @@
 // PodHeap: QueuedPodInfos owned by key and kept in an order, with lookup and
-// removal by key (upstream's pkg/scheduler/backend/heap). Ties in `less` are
-// broken by key so the order is total and deterministic.
+// removal by key (upstream's pkg/scheduler/backend/heap). The order is an
+// item's OrderKey (numbers compared in turn), ties broken by key so that it
+// is total and deterministic. The OrderKey is computed once per insertion
+// and kept beside the item, so a comparison reads no item and calls nothing.
 //
 // Items are shared (std::shared_ptr) so that an UndoLog record can hold an
 // item a change took out while the change hands it on (undo_log.h); with
@@ -12,11 +14,13 @@
 // are not copied: the owning queue clones a shared item before it writes
 // one (PriorityQueue::Own).
 //
-// REQUIRES: the fields `less` reads do not change while an item is inside;
+// REQUIRES: the fields `order` reads do not change while an item is inside;
 // Update() takes the item out around a change. Not thread-safe.
 #ifndef LIBSCHED_QUEUE_POD_HEAP_H_
 #define LIBSCHED_QUEUE_POD_HEAP_H_
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <set>
@@ -34,10 +38,12 @@ namespace sched {
 
 class PodHeap {
  public:
-  using LessFn = std::function<bool(const QueuedPodInfo&, const QueuedPodInfo&)>;
+  // An item's place: smaller sorts first, compared element by element.
+  using OrderKey = std::array<int64_t, 3>;
+  using OrderFn = std::function<OrderKey(const QueuedPodInfo&)>;
   // `log` (may be null) must outlive the heap.
-  explicit PodHeap(LessFn less, UndoLog* log = nullptr)
-      : log_(log), data_(std::make_shared<Data>(Cmp{std::move(less)})) {}
+  explicit PodHeap(OrderFn order, UndoLog* log = nullptr)
+      : log_(log), data_(std::make_shared<Data>(std::move(order))) {}
 
   // Shares `other`'s items and order, O(1); the first change to either
   // copies them. REQUIRES: this heap's log is not recording.
@@ -55,35 +61,40 @@ class PodHeap {
   // Removes and returns the item with `key`, or null.
   std::shared_ptr<QueuedPodInfo> Delete(std::string_view key);
   // The first item in order, or null.
-  QueuedPodInfo* Peek() const { return data_->order.empty() ? nullptr : *data_->order.begin(); }
+  QueuedPodInfo* Peek() const {
+    return data_->order.empty() ? nullptr : data_->order.begin()->item;
+  }
   // Removes and returns the first item, or null.
   std::shared_ptr<QueuedPodInfo> Pop();
   size_t Len() const { return data_->items.size(); }
   // The items in order.
-  std::vector<const QueuedPodInfo*> List() const {
-    return {data_->order.begin(), data_->order.end()};
-  }
+  std::vector<const QueuedPodInfo*> List() const;
 
  private:
-  struct Cmp {
-    LessFn less;
-    bool operator()(const QueuedPodInfo* a, const QueuedPodInfo* b) const {
-      if (less(*a, *b)) return true;
-      if (less(*b, *a)) return false;
-      return a->key < b->key;
+  struct Entry {
+    OrderKey order;
+    QueuedPodInfo* item;
+    bool operator<(const Entry& o) const {
+      // Element by element: std::array's operators call memcmp for ==.
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i] != o.order[i]) return order[i] < o.order[i];
+      }
+      return item->key < o.item->key;
     }
   };
   struct Data {
     Data() = default;  // for Unshare's null case, which never arises: data_ is set
-    explicit Data(Cmp cmp) : order(std::move(cmp)) {}
+    explicit Data(OrderFn f) : order_of(std::move(f)) {}
+    OrderFn order_of;  // sorted `order`; it travels with it to a heap that shares it
     // Looked up by key several times per queue operation; never iterated
     // in an order that matters (order is).
     std::unordered_map<std::string, std::shared_ptr<QueuedPodInfo>, StringHash, std::equal_to<>>
         items;
-    std::set<QueuedPodInfo*, Cmp> order;
+    std::set<Entry> order;
   };
   // The data, this heap's own (copied first when shared, recorded).
   Data& Mutable() { return Unshare(data_, log_); }
+  Entry EntryOf(QueuedPodInfo* p) const { return {data_->order_of(*p), p}; }
 
   UndoLog* log_;
   std::shared_ptr<Data> data_;  // never null

@@ -9,9 +9,8 @@ namespace sched {
 namespace {
 
 // PrioritySort's Less: higher priority first, then the earlier queued.
-bool ActiveLess(const QueuedPodInfo& a, const QueuedPodInfo& b) {
-  if (a.pod->priority != b.pod->priority) return a.pod->priority > b.pod->priority;
-  return a.timestamp < b.timestamp;
+PodHeap::OrderKey ActiveOrder(const QueuedPodInfo& p) {
+  return {-int64_t{p.pod->priority}, p.timestamp.count(), 0};
 }
 
 // A new owner id (PriorityQueue::owner_), never reused: queues of different
@@ -29,9 +28,9 @@ PriorityQueue::PriorityQueue(const Clock& clock, QueueingHintMapPerProfile hints
       hints_(std::move(hints)),
       options_(options),
       owner_(NewOwner()),
-      active_q_(ActiveLess, &undo_),
+      active_q_(ActiveOrder, &undo_),
       backoff_q_(clock, options.pod_initial_backoff, options.pod_max_backoff,
-                 options.pop_from_backoff_q, ActiveLess, &undo_),
+                 options.pop_from_backoff_q, ActiveOrder, &undo_),
       nominator_(&undo_) {}
 
 void PriorityQueue::ForkFrom(const PriorityQueue& other) {
@@ -94,9 +93,14 @@ const ProfileQueueingHints* PriorityQueue::HintsFor(const Pod& pod) const {
 }
 
 void PriorityQueue::RunPreEnqueuePlugins(std::shared_ptr<QueuedPodInfo>& shared) {
-  Own(shared);
-  undo::SaveShared(&undo_, shared);
-  QueuedPodInfo& p = *shared;
+  // `shared` is owned and saved only when it changes: a pod that passes and
+  // was not gated (most) is left as it is, with no copy for the undo log.
+  auto writable = [&]() -> QueuedPodInfo& {
+    Own(shared);
+    undo::SaveShared(&undo_, shared);
+    return *shared;
+  };
+  const QueuedPodInfo& p = *shared;
   const ProfileQueueingHints* h = HintsFor(*p.pod);
   if (h != nullptr) {
     // The plugin that gated the pod last time runs first (pass 0): it most
@@ -106,17 +110,20 @@ void PriorityQueue::RunPreEnqueuePlugins(std::shared_ptr<QueuedPodInfo>& shared)
         if ((pl->Name() == p.gating_plugin) != (pass == 0)) continue;
         if (pl->PreEnqueue(*p.pod, *h->cluster).IsSuccess()) continue;
         const std::string name(pl->Name());
-        p.unschedulable_plugins.insert(name);
+        QueuedPodInfo& w = writable();
+        w.unschedulable_plugins.insert(name);
         auto events = h->plugin_events.find(name);
-        p.gating_plugin_events =
+        w.gating_plugin_events =
             events == h->plugin_events.end() ? std::vector<ClusterEvent>{} : events->second;
-        p.gating_plugin = name;
+        w.gating_plugin = name;
         return;
       }
     }
   }
-  p.gating_plugin.clear();
-  p.gating_plugin_events.clear();
+  if (p.gating_plugin.empty() && p.gating_plugin_events.empty()) return;
+  QueuedPodInfo& w = writable();
+  w.gating_plugin.clear();
+  w.gating_plugin_events.clear();
 }
 
 bool PriorityQueue::IsEventOfInterest(const ClusterEvent& event) const {

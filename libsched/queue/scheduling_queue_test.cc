@@ -4,6 +4,8 @@
 #include "libsched/queue/scheduling_queue.h"
 
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -123,6 +125,29 @@ TEST_F(QueueTest, PopsByPriorityThenQueueTime) {
   EXPECT_EQ(PopAll(), (std::vector<std::string>{"high", "mid", "low", "low-later"}));
   EXPECT_EQ(q_->Pop(), nullptr);
   EXPECT_EQ(q_->SchedulingCycle(), 4);
+}
+
+// Pods queued at one instant (the engine applies a batch at one clock
+// reading) pop by priority, then by key ("namespace/name").
+TEST_F(QueueTest, PodsQueuedAtOneInstantPopByPriorityThenKey) {
+  struct Case {
+    std::vector<std::pair<std::string, int32_t>> pods;  // name, priority; added in order
+    std::vector<std::string> want;
+  };
+  const std::vector<Case> cases = {
+      {{{"b", 0}, {"a", 0}, {"c", 0}}, {"a", "b", "c"}},
+      {{{"b", 0}, {"a", -1}, {"c", 2}}, {"c", "b", "a"}},
+      {{{"pod-10", 1}, {"pod-9", 1}, {"pod-1", 1}}, {"pod-1", "pod-10", "pod-9"}},
+      {{{"x", std::numeric_limits<int32_t>::min()},
+        {"y", std::numeric_limits<int32_t>::max()},
+        {"w", 0}},
+       {"y", "w", "x"}},
+  };
+  for (const Case& c : cases) {
+    Build();
+    for (const auto& [name, priority] : c.pods) q_->Add(P(name, priority));
+    EXPECT_EQ(PopAll(), c.want);
+  }
 }
 
 TEST_F(QueueTest, AddOfAKnownPodUpdatesIt) {

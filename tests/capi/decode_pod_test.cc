@@ -316,6 +316,41 @@ TEST_F(DecodePodTest, InvalidRequirementsInvalidateTheirTerm) {
   EXPECT_TRUE(ok.required_node_affinity->terms[0].valid);
 }
 
+// Every member DecodePod reads is looked up, whichever others are set: a
+// member given twice is an error at its path (even as null, which Member
+// finds twice before it reads either).
+TEST(DecodePodMembersTest, EveryReadMemberIsLookedUp) {
+  struct Case {
+    std::string prefix;  // JSON up to the repeated member
+    std::string suffix;  // JSON after it
+    std::string at;      // the path of the object holding it
+    std::vector<std::string> members;
+  };
+  const std::vector<Case> cases = {
+      {R"({"metadata":{"name":"p",)", "}}", "metadata",
+       {"namespace", "uid", "creationTimestamp", "deletionTimestamp", "labels",
+        "ownerReferences", "annotations"}},
+      {R"({"metadata":{"name":"p"},"spec":{)", "}}", "spec",
+       {"nodeName", "schedulerName", "priority", "preemptionPolicy", "nodeSelector",
+        "affinity", "topologySpreadConstraints", "tolerations", "schedulingGates",
+        "initContainers", "containers", "volumes", "overhead", "resources"}},
+      {R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":[{)", "}]}]}}",
+       "spec.containers[0].ports[0]", {"hostPort", "hostIP", "protocol"}},
+  };
+  for (const Case& c : cases) {
+    for (const std::string& m : c.members) {
+      SCOPED_TRACE(c.at + "." + m);
+      const std::string json = c.prefix + "\"" + m + "\":null,\"" + m + "\":null" + c.suffix;
+      Interner in;
+      DecodedPod d;
+      const ApiStatus s = ParseAndDecodePod(json, in, &d);
+      EXPECT_EQ(s.code(), SCHED_INVALID_ARGUMENT);
+      EXPECT_EQ(s.path(), c.at + "." + m);
+      EXPECT_EQ(s.message(), c.at + "." + m + ": duplicate field");
+    }
+  }
+}
+
 class DecodePodErrorTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(DecodePodErrorTest, NamesPathAndReason) {
