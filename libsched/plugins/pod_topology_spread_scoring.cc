@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "libsched/plugins/internal/pod_topology_spread_common.h"
+#include "libsched/plugins/internal/pod_topology_spread_normalize.h"
 #include "libsched/plugins/pod_topology_spread.h"
 
 namespace sched {
@@ -349,32 +349,8 @@ Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& /*p
   if (s->num_feasible != scores.size()) {
     return Status::Error("PodTopologySpread: scores do not match the nodes of PreScore");
   }
-  // The ignored nodes end at 0; the others' minimum and maximum decide.
-  // Loops without a test per node when no node is ignored.
-  const std::span<const uint8_t> ignored =
-      s->any_ignored ? std::span<const uint8_t>(s->ignored) : std::span<const uint8_t>();
-  int64_t min_score = std::numeric_limits<int64_t>::max();
-  int64_t max_score = 0;
-  if (ignored.empty()) {
-    for (const int64_t score : scores) {
-      min_score = std::min(min_score, score);
-      max_score = std::max(max_score, score);
-    }
-  } else {
-    for (size_t n = 0; n < scores.size(); ++n) {
-      if (ignored[n]) continue;
-      min_score = std::min(min_score, scores[n]);
-      max_score = std::max(max_score, scores[n]);
-    }
-  }
-  if (max_score == 0) {
-    std::fill(scores.begin(), scores.end(), kMaxNodeScore);
-  } else {
-    for (int64_t& score : scores) score = kMaxNodeScore * (max_score + min_score - score) / max_score;
-  }
-  for (size_t n = 0; n < ignored.size(); ++n) {
-    if (ignored[n]) scores[n] = 0;
-  }
+  pts_internal::ReverseNormalize(
+      scores, s->any_ignored ? std::span<const uint8_t>(s->ignored) : std::span<const uint8_t>());
   return Status();
 }
 

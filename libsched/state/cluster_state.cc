@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <ranges>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -257,20 +258,30 @@ void ClusterState::RebuildNodeList(bool undoable) {
   // leaves the walk as it was. O(nodes) over integers: no names, no hashing
   // (but of the snapshot's nodes whose index was freed meanwhile).
   const bool same_nodes = snapshot_order_saved_ && nodes_since_snapshot_->empty();
-  std::vector<uint32_t> indexes = same_nodes ? *snapshot_order_ : tree_->List();
-  if (same_nodes && !snapshot_freed_->empty()) {
-    for (uint32_t& index : indexes) {
-      if (auto it = snapshot_freed_->find(index); it != snapshot_freed_->end()) {
-        index = (*infos_.Find(it->second))->index();
+  std::vector<uint32_t> indexes;
+  if (same_nodes) {
+    indexes = *snapshot_order_;
+    if (!snapshot_freed_->empty()) {
+      for (uint32_t& index : indexes) {
+        if (auto it = snapshot_freed_->find(index); it != snapshot_freed_->end()) {
+          index = (*infos_.Find(it->second))->index();
+        }
       }
     }
+  } else {
+    // Written by position, not push_back: a few instructions a node (a
+    // churned node list is rebuilt whole).
+    indexes.resize(tree_->size());
+    uint32_t* next = indexes.data();
+    tree_->ForEachInOrder([&](uint32_t index) { *next++ = index; });
   }
-  // Built aside, then set: nothing changes unless it completes. Filled by
-  // position, not push_back.
-  auto list = std::make_shared<std::vector<const NodeInfo*>>(indexes.size());
+  // Built aside, then set: nothing changes unless it completes. The
+  // NodeInfos are read by reference, so the view is random-access and the
+  // list is sized once and written once (no zero-fill, no push_back).
   const std::vector<const NodeInfo*>& by_index = *by_index_;
-  std::transform(indexes.begin(), indexes.end(), list->begin(),
-                 [&](uint32_t index) { return by_index[index]; });
+  const auto nodes = std::views::transform(
+      indexes, [&](uint32_t index) -> const NodeInfo* const& { return by_index[index]; });
+  auto list = std::make_shared<std::vector<const NodeInfo*>>(nodes.begin(), nodes.end());
   auto index_list = std::make_shared<std::vector<uint32_t>>(std::move(indexes));
   UndoLog* const undo_log = undoable ? log() : nullptr;
   node_list_.Set(std::move(list), undo_log);

@@ -64,29 +64,4 @@ bool NodeTree::Remove(const std::string& node, UndoLog* log) {
   return true;
 }
 
-std::vector<uint32_t> NodeTree::List() const {
-  // The zones' lists looked up once, not once per round.
-  std::vector<const std::vector<uint32_t>*> zones;
-  zones.reserve(zones_.size());
-  size_t full_rounds = zones_.empty() ? 0 : num_nodes_;  // rounds every zone has a node in
-  for (const auto& z : zones_) {
-    zones.push_back(&tree_.at(z));
-    full_rounds = std::min(full_rounds, zones.back()->size());
-  }
-  // Written by position, not push_back, and without a size test in the
-  // full rounds: a few instructions a node (a churned node list is rebuilt
-  // whole).
-  std::vector<uint32_t> out(num_nodes_);
-  uint32_t* next = out.data();
-  for (size_t i = 0; i < full_rounds; ++i) {
-    for (const std::vector<uint32_t>* nodes : zones) *next++ = (*nodes)[i];
-  }
-  for (size_t i = full_rounds; next != out.data() + out.size(); ++i) {
-    for (const std::vector<uint32_t>* nodes : zones) {
-      if (i < nodes->size()) *next++ = (*nodes)[i];
-    }
-  }
-  return out;
-}
-
 }  // namespace sched

@@ -6,13 +6,14 @@
 // falling back to topology.kubernetes.io/{region,zone}
 // (component-helpers/node/topology GetZoneKey).
 //
-// Nodes are held by name and by their NodeInfo::index(), so that List()
-// costs a pass over integers (no strings, no hashing). Changes record
-// their undo in `log` (null: not recorded), so a Batch of node changes
-// costs O(changes), not a copy of the tree.
+// Nodes are held by name and by their NodeInfo::index(), so that the walk
+// (ForEachInOrder) costs a pass over integers (no strings, no hashing).
+// Changes record their undo in `log` (null: not recorded), so a Batch of
+// node changes costs O(changes), not a copy of the tree.
 #ifndef LIBSCHED_STATE_NODE_TREE_H_
 #define LIBSCHED_STATE_NODE_TREE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -36,8 +37,10 @@ class NodeTree {
   bool Remove(const std::string& node, UndoLog* log);
   // The zone key the node was added under, or null when it is not in the tree.
   const std::string* ZoneOf(const std::string& node) const;
-  // The nodes' indexes in round-robin zone order.
-  std::vector<uint32_t> List() const;
+  // Calls fn(uint32_t index) for each node in round-robin zone order: a
+  // caller builds its arrays from the walk, each entry written once.
+  template <class Fn>
+  void ForEachInOrder(Fn&& fn) const;
   size_t size() const { return num_nodes_; }
 
  private:
@@ -50,6 +53,32 @@ class NodeTree {
   std::unordered_map<std::string, Entry> of_;                    // by node name
   size_t num_nodes_ = 0;
 };
+
+template <class Fn>
+void NodeTree::ForEachInOrder(Fn&& fn) const {
+  // The zones' lists looked up once, not once per round.
+  std::vector<const std::vector<uint32_t>*> zones;
+  zones.reserve(zones_.size());
+  size_t full_rounds = zones_.empty() ? 0 : num_nodes_;  // rounds every zone has a node in
+  for (const auto& z : zones_) {
+    zones.push_back(&tree_.at(z));
+    full_rounds = std::min(full_rounds, zones.back()->size());
+  }
+  // No size test in the full rounds: a few instructions a node (a churned
+  // node list is rebuilt whole).
+  for (size_t i = 0; i < full_rounds; ++i) {
+    for (const std::vector<uint32_t>* nodes : zones) fn((*nodes)[i]);
+  }
+  size_t left = num_nodes_ - full_rounds * zones.size();
+  for (size_t i = full_rounds; left != 0; ++i) {
+    for (const std::vector<uint32_t>* nodes : zones) {
+      if (i < nodes->size()) {
+        fn((*nodes)[i]);
+        --left;
+      }
+    }
+  }
+}
 
 }  // namespace sched
 

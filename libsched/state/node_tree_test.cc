@@ -8,6 +8,13 @@ namespace sched {
 namespace node_tree_test {
 namespace {
 
+// The walk's order.
+std::vector<uint32_t> List(const NodeTree& t) {
+  std::vector<uint32_t> out;
+  t.ForEachInOrder([&](uint32_t index) { out.push_back(index); });
+  return out;
+}
+
 // Nodes n<i> have index i.
 TEST(NodeTreeTest, ListInterleavesZonesInInsertionOrder) {
   struct Case {
@@ -38,7 +45,7 @@ TEST(NodeTreeTest, ListInterleavesZonesInInsertionOrder) {
     NodeTree t;
     for (const auto& [z, i] : c.adds) t.Add(z, "n" + std::to_string(i), i, nullptr);
     for (uint32_t i : c.removes) EXPECT_TRUE(t.Remove("n" + std::to_string(i), nullptr)) << c.name;
-    EXPECT_EQ(t.List(), c.want) << c.name;
+    EXPECT_EQ(List(t), c.want) << c.name;
     EXPECT_EQ(t.size(), c.want.size()) << c.name;
   }
 }
@@ -58,7 +65,7 @@ TEST(NodeTreeTest, ZoneOfFollowsAddAndRemove) {
   EXPECT_EQ(*t.ZoneOf("n1"), "a");
   EXPECT_TRUE(t.Remove("n1", nullptr));  // the last node of its zone
   EXPECT_EQ(t.ZoneOf("n1"), nullptr);
-  EXPECT_EQ(t.List(), std::vector<uint32_t>{});
+  EXPECT_EQ(List(t), std::vector<uint32_t>{});
   t.Add("b", "n1", 1, nullptr);
   EXPECT_EQ(*t.ZoneOf("n1"), "b");
 }
@@ -76,14 +83,14 @@ TEST(NodeTreeTest, RollbackRestoresTheTree) {
   t.Add("c", "n5", 5, &log);
   t.Add("b", "n2", 2, &log);  // b made again, after c
   t.Remove("n3", &log);       // zone a emptied
-  EXPECT_EQ(t.List(), (std::vector<uint32_t>{5, 2}));
+  EXPECT_EQ(List(t), (std::vector<uint32_t>{5, 2}));
   log.Rollback();
-  EXPECT_EQ(t.List(), (std::vector<uint32_t>{1, 2, 3, 4}));
+  EXPECT_EQ(List(t), (std::vector<uint32_t>{1, 2, 3, 4}));
   EXPECT_EQ(t.size(), 4u);
   EXPECT_EQ(*t.ZoneOf("n4"), "b");
   EXPECT_EQ(t.ZoneOf("n5"), nullptr);
   t.Add("c", "n5", 5, nullptr);
-  EXPECT_EQ(t.List(), (std::vector<uint32_t>{1, 2, 5, 3, 4}));
+  EXPECT_EQ(List(t), (std::vector<uint32_t>{1, 2, 5, 3, 4}));
 }
 
 TEST(NodeTreeTest, ZoneKeyPrefersBetaLabelsAndSeparatesWithNul) {
