@@ -8,8 +8,8 @@ namespace {
 
 constexpr size_t kFirstReserve = 512;
 
-// Bytes a JSON string holds as they are: one table load per byte, where
-// three compares cost the result documents a third of their writing.
+// Bytes a JSON string holds as they are: one table load per byte instead
+// of three compares.
 constexpr std::array<bool, 256> kPlainByte = [] {
   std::array<bool, 256> plain{};
   for (size_t u = 0x20; u < 256; ++u) plain[u] = u != '"' && u != '\\';
