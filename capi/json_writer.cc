@@ -1,11 +1,20 @@
 #include "capi/json_writer.h"
 
+#include <array>
 #include <charconv>
 
 namespace sched::capi {
 namespace {
 
 constexpr size_t kFirstReserve = 512;
+
+// Bytes a JSON string holds as they are: one table load per byte instead
+// of three compares.
+constexpr std::array<bool, 256> kPlainByte = [] {
+  std::array<bool, 256> plain{};
+  for (size_t u = 0x20; u < 256; ++u) plain[u] = u != '"' && u != '\\';
+  return plain;
+}();
 
 }  // namespace
 
@@ -22,7 +31,7 @@ void AppendJsonString(std::string& out, std::string_view s) {
   size_t run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     const auto u = static_cast<unsigned char>(s[i]);
-    if (u >= 0x20 && u != '"' && u != '\\') continue;
+    if (kPlainByte[u]) continue;
     out.append(s.data() + run, i - run);
     run = i + 1;
     switch (u) {

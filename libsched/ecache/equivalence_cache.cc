@@ -3,6 +3,20 @@
 #include <algorithm>
 
 namespace sched {
+namespace {
+
+// Whether KeptReasons::Keep makes the same status of `a` and `b`: the same
+// code, and the same views (address and length) of plugin and reasons.
+bool SameViews(const Status& a, const Status& b) {
+  auto same = [](std::string_view x, std::string_view y) {
+    return x.data() == y.data() && x.size() == y.size();
+  };
+  const StatusReasons ra = a.reasons(), rb = b.reasons();
+  return a.code() == b.code() && same(a.plugin(), b.plugin()) &&
+         std::equal(ra.begin(), ra.end(), rb.begin(), rb.end(), same);
+}
+
+}  // namespace
 
 void EcacheEntry::BeginFilter(uint64_t filter_key, uint64_t memo_key, size_t num_slots) {
   if (filter_key != filter_key_) {
@@ -63,8 +77,16 @@ void EcacheEntry::StoreMemo(const FailureMemoKey& key, size_t start,
   memo_->start = start;
   memo_->failures.clear();
   memo_->failures.reserve(failures.size());
-  for (const NodeFailure& f : failures) {
-    memo_->failures.push_back({f.node, reasons_->Keep(f.status)});
+  // Failures come in runs of one verdict (a class's cached verdicts view
+  // the same kept strings): a status with the views of the one before
+  // takes that one's kept copy instead of hashing its reasons again.
+  for (size_t i = 0; i < failures.size(); ++i) {
+    const NodeFailure& f = failures[i];
+    if (i > 0 && SameViews(f.status, failures[i - 1].status)) {
+      memo_->failures.push_back({f.node, memo_->failures.back().status});
+    } else {
+      memo_->failures.push_back({f.node, reasons_->Keep(f.status)});
+    }
   }
   memo_->post_filter_msg = std::move(post_filter_msg);
   memo_->message = std::move(message);

@@ -114,20 +114,9 @@ class EcacheEntry {
   // only.
   size_t TakePassing(const NodeInfo* const* nodes, size_t count, const NodeInfo* skip,
                      const NodeInfo** out) const {
-    const Slot* slots = slots_.data();
-    const uint64_t epoch = filter_epoch_;
-    size_t k = 0;
-    for (; k < count; ++k) {
-      const NodeInfo* node = nodes[k];
-      if (node == skip) break;
-      const Slot& s = slots[node->index()];
-      if (!s.plain_success || s.filter_epoch != epoch || s.filter_node != node ||
-          s.filter_generation != node->generation()) {
-        break;
-      }
-      out[k] = node;
-    }
-    return k;
+    // Most walks skip no node: their loop leaves the test out.
+    return skip == nullptr ? TakePassingRun<false>(nodes, count, nullptr, out)
+                           : TakePassingRun<true>(nodes, count, skip, out);
   }
   // Caches `s` (not an Error) for `node` at `index`, and `failed_at` as
   // above; its reasons are copied into storage() so they outlive the cycle
@@ -223,6 +212,25 @@ class EcacheEntry {
   uint64_t last_used = 0;
 
  private:
+  // TakePassing's loop; kSkip: whether it tests for `skip`.
+  template <bool kSkip>
+  size_t TakePassingRun(const NodeInfo* const* nodes, size_t count, const NodeInfo* skip,
+                        const NodeInfo** out) const {
+    const Slot* slots = slots_.data();
+    const uint64_t epoch = filter_epoch_;
+    size_t k = 0;
+    for (; k < count; ++k) {
+      const NodeInfo* node = nodes[k];
+      if (kSkip && node == skip) break;
+      const Slot& s = slots[node->index()];
+      if (!s.plain_success || s.filter_epoch != epoch || s.filter_node != node ||
+          s.filter_generation != node->generation()) {
+        break;
+      }
+      out[k] = node;
+    }
+    return k;
+  }
   // What the walks read per node, in one cache line: the filter and the
   // score validity, and the verdict only when it is not plain success
   // (then it is in verdicts_), and the score row's summary. A node that

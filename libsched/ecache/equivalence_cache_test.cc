@@ -154,6 +154,11 @@ TEST(EcacheEntryTest, TakePassingStopsAtTheFirstNodeThatNeedsMore) {
        }, 6, -1, 1},
       {"filter key changed", [](EcacheEntry& e) { e.BeginFilter(8, 8, 6); }, 6, -1, 0},
       {"skip", [](EcacheEntry&) {}, 6, 2, 2},
+      {"skip the first", [](EcacheEntry&) {}, 6, 0, 0},
+      {"skip past count", [](EcacheEntry&) {}, 3, 4, 3},
+      {"skip past a rejection", [&](EcacheEntry& e) {
+         e.StoreVerdict(1, *infos[1], Status(Code::kUnschedulable, "Insufficient cpu"), 1);
+       }, 6, 3, 1},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -319,6 +324,66 @@ TEST(EcacheEntryTest, MemoServedOnlyUnderItsKey) {
     EXPECT_EQ(m->post_filter_msg, "preemption: not eligible");
     EXPECT_EQ(m->message, "0/1 nodes are available");
     EXPECT_EQ(m->draws, (std::vector<int64_t>{5, 3}));
+  }
+}
+
+// StoreMemo copies each failure's status, reusing the copy of the one
+// before when both view the same strings; a status that differs from its
+// neighbour in code, plugin, a reason's text or only in where the text
+// lives (equal text, another string) is copied on its own, whatever the
+// runs before it.
+TEST(EcacheEntryTest, MemoCopiesEachFailuresStatus) {
+  std::string cpu = "Insufficient cpu", cpu_again = "Insufficient cpu", mem = "Insufficient memory";
+  std::string taint = "node(s) had untolerated taint";
+  auto st = [](Code code, std::string_view plugin, std::vector<std::string_view> reasons) {
+    Status s(code, reasons);
+    s.set_plugin(plugin);
+    return s;
+  };
+  const std::string fit = "NodeResourcesFit", taints = "TaintToleration";
+  const Status a = st(Code::kUnschedulable, fit, {cpu});
+  struct Case {
+    std::string name;
+    std::vector<Status> statuses;
+  };
+  const std::vector<Case> cases = {
+      {"one run", {a, a, a}},
+      {"another reason", {a, a, st(Code::kUnschedulable, fit, {mem}), a}},
+      {"equal text elsewhere", {a, st(Code::kUnschedulable, fit, {cpu_again}), a}},
+      {"more reasons", {a, st(Code::kUnschedulable, fit, {cpu, mem}), st(Code::kUnschedulable, fit, {cpu, mem})}},
+      {"another code", {a, st(Code::kUnschedulableAndUnresolvable, fit, {cpu})}},
+      {"another plugin", {a, st(Code::kUnschedulable, taints, {cpu}), st(Code::kUnschedulable, taints, {taint})}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::unique_ptr<NodeInfo>> infos;
+    std::vector<NodeFailure> failures;
+    for (size_t i = 0; i < c.statuses.size(); ++i) {
+      infos.push_back(std::make_unique<NodeInfo>(static_cast<uint32_t>(i)));
+      failures.push_back({infos.back().get(), c.statuses[i]});
+    }
+    EcacheEntry e;
+    e.BeginFilter(7, 7, failures.size());
+    int state = 0;
+    const FailureMemoKey key{&state, 9, 100, false};
+    e.StoreMemo(key, 0, failures, "", "", {});
+    const FailureMemo* m = e.Memo(key);
+    ASSERT_NE(m, nullptr);
+    ASSERT_EQ(m->failures.size(), failures.size());
+    for (size_t i = 0; i < failures.size(); ++i) {
+      const Status& got = m->failures[i].status;
+      const Status& want = failures[i].status;
+      EXPECT_EQ(m->failures[i].node, failures[i].node) << i;
+      EXPECT_EQ(got.code(), want.code()) << i;
+      EXPECT_EQ(got.plugin(), want.plugin()) << i;
+      EXPECT_EQ(got.Message(), want.Message()) << i;
+      // Copied: no view into the caller's strings.
+      for (std::string_view r : got.reasons()) {
+        for (const std::string* mine : {&cpu, &cpu_again, &mem, &taint}) {
+          EXPECT_NE(r.data(), mine->data()) << i;
+        }
+      }
+    }
   }
 }
 

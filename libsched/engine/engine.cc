@@ -28,12 +28,17 @@ std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
   std::set<std::string, std::less<>> out;
   if (r.error) return out;
   out.insert(r.restricting_plugins.begin(), r.restricting_plugins.end());
-  // Thousands of failures name a few plugins: look up before emplace,
-  // which would build (allocate) a node for every one.
-  auto add = [&out](const Status& st) {
-    if (st.IsRejected() && !st.plugin().empty() && !out.contains(st.plugin())) {
-      out.emplace(st.plugin());
+  // Thousands of failures name a few plugins, mostly in long runs of one
+  // (the same view of the plugin's name): the set is searched (then added
+  // to: a node built only for a new name) only where the view changes.
+  std::string_view last;
+  auto add = [&out, &last](const Status& st) {
+    const std::string_view p = st.plugin();
+    if (!st.IsRejected() || p.empty() || (p.data() == last.data() && p.size() == last.size())) {
+      return;
     }
+    last = p;
+    if (!out.contains(p)) out.emplace(p);
   };
   for (const NodeFailure& f : r.failures) add(f.status);
   if (r.absent_status) add(*r.absent_status);
@@ -390,7 +395,7 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
         scheduler.Schedule(*pod, *e.state_, e.queue_.get(), ScoresFor(options));
     const bool assume = options.assume && !r.node.empty();
     // Before assuming: r points into the state.
-    result = MakePodResult(*pod, r, *e.state_, options, assume);
+    result = MakePodResult(PodKey(*pod), r, *e.state_, options, assume);
     if (before_commit) before_commit(std::span<const PodResult>(&result, 1));
     ClusterState::Batch batch(*e.state_);
     PriorityQueue::Batch queue_batch(*e.queue_);
@@ -447,7 +452,7 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     const ScheduleResult r = schedulers_.at(p->pod->scheduler_name)
                                  ->Schedule(*p->pod, *state_, queue_.get(), ScoresFor(options));
     state_->SnapshotTaken();
-    results.push_back(MakePodResult(*p->pod, r, *state_, options, !r.node.empty()));
+    results.push_back(MakePodResult(p->key, r, *state_, options, !r.node.empty()));
     if (r.node.empty()) {
       if (!r.nominated_node.empty()) Nominate(*p, r.nominated_node);
       // Undone by Pop's record (undo::SaveShared: a copy of all of *p).
@@ -570,7 +575,7 @@ PodResult Engine::Session::Preempt(const Pod& pod) {
     ClusterState::Batch batch(*e.state_);
     const ScheduleOptions options;
     const ScheduleResult r = scheduler.Schedule(pod, *e.state_, e.queue_.get(), ScoresFor(options));
-    result = MakePodResult(pod, r, *e.state_, options, false);
+    result = MakePodResult(PodKey(pod), r, *e.state_, options, false);
   } catch (...) {
     scheduler.Rewind(rng, start);
     throw;

@@ -115,6 +115,52 @@ TEST(EngineTest, RunSchedulesTheQueueAndRequeuesWhatDoesNotFit) {
   EXPECT_EQ(q.pods[0].queue, kUnschedulableQ);
 }
 
+// A pod that fits nowhere goes back to the queue with every plugin that
+// rejected a node (Diagnosis.UnschedulablePlugins), however its node
+// failures run: one plugin throughout, runs of one plugin then another and
+// back, or a different plugin on each node.
+TEST(EngineTest, RunRecordsEveryRejectingPluginOfTheFailures) {
+  enum Kind { kSmall, kTainted, kCordoned };
+  struct Case {
+    std::string name;
+    std::vector<Kind> nodes;  // in the order they are added
+    std::vector<std::string> want;
+  };
+  const std::vector<Case> cases = {
+      {"one plugin", {kSmall, kSmall, kSmall}, {"NodeResourcesFit"}},
+      {"runs", {kSmall, kSmall, kTainted, kTainted, kSmall},
+       {"NodeResourcesFit", "TaintToleration"}},
+      {"one each", {kTainted, kSmall, kCordoned},
+       {"NodeResourcesFit", "NodeUnschedulable", "TaintToleration"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto e = NewEngine();
+    Engine::Session s = e->Lock();
+    Interner& in = s.interner();
+    std::vector<Change> changes;
+    for (size_t i = 0; i < c.nodes.size(); ++i) {
+      const bool small = c.nodes[i] == kSmall;
+      NodeBuilder b(in, "n" + std::to_string(i));
+      b.Capacity(small ? 1000 : 4000, 8 * kGi);
+      if (c.nodes[i] == kTainted) b.Taint("dedicated", "x", TaintEffect::kNoSchedule);
+      if (c.nodes[i] == kCordoned) b.Unschedulable();
+      Change node{};
+      node.op = Change::Op::kUpsertNode;
+      node.node = b.Build();
+      changes.push_back(std::move(node));
+    }
+    changes.push_back(QueueChange(in, "p", 2000));
+    s.Apply(changes);
+    const std::vector<PodResult> results = s.Run(0, {});
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].outcome, Outcome::kUnschedulable);
+    const QueueReport q = s.Queue();
+    ASSERT_EQ(q.pods.size(), 1u);
+    EXPECT_EQ(q.pods[0].unschedulable_plugins, c.want);
+  }
+}
+
 TEST(EngineTest, AdvanceClockRefusesToOverflow) {
   auto e = NewEngine();
   const uint64_t before = e->StateDigest();

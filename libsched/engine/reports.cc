@@ -63,10 +63,10 @@ ResourceReport Report(const Resource& r, const Interner& in) {
 
 }  // namespace
 
-PodResult MakePodResult(const Pod& pod, const ScheduleResult& r, const ClusterState& state,
+PodResult MakePodResult(std::string pod_key, const ScheduleResult& r, const ClusterState& state,
                         const ScheduleOptions& options, bool assumed) {
   PodResult out;
-  out.pod = PodKey(pod);
+  out.pod = std::move(pod_key);
   out.outcome = !r.node.empty()                  ? Outcome::kScheduled
                 : r.error && r.num_all_nodes > 0 ? Outcome::kError
                                                  : Outcome::kUnschedulable;

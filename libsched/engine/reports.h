@@ -86,9 +86,10 @@ struct PodResult {
   std::vector<NodeScores> scores;
 };
 
-// Builds the PodResult of cycle `r` for `pod`. REQUIRES: `state` is the
-// one `r` was computed against, unchanged since (r points into it).
-PodResult MakePodResult(const Pod& pod, const ScheduleResult& r, const ClusterState& state,
+// Builds the PodResult of cycle `r` for the pod whose PodKey is `pod_key`
+// (taken, not built again, from the queue's entry). REQUIRES: `state` is the one `r` was
+// computed against, unchanged since (r points into it).
+PodResult MakePodResult(std::string pod_key, const ScheduleResult& r, const ClusterState& state,
                         const ScheduleOptions& options, bool assumed);
 
 // The scheduling queue: every pending pod in PriorityQueue::Snapshot order.

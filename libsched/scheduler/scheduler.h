@@ -31,7 +31,7 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
+#include <list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -107,9 +107,11 @@ struct ScheduleResult {
   std::vector<std::shared_ptr<const Pod>> victims;
 
   // Storage behind the string_views above: reasons plugins built during the
-  // cycle live in its CycleState, messages the framework built live here.
+  // cycle live in its CycleState, messages the framework built live here
+  // (a list: stable addresses, and no allocation while empty, which a
+  // deque makes on construction).
   std::shared_ptr<CycleState> cycle_state;
-  std::deque<std::string> owned_messages;
+  std::list<std::string> owned_messages;
   // Backs reasons of verdicts taken from the equivalence cache, if any.
   std::shared_ptr<const void> cache_storage;
 };
