@@ -429,7 +429,7 @@ void Scheduler::FilterNodesCached(const Framework& fw, const CycleState& cs, con
       stats.reused += reused_count;
       return;
     } else {
-      r.failures.emplace_back(ni, *s);  // built in place: no temporary to move and destroy
+      r.failures.push_back({ni, *s});
     }
   }
   stats.reused += reused_count;

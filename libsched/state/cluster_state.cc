@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <ranges>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -275,13 +274,12 @@ void ClusterState::RebuildNodeList(bool undoable) {
     uint32_t* next = indexes.data();
     tree_->ForEachInOrder([&](uint32_t index) { *next++ = index; });
   }
-  // Built aside, then set: nothing changes unless it completes. The
-  // NodeInfos are read by reference, so the view is random-access and the
-  // list is sized once and written once (no zero-fill, no push_back).
+  // Built aside, then set: nothing changes unless it completes. Reserved,
+  // then appended: each entry written once (no zero-fill of a sized vector).
   const std::vector<const NodeInfo*>& by_index = *by_index_;
-  const auto nodes = std::views::transform(
-      indexes, [&](uint32_t index) -> const NodeInfo* const& { return by_index[index]; });
-  auto list = std::make_shared<std::vector<const NodeInfo*>>(nodes.begin(), nodes.end());
+  auto list = std::make_shared<std::vector<const NodeInfo*>>();
+  list->reserve(indexes.size());
+  for (const uint32_t index : indexes) list->push_back(by_index[index]);
   auto index_list = std::make_shared<std::vector<uint32_t>>(std::move(indexes));
   UndoLog* const undo_log = undoable ? log() : nullptr;
   node_list_.Set(std::move(list), undo_log);
