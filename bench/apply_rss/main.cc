@@ -5,6 +5,13 @@
 // of the apply and of the schedule call after it. A client of the C API only, so the same binary
 // measures another build of libsched.so through LD_LIBRARY_PATH
 // (bench/RESULTS.md, "Apply memory").
+//
+// With --shrink-to K it measures a cluster that scales down instead: the
+// heap in use of an engine that held --nodes nodes and then saw all but
+// the first K deleted (with their pods, as DELETED watch events, --chunk
+// events a call), against a fresh engine given only what is left. A user
+// expects the memory of deleted nodes to come back (bench/RESULTS.md, "A
+// cluster that scales down").
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -76,32 +83,145 @@ double CpuSeconds() {
   return s(u.ru_utime) + s(u.ru_stime);
 }
 
-void Check(sched_status st, sched_error* err, const char* what) {
+// `err` by reference: the call that sets it is an argument of the same
+// Check call, and arguments are evaluated in no fixed order.
+void Check(sched_status st, sched_error* const& err, const char* what) {
   if (st == SCHED_OK) return;
-  std::fprintf(stderr, "%s: %s\n", what, sched_error_message(err));
+  std::fprintf(stderr, "%s: status %d: %s\n", what, static_cast<int>(st), sched_error_message(err));
   std::exit(1);
+}
+
+// The pod scheduled after an apply (not assumed: the state is unchanged).
+constexpr char kProbe[] = R"({"metadata":{"name":"new","namespace":"ns-0"},)"
+                          R"("spec":{"containers":[{"name":"c","resources":{"requests":)"
+                          R"({"cpu":"1"}}}]}})";
+
+// The pods bound to nodes below `keep` (pod i is bound to node i % nodes).
+std::string PodList(int pods, int nodes, int keep) {
+  std::string doc = R"({"kind":"PodList","apiVersion":"v1","items":[)";
+  bool first = true;
+  for (int i = 0; i < pods; ++i) {
+    if (i % nodes >= keep) continue;
+    doc += (first ? "" : ",") + Pod(i, nodes);
+    first = false;
+  }
+  return doc + "]}";
+}
+
+std::string NodeList(int nodes) {
+  std::string doc = R"({"kind":"NodeList","apiVersion":"v1","items":[)";
+  for (int i = 0; i < nodes; ++i) doc += (i ? "," : "") + Node(i);
+  return doc + "]}";
+}
+
+// A DELETED event for `object` (a List item, without its kind), as a
+// watch delivers it.
+std::string Deleted(const char* kind, const std::string& object) {
+  return R"({"type":"DELETED","object":{"apiVersion":"v1","kind":")" + std::string(kind) +
+         "\"," + object.substr(1) + "}";
+}
+
+void Apply(sched_engine* e, const std::string& doc, const char* what) {
+  sched_error* err = nullptr;
+  Check(sched_engine_apply(e, doc.data(), doc.size(), nullptr, &err), err, what);
+}
+
+// Schedules `pod` without assuming it; returns the node chosen (or "").
+std::string Schedule(sched_engine* e, const std::string& pod) {
+  char* result = nullptr;
+  sched_error* err = nullptr;
+  Check(sched_engine_schedule(e, pod.data(), pod.size(), 0, &result, &err), err, "schedule");
+  std::string out = result;
+  sched_free(result);
+  const std::string key = "\"node\":\"";
+  const size_t at = out.find(key);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + key.size();
+  return out.substr(begin, out.find('"', begin) - begin);
+}
+
+// Heap in use by a fresh engine holding `keep` nodes and their pods, and by
+// one that held `nodes` and their pods and then saw all but `keep` nodes
+// deleted with their pods, `chunk` events per apply call. Both schedule the
+// same pods before and after, so their caches hold what a working
+// scheduler's do.
+int ShrinkRun(int nodes, int pods, int keep, int chunk) {
+  const std::string probe = kProbe;
+  const double heap0 = HeapInUseMiB();
+  sched_engine* fresh = nullptr;
+  sched_error* err = nullptr;
+  Check(sched_engine_new("{}", 2, &fresh, &err), err, "sched_engine_new");
+  Apply(fresh, NodeList(keep), "apply nodes (fresh)");
+  Apply(fresh, PodList(pods, nodes, keep), "apply pods (fresh)");
+  const std::string fresh_node = Schedule(fresh, probe);
+  const double fresh_heap = HeapInUseMiB() - heap0;
+  sched_engine_free(fresh);
+
+  const double heap1 = HeapInUseMiB();
+  sched_engine* e = nullptr;
+  Check(sched_engine_new("{}", 2, &e, &err), err, "sched_engine_new");
+  Apply(e, NodeList(nodes), "apply nodes");
+  Apply(e, PodList(pods, nodes, nodes), "apply pods");
+  Schedule(e, probe);
+  const double grown_heap = HeapInUseMiB() - heap1;
+  const double start = CpuSeconds();
+  std::string events = "[";
+  int in_call = 0;
+  auto add = [&](const char* kind, const std::string& object) {
+    events += (in_call ? "," : "") + Deleted(kind, object);
+    if (++in_call == chunk) {
+      Apply(e, events + "]", "apply deletions");
+      events = "[";
+      in_call = 0;
+    }
+  };
+  for (int n = nodes - 1; n >= keep; --n) {
+    for (int i = n; i < pods; i += nodes) add("Pod", Pod(i, nodes));
+    add("Node", Node(n));
+  }
+  if (in_call > 0) Apply(e, events + "]", "apply deletions");
+  const double delete_s = CpuSeconds() - start;
+  const std::string shrunk_node = Schedule(e, probe);
+  const double shrunk_heap = HeapInUseMiB() - heap1;
+  sched_engine_free(e);
+
+  std::printf("cluster: %d nodes, %d pods; shrunk to %d nodes (%d events a call)\n", nodes,
+              pods, keep, chunk);
+  std::printf("heap in use, fresh engine at %d nodes:   %.1f MiB\n", keep, fresh_heap);
+  std::printf("heap in use, engine at %d nodes:         %.1f MiB\n", nodes, grown_heap);
+  std::printf("heap in use, the same after the shrink:  %.1f MiB (%.2fx the fresh engine's)\n",
+              shrunk_heap, shrunk_heap / fresh_heap);
+  std::printf("peak RSS: %.0f MiB; CPU of the deletions: %.2f s\n", PeakRssKiB() / 1024.0,
+              delete_s);
+  std::printf("probe placed on: %s (fresh), %s (shrunk)\n", fresh_node.c_str(),
+              shrunk_node.c_str());
+  return fresh_node.empty() || shrunk_node.empty() ? 1 : 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int nodes = 5000, pods = 200000;
+  int nodes = 5000, pods = 200000, shrink_to = -1, chunk = 1000;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--nodes") == 0) nodes = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--pods") == 0) pods = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--shrink-to") == 0) shrink_to = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--chunk") == 0) chunk = std::atoi(argv[i + 1]);
+  }
+  if (shrink_to >= 0) {
+    if (shrink_to < 1 || shrink_to > nodes || chunk < 1) {
+      std::fprintf(stderr, "--shrink-to must be in [1, --nodes] and --chunk at least 1\n");
+      return 2;
+    }
+    return ShrinkRun(nodes, pods, shrink_to, chunk);
   }
   sched_engine* e = nullptr;
   sched_error* err = nullptr;
   Check(sched_engine_new("{}", 2, &e, &err), err, "sched_engine_new");
 
-  std::string doc = R"({"kind":"NodeList","apiVersion":"v1","items":[)";
-  for (int i = 0; i < nodes; ++i) doc += (i ? "," : "") + Node(i);
-  doc += "]}";
-  Check(sched_engine_apply(e, doc.data(), doc.size(), nullptr, &err), err, "apply nodes");
+  Apply(e, NodeList(nodes), "apply nodes");
 
-  doc = R"({"kind":"PodList","apiVersion":"v1","items":[)";
-  for (int i = 0; i < pods; ++i) doc += (i ? "," : "") + Pod(i, nodes);
-  doc += "]}";
+  std::string doc = PodList(pods, nodes, nodes);
   const long before = RssKiB();
   const double heap_before = HeapInUseMiB();
   const double start = CpuSeconds();
@@ -110,14 +230,9 @@ int main(int argc, char** argv) {
   const long peak = PeakRssKiB(), after = RssKiB();
   const double heap_after = HeapInUseMiB();
 
-  const std::string pod = R"({"metadata":{"name":"new","namespace":"ns-0"},)"
-                          R"("spec":{"containers":[{"name":"c","resources":{"requests":)"
-                          R"({"cpu":"1"}}}]}})";
-  char* result = nullptr;
   const double next = CpuSeconds();
-  Check(sched_engine_schedule(e, pod.data(), pod.size(), 0, &result, &err), err, "schedule");
+  Schedule(e, kProbe);
   const double next_s = CpuSeconds() - next;
-  sched_free(result);
 
   std::printf("document: %d pods, %.1f MiB\n", pods, doc.size() / 1048576.0);
   std::printf("RSS before the apply: %.0f MiB (the document included)\n", before / 1024.0);
