@@ -60,15 +60,15 @@ struct DecodedPod {
 };
 ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, DecodedPod* out);
 
-// spec.topologySpreadConstraints of `spec` into pod->topology_spread_constraints
-// (decode_topology_spread.cc), matchLabelKeys merged into each selector.
-// REQUIRES: pod->labels is set.
-ApiStatus DecodeTopologySpreadConstraints(const cJSON* spec, const JsonPath& path, Interner& in,
-                                          Pod* pod);
-// metadata.ownerReferences (`meta` may be null): the first controller's
-// kind and uid, and its name when it is a v1 ReplicationController or an
-// apps/v1 ReplicaSet / StatefulSet.
-ApiStatus DecodeControllerRef(const cJSON* meta, const JsonPath& path, Pod* pod);
+// spec.topologySpreadConstraints (`constraints`, an array or null, at
+// `path`) into pod->topology_spread_constraints (decode_topology_spread.cc),
+// matchLabelKeys merged into each selector. REQUIRES: pod->labels is set.
+ApiStatus DecodeTopologySpreadConstraints(const cJSON* constraints, const JsonPath& path,
+                                          Interner& in, Pod* pod);
+// metadata.ownerReferences (`refs`, an array or null, at `path`): the
+// first controller's kind and uid, and its name when it is a v1
+// ReplicationController or an apps/v1 ReplicaSet / StatefulSet.
+ApiStatus DecodeControllerRef(const cJSON* refs, const JsonPath& path, Pod* pod);
 // The fields of one topology spread constraint but labelSelector and
 // matchLabelKeys, validated (maxSkew > 0, topologyKey a label key,
 // whenUnsatisfiable DoNotSchedule|ScheduleAnyway, minDomains > 0 and only
@@ -82,10 +82,11 @@ ApiStatus DecodeSpreadConstraintFields(const cJSON* v, const JsonPath& path,
 ApiStatus DecodePdb(const cJSON* obj, const JsonPath& path, Interner& in,
                     std::shared_ptr<const PodDisruptionBudget>* out);
 
-// spec.affinity.podAffinity / podAntiAffinity of `spec` into
-// pod->pod_affinity (decode_pod_affinity.cc). REQUIRES: pod->labels and
-// pod->ns_atom are set (matchLabelKeys and default namespaces read them).
-ApiStatus DecodePodAffinity(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod);
+// spec.affinity.podAffinity / podAntiAffinity of `affinity` (spec.affinity,
+// an object, at `ap`) into pod->pod_affinity (decode_pod_affinity.cc).
+// REQUIRES: pod->labels and pod->ns_atom are set (matchLabelKeys and
+// default namespaces read them).
+ApiStatus DecodePodAffinity(const cJSON* affinity, const JsonPath& ap, Interner& in, Pod* pod);
 
 // A core/v1 Namespace (decode_namespace.cc): name and labels.
 ApiStatus DecodeNamespace(const cJSON* obj, const JsonPath& path, Interner& in,

@@ -11,7 +11,6 @@
 #include "capi/decode.h"
 #include "capi/json_reader.h"
 #include "capi/limits.h"
-#include "capi/present_members.h"
 #include "libsched/model/label_syntax.h"
 #include "libsched/model/pod_requests.h"
 #include "libsched/model/timestamp.h"
@@ -185,25 +184,19 @@ ContainerResources EffectiveRequests(const ResourceList& spec, const ContainerSt
   return c;
 }
 
-ApiStatus DecodeHostPorts(const cJSON* container, const JsonPath& path,
-                          std::vector<HostPort>* out) {
-  // Most ports are container ports only: their lookups are skipped.
+// A container's ports: `ports` (an array or null) at `path`.
+ApiStatus DecodeHostPorts(const cJSON* ports, const JsonPath& path, std::vector<HostPort>* out) {
+  // Found in one walk of each port (ObjectMembers).
   static constexpr std::array<std::string_view, 3> kPortMembers = {"hostPort", "hostIP",
                                                                    "protocol"};
-  return ForEachElement(container, "ports", path, [&](const cJSON* v, const JsonPath& p) {
+  return ForEachItem(ports, path, [&](const cJSON* v, const JsonPath& p) {
     CAPI_RETURN_IF_ERROR(AsObject(v, p));
     int32_t host_port = 0;
     std::string_view host_ip, protocol;
-    const PresentMembers has(v, kPortMembers);
-    if (has.Has(MemberIndex(kPortMembers, "hostPort"))) {
-      CAPI_RETURN_IF_ERROR(GetInt32(v, "hostPort", p, &host_port));
-    }
-    if (has.Has(MemberIndex(kPortMembers, "hostIP"))) {
-      CAPI_RETURN_IF_ERROR(GetString(v, "hostIP", p, &host_ip));
-    }
-    if (has.Has(MemberIndex(kPortMembers, "protocol"))) {
-      CAPI_RETURN_IF_ERROR(GetString(v, "protocol", p, &protocol));
-    }
+    const ObjectMembers m(v, kPortMembers);
+    CAPI_RETURN_IF_ERROR(m.GetInt32(MemberIndex(kPortMembers, "hostPort"), p, &host_port));
+    CAPI_RETURN_IF_ERROR(m.GetString(MemberIndex(kPortMembers, "hostIP"), p, &host_ip));
+    CAPI_RETURN_IF_ERROR(m.GetString(MemberIndex(kPortMembers, "protocol"), p, &protocol));
     HostPort hp;
     if (protocol.empty() || protocol == "TCP") {
       hp.protocol = Protocol::kTCP;
@@ -253,14 +246,22 @@ ApiStatus DecodeExtendedRequests(const cJSON* resources, const ResourceList& req
   return ApiStatus();
 }
 
+// The members of a container that DecodeContainer reads, for ObjectMembers.
+constexpr std::array<std::string_view, 5> kContainerMembers = {"name", "image", "restartPolicy",
+                                                               "resources", "ports"};
+consteval size_t ContainerMember(std::string_view name) {
+  return MemberIndex(kContainerMembers, name);
+}
+
 // One entry of spec.containers (init = false) or spec.initContainers.
 ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Interner& in,
                           const PodStatus& status, Pod* pod, PodResourceSpec* spec) {
   CAPI_RETURN_IF_ERROR(AsObject(v, path));
+  const ObjectMembers m(v, kContainerMembers);
   std::string_view name, image, restart_policy;
-  CAPI_RETURN_IF_ERROR(GetString(v, "name", path, &name));
-  CAPI_RETURN_IF_ERROR(GetString(v, "image", path, &image));
-  CAPI_RETURN_IF_ERROR(GetString(v, "restartPolicy", path, &restart_policy));
+  CAPI_RETURN_IF_ERROR(m.GetString(ContainerMember("name"), path, &name));
+  CAPI_RETURN_IF_ERROR(m.GetString(ContainerMember("image"), path, &image));
+  CAPI_RETURN_IF_ERROR(m.GetString(ContainerMember("restartPolicy"), path, &restart_policy));
   if (!restart_policy.empty() && restart_policy != "Always" &&
       restart_policy != "OnFailure" && restart_policy != "Never") {
     return Unsupported(path.Child("restartPolicy"), restart_policy,
@@ -272,8 +273,8 @@ ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Inter
   // and resized (status) requests count; a plain init container's do not.
   const bool long_running = !init || sidecar;
 
-  const cJSON* resources;
-  CAPI_RETURN_IF_ERROR(Member(v, "resources", path, &resources));
+  const cJSON* resources = nullptr;
+  CAPI_RETURN_IF_ERROR(m.Get(ContainerMember("resources"), path, &resources));
   ResourceList requests;
   CAPI_RETURN_IF_ERROR(DecodeRequests(resources, path.Child("resources"), in, &requests));
   CAPI_RETURN_IF_ERROR(DecodeExtendedRequests(resources, requests, in, pod->num_containers - 1,
@@ -283,8 +284,10 @@ ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Inter
   c.restartable = sidecar;
   (init ? spec->init_containers : spec->containers).push_back(std::move(c));
 
+  const cJSON* port_list = nullptr;
+  CAPI_RETURN_IF_ERROR(m.GetArray(ContainerMember("ports"), path, &port_list));
   std::vector<HostPort> ports;
-  CAPI_RETURN_IF_ERROR(DecodeHostPorts(v, path, &ports));
+  CAPI_RETURN_IF_ERROR(DecodeHostPorts(port_list, path.Child("ports"), &ports));
   if (long_running) {
     pod->host_ports.insert(pod->host_ports.end(), ports.begin(), ports.end());
   }
@@ -295,13 +298,12 @@ ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Inter
 // spec.resources.requests restricted to what pod-level resources support
 // (cpu, memory, hugepages-*), with the pod's resize status applied
 // (PodRequests with InPlacePodLevelResourcesVerticalScaling, beta and on
-// in v1.36). Unset when no supported name is requested.
-ApiStatus DecodePodLevel(const cJSON* spec, const JsonPath& path, Interner& in,
+// in v1.36). Unset when no supported name is requested. `resources` is
+// spec.resources as Member() gives it, at `path`.
+ApiStatus DecodePodLevel(const cJSON* resources, const JsonPath& path, Interner& in,
                          const PodStatus& status, std::optional<Resource>* out) {
-  const cJSON* resources;
-  CAPI_RETURN_IF_ERROR(Member(spec, "resources", path, &resources));
   ResourceList requests;
-  CAPI_RETURN_IF_ERROR(DecodeRequests(resources, path.Child("resources"), in, &requests));
+  CAPI_RETURN_IF_ERROR(DecodeRequests(resources, path, in, &requests));
   Resource pod_level;
   if (requests.has_cpu) pod_level.milli_cpu = requests.amounts.milli_cpu;
   if (requests.has_memory) pod_level.memory = requests.amounts.memory;
@@ -431,11 +433,8 @@ ApiStatus DecodeNodeAffinityObject(const cJSON* na, const JsonPath& path, Intern
 
 namespace {
 
-ApiStatus DecodeNodeAffinity(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod) {
-  const cJSON* affinity;
-  CAPI_RETURN_IF_ERROR(GetObject(spec, "affinity", path, &affinity));
-  if (affinity == nullptr) return ApiStatus();
-  const JsonPath ap = path.Child("affinity");
+// spec.affinity.nodeAffinity of `affinity` (spec.affinity, an object) at `ap`.
+ApiStatus DecodeNodeAffinity(const cJSON* affinity, const JsonPath& ap, Interner& in, Pod* pod) {
   const cJSON* na;
   CAPI_RETURN_IF_ERROR(GetObject(affinity, "nodeAffinity", ap, &na));
   if (na == nullptr) return ApiStatus();
@@ -443,11 +442,8 @@ ApiStatus DecodeNodeAffinity(const cJSON* spec, const JsonPath& path, Interner& 
                                   &pod->preferred_node_affinity);
 }
 
-ApiStatus DecodeNodeSelector(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod) {
-  const cJSON* selector;
-  CAPI_RETURN_IF_ERROR(GetObject(spec, "nodeSelector", path, &selector));
-  if (selector == nullptr) return ApiStatus();
-  const JsonPath sp = path.Child("nodeSelector");
+// spec.nodeSelector: `selector` (an object) at `sp`.
+ApiStatus DecodeNodeSelector(const cJSON* selector, const JsonPath& sp, Interner& in, Pod* pod) {
   CAPI_RETURN_IF_ERROR(CheckUniqueKeys(selector, sp));
   for (const cJSON* e = selector->child; e != nullptr; e = e->next) {
     std::string_view value;
@@ -503,7 +499,7 @@ ApiStatus DecodeToleration(const cJSON* v, const JsonPath& path, Interner& in,
   return ApiStatus();
 }
 
-// The members of spec that DecodeSpec reads, for PresentMembers.
+// The members of spec that DecodeSpec reads, for ObjectMembers.
 constexpr std::array<std::string_view, 14> kSpecMembers = {
     "nodeName",    "schedulerName",   "priority",       "preemptionPolicy",
     "nodeSelector", "affinity",        "topologySpreadConstraints",
@@ -518,94 +514,83 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
   CAPI_RETURN_IF_ERROR(GetObject(obj, "spec", path, &spec));
   if (spec == nullptr) return ApiStatus();
   const JsonPath sp = path.Child("spec");
-  // Each lookup below is skipped when spec lacks its member: it would find
-  // nothing and change nothing.
-  const PresentMembers has(spec, kSpecMembers);
+  // Every member below is found in one walk of spec.
+  const ObjectMembers m(spec, kSpecMembers);
 
   std::string_view node_name, scheduler_name;
-  if (has.Has(Spec("nodeName"))) CAPI_RETURN_IF_ERROR(GetString(spec, "nodeName", sp, &node_name));
-  if (has.Has(Spec("schedulerName"))) {
-    CAPI_RETURN_IF_ERROR(GetString(spec, "schedulerName", sp, &scheduler_name));
-  }
+  CAPI_RETURN_IF_ERROR(m.GetString(Spec("nodeName"), sp, &node_name));
+  CAPI_RETURN_IF_ERROR(m.GetString(Spec("schedulerName"), sp, &scheduler_name));
   pod->node_name = node_name;
   if (!scheduler_name.empty()) pod->scheduler_name = scheduler_name;
-  if (has.Has(Spec("priority"))) {
-    CAPI_RETURN_IF_ERROR(GetInt32(spec, "priority", sp, &pod->priority));
-  }
+  CAPI_RETURN_IF_ERROR(m.GetInt32(Spec("priority"), sp, &pod->priority));
   std::string_view preemption_policy;
-  if (has.Has(Spec("preemptionPolicy"))) {
-    CAPI_RETURN_IF_ERROR(GetString(spec, "preemptionPolicy", sp, &preemption_policy));
-  }
+  CAPI_RETURN_IF_ERROR(m.GetString(Spec("preemptionPolicy"), sp, &preemption_policy));
   if (preemption_policy == "Never") {
     pod->preempt_never = true;
   } else if (!preemption_policy.empty() && preemption_policy != "PreemptLowerPriority") {
     return Unsupported(sp.Child("preemptionPolicy"), preemption_policy,
                        {"Never", "PreemptLowerPriority"});
   }
-  if (has.Has(Spec("nodeSelector"))) CAPI_RETURN_IF_ERROR(DecodeNodeSelector(spec, sp, in, pod));
-  if (has.Has(Spec("affinity"))) {
-    CAPI_RETURN_IF_ERROR(DecodeNodeAffinity(spec, sp, in, pod));
-    CAPI_RETURN_IF_ERROR(DecodePodAffinity(spec, sp, in, pod));
+  const cJSON* v = nullptr;
+  CAPI_RETURN_IF_ERROR(m.GetObject(Spec("nodeSelector"), sp, &v));
+  if (v != nullptr) CAPI_RETURN_IF_ERROR(DecodeNodeSelector(v, sp.Child("nodeSelector"), in, pod));
+  CAPI_RETURN_IF_ERROR(m.GetObject(Spec("affinity"), sp, &v));
+  if (v != nullptr) {
+    const JsonPath ap = sp.Child("affinity");
+    CAPI_RETURN_IF_ERROR(DecodeNodeAffinity(v, ap, in, pod));
+    CAPI_RETURN_IF_ERROR(DecodePodAffinity(v, ap, in, pod));
   }
-  if (has.Has(Spec("topologySpreadConstraints"))) {
-    CAPI_RETURN_IF_ERROR(DecodeTopologySpreadConstraints(spec, sp, in, pod));
-  }
-  if (has.Has(Spec("tolerations"))) {
-    CAPI_RETURN_IF_ERROR(
-        ForEachElement(spec, "tolerations", sp, [&](const cJSON* t, const JsonPath& p) {
-          return DecodeToleration(t, p, in, &pod->tolerations);
-        }));
-  }
-  if (has.Has(Spec("schedulingGates"))) {
-    CAPI_RETURN_IF_ERROR(
-        ForEachElement(spec, "schedulingGates", sp, [&](const cJSON* g, const JsonPath& p) {
-          CAPI_RETURN_IF_ERROR(AsObject(g, p));
-          std::string_view gate;
-          CAPI_RETURN_IF_ERROR(GetString(g, "name", p, &gate));
-          pod->scheduling_gates.emplace_back(gate);
-          return ApiStatus();
-        }));
-  }
+  CAPI_RETURN_IF_ERROR(m.GetArray(Spec("topologySpreadConstraints"), sp, &v));
+  CAPI_RETURN_IF_ERROR(
+      DecodeTopologySpreadConstraints(v, sp.Child("topologySpreadConstraints"), in, pod));
+  CAPI_RETURN_IF_ERROR(m.GetArray(Spec("tolerations"), sp, &v));
+  CAPI_RETURN_IF_ERROR(
+      ForEachItem(v, sp.Child("tolerations"), [&](const cJSON* t, const JsonPath& p) {
+        return DecodeToleration(t, p, in, &pod->tolerations);
+      }));
+  CAPI_RETURN_IF_ERROR(m.GetArray(Spec("schedulingGates"), sp, &v));
+  CAPI_RETURN_IF_ERROR(
+      ForEachItem(v, sp.Child("schedulingGates"), [&](const cJSON* g, const JsonPath& p) {
+        CAPI_RETURN_IF_ERROR(AsObject(g, p));
+        std::string_view gate;
+        CAPI_RETURN_IF_ERROR(GetString(g, "name", p, &gate));
+        pod->scheduling_gates.emplace_back(gate);
+        return ApiStatus();
+      }));
   CAPI_RETURN_IF_ERROR(DecodePodResourceClaims(obj, path, spec, pod));
 
   PodResourceSpec resources;
   // Init containers first: GetHostPorts and sumImageScores list them first.
   for (const bool init : {true, false}) {
-    if (!has.Has(init ? Spec("initContainers") : Spec("containers"))) continue;
-    CAPI_RETURN_IF_ERROR(ForEachElement(
-        spec, init ? "initContainers" : "containers", sp,
-        [&](const cJSON* c, const JsonPath& p) {
-          ++pod->num_containers;
-          return DecodeContainer(c, p, init, in, status, pod, &resources);
-        }));
+    const char* name = init ? "initContainers" : "containers";
+    CAPI_RETURN_IF_ERROR(m.GetArray(init ? Spec("initContainers") : Spec("containers"), sp, &v));
+    CAPI_RETURN_IF_ERROR(ForEachItem(v, sp.Child(name), [&](const cJSON* c, const JsonPath& p) {
+      ++pod->num_containers;
+      return DecodeContainer(c, p, init, in, status, pod, &resources);
+    }));
   }
   // Image volumes (ImageVolume, GA in v1.36) count for ImageLocality too.
-  if (has.Has(Spec("volumes"))) {
-    CAPI_RETURN_IF_ERROR(
-        ForEachElement(spec, "volumes", sp, [&](const cJSON* v, const JsonPath& p) {
-          CAPI_RETURN_IF_ERROR(DecodePodVolume(v, p, pod->name, &pod->volumes));
-          const cJSON* image;
-          CAPI_RETURN_IF_ERROR(GetObject(v, "image", p, &image));
-          if (image == nullptr) return ApiStatus();
-          std::string_view reference;
-          CAPI_RETURN_IF_ERROR(GetString(image, "reference", p.Child("image"), &reference));
-          pod->images.push_back(InternImageName(in, reference));
-          return ApiStatus();
-        }));
-  }
+  CAPI_RETURN_IF_ERROR(m.GetArray(Spec("volumes"), sp, &v));
+  CAPI_RETURN_IF_ERROR(ForEachItem(v, sp.Child("volumes"), [&](const cJSON* vol, const JsonPath& p) {
+    CAPI_RETURN_IF_ERROR(DecodePodVolume(vol, p, pod->name, &pod->volumes));
+    const cJSON* image;
+    CAPI_RETURN_IF_ERROR(GetObject(vol, "image", p, &image));
+    if (image == nullptr) return ApiStatus();
+    std::string_view reference;
+    CAPI_RETURN_IF_ERROR(GetString(image, "reference", p.Child("image"), &reference));
+    pod->images.push_back(InternImageName(in, reference));
+    return ApiStatus();
+  }));
 
-  if (has.Has(Spec("overhead"))) {
-    const cJSON* overhead;
-    CAPI_RETURN_IF_ERROR(Member(spec, "overhead", sp, &overhead));
-    if (overhead != nullptr) {
-      ResourceList list;
-      CAPI_RETURN_IF_ERROR(DecodeResourceList(overhead, sp.Child("overhead"), in, &list));
-      resources.overhead = std::move(list.amounts);
-    }
+  CAPI_RETURN_IF_ERROR(m.Get(Spec("overhead"), sp, &v));
+  if (v != nullptr) {
+    ResourceList list;
+    CAPI_RETURN_IF_ERROR(DecodeResourceList(v, sp.Child("overhead"), in, &list));
+    resources.overhead = std::move(list.amounts);
   }
-  if (has.Has(Spec("resources"))) {
-    CAPI_RETURN_IF_ERROR(DecodePodLevel(spec, sp, in, status, &resources.pod_level));
-  }
+  CAPI_RETURN_IF_ERROR(m.Get(Spec("resources"), sp, &v));
+  CAPI_RETURN_IF_ERROR(
+      DecodePodLevel(v, sp.Child("resources"), in, status, &resources.pod_level));
 
   pod->requests = PodRequests(resources);
   pod->non_zero_requests = PodNonZeroRequests(resources);
@@ -613,7 +598,8 @@ ApiStatus DecodeSpec(const cJSON* obj, const JsonPath& path, Interner& in,
   return ApiStatus();
 }
 
-// The members of metadata that DecodePod reads besides the name.
+// The members of metadata that DecodePod reads besides the name, for
+// ObjectMembers.
 constexpr std::array<std::string_view, 7> kMetadataMembers = {
     "namespace", "uid",         "creationTimestamp", "deletionTimestamp",
     "labels",    "ownerReferences", "annotations",
@@ -633,32 +619,25 @@ ApiStatus DecodePod(const cJSON* obj, const JsonPath& path, Interner& in, Decode
   std::string_view name, ns, uid, created;
   CAPI_RETURN_IF_ERROR(DecodeName(obj, path, &meta, &name));
   const JsonPath mp = path.Child("metadata");
-  // Lookups of members metadata lacks are skipped, as in DecodeSpec.
-  const PresentMembers has(meta, kMetadataMembers);
-  if (has.Has(Metadata("namespace"))) CAPI_RETURN_IF_ERROR(GetString(meta, "namespace", mp, &ns));
+  // Every member below is found in one walk of metadata, as in DecodeSpec.
+  const ObjectMembers m(meta, kMetadataMembers);
+  CAPI_RETURN_IF_ERROR(m.GetString(Metadata("namespace"), mp, &ns));
   CAPI_RETURN_IF_ERROR(CheckMaxLen(ns, mp.Child("namespace"), "", kMaxNamespaceBytes));
-  if (has.Has(Metadata("uid"))) CAPI_RETURN_IF_ERROR(GetString(meta, "uid", mp, &uid));
-  if (has.Has(Metadata("creationTimestamp"))) {
-    CAPI_RETURN_IF_ERROR(GetString(meta, "creationTimestamp", mp, &created));
-  }
+  CAPI_RETURN_IF_ERROR(m.GetString(Metadata("uid"), mp, &uid));
+  CAPI_RETURN_IF_ERROR(m.GetString(Metadata("creationTimestamp"), mp, &created));
   const cJSON* deleted = nullptr;
-  if (has.Has(Metadata("deletionTimestamp"))) {
-    CAPI_RETURN_IF_ERROR(Member(meta, "deletionTimestamp", mp, &deleted));
-  }
+  CAPI_RETURN_IF_ERROR(m.Get(Metadata("deletionTimestamp"), mp, &deleted));
   if (deleted != nullptr) {
     std::string_view ignored;
     CAPI_RETURN_IF_ERROR(AsString(deleted, mp.Child("deletionTimestamp"), &ignored));
   }
-  const cJSON* labels = nullptr;
-  if (has.Has(Metadata("labels"))) CAPI_RETURN_IF_ERROR(Member(meta, "labels", mp, &labels));
-  CAPI_RETURN_IF_ERROR(DecodeLabels(labels, mp.Child("labels"), in, &pod->labels));
-  if (has.Has(Metadata("ownerReferences"))) {
-    CAPI_RETURN_IF_ERROR(DecodeControllerRef(meta, mp, pod.get()));
-  }
+  const cJSON* v = nullptr;
+  CAPI_RETURN_IF_ERROR(m.Get(Metadata("labels"), mp, &v));
+  CAPI_RETURN_IF_ERROR(DecodeLabels(v, mp.Child("labels"), in, &pod->labels));
+  CAPI_RETURN_IF_ERROR(m.GetArray(Metadata("ownerReferences"), mp, &v));
+  CAPI_RETURN_IF_ERROR(DecodeControllerRef(v, mp.Child("ownerReferences"), pod.get()));
   const cJSON* annotations = nullptr;
-  if (has.Has(Metadata("annotations"))) {
-    CAPI_RETURN_IF_ERROR(GetObject(meta, "annotations", mp, &annotations));
-  }
+  CAPI_RETURN_IF_ERROR(m.GetObject(Metadata("annotations"), mp, &annotations));
   pod->mirror = annotations != nullptr &&
                 cJSON_GetObjectItemCaseSensitive(annotations, kMirrorPodAnnotation) != nullptr;
   pod->name = name;

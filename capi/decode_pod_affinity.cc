@@ -150,11 +150,7 @@ ApiStatus DecodeOneKind(const cJSON* affinity, bool anti, const JsonPath& path, 
 
 }  // namespace
 
-ApiStatus DecodePodAffinity(const cJSON* spec, const JsonPath& path, Interner& in, Pod* pod) {
-  const cJSON* affinity;
-  CAPI_RETURN_IF_ERROR(GetObject(spec, "affinity", path, &affinity));
-  if (affinity == nullptr) return ApiStatus();
-  const JsonPath ap = path.Child("affinity");
+ApiStatus DecodePodAffinity(const cJSON* affinity, const JsonPath& ap, Interner& in, Pod* pod) {
   // Upstream's order: required affinity, required anti-affinity, preferred
   // affinity, preferred anti-affinity.
   std::vector<std::string> errors, preferred_errors;

@@ -93,10 +93,10 @@ ApiStatus DecodeSpreadConstraintFields(const cJSON* v, const JsonPath& path,
   return DecodePolicy(v, "nodeTaintsPolicy", path, &out->node_taints_policy);
 }
 
-ApiStatus DecodeTopologySpreadConstraints(const cJSON* spec, const JsonPath& path, Interner& in,
-                                          Pod* pod) {
-  return ForEachElement(
-      spec, "topologySpreadConstraints", path, [&](const cJSON* v, const JsonPath& p) {
+ApiStatus DecodeTopologySpreadConstraints(const cJSON* constraints, const JsonPath& path,
+                                          Interner& in, Pod* pod) {
+  return ForEachItem(
+      constraints, path, [&](const cJSON* v, const JsonPath& p) {
         PodTopologySpreadArgs::Constraint f;
         CAPI_RETURN_IF_ERROR(DecodeSpreadConstraintFields(v, p, &f));
         TopologySpreadConstraint& c = pod->topology_spread_constraints.emplace_back();
@@ -118,9 +118,9 @@ ApiStatus DecodeTopologySpreadConstraints(const cJSON* spec, const JsonPath& pat
       });
 }
 
-ApiStatus DecodeControllerRef(const cJSON* meta, const JsonPath& path, Pod* pod) {
+ApiStatus DecodeControllerRef(const cJSON* refs, const JsonPath& path, Pod* pod) {
   bool found = false;
-  return ForEachElement(meta, "ownerReferences", path, [&](const cJSON* v, const JsonPath& p) {
+  return ForEachItem(refs, path, [&](const cJSON* v, const JsonPath& p) {
     CAPI_RETURN_IF_ERROR(AsObject(v, p));
     std::string_view api_version, kind, name, uid;
     bool controller = false;

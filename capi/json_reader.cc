@@ -173,7 +173,7 @@ ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
     if (c->string == nullptr || c->string[0] != name[0] || std::strcmp(c->string, name) != 0) {
       continue;
     }
-    if (found != nullptr) return ApiStatus::Invalid(path.Child(name), "duplicate field");
+    if (found != nullptr) return DuplicateField(path.Child(name));
     found = c;
   }
   *out = HasType(found, cJSON_NULL) ? nullptr : found;
@@ -216,6 +216,17 @@ ApiStatus AsInt(const cJSON* v, const JsonPath& path, int64_t min, int64_t max,
   return ApiStatus();
 }
 
+ApiStatus DuplicateField(const JsonPath& path) {
+  return ApiStatus::Invalid(path, "duplicate field");
+}
+
+ApiStatus AsInt32(const cJSON* v, const JsonPath& path, int32_t* out) {
+  int64_t i;
+  CAPI_RETURN_IF_ERROR(AsInt(v, path, INT32_MIN, INT32_MAX, &i));
+  *out = static_cast<int32_t>(i);
+  return ApiStatus();
+}
+
 ApiStatus GetObject(const cJSON* obj, const char* name, const JsonPath& path,
                     const cJSON** out) {
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, out));
@@ -248,11 +259,7 @@ ApiStatus GetInt32(const cJSON* obj, const char* name, const JsonPath& path,
                    int32_t* out) {
   const cJSON* v;
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, &v));
-  if (v == nullptr) return ApiStatus();
-  int64_t i;
-  CAPI_RETURN_IF_ERROR(AsInt(v, path.Child(name), INT32_MIN, INT32_MAX, &i));
-  *out = static_cast<int32_t>(i);
-  return ApiStatus();
+  return v == nullptr ? ApiStatus() : AsInt32(v, path.Child(name), out);
 }
 
 ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,

@@ -22,11 +22,13 @@
 
 #include <cJSON.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include "capi/error.h"
 #include "capi/json_path.h"
@@ -71,6 +73,11 @@ ApiStatus AsArray(const cJSON* v, const JsonPath& path);
 ApiStatus AsString(const cJSON* v, const JsonPath& path, std::string_view* out);
 ApiStatus AsInt(const cJSON* v, const JsonPath& path, int64_t min, int64_t max,
                 int64_t* out);
+// AsInt within int32_t's range.
+ApiStatus AsInt32(const cJSON* v, const JsonPath& path, int32_t* out);
+
+// "duplicate field" at `path`, the member written twice: Member()'s error.
+ApiStatus DuplicateField(const JsonPath& path);
 
 // Member getters: Member() followed by the type check. Absent or null
 // members leave *out unchanged (and *out null for the object/array ones).
@@ -92,16 +99,13 @@ ApiStatus CheckItemCount(const cJSON* array_or_map, const JsonPath& path, size_t
 // The same for a count of `n` items.
 ApiStatus CheckCount(size_t n, const JsonPath& path, size_t max_items);
 
-// Calls fn(element, element_path) -> ApiStatus for each element of the
-// array member `name` of `obj` (none when absent or null); stops at the
-// first error. An array of more than `max_items` elements is an error.
+// Calls fn(element, element_path) -> ApiStatus for each element of
+// `array` (an array, or null for none) at `array_path`; stops at the first
+// error. An array of more than `max_items` elements is an error.
 template <class Fn>
-ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& path, Fn&& fn,
-                         size_t max_items = kMaxItems) {
-  const cJSON* array;
-  CAPI_RETURN_IF_ERROR(GetArray(obj, name, path, &array));
+ApiStatus ForEachItem(const cJSON* array, const JsonPath& array_path, Fn&& fn,
+                      size_t max_items = kMaxItems) {
   if (array == nullptr) return ApiStatus();
-  const JsonPath array_path = path.Child(name);
   CAPI_RETURN_IF_ERROR(CheckItemCount(array, array_path, max_items));
   size_t i = 0;
   for (const cJSON* e = array->child; e != nullptr; e = e->next, ++i) {
@@ -109,6 +113,86 @@ ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& pat
   }
   return ApiStatus();
 }
+// ForEachItem over the array member `name` of `obj` (none when absent or
+// null).
+template <class Fn>
+ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& path, Fn&& fn,
+                         size_t max_items = kMaxItems) {
+  const cJSON* array;
+  CAPI_RETURN_IF_ERROR(GetArray(obj, name, path, &array));
+  return ForEachItem(array, path.Child(name), std::forward<Fn>(fn), max_items);
+}
+
+// The index of `name` in `names`, for ObjectMembers; at compile time, so
+// that a name not listed does not compile.
+template <size_t N>
+consteval size_t MemberIndex(const std::array<std::string_view, N>& names,
+                             std::string_view name) {
+  for (size_t i = 0; i < N; ++i) {
+    if (names[i] == name) return i;
+  }
+  throw "not a listed member name";
+}
+
+// The members of an object named in `names`, found in one walk over its
+// members. A pod's spec is read for a dozen names and sets a few; Member()
+// per name would walk every member each time. Get(i) gives exactly what
+// Member(obj, names[i]) gives, "duplicate field" included, when asked, so
+// a decoder's errors come in the order it reads its members.
+template <size_t N>
+class ObjectMembers {
+  static_assert(N <= 64, "one duplicate bit per name");
+
+ public:
+  // `obj` is an object; `names` outlives this.
+  ObjectMembers(const cJSON* obj, const std::array<std::string_view, N>& names)
+      : names_(names) {
+    for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
+      if (c->string == nullptr) continue;
+      const std::string_view key = c->string;
+      for (size_t i = 0; i < N; ++i) {
+        if (names[i] != key) continue;
+        if (found_[i] != nullptr) duplicates_ |= uint64_t{1} << i;
+        found_[i] = c;
+        break;
+      }
+    }
+  }
+
+  // The value of member names[i] at `path` (the object's path): null when
+  // absent or JSON null.
+  ApiStatus Get(size_t i, const JsonPath& path, const cJSON** out) const {
+    if ((duplicates_ >> i) & 1) return DuplicateField(path.Child(names_[i]));
+    const cJSON* v = found_[i];
+    // cJSON_IsNull inline: this runs for every listed name of every pod.
+    *out = v != nullptr && (v->type & 0xFF) == cJSON_NULL ? nullptr : v;
+    return ApiStatus();
+  }
+  // Get and the type check, as the Get* getters above.
+  ApiStatus GetObject(size_t i, const JsonPath& path, const cJSON** out) const {
+    CAPI_RETURN_IF_ERROR(Get(i, path, out));
+    return *out == nullptr ? ApiStatus() : AsObject(*out, path.Child(names_[i]));
+  }
+  ApiStatus GetArray(size_t i, const JsonPath& path, const cJSON** out) const {
+    CAPI_RETURN_IF_ERROR(Get(i, path, out));
+    return *out == nullptr ? ApiStatus() : AsArray(*out, path.Child(names_[i]));
+  }
+  ApiStatus GetString(size_t i, const JsonPath& path, std::string_view* out) const {
+    const cJSON* v = nullptr;
+    CAPI_RETURN_IF_ERROR(Get(i, path, &v));
+    return v == nullptr ? ApiStatus() : AsString(v, path.Child(names_[i]), out);
+  }
+  ApiStatus GetInt32(size_t i, const JsonPath& path, int32_t* out) const {
+    const cJSON* v = nullptr;
+    CAPI_RETURN_IF_ERROR(Get(i, path, &v));
+    return v == nullptr ? ApiStatus() : AsInt32(v, path.Child(names_[i]), out);
+  }
+
+ private:
+  const std::array<std::string_view, N>& names_;
+  std::array<const cJSON*, N> found_{};
+  uint64_t duplicates_ = 0;
+};
 
 // Checks the object `obj`, a map such as labels: at most kMaxItems
 // entries, keys of at most kMaxStringBytes, no key twice.

@@ -336,6 +336,8 @@ TEST(DecodePodMembersTest, EveryReadMemberIsLookedUp) {
         "initContainers", "containers", "volumes", "overhead", "resources"}},
       {R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":[{)", "}]}]}}",
        "spec.containers[0].ports[0]", {"hostPort", "hostIP", "protocol"}},
+      {R"({"metadata":{"name":"p"},"spec":{"containers":[{)", "}]}}", "spec.containers[0]",
+       {"name", "image", "restartPolicy", "resources", "ports"}},
   };
   for (const Case& c : cases) {
     for (const std::string& m : c.members) {

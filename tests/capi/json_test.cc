@@ -1,9 +1,11 @@
 // JsonPath, the JSON reader (parse errors, member and number checks) and the
 // JSON writer.
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -347,6 +349,55 @@ TEST(JsonReaderTest, MembersAreCaseSensitiveUniqueAndNullIsAbsent) {
   EXPECT_EQ(GetInt32(doc.get(), "big", JsonPath(), &i32).message(),
             "big: must be between -2147483648 and 2147483647, got 3000000000");
 }
+
+// ObjectMembers finds in one walk what Member() finds per name: for each
+// listed name of each object, the same value or the same error, and the
+// typed getters the same type errors as GetString/GetInt32/GetObject/GetArray.
+TEST(JsonReaderTest, ObjectMembersAgreeWithMember) {
+  static constexpr std::array<std::string_view, 6> kNames = {"a", "ab", "", "n", "d", "missing"};
+  const std::vector<std::string> objects = {
+      R"({"a":1,"A":2,"n":null,"d":1,"d":2,"":3,"ab":4})",
+      R"({"ab":"x","a":[1],"d":{"e":1},"missing":null})",
+      R"({"n":null,"n":null,"":"",  "d":null})",
+      R"({})",
+  };
+  const JsonPath root;
+  const JsonPath at = root.Child("o");
+  for (const std::string& json : objects) {
+    SCOPED_TRACE(json);
+    JsonDoc doc;
+    ASSERT_TRUE(ParseJson(json, &doc).ok());
+    const ObjectMembers m(doc.get(), kNames);
+    for (size_t i = 0; i < kNames.size(); ++i) {
+      const std::string name(kNames[i]);
+      SCOPED_TRACE(name);
+      const cJSON* want = nullptr;
+      const cJSON* got = nullptr;
+      const ApiStatus want_status = Member(doc.get(), name.c_str(), at, &want);
+      const ApiStatus got_status = m.Get(i, at, &got);
+      EXPECT_EQ(got_status.message(), want_status.message());
+      EXPECT_EQ(got_status.path(), want_status.path());
+      if (want_status.ok()) {
+        EXPECT_EQ(got, want);
+      }
+      std::string_view want_s = "unchanged", got_s = "unchanged";
+      EXPECT_EQ(m.GetString(i, at, &got_s).message(),
+                GetString(doc.get(), name.c_str(), at, &want_s).message());
+      EXPECT_EQ(got_s, want_s);
+      int32_t want_i = -1, got_i = -1;
+      EXPECT_EQ(m.GetInt32(i, at, &got_i).message(),
+                GetInt32(doc.get(), name.c_str(), at, &want_i).message());
+      EXPECT_EQ(got_i, want_i);
+      const cJSON* want_o = nullptr;
+      const cJSON* got_o = nullptr;
+      EXPECT_EQ(m.GetObject(i, at, &got_o).message(),
+                GetObject(doc.get(), name.c_str(), at, &want_o).message());
+      EXPECT_EQ(m.GetArray(i, at, &got_o).message(),
+                GetArray(doc.get(), name.c_str(), at, &want_o).message());
+    }
+  }
+}
+
 
 TEST(JsonReaderTest, DuplicateKeysAreFoundInMapsOfAnySize) {
   // Maps up to 16 keys are checked on the stack, larger ones in a vector:
