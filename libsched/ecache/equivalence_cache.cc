@@ -2,21 +2,9 @@
 
 #include <algorithm>
 
+#include "libsched/framework/same_views.h"
+
 namespace sched {
-namespace {
-
-// Whether KeptReasons::Keep makes the same status of `a` and `b`: the same
-// code, and the same views (address and length) of plugin and reasons.
-bool SameViews(const Status& a, const Status& b) {
-  auto same = [](std::string_view x, std::string_view y) {
-    return x.data() == y.data() && x.size() == y.size();
-  };
-  const StatusReasons ra = a.reasons(), rb = b.reasons();
-  return a.code() == b.code() && same(a.plugin(), b.plugin()) &&
-         std::equal(ra.begin(), ra.end(), rb.begin(), rb.end(), same);
-}
-
-}  // namespace
 
 void EcacheEntry::BeginFilter(uint64_t filter_key, uint64_t memo_key, size_t num_slots) {
   if (filter_key != filter_key_) {

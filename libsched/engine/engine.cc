@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "libsched/framework/same_views.h"
 #include "libsched/plugins/dynamic_resources.h"
 #include "libsched/plugins/registry.h"
 #include "libsched/plugins/volume_binding.h"
@@ -29,14 +30,12 @@ std::set<std::string, std::less<>> RejectingPlugins(const ScheduleResult& r) {
   if (r.error) return out;
   out.insert(r.restricting_plugins.begin(), r.restricting_plugins.end());
   // Thousands of failures name a few plugins, mostly in long runs of one
-  // (the same view of the plugin's name): the set is searched (then added
-  // to: a node built only for a new name) only where the view changes.
+  // (SameView of the plugin's name): the set is searched (then added to: a
+  // node built only for a new name) only where the view changes.
   std::string_view last;
   auto add = [&out, &last](const Status& st) {
     const std::string_view p = st.plugin();
-    if (!st.IsRejected() || p.empty() || (p.data() == last.data() && p.size() == last.size())) {
-      return;
-    }
+    if (!st.IsRejected() || p.empty() || SameView(p, last)) return;
     last = p;
     if (!out.contains(p)) out.emplace(p);
   };
@@ -138,9 +137,15 @@ Engine::Session::~Session() {
 }
 
 void Engine::MarkSchedulers(std::vector<SchedulerMark>* marks) const {
-  marks->clear();
+  // Fields assigned in the storage's marks: one copy of each 5 KB random
+  // source, where a pushed temporary would be copied and then moved (a copy).
+  marks->resize(schedulers_.size());
+  size_t i = 0;
   for (const auto& [name, s] : schedulers_) {
-    marks->push_back({s.get(), s->rng(), s->next_start_node_index()});
+    SchedulerMark& m = (*marks)[i++];
+    m.scheduler = s.get();
+    m.rng = s->rng();
+    m.next_start_node_index = s->next_start_node_index();
   }
 }
 

@@ -242,6 +242,35 @@ TEST(EngineTest, CallsWhoseHookThrowsLeaveTheDigestEqual) {
   EXPECT_NE(e->StateDigest(), before);
 }
 
+// A call's marks reuse the storage of the call before (MarkSchedulers):
+// a failed call after others goes back to its own start, not theirs.
+TEST(EngineTest, FailedRunAfterOthersRewindsToItsOwnStart) {
+  struct Case {
+    const char* name;
+    int runs_before;  // successful one-cycle Runs before the failing one
+  };
+  const Case cases[] = {{"first call", 0}, {"after one", 1}, {"after two", 2}};
+  const auto fail = [](std::span<const PodResult>) { throw std::bad_alloc(); };
+  for (const Case& c : cases) {
+    auto e = NewEngine(7);
+    {
+      Engine::Session s = e->Lock();
+      Interner& in = s.interner();
+      // Equal nodes: their scores tie, so every cycle draws.
+      std::vector<Change> changes = {NodeChange(in, "a", 4000), NodeChange(in, "b", 4000),
+                                     NodeChange(in, "c", 4000)};
+      for (const char* pod : {"p1", "p2", "p3"}) changes.push_back(QueueChange(in, pod, 100));
+      s.Apply(changes);
+    }
+    for (int i = 0; i < c.runs_before; ++i) {
+      ASSERT_EQ(e->Lock().Run(1, {}).size(), 1u) << c.name;
+    }
+    const uint64_t before = e->StateDigest();
+    EXPECT_THROW(e->Lock().Run(1, {}, fail), std::bad_alloc) << c.name;
+    EXPECT_EQ(e->StateDigest(), before) << c.name;
+  }
+}
+
 TEST(EngineTest, SessionThatKeepsNothingLeavesTheInternerAsItWas) {
   auto e = NewEngine();
   ApplyNodes(*e);

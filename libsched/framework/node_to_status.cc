@@ -4,10 +4,14 @@
 #include <map>
 #include <string_view>
 
+#include "libsched/framework/same_views.h"
+
 namespace sched {
 
 NodeToStatus::NodeToStatus(std::span<const NodeFailure> failures, const Status* absent)
     : absent_(absent ? absent->code() : Code::kUnschedulableAndUnresolvable) {
+  // A snapshot's indexes run from 0: sized once, not grown a node at a time.
+  by_index_.resize(failures.size());
   for (const NodeFailure& f : failures) {
     const uint32_t i = f.node->index();
     if (i != NodeInfo::kNoIndex && i >= by_index_.size()) by_index_.resize(i + 1);
@@ -41,8 +45,13 @@ std::vector<const NodeInfo*> NodeToStatus::NodesForStatusCode(
 std::string ReasonsHistogram(int64_t num_all_nodes, std::span<const NodeFailure> failures,
                              const Status* absent) {
   std::map<std::string_view, int64_t> histogram;
-  for (const auto& f : failures) {
-    for (auto reason : f.status.reasons()) ++histogram[reason];
+  // A run of one verdict (SameViews) counts its reasons once, by its length.
+  for (size_t i = 0; i < failures.size();) {
+    const Status& st = failures[i].status;
+    size_t end = i + 1;
+    while (end < failures.size() && SameViews(failures[end].status, st)) ++end;
+    for (auto reason : st.reasons()) histogram[reason] += static_cast<int64_t>(end - i);
+    i = end;
   }
   const int64_t num_absent = num_all_nodes - static_cast<int64_t>(failures.size());
   if (absent != nullptr && num_absent > 0) {
