@@ -150,6 +150,45 @@ TEST(UndoLogTest, SaveSharedRestoresASoleOwnersObject) {
   }
 }
 
+// When the outermost unit ends, the room its records took is kept up to
+// kKeptRoom (a warm unit allocates nothing) and given back beyond it (one
+// huge unit does not keep its room resident), by Commit and Rollback alike.
+TEST(UndoLogTest, RoomIsKeptUpToABoundAfterTheOutermostUnit) {
+  struct Case {
+    const char* name;
+    size_t records;
+    bool commit;
+    bool nested;  // the unit inside another, which ends after the checks
+    bool kept;    // the room stays after the unit
+  };
+  const size_t big = UndoLog::kKeptRoom + 1;
+  const Case cases[] = {
+      {"small, committed", 100, true, false, true},
+      {"small, rolled back", 100, false, false, true},
+      {"at the bound", UndoLog::kKeptRoom, true, false, true},
+      {"huge, committed", big, true, false, false},
+      {"huge, rolled back", big, false, false, false},
+      {"huge, nested: the outer unit still holds it", big, true, true, true},
+  };
+  for (const Case& c : cases) {
+    UndoLog log;
+    std::vector<int> v;
+    v.reserve(c.records);
+    if (c.nested) log.Begin();
+    log.Begin();
+    for (size_t i = 0; i < c.records; ++i) undo::PushBack(&log, v, 1);
+    const size_t room = log.room();
+    ASSERT_GE(room, c.records) << c.name;
+    c.commit ? log.Commit() : log.Rollback();
+    EXPECT_EQ(log.room(), c.kept ? room : 0) << c.name;
+    EXPECT_EQ(v.size(), c.commit ? c.records : 0) << c.name;
+    if (!c.nested) continue;
+    log.Rollback();
+    EXPECT_TRUE(v.empty()) << c.name;
+    EXPECT_EQ(log.room(), 0u) << c.name;
+  }
+}
+
 // Not recording (outside Begin..Commit), the helpers only change.
 TEST(UndoLogTest, NotRecordingChangesOnly) {
   for (const Case& c : Cases()) {
