@@ -182,6 +182,18 @@ void SaveShared(UndoLog* log, const std::shared_ptr<T>& p) {
   log->Record([p, old = std::make_unique<T>(*p)]() noexcept { *p = std::move(*old); });
 }
 
+// Saves the member `Field` of *p before the caller changes it, keeping *p
+// alive as SaveShared does: one field, where SaveShared copies the object
+// (its strings, sets and vectors) to undo a counter.
+template <auto Field, class T>
+void SaveMember(UndoLog* log, const std::shared_ptr<T>& p) {
+  if (log == nullptr || !log->recording()) return;
+  log->Reserve();
+  using F = std::remove_reference_t<decltype((*p).*Field)>;
+  static_assert(std::is_nothrow_move_assignable_v<F>);
+  log->Record([p, old = F((*p).*Field)]() mutable noexcept { (*p).*Field = std::move(old); });
+}
+
 // Saves v[i] before the caller changes it.
 template <class T>
 void SaveAt(UndoLog* log, std::vector<T>& v, size_t i) {
