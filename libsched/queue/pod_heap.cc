@@ -6,20 +6,23 @@ void PodHeap::UnshareAll(
     const std::function<std::shared_ptr<QueuedPodInfo>(const QueuedPodInfo&)>& copy) {
   Data& d = Unshare(data_, nullptr);
   d.order.clear();
-  for (auto& [key, p] : d.items) {
-    p = copy(*p);
-    d.order.insert(EntryOf(p.get()));
+  // Each copy keys its entry by its own key: a new map.
+  decltype(d.items) items(d.items.bucket_count());
+  for (const auto& [key, p] : d.items) {
+    std::shared_ptr<QueuedPodInfo> c = copy(*p);
+    d.order.insert(EntryOf(c.get()));
+    items.emplace(c->key, std::move(c));
   }
+  d.items = std::move(items);
 }
 
 void PodHeap::AddOrUpdate(std::shared_ptr<QueuedPodInfo> p) {
   Delete(p->key);
   Data& d = Mutable();
   QueuedPodInfo* raw = p.get();
-  std::string key = p->key;
   // items owns p, so it goes in first: undo (newest first) then takes p out
   // of order, whose comparator reads p, while items still keeps p alive.
-  undo::TryEmplace(log_, d.items, std::move(key), std::move(p));
+  undo::TryEmplace(log_, d.items, std::string_view(raw->key), std::move(p));
   undo::Insert(log_, d.order, EntryOf(raw));
 }
 

@@ -87,8 +87,11 @@ class PodHeap {
     explicit Data(OrderFn f) : order_of(std::move(f)) {}
     OrderFn order_of;  // sorted `order`; it travels with it to a heap that shares it
     // Looked up by key several times per queue operation; never iterated
-    // in an order that matters (order is).
-    std::unordered_map<std::string, std::shared_ptr<QueuedPodInfo>, StringHash, std::equal_to<>>
+    // in an order that matters (order is). A key views its item's own
+    // (which never changes, and lives as long as the entry holds the
+    // item): no string copied per insertion.
+    std::unordered_map<std::string_view, std::shared_ptr<QueuedPodInfo>, StringHash,
+                       std::equal_to<>>
         items;
     std::set<Entry> order;
   };

@@ -265,7 +265,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
   }
   if (auto p = active_q_.Delete(key)) {
     Own(p);
-    undo::SaveShared(&undo_, p);
+    undo::SaveMember<&QueuedPodInfo::pod>(&undo_, p);
     p->pod = new_pod;
     active_q_.AddOrUpdate(std::move(p));
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
@@ -273,7 +273,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
   }
   if (auto p = backoff_q_.Delete(key)) {
     Own(p);
-    undo::SaveShared(&undo_, p);
+    undo::SaveMember<&QueuedPodInfo::pod>(&undo_, p);
     p->pod = new_pod;
     backoff_q_.Add(std::move(p));  // back in the same order: its failure did not change
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
@@ -281,7 +281,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
   }
   if (unschedulable_pods_->contains(key)) {
     std::shared_ptr<QueuedPodInfo>& slot = OwnUnschedulable(key);
-    undo::SaveShared(&undo_, slot);
+    undo::SaveMember<&QueuedPodInfo::pod>(&undo_, slot);
     slot->pod = new_pod;
     nominator_.UpdateNominatedPod(old_pod, new_pod);
     for (const ClusterEvent& e : changes) {
@@ -316,7 +316,11 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
   if (p == nullptr && options_.pop_from_backoff_q) p = backoff_q_.PopBackoff();
   if (p == nullptr) return nullptr;
   Own(p);
-  undo::SaveShared(&undo_, p);
+  // Field by field: attempts here; pod and unschedulable_plugins, which the
+  // engine's cycle writes before the pod comes back (Nominate, a failure).
+  undo::SaveMember<&QueuedPodInfo::attempts>(&undo_, p);
+  undo::SaveMember<&QueuedPodInfo::pod>(&undo_, p);
+  undo::SaveMember<&QueuedPodInfo::unschedulable_plugins>(&undo_, p);
   ++p->attempts;
   undo::Save(&undo_, scheduling_cycle_);
   ++scheduling_cycle_;
@@ -356,7 +360,12 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
     }
   }
   Own(p);
-  undo::SaveShared(&undo_, p);
+  // Each field this changes (backoff_expiration: Requeue fills it again).
+  undo::SaveMember<&QueuedPodInfo::pod>(&undo_, p);
+  undo::SaveMember<&QueuedPodInfo::unschedulable_count>(&undo_, p);
+  undo::SaveMember<&QueuedPodInfo::consecutive_errors_count>(&undo_, p);
+  undo::SaveMember<&QueuedPodInfo::timestamp>(&undo_, p);
+  undo::SaveMember<&QueuedPodInfo::backoff_expiration>(&undo_, p);
   if (marker != in_flight_pods_.end()) {
     p->pod = std::get<InFlightPod>(*marker->second).pod;  // the newest, as upstream re-reads
   }

@@ -114,6 +114,71 @@ class QueueTest : public ::testing::Test {
   std::unique_ptr<PriorityQueue> q_;
 };
 
+// Everything Snapshot shows of each pod, for comparing a queue with itself.
+std::vector<std::string> Fields(const PriorityQueue& q) {
+  std::vector<std::string> out;
+  for (const QueuedPodView& v : q.Snapshot()) {
+    std::string s = v.pod->name + "@" + std::to_string(reinterpret_cast<uintptr_t>(v.pod.get())) +
+                    " " + std::string(v.queue) + " attempts=" + std::to_string(v.attempts) +
+                    " ts=" + std::to_string(v.timestamp.count()) + " backoff=" +
+                    std::to_string(v.backoff_expiration.value_or(Time::min()).count()) +
+                    " gate=" + v.gating_plugin + " nominated=" + v.nominated_node_name +
+                    " plugins=";
+    for (const std::string& p : v.unschedulable_plugins) s += p + ",";
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// A rolled-back Batch puts back every field a pop and what follows it
+// wrote (Pop and AddUnschedulableIfNotPresent record field by field).
+TEST_F(QueueTest, RollbackRestoresEveryFieldOfAPoppedPod) {
+  struct Case {
+    const char* name;
+    std::vector<std::string> plugins;  // the cycle's rejecting plugins
+    bool nominate;                     // the cycle replaces p->pod (Engine::Nominate)
+    bool fail;                         // else the pod is placed (Done)
+  };
+  const Case cases[] = {
+      {"placed", {}, false, false},
+      {"rejected by a plugin", {"fooPlugin"}, false, true},
+      {"error", {}, false, true},
+      {"nominated and rejected", {"barPlugin"}, true, true},
+  };
+  for (const Case& c : cases) {
+    for (const bool second_attempt : {false, true}) {
+      Build();
+      q_->Add(P("p"));
+      if (second_attempt) {  // counts, plugins and a backoff to restore
+        FailAttempt("p", {"fooPlugin"});
+        q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, {}, {});
+        clock_.Step(seconds(20));
+        q_->FlushBackoffQCompleted();
+      }
+      clock_.Step(seconds(1));
+      const std::vector<std::string> before = Fields(*q_);
+      {
+        PriorityQueue::Batch batch(*q_);
+        auto p = q_->Pop();
+        ASSERT_NE(p, nullptr) << c.name;
+        if (c.nominate) {
+          auto nominated = std::make_shared<Pod>(*p->pod);
+          nominated->nominated_node_name = "n1";
+          p->pod = std::move(nominated);
+        }
+        if (c.fail) {
+          p->unschedulable_plugins = {c.plugins.begin(), c.plugins.end()};
+          ASSERT_TRUE(q_->AddUnschedulableIfNotPresent(std::move(p)).IsSuccess()) << c.name;
+        } else {
+          q_->Done(p->key);
+        }
+        ASSERT_NE(Fields(*q_), before) << c.name;
+      }
+      EXPECT_EQ(Fields(*q_), before) << c.name << " second attempt " << second_attempt;
+    }
+  }
+}
+
 TEST_F(QueueTest, PopsByPriorityThenQueueTime) {
   q_->Add(P("low", 1));
   clock_.Step(milliseconds(1));

@@ -116,6 +116,25 @@ void ClusterState::SaveNodeInfo(NodeInfo& info) {
   info.batch_ = batches_;
 }
 
+void ClusterState::AddPodTo(NodeInfo& info, std::shared_ptr<const Pod> pod) {
+  const uint64_t generation = Bump();
+  UndoLog* const l = log();
+  if (l == nullptr || info.batch_ == batches_ || !pod->requests.scalar.empty()) {
+    SaveNodeInfo(info);
+    info.AddPod(std::move(pod), generation);
+    return;
+  }
+  l->Reserve();
+  const uint64_t old_generation = info.generation();
+  const size_t used_ports = info.used_ports().size();
+  info.AddPod(std::move(pod), generation);  // whole or nothing: no scalar requests
+  // Runs before an older SaveNodeInfo of this info (newest first), after a
+  // newer one put back what followed.
+  l->Record([&info, old_generation, used_ports]() noexcept {
+    info.UndoAddPod(old_generation, used_ports);
+  });
+}
+
 void ClusterState::CountImages(const Node& node, int delta) {
   // A node counts once per image name, however often it lists the name.
   std::unordered_set<Atom> seen;
@@ -407,8 +426,7 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   RemovePod(key);
   if (pod->node_name.empty()) return;
   NodeInfo& info = InfoFor(pod->node_name);
-  SaveNodeInfo(info);
-  info.AddPod(pod, Bump());
+  AddPodTo(info, pod);
   pod_labels_.Add(*pod, info.index(), log());
   pod_labels_.CountPairs(*pod, SharedLabelPairs(info.node()), 1, log());
   if (HasAffinityTerms(*pod)) affinity_terms_.Mutable(log()).Add(*pod, info.node(), log());

@@ -372,6 +372,10 @@ class ClusterState {
   // aggregates change in many places per pod, and a copy of one node's
   // pods is small next to a cycle. Null when not in a Batch.
   void SaveNodeInfo(NodeInfo& info);
+  // info.AddPod(pod), undoably: recorded as the change (NodeInfo::UndoAddPod)
+  // when the NodeInfo is not saved in this Batch yet and the pod has no
+  // scalar requests, else as SaveNodeInfo.
+  void AddPodTo(NodeInfo& info, std::shared_ptr<const Pod> pod);
   UndoLog* log() { return undo_.recording() ? &undo_ : nullptr; }
 
   // Shared with Clone()s; first, so objects holding its ids go before it.

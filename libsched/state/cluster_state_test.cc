@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -417,6 +418,113 @@ TEST(ClusterStateTest, PodsWithAffinityFollowPods) {
   EXPECT_TRUE(ni->pods_with_required_anti_affinity().empty());
   EXPECT_TRUE(s.RemovePod("default/aff"));
   EXPECT_EQ(names(ni->pods_with_affinity()), std::vector<std::string>{"pref"});
+}
+
+// All of a NodeInfo, in order, for comparing one with itself.
+struct NodeInfoFields {
+  std::vector<std::string> pods, with_affinity, with_anti_affinity;
+  Resource requested, non_zero_requested;
+  std::vector<HostPort> used_ports;
+  uint64_t generation = 0;
+  bool operator==(const NodeInfoFields&) const = default;
+};
+NodeInfoFields FieldsOf(const NodeInfo& ni) {
+  auto names = [](const auto& pods) {
+    std::vector<std::string> out;
+    for (const auto& p : pods) out.push_back(p->name);
+    return out;
+  };
+  return {names(ni.pods()),   names(ni.pods_with_affinity()),
+          names(ni.pods_with_required_anti_affinity()),
+          ni.requested(),     ni.non_zero_requested(),
+          ni.used_ports(),    ni.generation()};
+}
+
+// A pod assumed in a Batch is undone as a change (NodeInfo::UndoAddPod),
+// or with a copy of the NodeInfo (scalar requests, or saved already):
+// either way a rollback restores every field, in order, and a commit keeps
+// what the change makes unrecorded.
+TEST(ClusterStateTest, RollbackRestoresTheNodeInfoOfAnAssumedPod) {
+  struct Case {
+    const char* name;
+    std::function<void(ClusterState&)> change;
+  };
+  auto pod = [](ClusterState& s, const std::string& name) {
+    return PodBuilder(s.interner(), name).NodeName("n1").Container(100, 1 << 20);
+  };
+  const std::vector<Case> cases = {
+      {"plain", [&](ClusterState& s) { s.AssumePod(pod(s, "new").Build()); }},
+      {"port in use, affinity, anti-affinity",
+       [&](ClusterState& s) {
+         s.AssumePod(pod(s, "new")
+                         .HostPort(80)
+                         .HostPort(81)
+                         .RequiredPodAffinity(testing::PodTerm(s.interner(), "zone", {}))
+                         .RequiredPodAntiAffinity(testing::PodTerm(s.interner(), "zone", {}))
+                         .Build());
+       }},
+      {"scalar requests",
+       [&](ClusterState& s) {
+         s.AssumePod(PodBuilder(s.interner(), "new")
+                         .NodeName("n1")
+                         .Container(100, 1 << 20, {{"example.com/gpu", 1}, {"example.com/new", 2}})
+                         .Build());
+       }},
+      {"two pods, then an older pod removed",
+       [&](ClusterState& s) {
+         s.AssumePod(pod(s, "new").HostPort(80).Build());
+         s.AssumePod(pod(s, "newer").Build());
+         s.RemovePod("default/a");
+         s.AssumePod(pod(s, "newest").Build());
+       }},
+      {"removed, then assumed", [&](ClusterState& s) {
+         s.RemovePod("default/b");
+         s.AssumePod(pod(s, "new").Build());
+       }},
+  };
+  auto build = [&]() {
+    auto s = std::make_unique<ClusterState>();
+    Interner& in = s->interner();
+    s->UpsertNode(NodeBuilder(in, "n1").Capacity(4000, 8LL << 30).Build());
+    s->UpsertPod(PodBuilder(in, "a")
+                     .NodeName("n1")
+                     .Container(200, 1 << 20)
+                     .HostPort(80)
+                     .RequiredPodAffinity(testing::PodTerm(in, "zone", {}))
+                     .Build());
+    s->UpsertPod(PodBuilder(in, "b")
+                     .NodeName("n1")
+                     .Container(300, 2 << 20, {{"example.com/gpu", 1}})
+                     .RequiredPodAntiAffinity(testing::PodTerm(in, "zone", {}))
+                     .Build());
+    return s;
+  };
+  for (const Case& c : cases) {
+    for (const bool nested : {false, true}) {
+      auto plain = build();
+      c.change(*plain);
+      const NodeInfoFields changed = FieldsOf(*plain->FindNodeInfo("n1"));
+
+      auto s = build();
+      const NodeInfoFields before = FieldsOf(*s->FindNodeInfo("n1"));
+      ASSERT_NE(changed, before) << c.name;
+      {
+        ClusterState::Batch outer(*s);
+        std::optional<ClusterState::Batch> inner;
+        if (nested) inner.emplace(*s);
+        c.change(*s);
+        EXPECT_EQ(FieldsOf(*s->FindNodeInfo("n1")), changed) << c.name;
+        if (nested) inner->Commit();
+      }
+      EXPECT_EQ(FieldsOf(*s->FindNodeInfo("n1")), before) << c.name << " nested " << nested;
+      {
+        ClusterState::Batch batch(*s);
+        c.change(*s);
+        batch.Commit();
+      }
+      EXPECT_EQ(FieldsOf(*s->FindNodeInfo("n1")), changed) << c.name;
+    }
+  }
 }
 
 TEST(ClusterStateTest, NamespacesAndTheirLabels) {

@@ -16,6 +16,12 @@ void Erase(std::vector<const Pod*>& v, const Pod* pod) {
   v.pop_back();
 }
 
+// Room for `n` more elements, grown as push_back grows it.
+template <class T>
+void MakeRoom(std::vector<T>& v, size_t n) {
+  if (v.capacity() - v.size() < n) v.reserve(std::max(v.size() + n, 2 * v.size()));
+}
+
 // A sum as the aggregates expose it: requests are never negative, so only
 // the upper bound can be crossed.
 template <class W>
@@ -75,13 +81,28 @@ void NodeInfo::AccountRequests(const Pod& pod, int sign) {
 }
 
 void NodeInfo::AddPod(std::shared_ptr<const Pod> pod, uint64_t generation) {
-  AccountRequests(*pod, 1);
+  MakeRoom(used_ports_, pod->host_ports.size());
+  if (pod->pod_affinity.has_pod_affinity) MakeRoom(pods_with_affinity_, 1);
+  if (pod->pod_affinity.has_required_anti_affinity) MakeRoom(pods_with_required_anti_affinity_, 1);
+  MakeRoom(pods_, 1);
+  // At the end, with room: copies all or none (an ip string may throw).
   used_ports_.insert(used_ports_.end(), pod->host_ports.begin(), pod->host_ports.end());
+  AccountRequests(*pod, 1);  // throws only inserting a scalar entry
   if (pod->pod_affinity.has_pod_affinity) pods_with_affinity_.push_back(pod.get());
   if (pod->pod_affinity.has_required_anti_affinity) {
     pods_with_required_anti_affinity_.push_back(pod.get());
   }
   pods_.push_back(std::move(pod));
+  generation_ = generation;
+}
+
+void NodeInfo::UndoAddPod(uint64_t generation, size_t used_ports) noexcept {
+  const Pod& pod = *pods_.back();
+  AccountRequests(pod, -1);
+  used_ports_.resize(used_ports);  // shrinks: no allocation
+  if (pod.pod_affinity.has_pod_affinity) pods_with_affinity_.pop_back();
+  if (pod.pod_affinity.has_required_anti_affinity) pods_with_required_anti_affinity_.pop_back();
+  pods_.pop_back();
   generation_ = generation;
 }
 

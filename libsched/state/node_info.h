@@ -56,6 +56,8 @@ class NodeInfo {
 
   void SetNode(std::shared_ptr<const Node> node, uint64_t generation);
   void ClearNode(uint64_t generation);
+  // A pod without scalar requests is added whole or not at all (the room
+  // is made first); with them, a failure may leave the requests counted.
   void AddPod(std::shared_ptr<const Pod> pod, uint64_t generation);
   // Returns false when the pod (by identity) is not on this node.
   bool RemovePod(const Pod* pod, uint64_t generation);
@@ -79,6 +81,13 @@ class NodeInfo {
   };
   // Adds (sign 1) or removes (sign -1) the pod's requests.
   void AccountRequests(const Pod& pod, int sign);
+  // Puts back what the last AddPod changed, exactly, given the generation
+  // and the used_ports_ size it found (ClusterState's undo record: smaller
+  // than a copy of the NodeInfo). The sums are integers and what they
+  // expose a function of them, so subtracting restores both. REQUIRES:
+  // nothing changed since, and that pod had no scalar requests (their
+  // entries would stay).
+  void UndoAddPod(uint64_t generation, size_t used_ports) noexcept;
 
   std::shared_ptr<const Node> node_;
   std::vector<std::shared_ptr<const Pod>> pods_;

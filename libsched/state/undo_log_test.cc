@@ -150,6 +150,94 @@ TEST(UndoLogTest, SaveSharedRestoresASoleOwnersObject) {
   }
 }
 
+// SaveMember restores the one field it saved, of an object the log keeps
+// alive (the record may hold its last owner), and leaves the others.
+TEST(UndoLogTest, SaveMemberRestoresItsFieldOnly) {
+  struct Item {
+    int count = 1;
+    std::set<std::string> names = {"a"};
+    std::shared_ptr<const std::string> ref = std::make_shared<const std::string>("r");
+  };
+  struct Case {
+    const char* name;
+    std::function<void(UndoLog*, const std::shared_ptr<Item>&)> save;
+    std::function<void(Item&)> change;  // of the saved field
+    std::function<bool(const Item&)> restored;
+    int count_after;  // count, which every case changes and only "int" saves
+  };
+  const std::vector<Case> cases = {
+      {"int",
+       [](UndoLog* l, const std::shared_ptr<Item>& p) { undo::SaveMember<&Item::count>(l, p); },
+       [](Item& i) { i.count = 5; }, [](const Item& i) { return i.count == 1; }, 1},
+      {"set",
+       [](UndoLog* l, const std::shared_ptr<Item>& p) { undo::SaveMember<&Item::names>(l, p); },
+       [](Item& i) { i.names = {"b", "c"}; },
+       [](const Item& i) { return i.names == std::set<std::string>{"a"}; }, 11},
+      {"shared_ptr",
+       [](UndoLog* l, const std::shared_ptr<Item>& p) { undo::SaveMember<&Item::ref>(l, p); },
+       [](Item& i) { i.ref = nullptr; }, [](const Item& i) { return i.ref && *i.ref == "r"; },
+       11},
+  };
+  for (const Case& c : cases) {
+    for (const bool others_own : {false, true}) {
+      UndoLog log;
+      auto item = std::make_shared<Item>();
+      const std::weak_ptr<Item> seen = item;
+      log.Begin();
+      c.save(&log, item);
+      c.change(*item);
+      item->count += 10;
+      Item* const raw = item.get();
+      if (!others_own) item.reset();  // the log's record is the last owner now
+      log.Rollback();
+      if (others_own) {
+        EXPECT_TRUE(c.restored(*raw)) << c.name;
+        EXPECT_EQ(raw->count, c.count_after) << c.name;
+      }
+      EXPECT_EQ(seen.expired(), !others_own) << c.name;
+    }
+  }
+}
+
+// When the outermost unit ends, the room its records took is kept up to
+// kKeptRoom (a warm unit allocates nothing) and given back beyond it (one
+// huge unit does not keep its room resident), by Commit and Rollback alike.
+TEST(UndoLogTest, RoomIsKeptUpToABoundAfterTheOutermostUnit) {
+  struct Case {
+    const char* name;
+    size_t records;
+    bool commit;
+    bool nested;  // the unit inside another, which ends after the checks
+    bool kept;    // the room stays after the unit
+  };
+  const size_t big = UndoLog::kKeptRoom + 1;
+  const Case cases[] = {
+      {"small, committed", 100, true, false, true},
+      {"small, rolled back", 100, false, false, true},
+      {"at the bound", UndoLog::kKeptRoom, true, false, true},
+      {"huge, committed", big, true, false, false},
+      {"huge, rolled back", big, false, false, false},
+      {"huge, nested: the outer unit still holds it", big, true, true, true},
+  };
+  for (const Case& c : cases) {
+    UndoLog log;
+    std::vector<int> v;
+    v.reserve(c.records);
+    if (c.nested) log.Begin();
+    log.Begin();
+    for (size_t i = 0; i < c.records; ++i) undo::PushBack(&log, v, 1);
+    const size_t room = log.room();
+    ASSERT_GE(room, c.records) << c.name;
+    c.commit ? log.Commit() : log.Rollback();
+    EXPECT_EQ(log.room(), c.kept ? room : 0) << c.name;
+    EXPECT_EQ(v.size(), c.commit ? c.records : 0) << c.name;
+    if (!c.nested) continue;
+    log.Rollback();
+    EXPECT_TRUE(v.empty()) << c.name;
+    EXPECT_EQ(log.room(), 0u) << c.name;
+  }
+}
+
 // Not recording (outside Begin..Commit), the helpers only change.
 TEST(UndoLogTest, NotRecordingChangesOnly) {
   for (const Case& c : Cases()) {
