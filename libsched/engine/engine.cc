@@ -460,7 +460,8 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     results.push_back(MakePodResult(p->key, r, *state_, options, !r.node.empty()));
     if (r.node.empty()) {
       if (!r.nominated_node.empty()) Nominate(*p, r.nominated_node);
-      // Undone by Pop's record (undo::SaveShared: a copy of all of *p).
+      // Undone by Pop's records (undo::SaveMember of attempts, pod and
+      // unschedulable_plugins): a field written here after Pop must be one.
       p->unschedulable_plugins = RejectingPlugins(r);
       // The pod was in flight, so it is in no queue: this cannot fail.
       (void)queue_->AddUnschedulableIfNotPresent(std::move(p));
