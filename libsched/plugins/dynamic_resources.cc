@@ -23,7 +23,8 @@ struct ResolvedClaims {
 // foreachPodResourceClaim with resourceclaim.Name and IsForPod.
 ResolvedClaims ResolveClaims(const Pod& pod, const ClusterState& cluster) {
   ResolvedClaims out;
-  const std::string pod_ref = pod.ns + "/" + pod.name;
+  // Built for an error only: most pods have no claim.
+  const auto pod_ref = [&pod] { return pod.ns + "/" + pod.name; };
   for (const PodResourceClaim& rc : pod.resource_claims) {
     const std::string* name;
     bool check_owner = false;
@@ -31,14 +32,14 @@ ResolvedClaims ResolveClaims(const Pod& pod, const ClusterState& cluster) {
       name = &*rc.claim_name;
     } else if (rc.template_name) {
       if (!rc.has_status) {
-        out.error = "pod \"" + pod_ref + "\": ResourceClaim not created yet";
+        out.error = "pod \"" + pod_ref() + "\": ResourceClaim not created yet";
         return out;
       }
       if (!rc.generated_name) continue;  // intentionally not created
       name = &*rc.generated_name;
       check_owner = true;
     } else {
-      out.error = "pod \"" + pod_ref + "\", spec.resourceClaim \"" + rc.name +
+      out.error = "pod \"" + pod_ref() + "\", spec.resourceClaim \"" + rc.name +
                   "\": none of the supported fields are set";
       return out;
     }
@@ -56,7 +57,7 @@ ResolvedClaims ResolveClaims(const Pod& pod, const ClusterState& cluster) {
     // IsForPod: metav1.IsControlledBy compares the controller's UID.
     if (check_owner && (claim.controller_uid.empty() || claim.controller_uid != pod.uid)) {
       out.error = "ResourceClaim " + claim.ns + "/" + claim.name + " was not created for Pod " +
-                  pod_ref + " (Pod is not owner)";
+                  pod_ref() + " (Pod is not owner)";
       return out;
     }
     out.claims.push_back(it->second);

@@ -33,15 +33,20 @@ struct NodeBuffers {
 };
 
 // What PreScore keeps per equivalence class (CycleState::class_memo): the
-// default selector's memo; the buffers, which the class's next cycle
-// reuses once no CycleState of an earlier one holds them (no allocation,
-// no zeroing of NodeIndexBound() entries a cycle); and per constraint the
-// pod groups its selector matched, so a cycle does not match every group
-// of the cluster again while no group came or went.
+// default constraints and the ids of the strings it looks up; the
+// buffers, which the class's next cycle reuses once no CycleState of an
+// earlier one holds them (no allocation, no zeroing of NodeIndexBound()
+// entries a cycle); per constraint the pod groups its selector matched,
+// so a cycle does not match every group of the cluster again while no
+// group came or went; and scratch whose capacity the next cycle reuses.
 struct ClassMemo : StateData {
-  std::unique_ptr<StateData> default_selector;
+  pts_internal::ConstraintsMemo constraints;
+  pts_internal::KeptAtom hostname;
+  pts_internal::KeptAtom empty;
   std::shared_ptr<NodeBuffers> buffers;
   std::vector<pts_internal::GroupMatches> groups;
+  // PreScore's scratch: the nodes of the matching pods, each with a count.
+  std::vector<std::pair<const NodeInfo*, int64_t>> matches;
 };
 
 // One constraint as Score reads it.
@@ -175,13 +180,18 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
                                    const ClusterState& snapshot) const {
   if (snapshot.NodeList().empty()) return Status(Code::kSkip);
   ClassMemo* memo = TakeClassMemo(state.class_memo(slot()));
-  const std::vector<Constraint> constraints =
-      pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_, snapshot,
-                                   memo != nullptr ? &memo->default_selector : nullptr);
+  std::vector<Constraint> unkept;  // the constraints when the cycle has no class
+  const std::vector<Constraint>& constraints =
+      memo != nullptr
+          ? pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_, snapshot,
+                                         memo->constraints)
+          : (unkept = pts_internal::GetConstraints(pod, /*do_not_schedule=*/false, args_,
+                                                   snapshot));
   if (constraints.empty()) return Status(Code::kSkip);
   auto s = std::make_unique<PreScoreState>();
   const Interner& in = snapshot.interner();
-  const Atom hostname = in.Find(kHostnameKey);
+  const Atom hostname =
+      memo != nullptr ? memo->hostname.Find(in, kHostnameKey) : in.Find(kHostnameKey);
   s->require_all_topologies =
       !pod.topology_spread_constraints.empty() || !args_.system_defaulting;
   const bool require_all = s->require_all_topologies;
@@ -211,7 +221,7 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
     }
   }
   s->any_ignored = num_ignored > 0;
-  const Atom empty = in.Find("");
+  const Atom empty = memo != nullptr ? memo->empty.Find(in, "") : in.Find("");
   std::vector<uint32_t> missing(nc, 0);
   std::vector<int64_t*> host_counts(nc, nullptr);  // hostname constraints' counts
   s->terms.resize(nc);
@@ -258,7 +268,9 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   // default constraints share one). Each other constraint's scoreForCount
   // is taken once per domain (upstream's topologyValueToPodCounts), not
   // once per node: Score reads the domains of feasible nodes only.
-  std::vector<std::pair<const NodeInfo*, int64_t>> matches;
+  std::vector<std::pair<const NodeInfo*, int64_t>> unkept_matches;
+  std::vector<std::pair<const NodeInfo*, int64_t>>& matches =
+      memo != nullptr ? memo->matches : unkept_matches;
   const std::optional<LabelSelector>* matched = nullptr;
   for (size_t i = 0; i < nc; ++i) {
     const Constraint& c = constraints[i];

@@ -479,10 +479,13 @@ TEST(PodTopologySpreadScoreTest, ScoreAllTableOfNodesWithoutMatches) {
 // (the hostname counts are cleared where the last cycle counted, not per
 // node): each cycle scores as a cycle without a class, after pods came,
 // went or moved, while an earlier cycle's state still holds the buffers,
-// and after nodes came.
+// and after nodes came; with default constraints also after the default
+// selector changed (the class keeps the constraints built from it) and
+// after the zone key came (the class keeps the keys' ids).
 TEST(PodTopologySpreadScoreTest, ClassCyclesScoreAsCyclesWithoutAClass) {
   struct Step {
     std::vector<N> nodes = {};  // added before the cycle
+    std::vector<std::pair<std::string, std::string>> services = {};  // name, selector
     std::vector<P> add = {};
     std::vector<std::string> remove = {};  // pod names
     bool keep_state = false;  // the cycle's state outlives the next cycle
@@ -491,6 +494,7 @@ TEST(PodTopologySpreadScoreTest, ClassCyclesScoreAsCyclesWithoutAClass) {
     std::string name;
     PodSpec pod;
     std::vector<Step> steps;
+    bool hostnames_only = false;  // the cluster starts without zones
   };
   const std::string zone = "topology.kubernetes.io/zone";
   const std::vector<N> nodes = {{"node-a", zone + "=z1," + kHost + "=node-a"},
@@ -517,19 +521,36 @@ TEST(PodTopologySpreadScoreTest, ClassCyclesScoreAsCyclesWithoutAClass) {
        .remove = {"p2"}},
       {.remove = {"p6"}},
   };
+  const std::vector<Step> reselected = {
+      {.add = {{"p1", "node-a", "foo"}, {"p2", "node-b", "foo,bar"}, {"p3", "node-c", "foo"}}},
+      {.services = {{"svc-bar", "bar"}}},  // the selector: foo and bar
+      {.add = {{"p4", "node-c", "foo,bar"}}},
+  };
+  const std::vector<Step> zoned = {
+      {.add = start},
+      {.nodes = {{"node-e", zone + "=z3," + kHost + "=node-e"}}},
+      {.add = {{"p6", "node-e", "foo"}}},
+  };
   const PodSpec defaults = {"foo", {}};
+  const PodSpec defaults_bar = {"foo,bar", {}};
   const PodSpec own = {"foo", {{1, kHost, "foo", false}, {2, zone, "foo", false}}};
   const std::vector<Case> cases = {
       {"system defaults, pods move", defaults, moves},
       {"system defaults, an earlier state holds the buffers", defaults, held},
       {"system defaults, a node comes", defaults, grown},
+      {"system defaults, a Service changes the selector", defaults_bar, reselected},
+      {"system defaults, the zone key comes", defaults, zoned, true},
       {"own constraints, pods move", own, moves},
       {"own constraints, an earlier state holds the buffers", own, held},
   };
   for (const Case& tc : cases) {
     SCOPED_TRACE(tc.name);
     ClusterState cs;
-    pts_test::AddNodes(cs, nodes);
+    std::vector<N> first = nodes;
+    if (tc.hostnames_only) {
+      for (N& n : first) n.labels = kHost + "=" + n.name;
+    }
+    pts_test::AddNodes(cs, first);
     pts_test::AddService(cs, "svc", "foo");
     const PodTopologySpread pl{PodTopologySpreadArgs{}};
     auto memos = std::make_shared<ClassMemos>();
@@ -540,6 +561,7 @@ TEST(PodTopologySpreadScoreTest, ClassCyclesScoreAsCyclesWithoutAClass) {
       SCOPED_TRACE("step " + std::to_string(step));
       const Step& st = tc.steps[step];
       pts_test::AddNodes(cs, st.nodes);
+      for (const auto& [name, selector] : st.services) pts_test::AddService(cs, name, selector);
       for (const N& n : st.nodes) names.push_back(n.name);
       for (const std::string& name : st.remove) ASSERT_TRUE(cs.RemovePod("default/" + name));
       pts_test::AddPods(cs, st.add);

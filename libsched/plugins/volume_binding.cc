@@ -246,6 +246,12 @@ Status ClaimFor(const ClusterState& s, const Pod& pod, const PodVolume& v,
   return Status();
 }
 
+// podHasPVCs' first test: a volume backed by a claim.
+bool HasClaimVolume(const Pod& pod) {
+  return std::any_of(pod.volumes.begin(), pod.volumes.end(),
+                     [](const PodVolume& v) { return v.HasClaim(); });
+}
+
 // PreFilter's work, shared with AssumePodVolumes.
 Status ComputePreFilterState(const ClusterState& s, const Pod& pod, PreFilterState* st,
                              bool* has_claims, bool* unbound_immediate) {
@@ -292,6 +298,7 @@ Status ComputePreFilterState(const ClusterState& s, const Pod& pod, PreFilterSta
 
 Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                 PreFilterResult* /*result*/) const {
+  if (!HasClaimVolume(pod)) return Status(Code::kSkip);
   auto st = std::make_shared<PreFilterState>();
   bool has_claims, unbound_immediate;
   if (Status r = ComputePreFilterState(snapshot, pod, st.get(), &has_claims, &unbound_immediate);
@@ -318,6 +325,7 @@ Status VolumeBinding::Filter(const CycleState& state, const Pod& /*pod*/,
 }
 
 void AssumePodVolumes(const Pod& pod, const std::string& node_name, ClusterState* state) {
+  if (!HasClaimVolume(pod)) return;  // most pods: no node lookup, no claim walk
   const NodeInfo* node = state->FindNode(node_name);
   if (node == nullptr) return;
   PreFilterState st;

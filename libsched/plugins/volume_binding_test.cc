@@ -442,6 +442,57 @@ TEST(VolumeBindingTest, AssumePodVolumes) {
   EXPECT_EQ(pl.Filter(cs, *pod1, *s.FindNode("n")).Message(), VolumeBinding::kReasonBindConflict);
 }
 
+// Pods without a claim-backed volume: PreFilter skips and AssumePodVolumes
+// binds nothing, before any claim lookup; a claim among other volumes is
+// still checked and bound.
+TEST(VolumeBindingTest, PodsWithoutClaims) {
+  using Source = PodVolume::Source;
+  struct Case {
+    std::string name;
+    std::vector<PodVolume> volumes;
+    Code want_pre_filter;
+    bool want_bound;  // data-0 bound to pv-0 after AssumePodVolumes
+  };
+  const std::vector<Case> cases = {
+      {"no volume", {}, Code::kSkip, false},
+      {"disk volumes only",
+       {testing::DiskVolume(Source::kGCEPersistentDisk, "pd"),
+        testing::DiskVolume(Source::kCSI, "csi.example.com")},
+       Code::kSkip,
+       false},
+      {"a claim after a disk volume",
+       {testing::DiskVolume(Source::kCSI, "csi.example.com"), ClaimVolume("data-0")},
+       Code::kSuccess,
+       true},
+      {"an ephemeral volume without its claim",
+       {testing::DiskVolume(Source::kISCSI, "iqn"), testing::EphemeralVolume("p", "scratch")},
+       kReject,
+       false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState s;
+    Interner& in = s.interner();
+    s.UpsertStorageClass(MakeClass("wait-sc", VolumeBindingMode::kWaitForFirstConsumer));
+    auto pv = MakePV("pv-0", "wait-sc");
+    pv->capacity_bytes = kGi;
+    s.UpsertPersistentVolume(pv);
+    s.UpsertPersistentVolumeClaim(MakePVC("data-0", "", "wait-sc"));
+    s.UpsertNode(NodeBuilder(in, "n").Build());
+    PodBuilder pb(in, "p");
+    for (const PodVolume& v : c.volumes) pb.Volume(v);
+    const auto pod = pb.Build();
+    VolumeBinding pl;
+    pl.set_slot(0);
+    CycleState cs(1);
+    PreFilterResult pfr;
+    EXPECT_EQ(pl.PreFilter(cs, *pod, s, &pfr).code(), c.want_pre_filter);
+    AssumePodVolumes(*pod, "n", &s);
+    EXPECT_EQ(s.FindPersistentVolumeClaim("default", "data-0")->volume_name == "pv-0",
+              c.want_bound);
+  }
+}
+
 }  // namespace
 }  // namespace volume_binding_test
 }  // namespace sched

@@ -90,7 +90,12 @@ LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot) {
 LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot,
                               std::unique_ptr<StateData>* memo) {
   if (memo == nullptr) return DefaultSelector(pod, snapshot);
-  auto* kept = dynamic_cast<DefaultSelectorMemo*>(memo->get());
+  return KeptDefaultSelector(pod, snapshot, *memo);
+}
+
+const LabelSelector& KeptDefaultSelector(const Pod& pod, const ClusterState& snapshot,
+                                         std::unique_ptr<StateData>& memo) {
+  auto* kept = dynamic_cast<DefaultSelectorMemo*>(memo.get());
   if (kept == nullptr || !kept->BuiltFor(pod, snapshot)) {
     auto fresh = std::make_unique<DefaultSelectorMemo>();
     fresh->workload_generation = snapshot.workload_generation();
@@ -100,7 +105,7 @@ LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot,
     fresh->controller_name = pod.controller_name;
     fresh->selector = DefaultSelector(pod, snapshot);
     kept = fresh.get();
-    *memo = std::move(fresh);
+    memo = std::move(fresh);
   }
   return kept->selector;
 }

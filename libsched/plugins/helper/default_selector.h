@@ -51,6 +51,10 @@ LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot);
 // built and kept there. A null `memo` (the cycle has no class) builds it.
 LabelSelector DefaultSelector(const Pod& pod, const ClusterState& snapshot,
                               std::unique_ptr<StateData>* memo);
+// The same without a copy: the selector kept in `memo`, valid until the
+// memo's next use.
+const LabelSelector& KeptDefaultSelector(const Pod& pod, const ClusterState& snapshot,
+                                         std::unique_ptr<StateData>& memo);
 
 }  // namespace sched
 

@@ -1,5 +1,6 @@
 #include "libsched/plugins/internal/pod_topology_spread_common.h"
 
+#include <algorithm>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -36,10 +37,20 @@ bool Constraint::PoliciesReadNode(const Pod& pod) const {
 
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
-                                       const ClusterState& snapshot,
-                                       std::unique_ptr<StateData>* memo) {
-  std::vector<Constraint> out;
+                                       const ClusterState& snapshot) {
+  ConstraintsMemo fresh;
+  GetConstraints(pod, do_not_schedule, args, snapshot, fresh);
+  return std::move(fresh.constraints);
+}
+
+const std::vector<Constraint>& GetConstraints(const Pod& pod, bool do_not_schedule,
+                                              const PodTopologySpreadArgs& args,
+                                              const ClusterState& snapshot,
+                                              ConstraintsMemo& memo) {
+  std::vector<Constraint>& out = memo.constraints;
   if (!pod.topology_spread_constraints.empty()) {
+    memo.kept = false;
+    out.clear();
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
       if (c.do_not_schedule != do_not_schedule) continue;
       out.push_back({c.max_skew, c.topology_key, c.selector, c.min_domains, c.node_affinity_policy,
@@ -52,18 +63,38 @@ std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
       args.system_defaulting
           ? std::span<const PodTopologySpreadArgs::Constraint>(kSystemDefaults)
           : std::span<const PodTopologySpreadArgs::Constraint>(args.default_constraints);
-  out.reserve(defaults.size());
-  for (const PodTopologySpreadArgs::Constraint& c : defaults) {
-    if (c.do_not_schedule != do_not_schedule) continue;
-    const Atom key = snapshot.interner().Find(c.topology_key);
-    out.push_back({c.max_skew, key, std::nullopt, c.min_domains, c.node_affinity_policy,
-                   c.node_taints_policy, snapshot.topology_domains().Find(key)});
+  const auto applies = [&](const PodTopologySpreadArgs::Constraint& c) {
+    return c.do_not_schedule == do_not_schedule;
+  };
+  const LabelSelector* selector =
+      std::any_of(defaults.begin(), defaults.end(), applies)
+          ? &KeptDefaultSelector(pod, snapshot, memo.default_selector)
+          : nullptr;
+  if (selector == nullptr || selector->requirements.empty()) {
+    memo.kept = false;
+    out.clear();
+    return out;
   }
-  if (out.empty()) return out;
-  LabelSelector selector = DefaultSelector(pod, snapshot, memo);
-  if (selector.requirements.empty()) return {};
-  for (size_t i = 0; i + 1 < out.size(); ++i) out[i].selector = selector;
-  out.back().selector = std::move(selector);
+  if (!memo.kept || memo.do_not_schedule != do_not_schedule ||
+      out.front().selector->valid != selector->valid ||
+      out.front().selector->requirements != selector->requirements) {
+    out.clear();
+    for (const PodTopologySpreadArgs::Constraint& c : defaults) {
+      if (!applies(c)) continue;
+      out.push_back({c.max_skew, kNoAtom, *selector, c.min_domains, c.node_affinity_policy,
+                     c.node_taints_policy, nullptr});
+    }
+    memo.keys.assign(out.size(), KeptAtom());
+    memo.kept = true;
+    memo.do_not_schedule = do_not_schedule;
+  }
+  size_t i = 0;
+  for (const PodTopologySpreadArgs::Constraint& c : defaults) {
+    if (!applies(c)) continue;
+    Constraint& k = out[i];
+    k.topology_key = memo.keys[i++].Find(snapshot.interner(), c.topology_key);
+    k.domains = snapshot.topology_domains().Find(k.topology_key);
+  }
   return out;
 }
 

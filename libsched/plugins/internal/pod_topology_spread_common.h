@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libsched/framework/cycle_state.h"
@@ -54,15 +55,50 @@ struct Constraint {
   bool PoliciesReadNode(const Pod& pod) const;
 };
 
+// The id of a fixed string (a topology key) kept across a class's cycles:
+// found again while it is not interned, and when the interner may have
+// given ids to other strings since (Interner::reuse_epoch; a reverted
+// transaction clears the class memos with the equivalence cache).
+struct KeptAtom {
+  const Interner* interner = nullptr;
+  uint64_t reuse_epoch = 0;
+  Atom atom = kNoAtom;
+
+  Atom Find(const Interner& in, std::string_view s) {
+    if (atom == kNoAtom || interner != &in || reuse_epoch != in.reuse_epoch()) {
+      atom = in.Find(s);
+      interner = &in;
+      reuse_epoch = in.reuse_epoch();
+    }
+    return atom;
+  }
+};
+
+// What GetConstraints keeps in a class memo: the default constraints with
+// their selector, rebuilt when DefaultSelector's result changes; their
+// keys' ids and domains are refreshed every cycle.
+struct ConstraintsMemo {
+  std::unique_ptr<StateData> default_selector;  // KeptDefaultSelector's memo
+  bool kept = false;                            // `constraints` are defaults
+  bool do_not_schedule = false;                 // ... of this whenUnsatisfiable
+  std::vector<Constraint> constraints;
+  std::vector<KeptAtom> keys;  // per default constraint
+};
+
 // The pod's constraints with this whenUnsatisfiable, or, when it has none,
 // the default ones with DefaultSelector (none if that selector is empty):
 // getConstraints / initPreScoreState. Their `domains` point into
-// `snapshot`, so they are valid for one cycle. `memo` (may be null): the
-// plugin's class memo entry, through which DefaultSelector is reused.
+// `snapshot`, so they are valid for one cycle.
 std::vector<Constraint> GetConstraints(const Pod& pod, bool do_not_schedule,
                                        const PodTopologySpreadArgs& args,
-                                       const ClusterState& snapshot,
-                                       std::unique_ptr<StateData>* memo = nullptr);
+                                       const ClusterState& snapshot);
+// The same through the plugin's class memo entry: for default constraints
+// no copy of the selector and no lookup of a key's string while the class
+// keeps them. The result lives in `memo` until its next use.
+const std::vector<Constraint>& GetConstraints(const Pod& pod, bool do_not_schedule,
+                                              const PodTopologySpreadArgs& args,
+                                              const ClusterState& snapshot,
+                                              ConstraintsMemo& memo);
 
 // nodeLabelsMatchSpreadConstraints: the node has every topology key.
 // REQUIRES: as Constraint::DomainOf.
