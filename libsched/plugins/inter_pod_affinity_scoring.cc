@@ -41,15 +41,31 @@ class ScoreBuilder {
   }
 
   // The existing pods' terms of one kind against P: each distinct term is
-  // matched once; Score reads the counts of those that match. Terms
-  // counted on no labelled node add nothing, as upstream.
+  // matched once. Terms counted on no labelled node add nothing, as
+  // upstream. A matching term whose key has domains of several nodes is
+  // summed into topology_score domain by domain (one hash lookup per
+  // value it is held in), unless it is held in more domains than the
+  // `num_scored` nodes Score visits. Else Score reads its count by each
+  // node's value: one lookup per node, and none for the nodes whose
+  // scores the equivalence cache keeps (one node per domain).
   void ProcessExistingTerms(const AffinityTermIndex& index, AffinityTermIndex::Kind kind,
-                            int64_t multiplier) {
+                            int64_t multiplier, size_t num_scored) {
     for (const auto& [key, e] : index.entries(kind)) {
       if (e.counts.empty() || !e.term.Matches(pod_, ns_labels_, in_)) continue;
       const int64_t weight =
-          kind == AffinityTermIndex::Kind::kRequiredAffinity ? hard_weight_ : e.weight;
-      out_.existing.emplace_back(&e, weight * multiplier);
+          (kind == AffinityTermIndex::Kind::kRequiredAffinity ? hard_weight_ : e.weight) *
+          multiplier;
+      out_.existing.emplace_back(&e, weight);
+      const TopologyDomains::Key* domains = out_.topology_domains->Find(e.term.topology_key);
+      if (domains == nullptr) continue;  // no node to score has the key
+      if (domains->OneNodePerDomain() || e.counts.size() > num_scored) {
+        out_.read_per_node.push_back({&e, weight, domains});
+        continue;
+      }
+      const size_t k = out_.topology_score.For(e.term.topology_key);
+      for (const auto& [value, count] : e.counts) {
+        out_.topology_score.AddValue(k, value, weight * count);
+      }
     }
   }
 
@@ -64,7 +80,7 @@ class ScoreBuilder {
 }  // namespace
 
 Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
-                                  std::span<const NodeInfo* const> /*feasible*/,
+                                  std::span<const NodeInfo* const> feasible,
                                   const ClusterState& snapshot) const {
   const PodAffinityTerms& terms = pod.pod_affinity;
   const bool has_constraints =
@@ -97,10 +113,10 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   using Kind = AffinityTermIndex::Kind;
   const AffinityTermIndex& index = snapshot.affinity_term_index();
   if (args_.hard_pod_affinity_weight > 0) {
-    builder.ProcessExistingTerms(index, Kind::kRequiredAffinity, 1);
+    builder.ProcessExistingTerms(index, Kind::kRequiredAffinity, 1, feasible.size());
   }
-  builder.ProcessExistingTerms(index, Kind::kPreferredAffinity, 1);
-  builder.ProcessExistingTerms(index, Kind::kPreferredAntiAffinity, -1);
+  builder.ProcessExistingTerms(index, Kind::kPreferredAffinity, 1, feasible.size());
+  builder.ProcessExistingTerms(index, Kind::kPreferredAntiAffinity, -1, feasible.size());
   if (!data.topology_counted && data.existing.empty()) return Status(Code::kSkip);
   state.Write(slot(), std::move(st));
   return Status();
@@ -112,13 +128,15 @@ Status InterPodAffinity::Score(const CycleState& state, const Pod& /*pod*/, cons
   if (s == nullptr || !s->score) {
     return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
   }
-  const Node& n = *node.node();
+  const uint32_t index = node.index();
   int64_t sum = 0;
   const interpodaffinity::DomainCounts& topology = s->score->topology_score;
-  for (size_t k = 0; k < topology.size(); ++k) sum += topology.at(k).Get(node.index());
-  for (const auto& [e, weight] : s->score->existing) {
-    const std::optional<Atom> v = n.labels.Get(e->term.topology_key);
-    if (v) sum += weight * interpodaffinity::CountIn(*e, *v);
+  for (size_t k = 0; k < topology.size(); ++k) sum += topology.at(k).Get(index);
+  for (const interpodaffinity::NodeReadTerm& t : s->score->read_per_node) {
+    const uint32_t d = t.domains->DomainOf(index);
+    if (d != TopologyDomains::kNone) {
+      sum += t.weight * interpodaffinity::CountIn(*t.entry, t.domains->ValueOf(d));
+    }
   }
   *score = sum;
   return Status();

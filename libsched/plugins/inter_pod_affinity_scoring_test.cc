@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -272,6 +273,18 @@ TEST(InterPodAffinityScoreTest, HardPodAffinityWeight) {
   for (const auto& c : cases) RunScoreCase(c);
 }
 
+// PreScore over `nodes`, then the raw Score of each.
+void PreScoreAndScore(const InterPodAffinity& pl, CycleState& state, const Pod& pod,
+                      std::span<const NodeInfo* const> nodes, const ClusterState& cs,
+                      std::vector<int64_t>* raw) {
+  ASSERT_TRUE(pl.PreScore(state, pod, nodes, cs).IsSuccess());
+  for (const NodeInfo* n : nodes) {
+    int64_t v = 0;
+    ASSERT_TRUE(pl.Score(state, pod, *n, &v).IsSuccess());
+    raw->push_back(v);
+  }
+}
+
 // The raw sums, before normalization: weights add per topology pair, and
 // the hard weight multiplies.
 TEST(InterPodAffinityScoreTest, RawScoresAndNormalization) {
@@ -291,13 +304,8 @@ TEST(InterPodAffinityScoreTest, RawScoresAndNormalization) {
   std::vector<const NodeInfo*> nodes = {cs.FindNode("n1"), cs.FindNode("n2"), cs.FindNode("n3")};
   InterPodAffinity pl({/*hard_pod_affinity_weight=*/3, false});
   CycleState state(1);
-  ASSERT_TRUE(pl.PreScore(state, *pod, nodes, cs).IsSuccess());
   std::vector<int64_t> raw;
-  for (const NodeInfo* n : nodes) {
-    int64_t s = 0;
-    ASSERT_TRUE(pl.Score(state, *pod, *n, &s).IsSuccess());
-    raw.push_back(s);
-  }
+  ASSERT_NO_FATAL_FAILURE(PreScoreAndScore(pl, state, *pod, nodes, cs, &raw));
   // n1: +5 (e1 matches the preferred affinity); n2: -7 -7 (e2, e3 match the
   // anti-affinity) +3 (e3's required affinity matches P); n3: no region.
   EXPECT_EQ(raw, (std::vector<int64_t>{5, -11, 0}));
@@ -308,6 +316,76 @@ TEST(InterPodAffinityScoreTest, RawScoresAndNormalization) {
   std::vector<int64_t> equal = {-4, -4};
   ASSERT_TRUE(pl.NormalizeScore(state, *pod, equal).IsSuccess());
   EXPECT_EQ(equal, (std::vector<int64_t>{0, 0}));
+}
+
+// Existing pods' terms are summed per domain in PreScore when their key
+// has domains of several nodes and they are held in no more domains than
+// there are nodes to score, else read per node in Score: every prefix of
+// the nodes, scored alone, gets the same raw sums as the whole list,
+// whichever way each term went (a region term goes both ways here).
+TEST(InterPodAffinityScoreTest, ExistingTermsSummedOrReadPerNode) {
+  const Affinity kNearS1ByHost = [](Interner& in, testing::PodBuilder& b) {
+    b.PreferredPodAffinity(5, Sec(in, "host", "S1"));
+  };
+  const Affinity kAwayFromS1InRegion = [](Interner& in, testing::PodBuilder& b) {
+    b.PreferredPodAntiAffinity(7, Sec(in, "region", "S1"));
+  };
+  const Affinity kHardS1ByHost = [](Interner& in, testing::PodBuilder& b) {
+    b.RequiredPodAffinity(Sec(in, "host", "S1"));
+  };
+  const auto host = [](const std::string& h, const std::string& region) {
+    return NodeSpec{h, {{"host", h}, {"region", region}}};
+  };
+  struct Case {
+    std::string name;
+    std::vector<NodeSpec> nodes;
+    std::vector<PodSpec> pods;
+    std::vector<int64_t> want;  // raw, per node
+  };
+  const std::vector<Case> cases = {
+      {"a term per host on three hosts, one per region, a required one",
+       {host("n1", "China"), host("n2", "China"), host("n3", "India"), host("n4", "India"),
+        {"n5", {{"region", "India"}}}},
+       {{"n1", {}, kNearS1ByHost},
+        {"n2", {}, kNearS1ByHost},
+        {"n3", {}, kNearS1ByHost},
+        {"n3", {}, kAwayFromS1InRegion},
+        {"n4", {}, kHardS1ByHost}},
+       {5, 5, -2, -6, -7}},
+      {"pods holding a term twice on a host, a region held in both",
+       {host("n1", "China"), host("n2", "India"), host("n3", "India"), host("n4", "Chile")},
+       {{"n1", {}, kNearS1ByHost},
+        {"n2", {}, kNearS1ByHost},
+        {"n2", {}, kNearS1ByHost},
+        {"n4", {}, kNearS1ByHost},
+        {"n1", {}, kAwayFromS1InRegion},
+        {"n3", {}, kAwayFromS1InRegion},
+        {"n3", {}, kAwayFromS1InRegion}},
+       {-2, -4, -14, 5}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState cs;
+    Interner& in = cs.interner();
+    AddNodes(cs, c.nodes);
+    for (size_t i = 0; i < c.pods.size(); ++i) {
+      testing::PodBuilder b = MakePod(in, "e" + std::to_string(i), c.pods[i].labels);
+      c.pods[i].affinity(in, b.NodeName(c.pods[i].node));
+      cs.UpsertPod(b.Build());
+    }
+    const PodPtr pod = MakePod(in, "p", kS1).Build();
+    std::vector<const NodeInfo*> all;
+    for (const NodeSpec& n : c.nodes) all.push_back(cs.FindNode(n.name));
+    InterPodAffinity pl;
+    for (size_t scored = 1; scored <= all.size(); ++scored) {
+      SCOPED_TRACE("nodes scored: " + std::to_string(scored));
+      const std::span<const NodeInfo* const> nodes(all.data(), scored);
+      CycleState state(1);
+      std::vector<int64_t> raw;
+      ASSERT_NO_FATAL_FAILURE(PreScoreAndScore(pl, state, *pod, nodes, cs, &raw));
+      EXPECT_EQ(raw, std::vector<int64_t>(c.want.begin(), c.want.begin() + scored));
+    }
+  }
 }
 
 TEST(InterPodAffinityScoreTest, MissingStateIsAnError) {

@@ -37,6 +37,9 @@ class TopologyDomains {
     }
     // The domain whose value is `value`, or kNone when no node has it.
     uint32_t Find(Atom value) const;
+    // The value of domain `domain`. REQUIRES: a domain some node is in
+    // (DomainOf gave it).
+    Atom ValueOf(uint32_t domain) const { return value_of_[domain]; }
     // One past the largest domain id: the size of a per-domain array.
     size_t bound() const { return value_of_.size(); }
     // No two nodes share a value (hostname-like keys): a domain's pods

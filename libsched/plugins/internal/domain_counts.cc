@@ -20,6 +20,14 @@ bool DomainCounts::Add(size_t k, uint32_t node_index, int64_t delta) {
   return true;
 }
 
+bool DomainCounts::AddValue(size_t k, Atom value, int64_t delta) {
+  const TopologyDomains::Key* domains = keys_[k].domains;
+  const uint32_t d = domains == nullptr ? TopologyDomains::kNone : domains->Find(value);
+  if (d == TopologyDomains::kNone) return false;
+  AddToDomain(k, d, delta);
+  return true;
+}
+
 bool DomainCounts::AddGroup(size_t k, const PodLabelIndex::Group& group, int64_t weight) {
   const Key& key = keys_[k];
   bool counted = false;

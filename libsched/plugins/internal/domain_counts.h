@@ -47,6 +47,9 @@ class DomainCounts {
   // Adds `delta` to the domain of the node with `node_index` in the counts
   // at `k` (from For) and returns true; false when the node lacks the key.
   bool Add(size_t k, uint32_t node_index, int64_t delta);
+  // Adds `delta` to the domain whose value of the key at `k` is `value`
+  // and returns true; false when no node has that value.
+  bool AddValue(size_t k, Atom value, int64_t delta);
   // Adds `weight` times each count of `group` (PodLabelIndex) to its
   // domains in the counts at `k`: from the group's label pairs when some
   // two nodes share a value of the key (O(pairs)), else node by node

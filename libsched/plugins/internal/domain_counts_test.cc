@@ -4,6 +4,7 @@
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "libsched/state/cluster_state.h"
 #include "libsched/testing/builders.h"
@@ -57,6 +58,37 @@ TEST(DomainCountsTest, CountsPerDomainOfEachKey) {
   EXPECT_FALSE(c.empty());
   c.Add(host, Index(s, "a"), 1);
   EXPECT_TRUE(c.empty());
+}
+
+// AddValue counts in the domain of a value, found without a node; counts
+// start empty and grow to the domains added to.
+TEST(DomainCountsTest, AddValueCountsInTheValuesDomain) {
+  struct Case {
+    const char* key;
+    const char* value;
+    bool want_added;
+    std::vector<int64_t> want;  // Get of nodes a, b, c, d
+  };
+  const std::vector<Case> cases = {
+      {"zone", "z1", true, {3, 3, 0, 0}},
+      {"zone", "z2", true, {0, 0, 3, 0}},
+      {"zone", "z3", false, {0, 0, 0, 0}},  // no node has it
+      {"host", "d", true, {0, 0, 0, 3}},
+      {"rack", "r1", false, {0, 0, 0, 0}},  // no node has the key
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.key) + "=" + c.value);
+    ClusterState s;
+    AddNodes(s);
+    Interner& in = s.interner();
+    DomainCounts counts(&s.topology_domains());
+    const size_t k = counts.For(in.Intern(c.key));
+    EXPECT_EQ(counts.AddValue(k, in.Intern(c.value), 3), c.want_added);
+    std::vector<int64_t> got;
+    for (const char* n : {"a", "b", "c", "d"}) got.push_back(counts.at(k).Get(Index(s, n)));
+    EXPECT_EQ(got, c.want);
+    EXPECT_EQ(counts.empty(), !c.want_added);
+  }
 }
 
 TEST(DomainCountsTest, KeyNoNodeHasCountsNothing) {

@@ -54,14 +54,27 @@ struct PreFilterData {
   const TopologyDomains* topology_domains = nullptr;  // the snapshot's
 };
 
+// An existing pod's term that Score reads node by node: its count in the
+// node's domain (found through `domains`, the snapshot's domains of the
+// term's key), times `weight`.
+struct NodeReadTerm {
+  const TermEntry* entry = nullptr;
+  int64_t weight = 0;  // signed
+  const TopologyDomains::Key* domains = nullptr;
+};
+
 // preScoreState: score per topology domain from P's preferred terms, and
 // whether any term was counted on a node with its key (topologyScore is
 // not empty); plus the existing pods' terms that match P, each scoring
-// weight x its count in a node's domain.
+// weight x its count in a node's domain. Those whose key has domains of
+// several nodes are summed into `topology_score` too, unless held in more
+// domains than there are nodes to score; the others are read per node
+// (`read_per_node`), which then costs less.
 struct PreScoreData {
   DomainCounts topology_score;
   bool topology_counted = false;
   std::vector<std::pair<const TermEntry*, int64_t>> existing;  // entry, signed weight
+  std::vector<NodeReadTerm> read_per_node;  // of `existing`, those not in topology_score
   // P's preferred terms, merged (they match with no namespace lookup).
   std::vector<WeightedAffinityTerm> affinity, anti_affinity;
   const TopologyDomains* topology_domains = nullptr;  // the snapshot's
