@@ -9,9 +9,10 @@
 // With --shrink-to K it measures a cluster that scales down instead: the
 // heap in use of an engine that held --nodes nodes and then saw all but
 // the first K deleted (with their pods, as DELETED watch events, --chunk
-// events a call), against a fresh engine given only what is left. A user
-// expects the memory of deleted nodes to come back (bench/RESULTS.md, "A
-// cluster that scales down").
+// events a call), against a fresh engine given only what is left; both
+// schedule pods of --classes equivalence classes (default 1) before and
+// after. A user expects the memory of deleted nodes to come back
+// (bench/RESULTS.md, "A cluster that scales down").
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -140,20 +141,33 @@ std::string Schedule(sched_engine* e, const std::string& pod) {
   return out.substr(begin, out.find('"', begin) - begin);
 }
 
+// `classes` pods of distinct CPU requests (so distinct equivalence
+// classes), scheduled without assuming; returns the first one's node.
+std::string ScheduleClasses(sched_engine* e, int classes) {
+  std::string first;
+  for (int c = 0; c < classes; ++c) {
+    const std::string pod = R"({"metadata":{"name":"probe","namespace":"ns-0"},)"
+                            R"("spec":{"containers":[{"name":"c","resources":{"requests":)"
+                            R"({"cpu":")" + std::to_string(1000 + c) + R"(m"}}}]}})";
+    const std::string node = Schedule(e, pod);
+    if (c == 0) first = node;
+  }
+  return first;
+}
+
 // Heap in use by a fresh engine holding `keep` nodes and their pods, and by
 // one that held `nodes` and their pods and then saw all but `keep` nodes
-// deleted with their pods, `chunk` events per apply call. Both schedule the
-// same pods before and after, so their caches hold what a working
-// scheduler's do.
-int ShrinkRun(int nodes, int pods, int keep, int chunk) {
-  const std::string probe = kProbe;
+// deleted with their pods, `chunk` events per apply call. Both schedule
+// pods of `classes` classes before and after, so their caches hold what a
+// working scheduler's do.
+int ShrinkRun(int nodes, int pods, int keep, int chunk, int classes) {
   const double heap0 = HeapInUseMiB();
   sched_engine* fresh = nullptr;
   sched_error* err = nullptr;
   Check(sched_engine_new("{}", 2, &fresh, &err), err, "sched_engine_new");
   Apply(fresh, NodeList(keep), "apply nodes (fresh)");
   Apply(fresh, PodList(pods, nodes, keep), "apply pods (fresh)");
-  const std::string fresh_node = Schedule(fresh, probe);
+  const std::string fresh_node = ScheduleClasses(fresh, classes);
   const double fresh_heap = HeapInUseMiB() - heap0;
   sched_engine_free(fresh);
 
@@ -162,7 +176,7 @@ int ShrinkRun(int nodes, int pods, int keep, int chunk) {
   Check(sched_engine_new("{}", 2, &e, &err), err, "sched_engine_new");
   Apply(e, NodeList(nodes), "apply nodes");
   Apply(e, PodList(pods, nodes, nodes), "apply pods");
-  Schedule(e, probe);
+  ScheduleClasses(e, classes);
   const double grown_heap = HeapInUseMiB() - heap1;
   const double start = CpuSeconds();
   std::string events = "[";
@@ -181,12 +195,12 @@ int ShrinkRun(int nodes, int pods, int keep, int chunk) {
   }
   if (in_call > 0) Apply(e, events + "]", "apply deletions");
   const double delete_s = CpuSeconds() - start;
-  const std::string shrunk_node = Schedule(e, probe);
+  const std::string shrunk_node = ScheduleClasses(e, classes);
   const double shrunk_heap = HeapInUseMiB() - heap1;
   sched_engine_free(e);
 
-  std::printf("cluster: %d nodes, %d pods; shrunk to %d nodes (%d events a call)\n", nodes,
-              pods, keep, chunk);
+  std::printf("cluster: %d nodes, %d pods; shrunk to %d nodes (%d events a call); %d pod "
+              "classes scheduled\n", nodes, pods, keep, chunk, classes);
   std::printf("heap in use, fresh engine at %d nodes:   %.1f MiB\n", keep, fresh_heap);
   std::printf("heap in use, engine at %d nodes:         %.1f MiB\n", nodes, grown_heap);
   std::printf("heap in use, the same after the shrink:  %.1f MiB (%.2fx the fresh engine's)\n",
@@ -201,19 +215,21 @@ int ShrinkRun(int nodes, int pods, int keep, int chunk) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int nodes = 5000, pods = 200000, shrink_to = -1, chunk = 1000;
+  int nodes = 5000, pods = 200000, shrink_to = -1, chunk = 1000, classes = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--nodes") == 0) nodes = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--pods") == 0) pods = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--shrink-to") == 0) shrink_to = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--chunk") == 0) chunk = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--classes") == 0) classes = std::atoi(argv[i + 1]);
   }
   if (shrink_to >= 0) {
-    if (shrink_to < 1 || shrink_to > nodes || chunk < 1) {
-      std::fprintf(stderr, "--shrink-to must be in [1, --nodes] and --chunk at least 1\n");
+    if (shrink_to < 1 || shrink_to > nodes || chunk < 1 || classes < 1) {
+      std::fprintf(stderr,
+                   "--shrink-to must be in [1, --nodes], --chunk and --classes at least 1\n");
       return 2;
     }
-    return ShrinkRun(nodes, pods, shrink_to, chunk);
+    return ShrinkRun(nodes, pods, shrink_to, chunk, classes);
   }
   sched_engine* e = nullptr;
   sched_error* err = nullptr;
