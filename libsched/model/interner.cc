@@ -139,6 +139,9 @@ void Interner::Rollback(size_t mark) {
     Accept(mark);
     return;
   }
+  // A freed id goes to the next new string: caches that may have seen the
+  // old one (a memo made by a cycle of the failed call) must know.
+  if (created_.size() > mark) ++reuse_epoch_;
   while (created_.size() > mark) {
     const auto [id, reused] = created_.back();
     created_.pop_back();

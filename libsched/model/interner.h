@@ -33,7 +33,9 @@
 // Rollback. Checkpoint()/Rollback() undo the strings created since (new
 // ids and reused ones, in reverse) and the releases recorded since, so a
 // call that fails leaves the interner as it was (a string it pinned that
-// existed stays pinned); the objects it decoded must be gone first.
+// existed stays pinned); the objects it decoded must be gone first. Its
+// freed ids may go to other strings next, so reuse_epoch() moves too: a
+// cache keyed by ids never needs its caller to have cleared it.
 //
 // Shared (Share(): engines of a fork family use one interner under one
 // lock). A checkpoint's strings may then be held by a sibling, or be a
@@ -105,7 +107,8 @@ class Interner {
   // The strings held or pinned, and their characters.
   size_t held() const { return held_.load(std::memory_order_relaxed); }
   size_t held_bytes() const { return held_bytes_.load(std::memory_order_relaxed); }
-  // Changes whenever released ids become reusable.
+  // Changes whenever ids become reusable: a Collect batch, or a Rollback
+  // that forgets strings.
   uint64_t reuse_epoch() const { return reuse_epoch_; }
 
   // From now on, engines that serialize on one lock share this interner

@@ -52,6 +52,31 @@ TEST(InternerTest, RollbackForgetsLaterStrings) {
   EXPECT_EQ(in.Intern("y"), 1u);
 }
 
+// An id a rollback frees is the next new string's: caches keyed by ids
+// learn it from the epoch, as after a Collect. A rollback that freed
+// nothing keeps the epoch (and the caches).
+TEST(InternerTest, RollbackThatFreesIdsMovesTheReuseEpoch) {
+  struct Case {
+    const char* name;
+    std::vector<std::string> decoded;  // interned inside the checkpoint
+    uint64_t epoch_after;
+  };
+  const Case cases[] = {
+      {"a new string", {"x"}, 1},
+      {"only known strings", {"keep"}, 0},
+      {"nothing", {}, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Interner in;
+    in.Intern("keep");
+    const size_t mark = in.Checkpoint();
+    { AtomHold failed = Decode(in, c.decoded); }
+    in.Rollback(mark);
+    EXPECT_EQ(in.reuse_epoch(), c.epoch_after);
+  }
+}
+
 TEST(InternerTest, ReleasedStringsAreFreedInBatches) {
   const std::vector<std::string> pod = {"app", "web", "pod-name", "web-0"};
   struct Case {
