@@ -1,5 +1,7 @@
 #include "capi/capacity_json.h"
 
+#include <utility>
+
 #include "capi/json_writer.h"
 #include "libsched/state/cluster_state.h"
 
@@ -24,7 +26,7 @@ std::string CapacityJson(const Pod& tmpl, const CapacityResult& r) {
   for (const std::string& node : r.placements) w.String(node);
   w.EndArray();
   w.EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

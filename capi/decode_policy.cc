@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "capi/decode.h"
@@ -644,7 +645,7 @@ ApiStatus TranslatePolicy(const cJSON* root, std::string* config_json, bool* run
   }
   w.EndArray();  // pluginConfig
   w.EndObject().EndArray().EndObject();
-  *config_json = w.str();
+  *config_json = std::move(w).str();
   *run_all_filters = t.always_check_all;
   return ApiStatus();
 }

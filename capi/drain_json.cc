@@ -1,5 +1,7 @@
 #include "capi/drain_json.h"
 
+#include <utility>
+
 #include "capi/json_writer.h"
 
 namespace sched::capi {
@@ -45,7 +47,7 @@ std::string DrainJson(const DrainResult& r) {
   }
   w.EndArray();
   w.EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

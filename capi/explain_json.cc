@@ -1,5 +1,7 @@
 #include "capi/explain_json.h"
 
+#include <utility>
+
 #include "capi/json_writer.h"
 #include "libsched/state/cluster_state.h"
 
@@ -103,7 +105,7 @@ std::string ExplainJson(const Pod& pod, const Explanation& e) {
   for (const NodeExplanation& n : e.nodes) WriteNode(w, n);
   w.EndArray();
   w.EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

@@ -1,37 +1,22 @@
 #include "capi/json_writer.h"
 
-#include <array>
 #include <charconv>
+
+#include "capi/json_bytes.h"
 
 namespace sched::capi {
 namespace {
 
 constexpr size_t kFirstReserve = 512;
 
-// Bytes a JSON string holds as they are: one table load per byte instead
-// of three compares.
-constexpr std::array<bool, 256> kPlainByte = [] {
-  std::array<bool, 256> plain{};
-  for (size_t u = 0x20; u < 256; ++u) plain[u] = u != '"' && u != '\\';
-  return plain;
-}();
-
-}  // namespace
-
-std::string Quoted(std::string_view s) {
-  std::string out;
-  AppendJsonString(out, s);
-  return out;
-}
-
-void AppendJsonString(std::string& out, std::string_view s) {
+// Appends `s` escaped, from its first byte that needs it (PlainPrefix).
+void AppendEscaped(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
   // Bytes that need no escape are appended a run at a time.
   size_t run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     const auto u = static_cast<unsigned char>(s[i]);
-    if (kPlainByte[u]) continue;
+    if (kPlainJsonByte[u]) continue;
     out.append(s.data() + run, i - run);
     run = i + 1;
     switch (u) {
@@ -47,6 +32,23 @@ void AppendJsonString(std::string& out, std::string_view s) {
     }
   }
   out.append(s.data() + run, s.size() - run);
+}
+
+}  // namespace
+
+std::string Quoted(std::string_view s) {
+  std::string out;
+  AppendJsonString(out, s);
+  return out;
+}
+
+void AppendJsonString(std::string& out, std::string_view s) {
+  // Names and messages are mostly plain: found eight bytes at a time and
+  // appended at once.
+  const size_t plain = PlainPrefix(s.data(), s.size());
+  out += '"';
+  out.append(s.data(), plain);
+  if (plain < s.size()) AppendEscaped(out, s.substr(plain));
   out += '"';
 }
 

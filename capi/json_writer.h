@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace sched::capi {
 
@@ -30,7 +31,9 @@ class JsonWriter {
   JsonWriter& Bool(bool b);
   JsonWriter& Null();
 
-  const std::string& str() const { return out_; }
+  const std::string& str() const& { return out_; }
+  // The text, moved out of a writer that is done: no copy.
+  std::string str() && { return std::move(out_); }
 
  private:
   JsonWriter& Open(char c);

@@ -1,5 +1,7 @@
 #include "capi/nodes_json.h"
 
+#include <utility>
+
 #include "capi/json_writer.h"
 
 namespace sched::capi {
@@ -40,7 +42,7 @@ std::string NodesJson(const std::vector<NodeReport>& nodes) {
     w.EndObject();
   }
   w.EndArray().EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

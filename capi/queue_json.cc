@@ -1,6 +1,7 @@
 #include "capi/queue_json.h"
 
 #include <chrono>
+#include <utility>
 
 #include "capi/json_writer.h"
 
@@ -33,7 +34,7 @@ std::string QueueJson(const QueueReport& queue) {
   }
   w.EndArray();
   w.EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

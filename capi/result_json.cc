@@ -3,6 +3,7 @@
 #include <functional>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "capi/json_writer.h"
@@ -174,13 +175,13 @@ std::string ApplySummaryJson(const ApplySummary& summary) {
   w.EndObject();
   w.Key("pendingPods").Int(summary.pending_pods);
   w.EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 std::string ScheduleResultJson(const PodResult& r, uint32_t flags) {
   JsonWriter w;
   WriteScheduleResult(w, r, flags);
-  return w.str();
+  return std::move(w).str();
 }
 
 std::string RunResultJson(std::span<const PodResult> results, uint32_t flags) {
@@ -188,7 +189,7 @@ std::string RunResultJson(std::span<const PodResult> results, uint32_t flags) {
   w.BeginObject().Key("results").BeginArray();
   for (const PodResult& r : results) WriteScheduleResult(w, r, flags);
   w.EndArray().EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

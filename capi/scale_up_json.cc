@@ -78,7 +78,7 @@ std::string ScaleUpJson(std::span<const std::shared_ptr<const Pod>> pods,
   }
   w.EndArray();
   w.EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

@@ -1,5 +1,7 @@
 #include "capi/stats_json.h"
 
+#include <utility>
+
 #include "capi/json_writer.h"
 
 namespace sched::capi {
@@ -22,7 +24,7 @@ std::string StatsJson(const EngineStats& stats) {
   w.Key("bytes").Int(stats.interner_bytes);
   w.Key("released").Int(stats.interner_released);
   w.EndObject().EndObject();
-  return w.str();
+  return std::move(w).str();
 }
 
 }  // namespace sched::capi

@@ -445,7 +445,10 @@ TEST(JsonReaderTest, NumberTextIsShortestRoundTrip) {
 }
 
 // AppendJsonString copies runs of plain bytes and escapes the rest, at the
-// start, the middle and the end of a string.
+// start, the middle and the end of a string; strings of eight bytes or more
+// are searched eight at a time (a byte to escape on either side of a word's
+// edge, bytes >= 0x80 and space beside one, which the word test must not
+// take for one).
 struct EscapeCase {
   std::string in, out;
 };
@@ -464,7 +467,14 @@ INSTANTIATE_TEST_SUITE_P(
                       EscapeCase{"\"ab", R"("\"ab")"}, EscapeCase{"a\nb", R"("a\nb")"},
                       EscapeCase{"ab\\", R"("ab\\")"}, EscapeCase{"\r\t", R"("\r\t")"},
                       EscapeCase{std::string("a\0b", 3), R"("a\u0000b")"},
-                      EscapeCase{"\x1f\x7f\xc3\xa9", "\"\\u001f\x7f\xc3\xa9\""}));
+                      EscapeCase{"\x1f\x7f\xc3\xa9", "\"\\u001f\x7f\xc3\xa9\""},
+                      EscapeCase{"node-0000000000001", R"("node-0000000000001")"},
+                      EscapeCase{"abcdefg\"", R"("abcdefg\"")"},
+                      EscapeCase{"abcdefgh\\", R"("abcdefgh\\")"},
+                      EscapeCase{"abcdefgh\tjklmno\npq", R"("abcdefgh\tjklmno\npq")"},
+                      EscapeCase{"0123456789abcde\x01", R"("0123456789abcde\u0001")"},
+                      EscapeCase{"\xc3\xa9 \xff\x80 ~\x19!", "\"\xc3\xa9 \xff\x80 ~\\u0019!\""},
+                      EscapeCase{"\"abcdefghijklmnop", R"("\"abcdefghijklmnop")"}));
 
 TEST(JsonWriterTest, WritesCompactJsonWithExactIntegers) {
   JsonWriter w;
@@ -478,6 +488,8 @@ TEST(JsonWriterTest, WritesCompactJsonWithExactIntegers) {
   EXPECT_EQ(w.str(),
             "{\"max\":9223372036854775807,\"min\":-9223372036854775808,"
             "\"s\":\"q\\\"b\\\\n\\n\\t\\u0001\xc3\xa9\",\"a\":[true,null,{}],\"e\":[]}");
+  const std::string text = w.str();
+  EXPECT_EQ(std::move(w).str(), text);  // moved out whole
 }
 
 }  // namespace
