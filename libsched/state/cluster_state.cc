@@ -62,7 +62,7 @@ void MakeOwn(T&) {}
 // for a new type, MakeOwn) first, then this number.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(
-    sizeof(ClusterState) == 664,
+    sizeof(ClusterState) == 656,
     "a ClusterState member came or went: list it in ClonedMembers, then update this size");
 #endif
 
@@ -108,31 +108,6 @@ NodeInfo& ClusterState::MutableInfo(const std::string& node_name) {
     mutable_list[i] = slot.get();
   }
   return *slot;
-}
-
-void ClusterState::SaveNodeInfo(NodeInfo& info) {
-  if (log() == nullptr || info.batch_ == batches_) return;
-  undo::Save(log(), info);
-  info.batch_ = batches_;
-}
-
-void ClusterState::AddPodTo(NodeInfo& info, std::shared_ptr<const Pod> pod) {
-  const uint64_t generation = Bump();
-  UndoLog* const l = log();
-  if (l == nullptr || info.batch_ == batches_ || !pod->requests.scalar.empty()) {
-    SaveNodeInfo(info);
-    info.AddPod(std::move(pod), generation);
-    return;
-  }
-  l->Reserve();
-  const uint64_t old_generation = info.generation();
-  const size_t used_ports = info.used_ports().size();
-  info.AddPod(std::move(pod), generation);  // whole or nothing: no scalar requests
-  // Runs before an older SaveNodeInfo of this info (newest first), after a
-  // newer one put back what followed.
-  l->Record([&info, old_generation, used_ports]() noexcept {
-    info.UndoAddPod(old_generation, used_ports);
-  });
 }
 
 void ClusterState::CountImages(const Node& node, int delta) {
@@ -310,8 +285,7 @@ std::unique_ptr<ClusterState> ClusterState::Clone() const {
   // A Batch may be open (an engine transaction), just not mid-call.
   if (node_list_stale_) throw std::logic_error("ClusterState::Clone with a stale node list");
   auto c = std::make_unique<ClusterState>();
-  // Shares every container; batches_ too: NodeInfo::batch_ numbers this
-  // state's Batches, and the copy's next Batch must be newer than any.
+  // Shares every container.
   ClonedMembers(*c) = ClonedMembers(*this);
   // This state's open Batch may roll back into what it changed so far,
   // in place: the copy must not see those objects.
@@ -335,7 +309,6 @@ void ClusterState::UnshareAll() {
 ClusterState::Batch::Batch(ClusterState& s) : s_(s), nested_(s.in_batch_) {
   s_.undo_.Begin();  // may throw: nothing changed yet
   s_.in_batch_ = true;
-  ++s_.batches_;
 }
 
 void ClusterState::Batch::Commit() {
@@ -360,7 +333,6 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
   const std::string name = node->name;
   const std::string zone = ZoneKey(*node, *interner_);
   NodeInfo& info = InfoFor(name);
-  SaveNodeInfo(info);
   const std::shared_ptr<const Node> old = info.shared_node();
   if (old) CountImages(*old, -1);
   CountImages(*node, +1);
@@ -371,7 +343,7 @@ void ClusterState::UpsertNode(std::shared_ptr<const Node> node) {
       domains.AddNode(info.index(), node->labels, log());
     });
   }
-  info.SetNode(std::move(node), Bump());
+  info.SetNode(std::move(node), Bump(), log());
   if (!old || old->labels != info.node()->labels) MoveAffinityTerms(info, old.get());
 
   const std::string* old_zone = tree_->ZoneOf(name);
@@ -407,13 +379,12 @@ bool ClusterState::RemoveNode(std::string_view name) {
   SaveSnapshotOrder();  // while node_list_ still names this node
   NodeCameOrWent(key, -1);
   NodeInfo& info = MutableInfo(key);
-  SaveNodeInfo(info);
   CountImages(*info.node(), -1);
   const std::shared_ptr<const Node> old = info.shared_node();
   MoveLabelPairs(info, old.get(), nullptr, [&] {
     topology_domains_.Mutable(log()).RemoveNode(info.index(), old->labels, log());
   });
-  info.ClearNode(Bump());
+  info.ClearNode(Bump(), log());
   MoveAffinityTerms(info, old.get());
   tree_.Mutable(log()).Remove(key, log());
   DropNodeInfoIfEmpty(key);
@@ -426,7 +397,7 @@ void ClusterState::UpsertPod(std::shared_ptr<const Pod> pod) {
   RemovePod(key);
   if (pod->node_name.empty()) return;
   NodeInfo& info = InfoFor(pod->node_name);
-  AddPodTo(info, pod);
+  info.AddPod(pod, Bump(), log());
   pod_labels_.Add(*pod, info.index(), log());
   pod_labels_.CountPairs(*pod, SharedLabelPairs(info.node()), 1, log());
   if (HasAffinityTerms(*pod)) affinity_terms_.Mutable(log()).Add(*pod, info.node(), log());
@@ -442,8 +413,7 @@ bool ClusterState::RemovePod(std::string_view key) {
   const Pod& pod = *it->second;
   const std::string node_name = pod.node_name;
   NodeInfo& info = MutableInfo(node_name);
-  SaveNodeInfo(info);
-  info.RemovePod(&pod, Bump());
+  info.RemovePod(&pod, Bump(), log());
   pod_labels_.CountPairs(pod, SharedLabelPairs(info.node()), -1, log());
   pod_labels_.Remove(pod, info.index(), log());
   if (HasAffinityTerms(pod)) affinity_terms_.Mutable(log()).Remove(pod, info.node(), log());

@@ -329,7 +329,7 @@ class ClusterState {
                     s.resource_slices_, s.pvc_ref_counts_, s.tree_, s.generation_,
                     s.workload_generation_, s.node_list_, s.node_index_list_, s.snapshot_order_,
                     s.snapshot_freed_, s.nodes_since_snapshot_, s.snapshot_order_saved_,
-                    s.batches_, s.clock_);
+                    s.clock_);
   }
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
@@ -368,14 +368,6 @@ class ClusterState {
   // Builds the node list from the tree (aside, then swapped in); when
   // `undoable`, the old list is saved in the open Batch first.
   void RebuildNodeList(bool undoable = false);
-  // Saves `info` whole, once per Batch, before its first change: NodeInfo's
-  // aggregates change in many places per pod, and a copy of one node's
-  // pods is small next to a cycle. Null when not in a Batch.
-  void SaveNodeInfo(NodeInfo& info);
-  // info.AddPod(pod), undoably: recorded as the change (NodeInfo::UndoAddPod)
-  // when the NodeInfo is not saved in this Batch yet and the pod has no
-  // scalar requests, else as SaveNodeInfo.
-  void AddPodTo(NodeInfo& info, std::shared_ptr<const Pod> pod);
   UndoLog* log() { return undo_.recording() ? &undo_ : nullptr; }
 
   // Shared with Clone()s; first, so objects holding its ids go before it.
@@ -425,8 +417,7 @@ class ClusterState {
   Cow<std::unordered_map<uint32_t, std::string>> snapshot_freed_;
   Cow<std::unordered_map<std::string, int>> nodes_since_snapshot_;
   bool snapshot_order_saved_ = false;
-  UndoLog undo_;          // records while a Batch is open
-  uint64_t batches_ = 0;  // Batches opened, numbering them
+  UndoLog undo_;  // records while a Batch is open
   Clock clock_;
 };
 

@@ -425,6 +425,7 @@ struct NodeInfoFields {
   std::vector<std::string> pods, with_affinity, with_anti_affinity;
   Resource requested, non_zero_requested;
   std::vector<HostPort> used_ports;
+  std::vector<std::string> labels;
   uint64_t generation = 0;
   bool operator==(const NodeInfoFields&) const = default;
 };
@@ -434,16 +435,24 @@ NodeInfoFields FieldsOf(const NodeInfo& ni) {
     for (const auto& p : pods) out.push_back(p->name);
     return out;
   };
+  std::vector<std::string> labels;
+  if (ni.node() != nullptr) {
+    for (const auto& [k, v] : ni.node()->labels.entries()) {
+      labels.push_back(std::to_string(k) + "=" + std::to_string(v));
+    }
+  } else {
+    labels.push_back("no node");
+  }
   return {names(ni.pods()),   names(ni.pods_with_affinity()),
           names(ni.pods_with_required_anti_affinity()),
           ni.requested(),     ni.non_zero_requested(),
-          ni.used_ports(),    ni.generation()};
+          ni.used_ports(),    labels,
+          ni.generation()};
 }
 
-// A pod assumed in a Batch is undone as a change (NodeInfo::UndoAddPod),
-// or with a copy of the NodeInfo (scalar requests, or saved already):
-// either way a rollback restores every field, in order, and a commit keeps
-// what the change makes unrecorded.
+// Pods assumed and removed, the node changed or removed in a Batch, each
+// undone as a change (NodeInfo's own records): a rollback restores every
+// field, in order, and a commit keeps what the change makes unrecorded.
 TEST(ClusterStateTest, RollbackRestoresTheNodeInfoOfAnAssumedPod) {
   struct Case {
     const char* name;
@@ -477,15 +486,30 @@ TEST(ClusterStateTest, RollbackRestoresTheNodeInfoOfAnAssumedPod) {
          s.RemovePod("default/a");
          s.AssumePod(pod(s, "newest").Build());
        }},
-      {"removed, then assumed", [&](ClusterState& s) {
+      {"removed, then assumed",
+       [&](ClusterState& s) {
          s.RemovePod("default/b");
          s.AssumePod(pod(s, "new").Build());
+       }},
+      {"both removed",
+       [&](ClusterState& s) {
+         s.RemovePod("default/a");
+         s.RemovePod("default/b");
+       }},
+      {"node relabelled, then a pod assumed",
+       [&](ClusterState& s) {
+         s.UpsertNode(NodeBuilder(s.interner(), "n1").Label("zone", "z2").Build());
+         s.AssumePod(pod(s, "new").Build());
+       }},
+      {"node removed, then a pod removed", [&](ClusterState& s) {
+         s.RemoveNode("n1");
+         s.RemovePod("default/a");
        }},
   };
   auto build = [&]() {
     auto s = std::make_unique<ClusterState>();
     Interner& in = s->interner();
-    s->UpsertNode(NodeBuilder(in, "n1").Capacity(4000, 8LL << 30).Build());
+    s->UpsertNode(NodeBuilder(in, "n1").Label("zone", "z1").Capacity(4000, 8LL << 30).Build());
     s->UpsertPod(PodBuilder(in, "a")
                      .NodeName("n1")
                      .Container(200, 1 << 20)

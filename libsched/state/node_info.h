@@ -18,6 +18,7 @@
 
 #include "libsched/model/node.h"
 #include "libsched/model/pod.h"
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -54,20 +55,20 @@ class NodeInfo {
   // arrays such as TopologyDomains. kNoIndex outside ClusterState.
   uint32_t index() const { return index_; }
 
-  void SetNode(std::shared_ptr<const Node> node, uint64_t generation);
-  void ClearNode(uint64_t generation);
-  // A pod without scalar requests is added whole or not at all (the room
-  // is made first); with them, a failure may leave the requests counted.
-  void AddPod(std::shared_ptr<const Pod> pod, uint64_t generation);
+  // The changes below take effect whole or not at all. Given a recording
+  // `log`, each records its own undo, field by field (UndoLog): a rollback
+  // restores this NodeInfo exactly, without a copy of its pods.
+  void SetNode(std::shared_ptr<const Node> node, uint64_t generation, UndoLog* log = nullptr);
+  void ClearNode(uint64_t generation, UndoLog* log = nullptr);
+  void AddPod(std::shared_ptr<const Pod> pod, uint64_t generation, UndoLog* log = nullptr);
   // Returns false when the pod (by identity) is not on this node.
-  bool RemovePod(const Pod* pod, uint64_t generation);
+  bool RemovePod(const Pod* pod, uint64_t generation, UndoLog* log = nullptr);
   // Drops the node, the pods and the aggregates (as a default NodeInfo),
   // keeping the vectors' storage, so that a scratch NodeInfo copy-assigned
   // again and again (NodeInfo& operator=) allocates only while it grows.
   void Reset();
 
  private:
-  friend class ClusterState;  // batch_ (ClusterState::SaveNodeInfo)
   __extension__ typedef __int128 Wide;
   // The exact sums behind requested_ and non_zero_requested_.
   struct ExactRequests {
@@ -79,14 +80,18 @@ class NodeInfo {
     Wide non_zero_milli_cpu = 0;
     Wide non_zero_memory = 0;
   };
-  // Adds (sign 1) or removes (sign -1) the pod's requests.
+  using ImageSizes = std::vector<std::pair<Atom, int64_t>>;
+  // Adds (sign 1) or removes (sign -1) the pod's requests. Inserts a
+  // scalar entry only when adding a name not counted yet; the sums are
+  // integers and what they expose a function of them, so removing what
+  // was added restores both.
   void AccountRequests(const Pod& pod, int sign);
-  // Puts back what the last AddPod changed, exactly, given the generation
-  // and the used_ports_ size it found (ClusterState's undo record: smaller
-  // than a copy of the NodeInfo). The sums are integers and what they
-  // expose a function of them, so subtracting restores both. REQUIRES:
-  // nothing changed since, and that pod had no scalar requests (their
-  // entries would stay).
+  // SetNode and ClearNode: node_ and image_sizes_ replaced (sizes built
+  // aside), the old ones moved into the undo record.
+  void ReplaceNode(std::shared_ptr<const Node> node, ImageSizes sizes, uint64_t generation,
+                   UndoLog* log);
+  // Puts back what the last AddPod changed, given the generation and the
+  // used_ports_ size it found. REQUIRES: nothing changed since.
   void UndoAddPod(uint64_t generation, size_t used_ports) noexcept;
 
   std::shared_ptr<const Node> node_;
@@ -97,11 +102,9 @@ class NodeInfo {
   Resource requested_;
   Resource non_zero_requested_;
   std::vector<HostPort> used_ports_;
-  std::vector<std::pair<Atom, int64_t>> image_sizes_;  // sorted by name id
+  ImageSizes image_sizes_;  // sorted by name id
   uint64_t generation_ = 0;
   uint32_t index_ = kNoIndex;
-  // The ClusterState::Batch that last saved this NodeInfo (0: none).
-  uint64_t batch_ = 0;
 };
 
 }  // namespace sched
