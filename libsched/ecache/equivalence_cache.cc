@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "libsched/framework/same_views.h"
+#include "libsched/state/node_index_room.h"
 
 namespace sched {
 
@@ -18,6 +19,12 @@ void EcacheEntry::BeginFilter(uint64_t filter_key, uint64_t memo_key, size_t num
   if (slots_.size() < num_slots) {
     slots_.resize(num_slots);
     raw_.resize(num_slots * num_plugins_);
+  } else if (FarAboveNodeIndexBound(slots_.size(), num_slots)) {
+    // The rows beyond the bound name no node.
+    TrimTo(slots_, num_slots);
+    TrimTo(raw_, num_slots * num_plugins_);
+    TrimTo(verdicts_, num_slots);
+    TrimTo(nominated_, num_slots);
   }
 }
 

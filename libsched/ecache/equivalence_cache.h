@@ -85,7 +85,8 @@ struct FailureMemo {
 class EcacheEntry {
  public:
   // Starts a filter walk over nodes whose slots are below `num_slots`
-  // (slots are never dropped: a smaller bound keeps the others). A
+  // (a smaller bound keeps the slots above it until it is under half of
+  // them; then they are dropped and their room given back). A
   // different `filter_key` (which plugins PreFilter skipped, the cached
   // Filters' keys; not the live Filters' keys) invalidates every cached
   // verdict. `memo_key` is the filter key with the live Filters' keys too
@@ -203,6 +204,13 @@ class EcacheEntry {
 
   // BeginFilter's filter key.
   uint64_t filter_key() const { return filter_key_; }
+  // The bytes the rows by node index hold (their room, not their size):
+  // what the class costs per node index, which BeginFilter gives back when
+  // the bound falls far below it.
+  size_t RowBytes() const {
+    return slots_.capacity() * sizeof(Slot) + raw_.capacity() * sizeof(int64_t) +
+           verdicts_.capacity() * sizeof(Status) + nominated_.capacity() * sizeof(NominatedSlot);
+  }
 
   // The plugins' memos for this class (CycleState::set_class_memos).
   const std::shared_ptr<ClassMemos>& memos() const { return memos_; }

@@ -40,7 +40,8 @@ TEST(EcacheEntryTest, VerdictValidUntilNodeOrKeyChanges) {
       // Only a live Filter's key moved (FilterPlugin::FilterRunsLive).
       {"other memo key", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 9, 2); }, true},
       {"node list grew", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 7, 3); }, true},
-      // Slots are NodeInfo::index(): a smaller bound drops no slot.
+      // Slots are NodeInfo::index(): a bound at half the slots or more
+      // drops none (EcacheEntryTest.RowsFollowTheBoundDown).
       {"slot bound shrank", [](EcacheEntry& e, NodeInfo&) { e.BeginFilter(7, 7, 1); }, true},
   };
   for (const Case& c : cases) {
@@ -118,6 +119,68 @@ TEST(EcacheEntryTest, EachSlotGivesItsOwnVerdict) {
 // cached plain success at its index(), and stops before the first that
 // has not (rejected, never stored, a bumped generation, an old filter
 // key), before `skip`, or after `count`.
+// A cluster that scales down: when the node index bound falls under half
+// the rows, BeginFilter cuts every row (slots, scores, verdicts, nominated
+// verdicts) to it and gives back their room; the verdicts and scores below
+// it stay cached, and a row grown again past it starts empty.
+TEST(EcacheEntryTest, RowsFollowTheBoundDown) {
+  constexpr size_t kRows = 1000;
+  constexpr size_t kPlugins = 3;
+  struct Case {
+    std::string name;
+    size_t bound;  // of the next cycle
+    bool trimmed;
+  };
+  const std::vector<Case> cases = {
+      {"bound unchanged", kRows, false},
+      {"bound fell a little", 600, false},
+      {"bound fell to half", kRows / 2, false},
+      {"bound fell under half", kRows / 2 - 1, true},
+      {"bound fell far", 10, true},
+      {"no node left", 0, true},
+  };
+  std::vector<NodeInfo> nodes(kRows);
+  for (size_t i = 0; i < kRows; ++i) nodes[i].SetNode(NamedNode("n" + std::to_string(i)), 1);
+  const Status fit(Code::kUnschedulable, "Insufficient cpu");
+  const std::vector<uint32_t> positions = {0};
+  const YieldedNominations nominated{7, positions};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EcacheEntry e;
+    e.BeginFilter(1, 1, kRows);
+    e.BeginScore(1, kPlugins);
+    for (size_t i = 0; i < kRows; ++i) {
+      e.StoreVerdict(i, nodes[i], fit, 0);
+      e.StoreNominatedVerdict(i, nodes[i], nominated, fit);
+      e.MutableRawScores(i)[0] = static_cast<int64_t>(i);
+      e.MarkScored(i, nodes[i], {});
+    }
+    const size_t full = e.RowBytes();
+    e.BeginFilter(1, 1, c.bound);
+    e.BeginScore(1, kPlugins);
+    if (c.trimmed) {
+      EXPECT_LE(e.RowBytes(), c.bound * (full / kRows));
+    } else {
+      EXPECT_EQ(e.RowBytes(), full);
+    }
+    size_t failed_at = 0;
+    for (const size_t i : {size_t{0}, c.bound / 2, c.bound - 1}) {
+      if (i >= c.bound) continue;
+      EXPECT_NE(e.Verdict(i, nodes[i], &failed_at), nullptr) << i;
+      EXPECT_NE(e.NominatedVerdict(i, nodes[i], nominated), nullptr) << i;
+      ASSERT_NE(e.RawScores(i, nodes[i]), nullptr) << i;
+      EXPECT_EQ(e.RawScores(i, nodes[i])[0], static_cast<int64_t>(i));
+    }
+    // Grown again: what was above the bound is gone when trimmed.
+    e.BeginFilter(1, 1, kRows);
+    e.BeginScore(1, kPlugins);
+    const size_t top = kRows - 1;
+    EXPECT_EQ(e.Verdict(top, nodes[top], &failed_at) != nullptr, !c.trimmed);
+    EXPECT_EQ(e.NominatedVerdict(top, nodes[top], nominated) != nullptr, !c.trimmed);
+    EXPECT_EQ(e.RawScores(top, nodes[top]) != nullptr, !c.trimmed);
+  }
+}
+
 TEST(EcacheEntryTest, TakePassingStopsAtTheFirstNodeThatNeedsMore) {
   std::vector<std::unique_ptr<NodeInfo>> infos;
   for (uint32_t i = 0; i < 6; ++i) {

@@ -1,5 +1,7 @@
 #include "libsched/framework/nominated_pods_by_node.h"
 
+#include "libsched/state/node_index_room.h"
+
 namespace sched {
 
 bool NominatedPodsByNode::Holds(const ClusterState& state, const Resolved& r,
@@ -17,7 +19,12 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
   state_ = &state;
   nominator_ = &nominator;
   ++build_;
-  if (slots_.size() < state.NodeIndexBound()) slots_.resize(state.NodeIndexBound());
+  const size_t bound = state.NodeIndexBound();
+  if (slots_.size() < bound) {
+    slots_.resize(bound);
+  } else if (FarAboveNodeIndexBound(slots_.size(), bound)) {
+    TrimTo(slots_, bound);
+  }
   // Addresses of names no longer nominated pile up; start afresh now and
   // then (before filling: the slots point into the kept keys).
   if (resolved_.size() > 2 * nominated_ + 1024) resolved_.clear();

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
 #include <unordered_set>
+
+#include "libsched/state/node_index_room.h"
 
 namespace sched {
 
@@ -69,12 +72,13 @@ static_assert(
 NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
   if (infos_.Contains(node_name)) return MutableInfo(node_name);
   const bool reuse = !free_node_indexes_->empty();
-  const uint32_t index = reuse ? free_node_indexes_->back() : next_node_index_;
+  const uint32_t index = reuse ? *free_node_indexes_->begin() : next_node_index_;
   auto info = std::make_shared<NodeInfo>(index);
   NodeInfo& ref = *info;
   undo::TryEmplace(log(), infos_.MutableShard(node_name, log()), node_name, std::move(info));
   if (reuse) {
-    undo::PopBack(log(), free_node_indexes_.Mutable(log()));
+    std::set<uint32_t>& free = free_node_indexes_.Mutable(log());
+    undo::Erase(log(), free, free.begin());
   } else {
     undo::Save(log(), next_node_index_);
     ++next_node_index_;
@@ -131,10 +135,10 @@ void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   const std::shared_ptr<NodeInfo>* found = infos_.Find(node_name);
   if (found == nullptr || (*found)->node() || !(*found)->pods().empty()) return;
   const uint32_t index = (*found)->index();
-  undo::PushBack(log(), free_node_indexes_.Mutable(log()), index);
   std::vector<const NodeInfo*>& by_index = by_index_.Mutable(log());
   undo::SaveAt(log(), by_index, index);
   by_index[index] = nullptr;
+  FreeNodeIndex(index);
   // The index may go to another node before the walk returns to the
   // snapshot's order, which names this node by it (RebuildNodeList).
   if (snapshot_order_saved_) {
@@ -143,6 +147,30 @@ void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   auto& shard = infos_.MutableShard(node_name, log());
   // Kept by the log until the Batch commits: pointers to it stay valid.
   undo::Erase(log(), shard, shard.find(node_name));
+}
+
+void ClusterState::FreeNodeIndex(uint32_t index) {
+  if (index + 1 < next_node_index_) {
+    undo::Insert(log(), free_node_indexes_.Mutable(log()), index);
+    return;
+  }
+  // Free below the bound means in the free set, and the ones right below
+  // the bound are its highest.
+  const std::vector<const NodeInfo*>& by_index = *by_index_;
+  uint32_t bound = index;
+  while (bound > 0 && by_index[bound - 1] == nullptr) {
+    std::set<uint32_t>& free = free_node_indexes_.Mutable(log());
+    undo::Erase(log(), free, std::prev(free.end()));
+    --bound;
+  }
+  undo::Save(log(), next_node_index_);
+  next_node_index_ = bound;
+  // Set records the old vector whole: a rollback allocates nothing.
+  if (FarAboveNodeIndexBound(by_index.size(), bound)) {
+    by_index_.Set(std::make_shared<std::vector<const NodeInfo*>>(by_index.begin(),
+                                                                 by_index.begin() + bound),
+                  log());
+  }
 }
 
 void ClusterState::MoveAffinityTerms(const NodeInfo& info, const Node* old) {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -280,7 +281,9 @@ class ClusterState {
   // PodTopologySpread counts into flat per-domain arrays).
   const TopologyDomains& topology_domains() const { return *topology_domains_; }
   // One past the largest NodeInfo::index() in use: the size of a
-  // per-node array indexed by it.
+  // per-node array indexed by it. It falls when the highest indexes are
+  // freed (a cluster that scales down), so per-index arrays kept across
+  // cycles should give back what lies beyond it.
   size_t NodeIndexBound() const { return next_node_index_; }
   // Number of nodes that report an image under this name (ImageStateSummary.NumNodes).
   int ImageNumNodes(Atom image) const;
@@ -333,6 +336,11 @@ class ClusterState {
   }
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
+  // The NodeInfo at `index` was dropped: the index joins the free ones, or
+  // when it is the highest in use, the bound falls past it and past the
+  // free indexes right below it (each index given once falls once:
+  // amortized O(log n)); by_index_ gives back its room when far above.
+  void FreeNodeIndex(uint32_t index);
   // The node of `info` changed from `old` (null: none) to info.node(): its
   // pods' terms move to their new topology domains.
   void MoveAffinityTerms(const NodeInfo& info, const Node* old);
@@ -380,8 +388,11 @@ class ClusterState {
   PodLabelIndex pod_labels_;                                   // copy-on-write per group
   Cow<AffinityTermIndex> affinity_terms_;
   Cow<TopologyDomains> topology_domains_;
-  uint32_t next_node_index_ = 0;
-  Cow<std::vector<uint32_t>> free_node_indexes_;  // of dropped NodeInfos
+  uint32_t next_node_index_ = 0;  // NodeIndexBound()
+  // The free indexes below it (of dropped NodeInfos). The lowest is given
+  // first, so the indexes in use stay dense and the bound falls as far as
+  // the highest ones are freed.
+  Cow<std::set<uint32_t>> free_node_indexes_;
   Cow<std::unordered_map<Atom, int>> image_nodes_;
   Cow<std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>>> pdbs_;
   Cow<std::unordered_map<Atom, std::shared_ptr<const Namespace>>> namespaces_;

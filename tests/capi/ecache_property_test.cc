@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -166,6 +168,14 @@ std::string TemplatePod(int t, const std::string& name, const std::string& node,
       labels = R"("app":"rs)" + std::to_string(t) + "\"";
       owner = R"(,"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs)" +
               std::to_string(t) + R"(","uid":"rs)" + std::to_string(t) + R"(","controller":true}])";
+      break;
+    // The scale-down mix's (Mix::shrink): scores nodes apart (preferred
+    // zone z1), tainted ones too.
+    case 59:
+      spec = R"("tolerations":[{"key":"dedicated","operator":"Exists"}],)"
+             R"("affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
+             R"({"weight":5,"preference":{"matchExpressions":[{"key":"topology.kubernetes.io/zone",)"
+             R"("operator":"In","values":["z1"]}]}}]}},)";
       break;
     case 37:  // a group of its own that template 11's selector (app=rs11) matches
       labels = R"("app":"rs11","tier":"canary")";
@@ -500,6 +510,14 @@ struct Mix {
   // round ten). With `owned`: those pods, with Services, and the same
   // flags: the totals add live columns (round twelve).
   bool totals = false;
+  // Scale-downs to a tenth of the nodes (the oldest stay; every pod goes,
+  // so the NodeInfos do too and the node index bound falls under half the
+  // cache's rows) and scale-ups (new nodes and deleted ones re-added), from
+  // 240 nodes, with pods of templates 0, 7 (rejected by most nodes: the
+  // verdicts beside the slots), 31 (with pending pods of its class
+  // nominated to nodes: the nominated verdicts) and 59: the rows cut to the
+  // bound and grown again (issue 19, a cluster that scales down).
+  bool shrink = false;
   // One node in n without a zone label (0: every node has one).
   int zoneless_one_in() const { return soft_spread ? 4 : spread || live_spread ? 8 : 0; }
 };
@@ -514,6 +532,8 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
   // index moved), and scale-downs that followed one.
   int stopped_early = 0, shrinks_after_stop = 0;
   int preemptions = 0;  // schedule calls that found victims
+  int scale_downs = 0;  // with `shrink`: to a tenth
+  std::map<std::string, std::string> bound_on;  // with `shrink`: each bound pod's node
   bool moved = false;
   std::vector<std::string> removed;  // deleted nodes, to re-add
   std::vector<std::string> nodes, bound, pending;
@@ -547,6 +567,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
   // Failing mixes have more nodes: a cycle that finds 100 feasible nodes
   // stops early, so the start index moves (the memo must follow it).
   const int initial_nodes = mix.churn                      ? mix.churn_nodes
+                            : mix.shrink                     ? 240
                             : failing                        ? 160
                             : mix.nominated || mix.preempt ? 40
                                                              : 110;
@@ -579,17 +600,19 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                   : mix.nominated ? std::vector{0, 31, 32, 33}[rng() % 4]
                   : mix.preempt   ? 41 + static_cast<int>(rng() % 4)
                   : mix.totals    ? std::vector{0, 2, 45, 46, 53}[rng() % 5]
+                  : mix.shrink    ? std::vector{0, 7, 31, 59}[rng() % 4]
                                  : static_cast<int>(rng() % 9);
     const int priority = failing || mix.nominated || mix.preempt
                              ? std::vector{0, 500, 1000}[rng() % 3]
                          : t == 8                ? 1000
                                                  : 0;
-    if ((mix.nominated || mix.preempt) && !nodes.empty()) {
+    if ((mix.nominated || mix.preempt || mix.shrink) && !nodes.empty()) {
       // Nominations come and go on nodes whose generation stays.
       if (rng() % 2) {
         const std::string nom = "q" + std::to_string(next++);
-        const int nt = mix.preempt ? 41 + static_cast<int>(rng() % 4)
-                                   : std::vector{31, 32, 33}[rng() % 3];
+        const int nt = mix.preempt  ? 41 + static_cast<int>(rng() % 4)
+                       : mix.shrink ? 31
+                                    : std::vector{31, 32, 33}[rng() % 3];
         apply(EventJson("ADDED", TemplatePod(nt, nom, "", std::vector{0, 500, 1000}[rng() % 3],
                                              nodes[rng() % nodes.size()])));
         pending.push_back(nom);
@@ -600,7 +623,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
       }
     }
-    switch (rng() % (mix.churn ? 18 : 16)) {
+    switch (rng() % (mix.churn || mix.shrink ? 18 : 16)) {
       case 0:
         nodes.push_back("n" + std::to_string(next++));
         apply(EventJson("ADDED", RandomNode(rng, nodes.back(), mix.shared_hostnames, mix.zoneless_one_in())));
@@ -621,7 +644,12 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         }
         break;
       case 3:
-        if (!nodes.empty()) {
+        if (mix.shrink && !nodes.empty()) {  // on a node it remembers
+          const std::string at = nodes[rng() % nodes.size()];
+          apply(EventJson("ADDED", TemplatePod(t, pod, at, 0)));
+          bound.push_back(pod);
+          bound_on[pod] = at;
+        } else if (!nodes.empty()) {
           const bool own_template =
               mix.owned || mix.affinity || mix.spread || mix.preferred || mix.live_spread;
           apply(EventJson("ADDED", TemplatePod(own_template  ? t
@@ -673,6 +701,7 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         pending.push_back(pod);
         break;
       case 7: {
+        if (mix.shrink) break;  // (its pods would go to nodes it does not know)
         const uint32_t flags = mix.totals && rng() % 2 ? 0u : kAllFlags;
         both([&](sched_engine* e) { return CallRun(e, 4, flags); }, "run");
         break;
@@ -700,14 +729,47 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
                                    pending[rng() % pending.size()], "", priority)
                      : TemplatePod(t, name, "", priority);
           const uint32_t scores = mix.totals && rng() % 2 ? 0u : SCHED_SCHEDULE_SCORES;
-          const uint32_t flags = SCHED_SCHEDULE_NODE_STATUSES | scores |
-                                 (rng() % 4 ? SCHED_SCHEDULE_ASSUME : 0u);
+          const bool assume = rng() % 4 != 0 && !mix.shrink;  // (as case 7)
+          const uint32_t flags =
+              SCHED_SCHEDULE_NODE_STATUSES | scores | (assume ? SCHED_SCHEDULE_ASSUME : 0u);
           schedule(json, flags);
           if ((flags & SCHED_SCHEDULE_ASSUME) && !itself) bound.push_back(name);
         }
         break;
       }
       case 16: {  // scale down: a run of nodes deleted in one apply
+        if (mix.shrink) {
+          if (nodes.size() < 20) break;
+          std::string events = "[";
+          auto add = [&](const std::string& event) {
+            events += (events.size() > 1 ? "," : "") + event;
+          };
+          // The pods of the nodes that go, and the pending ones, go; the
+          // nodes that stay keep theirs (and their cached rows).
+          const size_t keep = nodes.size() / 10;
+          const std::set<std::string> kept(nodes.begin(),
+                                           nodes.begin() + static_cast<std::ptrdiff_t>(keep));
+          std::vector<std::string> staying;
+          for (const std::string& p : bound) {
+            if (kept.count(bound_on.at(p)) != 0) {
+              staying.push_back(p);
+              continue;
+            }
+            add(EventJson("DELETED", TemplatePod(0, p, "", 0)));
+            bound_on.erase(p);
+          }
+          bound = std::move(staying);
+          for (const std::string& p : pending) add(EventJson("DELETED", TemplatePod(0, p, "", 0)));
+          pending.clear();
+          for (size_t i = keep; i < nodes.size(); ++i) {
+            add(EventJson("DELETED", RandomNode(rng, nodes[i])));
+            removed.push_back(nodes[i]);
+          }
+          nodes.resize(keep);
+          ++scale_downs;
+          apply(events + "]");
+          break;
+        }
         if (nodes.size() < 2) break;
         const size_t k = 1 + rng() % std::min<size_t>(40, nodes.size() - 1);
         std::string events = "[";
@@ -722,6 +784,18 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
         break;
       }
       case 17: {  // scale up: deleted nodes come back, relabelled
+        if (mix.shrink) {  // and new ones
+          const size_t k = 1 + rng() % 100;
+          std::string events = "[";
+          for (size_t i = 0; i < k; ++i) {
+            const bool back = !removed.empty() && rng() % 2;
+            nodes.push_back(back ? removed.back() : "n" + std::to_string(next++));
+            if (back) removed.pop_back();
+            events += (i ? "," : "") + EventJson("ADDED", RandomNode(rng, nodes.back()));
+          }
+          apply(events + "]");
+          break;
+        }
         if (removed.empty()) break;
         const size_t k = 1 + rng() % std::min<size_t>(40, removed.size());
         std::string events = "[";
@@ -741,6 +815,15 @@ void RunSequence(uint32_t seed, int steps, Mix mix = {}) {
   if (mix.churn) {
     EXPECT_GT(stopped_early, 0);
     EXPECT_GT(shrinks_after_stop, 0);
+  }
+  if (mix.shrink) {
+    // Not vacuous: the cluster scaled down several times, and the cache
+    // served cycles, reused verdicts and rows, and the nominated pass.
+    EXPECT_GT(scale_downs, 3);
+    const std::string stats = StatsJson(on.get());
+    EXPECT_GT(Counter(stats, "hits"), 0) << stats;
+    EXPECT_GT(Counter(stats, "reused"), 0) << stats;
+    return;
   }
   if (mix.owned) {
     // Not vacuous: cycles with live columns reused the other columns.
@@ -1047,6 +1130,18 @@ TEST(EcachePropertyTest, NodeChurnWithTheStartIndexAnywhere) {
                    .percentage = percentage});
       if (HasFatalFailure()) return;
     }
+  }
+}
+
+// A cluster that scales down to a tenth and up again, in the default
+// config `{}`: the node index bound falls under half the cache's rows,
+// which are cut to it, and rises as nodes come back (new ones at the
+// lowest free indexes, deleted ones re-added). Fails when a cut keeps the
+// wrong rows (a verdict or a score row served for another index).
+TEST(EcachePropertyTest, RowsFollowAClusterThatScalesDown) {
+  for (uint32_t seed = 1; seed <= SeedsToRun(3); ++seed) {
+    RunSequence(seed, 300, {.plain = true, .shrink = true});
+    if (HasFatalFailure()) return;
   }
 }
 
