@@ -549,6 +549,12 @@ TEST(InterPodAffinityFilterTest, AddAndRemovePod) {
         PodTerm(in, "zone", {NotIn(in, "foo", {"bar", "security", "test"})}),
     };
   };
+  auto host_foo_bar = [](Interner& in) {
+    return PodTerm(in, "hostname", {In(in, "foo", {"bar"})});
+  };
+  auto added_on_b = [&](Interner& in) {
+    return MakePod(in, "added", kSelector1).NodeName("nodeB").Build();
+  };
   std::vector<Case> cases = {
       {"anti-affinity counts",
        [&](Interner& in) {
@@ -588,18 +594,14 @@ TEST(InterPodAffinityFilterTest, AddAndRemovePod) {
       // AddPod / RemovePod moves one (DomainCounts::AddGroup).
       {"hostname anti-affinity counts",
        [&](Interner& in) {
-         return MakePod(in, "pending", kSelector1)
-             .RequiredPodAntiAffinity(PodTerm(in, "hostname", {In(in, "foo", {"bar"})}))
-             .Build();
+         return MakePod(in, "pending", kSelector1).RequiredPodAntiAffinity(host_foo_bar(in)).Build();
        },
-       [&](Interner& in) { return MakePod(in, "added", kSelector1).NodeName("nodeB").Build(); }},
+       added_on_b},
       {"hostname affinity counts",
        [&](Interner& in) {
-         return MakePod(in, "pending", kSelector1)
-             .RequiredPodAffinity(PodTerm(in, "hostname", {In(in, "foo", {"bar"})}))
-             .Build();
+         return MakePod(in, "pending", kSelector1).RequiredPodAffinity(host_foo_bar(in)).Build();
        },
-       [&](Interner& in) { return MakePod(in, "added", kSelector1).NodeName("nodeB").Build(); }},
+       added_on_b},
   };
   const std::vector<NodeSpec> nodes = {
       {"nodeA", {{"region", "r1"}, {"zone", "z11"}, {"hostname", "nodeA"}}},
