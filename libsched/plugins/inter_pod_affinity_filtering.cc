@@ -151,9 +151,9 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
   // terms, but P's terms read only a pod's namespace and labels, so they
   // are matched once per group of such pods and counted per domain: from
   // the group's counts per domain for a key whose domains are shared (a
-  // zone: O(domains), not O(nodes)), else per node's domain (nodes
-  // without a Node object, outside the snapshot's node list, have no
-  // domain).
+  // zone: O(domains), not O(nodes)), else read from the group's count on
+  // the node Filter visits (a hostname: O(1) here; nodes without a Node
+  // object, outside the snapshot's node list, have no domain).
   const bool incoming = !s.required_affinity.empty() || !s.required_anti_affinity.empty();
   if (incoming) {
     for (const auto& [key, group] : snapshot.pod_label_index().groups()) {

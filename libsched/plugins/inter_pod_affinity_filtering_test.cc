@@ -549,6 +549,12 @@ TEST(InterPodAffinityFilterTest, AddAndRemovePod) {
         PodTerm(in, "zone", {NotIn(in, "foo", {"bar", "security", "test"})}),
     };
   };
+  auto host_foo_bar = [](Interner& in) {
+    return PodTerm(in, "hostname", {In(in, "foo", {"bar"})});
+  };
+  auto added_on_b = [&](Interner& in) {
+    return MakePod(in, "added", kSelector1).NodeName("nodeB").Build();
+  };
   std::vector<Case> cases = {
       {"anti-affinity counts",
        [&](Interner& in) {
@@ -584,11 +590,33 @@ TEST(InterPodAffinityFilterTest, AddAndRemovePod) {
          for (auto& t : complex(in)) b.RequiredPodAntiAffinity(t);
          return b.Build();
        }},
+      // A hostname key's counts are read from the pod groups until
+      // AddPod / RemovePod moves one (DomainCounts::AddGroup).
+      {"hostname anti-affinity counts",
+       [&](Interner& in) {
+         return MakePod(in, "pending", kSelector1).RequiredPodAntiAffinity(host_foo_bar(in)).Build();
+       },
+       added_on_b},
+      {"hostname affinity counts",
+       [&](Interner& in) {
+         return MakePod(in, "pending", kSelector1).RequiredPodAffinity(host_foo_bar(in)).Build();
+       },
+       added_on_b},
   };
   const std::vector<NodeSpec> nodes = {
-      {"nodeA", {{"region", "r1"}, {"zone", "z11"}}},
-      {"nodeB", {{"region", "r1"}, {"zone", "z12"}}},
-      {"nodeC", {{"region", "r2"}, {"zone", "z21"}}},
+      {"nodeA", {{"region", "r1"}, {"zone", "z11"}, {"hostname", "nodeA"}}},
+      {"nodeB", {{"region", "r1"}, {"zone", "z12"}, {"hostname", "nodeB"}}},
+      {"nodeC", {{"region", "r2"}, {"zone", "z21"}, {"hostname", "nodeC"}}},
+  };
+  // Filter's verdicts on every node agree between two states.
+  auto same_verdicts = [&](const CycleState& got, const ClusterState& got_cs,
+                           const CycleState& want, const ClusterState& want_cs, const Pod& pod) {
+    InterPodAffinity pl;
+    for (const NodeSpec& n : nodes) {
+      EXPECT_EQ(pl.Filter(got, pod, *got_cs.FindNode(n.name)).code(),
+                pl.Filter(want, pod, *want_cs.FindNode(n.name)).code())
+          << n.name;
+    }
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -629,6 +657,7 @@ TEST(InterPodAffinityFilterTest, AddAndRemovePod) {
     EXPECT_EQ(ExistingCounts(got), ExistingCounts(want));
     EXPECT_EQ(got.affinity_counts, want.affinity_counts);
     EXPECT_EQ(got.anti_affinity_counts, want.anti_affinity_counts);
+    same_verdicts(clone, cs, want_state, all, *pending);
     const auto& original = *state.Read<interpodaffinity::State>(0)->filter;
     EXPECT_EQ(ExistingCounts(original), ExistingCounts(before))
         << "AddPod changed the state it shares with the original";
@@ -639,6 +668,7 @@ TEST(InterPodAffinityFilterTest, AddAndRemovePod) {
     EXPECT_EQ(ExistingCounts(back), ExistingCounts(before));
     EXPECT_EQ(back.affinity_counts, before.affinity_counts);
     EXPECT_EQ(back.anti_affinity_counts, before.anti_affinity_counts);
+    same_verdicts(clone, cs, state, cs, *pending);
   }
 }
 

@@ -25,8 +25,8 @@ class ScoreBuilder {
   // P's preferred terms against a group of pods alike (namespace and
   // labels): each term is matched once, then counted in the domains of
   // the group's pods (DomainCounts::AddGroup: per domain for a shared key,
-  // else per node; nodes without a Node object, outside the snapshot's
-  // node list, have none).
+  // else read per node by Score; nodes without a Node object, outside the
+  // snapshot's node list, have none).
   void ProcessIncomingTerms(const PodLabelIndex::Group& g) {
     static const LabelSet kNoLabels;  // P's terms are merged
     for (const auto& [terms, multiplier] :

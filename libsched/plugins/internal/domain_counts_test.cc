@@ -158,6 +158,84 @@ TEST(DomainCountsTest, AddGroupCountsAsNodeByNode) {
   }
 }
 
+// A one-node-per-domain key keeps the groups it is given and reads a
+// node's count from them: the same counts, and the same empty(), as adding
+// their pods node by node, also when weights of both signs cancel (the
+// groups are counted node by node then), when Add moves a count after
+// them, and for a group on no node with the key. Fails when Get skips the
+// groups, when groups of both signs are kept (empty() false on counts that
+// cancel), or when Add leaves the groups kept (its count unread).
+TEST(DomainCountsTest, HostnameKeyReadsItsGroupsPerNode) {
+  struct Added {
+    const char* app;  // the group's label
+    int64_t weight;
+  };
+  struct Case {
+    const char* name;
+    std::vector<Added> groups;
+    std::vector<std::pair<const char*, int64_t>> adds;  // node, delta, after the groups
+    std::vector<int64_t> want;                          // Get of nodes a, b, c, d
+    bool want_empty;
+  };
+  const std::vector<Case> cases = {
+      {"one group", {{"x", 1}}, {}, {2, 1, 0, 0}, false},
+      {"two groups of one sign", {{"x", 2}, {"y", 3}}, {}, {7, 5, 0, 0}, false},
+      {"negative weights", {{"x", -1}, {"y", -1}}, {}, {-3, -2, 0, 0}, false},
+      {"weights that cancel", {{"x", 1}, {"w", -1}}, {}, {0, 0, 0, 0}, true},
+      {"cancel, then one more", {{"x", 1}, {"w", -1}, {"y", 1}}, {}, {1, 1, 0, 0}, false},
+      {"on no node with the key", {{"z", 4}}, {}, {0, 0, 0, 0}, true},
+      {"weight zero", {{"x", 0}}, {}, {0, 0, 0, 0}, true},
+      {"Add after the groups", {{"x", 1}}, {{"a", -2}, {"c", 1}}, {0, 1, 1, 0}, false},
+      {"Add back to zero", {{"y", 1}}, {{"a", -1}, {"b", -1}}, {0, 0, 0, 0}, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState s;
+    AddNodes(s);
+    Interner& in = s.interner();
+    // x: 2 pods on a, 1 on b; w: the same; y: 1 on a, 1 on b, 1 on a node
+    // without a Node object; z: only there.
+    int n = 0;
+    for (const auto& [app, node] : {std::pair("x", "a"), std::pair("x", "a"), std::pair("x", "b"),
+                                    std::pair("w", "a"), std::pair("w", "a"), std::pair("w", "b"),
+                                    std::pair("y", "a"), std::pair("y", "b"),
+                                    std::pair("y", "gone"), std::pair("z", "gone")}) {
+      s.UpsertPod(testing::PodBuilder(in, "p" + std::to_string(n++))
+                      .Label("app", app)
+                      .NodeName(node)
+                      .Build());
+    }
+    auto group = [&](const char* app) -> const PodLabelIndex::Group& {
+      for (const auto& [key, g] : s.pod_label_index().groups()) {
+        if (g->sample.labels.Get(in.Find("app")) == in.Find(app)) return *g;
+      }
+      ADD_FAILURE() << "no group " << app;
+      return *s.pod_label_index().groups().begin()->second;
+    };
+    DomainCounts by_group(&s.topology_domains()), by_node(&s.topology_domains());
+    const size_t k = by_group.For(in.Find("host"));
+    ASSERT_EQ(by_node.For(in.Find("host")), k);
+    for (const Added& a : c.groups) {
+      const PodLabelIndex::Group& g = group(a.app);
+      bool want_counted = false;
+      for (const auto& [index, count] : g.nodes) {
+        if (by_node.Add(k, index, a.weight * count)) want_counted = true;
+      }
+      EXPECT_EQ(by_group.AddGroup(k, g, a.weight), want_counted) << a.app;
+    }
+    for (const auto& [node, delta] : c.adds) {
+      by_group.Add(k, Index(s, node), delta);
+      by_node.Add(k, Index(s, node), delta);
+    }
+    std::vector<int64_t> got;
+    for (const char* node : {"a", "b", "c", "d"}) got.push_back(by_group.at(k).Get(Index(s, node)));
+    EXPECT_EQ(got, c.want);
+    EXPECT_EQ(by_group.empty(), c.want_empty);
+    EXPECT_EQ(by_node.empty(), c.want_empty);
+    EXPECT_TRUE(by_group == by_node);
+  }
+}
+
 }  // namespace
 }  // namespace domain_counts_test
 }  // namespace sched::interpodaffinity
