@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "libsched/state/node_index_room.h"
+
 namespace sched {
 
 void DryRunMemo::Begin(uint64_t filter_key, int32_t priority, const Pdbs& pdbs,
@@ -19,7 +21,11 @@ void DryRunMemo::Begin(uint64_t filter_key, int32_t priority, const Pdbs& pdbs,
     for (const auto& [key, pdb] : pdbs) pdbs_.push_back(pdb);
     ++epoch_;
   }
-  if (slots_.size() < num_slots) slots_.resize(num_slots);
+  if (slots_.size() < num_slots) {
+    slots_.resize(num_slots);
+  } else if (FarAboveNodeIndexBound(slots_.size(), num_slots)) {
+    TrimTo(slots_, num_slots);  // the cluster scaled down
+  }
 }
 
 const DryRunMemo::Outcome* DryRunMemo::Find(const NodeInfo& node,

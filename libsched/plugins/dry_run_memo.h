@@ -53,8 +53,9 @@ class DryRunMemo : public StateData {
   };
 
   // Readies the memo for one PostFilter over nodes with NodeInfo::index()
-  // below `num_slots`; a different filter key, priority or set of PDBs
-  // drops every outcome.
+  // below `num_slots` (the slots above it are cut when it fell under half
+  // of them: libsched/state/node_index_room.h); a different filter key,
+  // priority or set of PDBs drops every outcome.
   void Begin(uint64_t filter_key, int32_t priority, const Pdbs& pdbs, size_t num_slots);
   // The outcome of `node` (at its index) with `nominated`, or null.
   const Outcome* Find(const NodeInfo& node, YieldedNominations nominated) const;
