@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "libsched/plugins/internal/pod_topology_spread_buffers.h"
 #include "libsched/plugins/internal/pod_topology_spread_common.h"
 #include "libsched/plugins/internal/pod_topology_spread_normalize.h"
 #include "libsched/plugins/pod_topology_spread.h"
@@ -17,20 +18,10 @@ namespace sched {
 namespace {
 
 using pts_internal::Constraint;
+using pts_internal::NodeBuffers;
 using pts_internal::SameSelector;
 
 constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";  // v1.LabelHostname
-
-// Per node index scratch kept across a class's cycles.
-struct NodeBuffers {
-  // Per hostname constraint: its matching pods by node index. Zero except
-  // at `counted`, the node indexes the last PreScore added to, which the
-  // next one clears: a cycle touches the matching pods' nodes, not every
-  // feasible node.
-  std::vector<std::vector<int64_t>> host_counts;
-  std::vector<uint32_t> counted;
-  std::vector<uint8_t> seen;  // by domain id: PreScore's scratch
-};
 
 // What PreScore keeps per equivalence class (CycleState::class_memo): the
 // default constraints and the ids of the strings it looks up; the
@@ -146,30 +137,6 @@ ClassMemo* TakeClassMemo(std::unique_ptr<StateData>* entry) {
   return out;
 }
 
-// Buffers with `num_hostname` zeroed count arrays of at least `bound`
-// entries: the class's own when no earlier cycle's state still holds them
-// (cleared where the last cycle counted), else new ones.
-std::shared_ptr<NodeBuffers> TakeBuffers(ClassMemo* memo, size_t bound, size_t num_hostname) {
-  std::shared_ptr<NodeBuffers> b;
-  if (memo != nullptr && memo->buffers != nullptr && memo->buffers.use_count() == 1) {
-    b = memo->buffers;
-    for (std::vector<int64_t>& counts : b->host_counts) {
-      for (const uint32_t index : b->counted) {
-        if (index < counts.size()) counts[index] = 0;  // else never counted into
-      }
-    }
-    b->counted.clear();
-  } else {
-    b = std::make_shared<NodeBuffers>();
-    if (memo != nullptr) memo->buffers = b;
-  }
-  b->host_counts.resize(std::max(b->host_counts.size(), num_hostname));
-  for (size_t h = 0; h < num_hostname; ++h) {
-    if (b->host_counts[h].size() < bound) b->host_counts[h].resize(bound);
-  }
-  return b;
-}
-
 constexpr const char* kNotFound =
     "reading \"PreScorePodTopologySpread\" from cycleState: not found";
 
@@ -201,7 +168,8 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   size_t num_hostname = 0;
   for (const Constraint& c : constraints) num_hostname += c.topology_key == hostname ? 1 : 0;
   const std::shared_ptr<NodeBuffers> buffers =
-      TakeBuffers(memo, snapshot.NodeIndexBound(), num_hostname);
+      pts_internal::TakeBuffers(memo != nullptr ? &memo->buffers : nullptr,
+                                snapshot.NodeIndexBound(), num_hostname);
 
   // initPreScoreState: the ignored nodes (they lack a key; none when every
   // node has every key), then per constraint other than hostname the
