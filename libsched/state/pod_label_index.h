@@ -4,8 +4,8 @@
 // An incoming pod's affinity terms select pods by namespace and labels
 // only, so InterPodAffinity evaluates a term once per group and adds the
 // group's counts per domain: a cycle costs O(groups x domains) for a
-// shared key (a zone), O(groups + nodes) for a key with one node per
-// value (a hostname), where upstream walks every pod
+// shared key (a zone), O(groups) for a key with one node per value (a
+// hostname; DomainCounts), where upstream walks every pod
 // (interpodaffinity/filtering.go getIncomingAffinityAntiAffinityCounts,
 // scoring.go PreScore). Pods of one template share a group, so there are
 // few.
