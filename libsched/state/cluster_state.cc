@@ -170,6 +170,8 @@ void ClusterState::FreeNodeIndex(uint32_t index) {
     by_index_.Set(std::make_shared<std::vector<const NodeInfo*>>(by_index.begin(),
                                                                  by_index.begin() + bound),
                   log());
+    // No array of theirs by node index is longer than by_index_.
+    topology_domains_.Mutable(log()).FollowBound(bound, log());
   }
 }
 

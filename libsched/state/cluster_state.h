@@ -339,7 +339,8 @@ class ClusterState {
   // The NodeInfo at `index` was dropped: the index joins the free ones, or
   // when it is the highest in use, the bound falls past it and past the
   // free indexes right below it (each index given once falls once:
-  // amortized O(log n)); by_index_ gives back its room when far above.
+  // amortized O(log n)); by_index_ and the topology domains' arrays by
+  // node index give back their room when far above.
   void FreeNodeIndex(uint32_t index);
   // The node of `info` changed from `old` (null: none) to info.node(): its
   // pods' terms move to their new topology domains.

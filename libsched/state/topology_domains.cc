@@ -1,28 +1,87 @@
 #include "libsched/state/topology_domains.h"
 
+#include <iterator>
+#include <utility>
+
+#include "libsched/state/node_index_room.h"
+
 namespace sched {
+namespace {
+
+// Replaces `slot` by `fresh`; the old value is kept by the log's record,
+// so a rollback puts it back without allocating.
+template <class T>
+void Replace(UndoLog* log, T& slot, T fresh) {
+  if (log != nullptr) log->Reserve();
+  std::swap(slot, fresh);
+  if (log != nullptr) {
+    log->Record([&slot, old = std::move(fresh)]() mutable noexcept { slot = std::move(old); });
+  }
+}
+
+// Cuts `v` to its first `n` elements and gives back its room.
+template <class T>
+void CutTo(UndoLog* log, std::vector<T>& v, size_t n) {
+  Replace(log, v, std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)));
+}
+
+}  // namespace
 
 uint32_t TopologyDomains::Key::Find(Atom value) const {
   const auto it = id_.find(value);
   return it == id_.end() ? kNone : it->second;
 }
 
+uint32_t TopologyDomains::Key::NewDomain(Atom value, UndoLog* log) {
+  if (!free_.empty()) {
+    const uint32_t d = *free_.begin();
+    undo::Erase(log, free_, free_.begin());
+    undo::SaveAt(log, value_of_, d);
+    value_of_[d] = value;
+    return d;
+  }
+  const uint32_t d = bound_;
+  if (d == value_of_.size()) {
+    undo::PushBack(log, value_of_, value);
+    undo::PushBack(log, nodes_, 0);
+  } else {  // under the room a scale-down left
+    undo::SaveAt(log, value_of_, d);
+    value_of_[d] = value;
+  }
+  undo::Save(log, bound_);
+  ++bound_;
+  return d;
+}
+
+void TopologyDomains::Key::FreeDomain(uint32_t d, UndoLog* log) {
+  undo::SaveAt(log, value_of_, d);
+  value_of_[d] = kNoAtom;
+  if (d + 1 < bound_) {
+    undo::Insert(log, free_, d);
+    return;
+  }
+  // Free under the bound means in free_, and the ones right under it are
+  // its highest.
+  uint32_t bound = d;
+  while (bound > 0 && value_of_[bound - 1] == kNoAtom) {
+    undo::Erase(log, free_, std::prev(free_.end()));
+    --bound;
+  }
+  undo::Save(log, bound_);
+  bound_ = bound;
+  if (!FarAboveNodeIndexBound(value_of_.size(), bound)) return;
+  CutTo(log, value_of_, bound);
+  CutTo(log, nodes_, bound);
+  // unordered_map never gives its buckets back: a copy sized for what is left.
+  Replace(log, id_, std::unordered_map<Atom, uint32_t>(id_.begin(), id_.end()));
+}
+
 void TopologyDomains::AddNode(uint32_t node_index, const LabelSet& labels, UndoLog* log) {
   for (const auto& [key, value] : labels.entries()) {
     Key& k = undo::TryEmplace(log, keys_, key).first->second;
     auto [it, inserted] = undo::TryEmplace(log, k.id_, value, 0);
-    if (inserted) {  // a new entry: undone by its erase, no need to save it
-      if (k.free_.empty()) {
-        it->second = static_cast<uint32_t>(k.value_of_.size());
-        undo::PushBack(log, k.value_of_, value);
-        undo::PushBack(log, k.nodes_, 0);
-      } else {
-        it->second = k.free_.back();
-        undo::PopBack(log, k.free_);
-        undo::SaveAt(log, k.value_of_, it->second);
-        k.value_of_[it->second] = value;
-      }
-    }
+    // A new entry: undone by its erase, no need to save it.
+    if (inserted) it->second = k.NewDomain(value, log);
     undo::SaveAt(log, k.nodes_, it->second);
     if (++k.nodes_[it->second] == 2) {
       undo::Save(log, k.shared_);
@@ -51,15 +110,19 @@ void TopologyDomains::RemoveNode(uint32_t node_index, const LabelSet& labels, Un
     }
     if (--k.nodes_[d] > 0) continue;
     undo::Erase(log, k.id_, k.id_.find(value));
-    undo::SaveAt(log, k.value_of_, d);
-    k.value_of_[d] = kNoAtom;
-    undo::PushBack(log, k.free_, d);
+    k.FreeDomain(d, log);
   }
 }
 
 const TopologyDomains::Key* TopologyDomains::Find(Atom key) const {
   const auto it = keys_.find(key);
   return it == keys_.end() ? nullptr : &it->second;
+}
+
+void TopologyDomains::FollowBound(uint32_t bound, UndoLog* log) {
+  for (auto& [key, k] : keys_) {
+    if (FarAboveNodeIndexBound(k.domain_of_.size(), bound)) CutTo(log, k.domain_of_, bound);
+  }
 }
 
 }  // namespace sched

@@ -6,7 +6,10 @@
 // upstream's podtopologyspread/{filtering,scoring}.go do.
 //
 // Kept up to date by ClusterState as nodes come, change labels and go. A
-// domain id is freed when its last node leaves and may be reused later.
+// domain id is freed when its last node leaves; a new domain takes the
+// lowest free one, so when a cluster scales down the bound falls and the
+// arrays by domain id and by node index give back their room
+// (libsched/state/node_index_room.h).
 // Thread-safety: const methods may be called concurrently; mutation needs
 // exclusive access.
 #ifndef LIBSCHED_STATE_TOPOLOGY_DOMAINS_H_
@@ -14,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -41,7 +45,7 @@ class TopologyDomains {
     // (DomainOf gave it).
     Atom ValueOf(uint32_t domain) const { return value_of_[domain]; }
     // One past the largest domain id: the size of a per-domain array.
-    size_t bound() const { return value_of_.size(); }
+    size_t bound() const { return bound_; }
     // No two nodes share a value (hostname-like keys): a domain's pods
     // are its one node's.
     bool OneNodePerDomain() const { return shared_ == 0; }
@@ -50,14 +54,26 @@ class TopologyDomains {
     // looking for nodes without the key when every node has it.
     size_t num_domains() const { return id_.size(); }
     size_t num_nodes() const { return num_nodes_; }
+    // The entries held by node index and by domain id: what a cluster
+    // that scaled down gives back.
+    size_t node_room() const { return domain_of_.capacity(); }
+    size_t domain_room() const { return value_of_.capacity(); }
 
    private:
     friend class TopologyDomains;
+    // A domain id for `value`, the lowest free one.
+    uint32_t NewDomain(Atom value, UndoLog* log);
+    // Domain `d` lost its last node: its id joins the free ones, or when
+    // it is the highest, the bound falls past it and past the free ids
+    // right below it, and the arrays by domain id are cut when far above.
+    void FreeDomain(uint32_t d, UndoLog* log);
+
     std::vector<uint32_t> domain_of_;        // by node index
     std::vector<Atom> value_of_;             // by domain id; kNoAtom when free
     std::vector<uint32_t> nodes_;            // by domain id: nodes in the domain
-    std::vector<uint32_t> free_;             // freed domain ids
+    std::set<uint32_t> free_;                // free domain ids under bound_
     std::unordered_map<Atom, uint32_t> id_;  // value -> domain id
+    uint32_t bound_ = 0;                     // bound(); value_of_ and nodes_ may be longer
     size_t shared_ = 0;                      // domains of two nodes or more
     size_t num_nodes_ = 0;                   // nodes with the key
   };
@@ -70,6 +86,9 @@ class TopologyDomains {
   void RemoveNode(uint32_t node_index, const LabelSet& labels, UndoLog* log = nullptr);
   // The domains of `key`, or null when no node ever had the key.
   const Key* Find(Atom key) const;
+  // ClusterState::NodeIndexBound() fell to `bound`: each key's array by
+  // node index is cut to it when far above it (node_index_room.h).
+  void FollowBound(uint32_t bound, UndoLog* log = nullptr);
 
  private:
   std::unordered_map<Atom, Key> keys_;

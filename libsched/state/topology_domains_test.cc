@@ -4,7 +4,10 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libsched/state/cluster_state.h"
@@ -160,6 +163,149 @@ TEST(TopologyDomainsTest, CountsDomainsAndNodesWithTheKey) {
     st.change();
     EXPECT_EQ(zone->num_domains(), st.domains) << st.name;
     EXPECT_EQ(zone->num_nodes(), st.nodes) << st.name;
+  }
+}
+
+
+// A cluster that scales down: domain ids, the lowest free one first, and
+// the room of the arrays by domain id and by node index, which is cut to
+// the bound once the bound falls under half of it (node_index_room.h).
+struct RoomStep {
+  // "+n:h": node n added (or relabelled) with host h ("+n:": without the
+  // key); "-n": node n removed.
+  std::string change;
+  size_t bound;     // the host key's bound() after it
+  int domain = -1;  // for "+n:h": n's domain after it
+  // After a cut: node_room() and domain_room(), each the bound it was cut
+  // to. Unset: a removal keeps the room it found.
+  std::optional<std::pair<size_t, size_t>> room = std::nullopt;
+};
+
+struct RoomCase {
+  std::string name;
+  std::vector<RoomStep> steps;
+};
+
+const std::vector<RoomCase>& RoomCases() {
+  static const std::vector<RoomCase> cases = {
+      {"the highest go: the bound falls, the room is cut once under half",
+       {{"+a:ha", 1, 0}, {"+b:hb", 2, 1}, {"+c:hc", 3, 2}, {"+d:hd", 4, 3}, {"+e:he", 5, 4},
+        {"+f:hf", 6, 5}, {"+g:hg", 7, 6}, {"+h:hh", 8, 7}, {"-h", 7}, {"-g", 6}, {"-f", 5},
+        {"-e", 4}, {"-d", 3, -1, {{3, 3}}}, {"+i:hi", 4, 3}, {"+j:hj", 5, 4}}},
+      {"a free id under the bound goes first, the lowest first",
+       {{"+a:ha", 1, 0}, {"+b:hb", 2, 1}, {"+c:hc", 3, 2}, {"+d:hd", 4, 3}, {"-b", 4}, {"-a", 4},
+        {"+e:he", 4, 0}, {"+f:hf", 4, 1}, {"+g:hg", 5, 4}}},
+      {"the bound falls past the free ids right under the top",
+       {{"+a:ha", 1, 0}, {"+b:hb", 2, 1}, {"+c:hc", 3, 2}, {"+d:hd", 4, 3}, {"-b", 4}, {"-c", 4},
+        {"-d", 1, -1, {{1, 1}}}, {"+e:he", 2, 1}}},
+      {"a domain of several nodes goes with its last",
+       {{"+a:z1", 1, 0}, {"+b:z1", 1, 0}, {"+c:z2", 2, 1}, {"-c", 1}, {"-a", 1},
+        {"-b", 0, -1, {{0, 0}}}, {"+d:z3", 1, 0}}},
+      {"a relabel frees the old domain before it takes one",
+       {{"+a:ha", 1, 0}, {"+b:hb", 2, 1}, {"+b:hc", 2, 1}, {"+a:hd", 2, 0}}},
+      {"nodes without the key hold node indexes, not domains",
+       {{"+a:ha", 1, 0}, {"+b:hb", 2, 1}, {"+c:", 2}, {"+d:", 2}, {"+e:", 2}, {"+f:", 2},
+        {"-f", 2}, {"-e", 2}, {"-d", 2}, {"-c", 2}, {"-b", 1}}},
+      {"every node goes, then nodes come back",
+       {{"+a:ha", 1, 0}, {"+b:hb", 2, 1}, {"+c:hc", 3, 2}, {"+d:hd", 4, 3}, {"-d", 3}, {"-c", 2},
+        {"-b", 1, -1, {{1, 1}}}, {"-a", 0}, {"+e:he", 1, 0}, {"+f:hf", 2, 1}}},
+  };
+  return cases;
+}
+
+void ApplyRoomStep(ClusterState& s, const RoomStep& step) {
+  const size_t colon = step.change.find(':');
+  const std::string name = step.change.substr(1, colon == std::string::npos ? colon : colon - 1);
+  if (step.change[0] == '-') {
+    ASSERT_TRUE(s.RemoveNode(name)) << step.change;
+    return;
+  }
+  NodeBuilder b(s.interner(), name);
+  if (colon + 1 < step.change.size()) b.Label("host", step.change.substr(colon + 1));
+  s.UpsertNode(b.Build());
+}
+
+const TopologyDomains::Key& HostKey(const ClusterState& s) {
+  return *s.topology_domains().Find(s.interner().Find("host"));
+}
+
+// The host key's node_room() and domain_room(); 0 without the key.
+std::pair<size_t, size_t> Rooms(const ClusterState& s) {
+  const TopologyDomains::Key* host = s.topology_domains().Find(s.interner().Find("host"));
+  return host == nullptr ? std::pair<size_t, size_t>{0, 0}
+                         : std::pair<size_t, size_t>{host->node_room(), host->domain_room()};
+}
+
+// `copied`: the state is a Clone, whose first change copies the domains
+// with no more room than they use: a removal's room is not compared.
+void ApplyRoomStepAndCheck(ClusterState& s, const RoomStep& step, bool copied = false) {
+  SCOPED_TRACE(step.change);
+  const std::pair<size_t, size_t> rooms = Rooms(s);
+  ApplyRoomStep(s, step);
+  const TopologyDomains::Key& host = HostKey(s);
+  EXPECT_EQ(host.bound(), step.bound);
+  if (step.domain >= 0) {
+    const NodeInfo* info = s.FindNode(step.change.substr(1, step.change.find(':') - 1));
+    ASSERT_NE(info, nullptr);
+    EXPECT_EQ(host.DomainOf(info->index()), static_cast<uint32_t>(step.domain));
+  }
+  if (step.room) {
+    EXPECT_EQ(Rooms(s), *step.room);
+  } else if (step.change[0] == '-' && !copied) {
+    EXPECT_EQ(Rooms(s), rooms);
+  }
+}
+
+// What the host key looks like: its bound, each node's domain and its
+// value, and the domain a new value would take.
+struct Domains {
+  size_t bound = 0;
+  std::map<std::string, std::pair<uint32_t, std::string>> of;
+  uint32_t next = 0;
+  bool operator==(const Domains&) const = default;
+};
+
+Domains Observe(ClusterState& s) {
+  Domains out;
+  const TopologyDomains::Key* host = s.topology_domains().Find(s.interner().Find("host"));
+  if (host != nullptr) {
+    out.bound = host->bound();
+    for (const NodeInfo* ni : s.NodeList()) {
+      const uint32_t d = host->DomainOf(ni->index());
+      const bool none = d == TopologyDomains::kNone;
+      out.of[ni->node()->name] = {d, none ? "" : s.interner().Str(host->ValueOf(d))};
+    }
+  }
+  ClusterState::Batch probe(s);  // rolled back
+  s.UpsertNode(NodeBuilder(s.interner(), "probe").Label("host", "probe").Build());
+  out.next = HostKey(s).DomainOf(s.FindNode("probe")->index());
+  return out;
+}
+
+// Each case from every point: the first steps as they come, the rest in a
+// Batch (which sees what they would outside one) rolled back, which leaves
+// the domains exactly as they were (the room no smaller), and the same
+// rest in a Clone, which sees what the original would and changes nothing.
+TEST(TopologyDomainsTest, ScaleDownCutsTheRoomUndoably) {
+  for (const RoomCase& c : RoomCases()) {
+    SCOPED_TRACE(c.name);
+    for (size_t k = 0; k <= c.steps.size(); ++k) {
+      SCOPED_TRACE("after " + std::to_string(k) + " steps");
+      ClusterState s;
+      for (size_t i = 0; i < k; ++i) ApplyRoomStepAndCheck(s, c.steps[i]);
+      const Domains before = Observe(s);
+      const std::pair<size_t, size_t> rooms = Rooms(s);
+      {
+        ClusterState::Batch batch(s);
+        for (size_t i = k; i < c.steps.size(); ++i) ApplyRoomStepAndCheck(s, c.steps[i]);
+      }  // not committed
+      EXPECT_EQ(Observe(s), before);
+      EXPECT_GE(Rooms(s).first, rooms.first);
+      EXPECT_GE(Rooms(s).second, rooms.second);
+      std::unique_ptr<ClusterState> clone = s.Clone();
+      for (size_t i = k; i < c.steps.size(); ++i) ApplyRoomStepAndCheck(*clone, c.steps[i], true);
+      EXPECT_EQ(Observe(s), before);
+    }
   }
 }
 
