@@ -8,21 +8,10 @@
 namespace sched {
 namespace {
 
-// Replaces `slot` by `fresh`; the old value is kept by the log's record,
-// so a rollback puts it back without allocating.
-template <class T>
-void Replace(UndoLog* log, T& slot, T fresh) {
-  if (log != nullptr) log->Reserve();
-  std::swap(slot, fresh);
-  if (log != nullptr) {
-    log->Record([&slot, old = std::move(fresh)]() mutable noexcept { slot = std::move(old); });
-  }
-}
-
 // Cuts `v` to its first `n` elements and gives back its room.
 template <class T>
 void CutTo(UndoLog* log, std::vector<T>& v, size_t n) {
-  Replace(log, v, std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)));
+  undo::Replace(log, v, std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)));
 }
 
 }  // namespace
@@ -73,7 +62,7 @@ void TopologyDomains::Key::FreeDomain(uint32_t d, UndoLog* log) {
   CutTo(log, value_of_, bound);
   CutTo(log, nodes_, bound);
   // unordered_map never gives its buckets back: a copy sized for what is left.
-  Replace(log, id_, std::unordered_map<Atom, uint32_t>(id_.begin(), id_.end()));
+  undo::Replace(log, id_, std::unordered_map<Atom, uint32_t>(id_.begin(), id_.end()));
 }
 
 void TopologyDomains::AddNode(uint32_t node_index, const LabelSet& labels, UndoLog* log) {

@@ -171,6 +171,17 @@ void Save(UndoLog* log, T& slot) {
   }
 }
 
+// Replaces `slot` by `fresh` (a container built smaller, say). The record
+// keeps the old value and moves it back: a rollback allocates nothing.
+template <class T>
+void Replace(UndoLog* log, T& slot, T fresh) {
+  if (log != nullptr) log->Reserve();
+  std::swap(slot, fresh);
+  if (log != nullptr) {
+    log->Record([&slot, old = std::move(fresh)]() mutable noexcept { slot = std::move(old); });
+  }
+}
+
 // Saves *p before the caller changes it, keeping the object alive until
 // the record runs: a newer record may drop its last other owner (an undone
 // insertion into the map that owns it), and undo writes into it after.

@@ -69,6 +69,13 @@ const std::vector<Case>& Cases() {
          undo::AddCount(log, x.counts, 1, 3);
          for (int i = 3; i < 200; ++i) undo::AddCount(log, x.counts, i, 1);
        }},
+      {"Replace a vector and a map by smaller ones, then change the new ones",
+       [](UndoLog* log, Structures& x) {
+         undo::Replace(log, x.v, std::vector<int>(x.v.begin(), x.v.begin() + 2));
+         undo::PushBack(log, x.v, 8);
+         undo::Replace(log, x.counts, std::unordered_map<int, int>{{3, 1}});
+         undo::AddCount(log, x.counts, 3, 2);
+       }},
       {"Insert into a set", [](UndoLog* log, Structures& x) { undo::Insert(log, x.s, 15); }},
       {"ListPushBack and ListErase",
        [](UndoLog* log, Structures& x) {
