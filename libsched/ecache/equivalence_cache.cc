@@ -63,29 +63,31 @@ const FailureMemo* EcacheEntry::Memo(const FailureMemoKey& key) const {
   return memo_.get();
 }
 
-void EcacheEntry::StoreMemo(const FailureMemoKey& key, size_t start,
-                            std::span<const NodeFailure> failures, std::string post_filter_msg,
-                            std::string message, std::vector<int64_t> draws) {
+std::shared_ptr<const std::vector<NodeFailure>> EcacheEntry::StoreMemo(
+    const FailureMemoKey& key, size_t start, std::vector<NodeFailure> failures,
+    std::string post_filter_msg, std::string message, std::vector<int64_t> draws) {
   if (memo_ == nullptr) memo_ = std::make_unique<FailureMemo>();
   memo_->key = key;
   memo_->memo_key = memo_key_;
   memo_->start = start;
-  memo_->failures.clear();
-  memo_->failures.reserve(failures.size());
-  // Failures come in runs of one verdict (a class's cached verdicts view
-  // the same kept strings): a status with the views of the one before
-  // takes that one's kept copy instead of hashing its reasons again.
-  for (size_t i = 0; i < failures.size(); ++i) {
-    const NodeFailure& f = failures[i];
-    if (i > 0 && SameViews(f.status, failures[i - 1].status)) {
-      memo_->failures.push_back({f.node, memo_->failures.back().status});
-    } else {
-      memo_->failures.push_back({f.node, reasons_->Keep(f.status)});
+  // Failures come in runs of one verdict (SameViews), kept once a run. A
+  // cached walk's verdicts view this entry's kept reasons already: their
+  // runs are left as they are, so most failures cost a compare, not a
+  // copy of their Status.
+  for (size_t i = 0; i < failures.size();) {
+    size_t end = i + 1;
+    while (end < failures.size() && SameViews(failures[end].status, failures[i].status)) ++end;
+    const Status kept = reasons_->Keep(failures[i].status);
+    if (!SameViews(kept, failures[i].status)) {
+      for (size_t j = i; j < end; ++j) failures[j].status = kept;
     }
+    i = end;
   }
+  memo_->failures = std::make_shared<const std::vector<NodeFailure>>(std::move(failures));
   memo_->post_filter_msg = std::move(post_filter_msg);
   memo_->message = std::move(message);
   memo_->draws = std::move(draws);
+  return memo_->failures;
 }
 
 void EcacheEntry::BeginScore(uint64_t score_key, size_t num_plugins) {

@@ -30,6 +30,7 @@
 
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/kept_reasons.h"
+#include "libsched/framework/node_failures.h"
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/status.h"
 #include "libsched/framework/yielded_nominations.h"
@@ -70,8 +71,9 @@ struct FailureMemo {
   uint64_t memo_key = 0;  // EcacheEntry::BeginFilter's memo_key
   size_t start = 0;  // the rotating start index `failures` begin at
   // Every node's Filter verdict, in rotation order from `start`; reasons
-  // point into the entry's storage().
-  std::vector<NodeFailure> failures;
+  // point into the entry's storage(). Shared with the results that replay
+  // it (NodeFailures::Share): a new memo replaces it, never edits it.
+  std::shared_ptr<const std::vector<NodeFailure>> failures;
   std::string post_filter_msg;
   std::string message;  // the FitError text (it does not depend on the order)
   // The bound n of each Framework::RandomInt(n) the cycle drew, in order.
@@ -197,10 +199,13 @@ class EcacheEntry {
   // null. (A new memo key in BeginFilter also drops it.)
   const FailureMemo* Memo(const FailureMemoKey& key) const;
   // Remembers a cycle that fit nowhere: `failures` (every node, in
-  // rotation order from `start`) are copied with their reasons into
-  // storage(). Replaces any earlier memo.
-  void StoreMemo(const FailureMemoKey& key, size_t start, std::span<const NodeFailure> failures,
-                 std::string post_filter_msg, std::string message, std::vector<int64_t> draws);
+  // rotation order from `start`) are taken, their statuses made to view
+  // reasons in storage() (equal text), and returned shared, for the
+  // cycle's result to hold instead of a copy. Replaces any earlier memo
+  // (results sharing its failures keep them).
+  std::shared_ptr<const std::vector<NodeFailure>> StoreMemo(
+      const FailureMemoKey& key, size_t start, std::vector<NodeFailure> failures,
+      std::string post_filter_msg, std::string message, std::vector<int64_t> draws);
 
   // BeginFilter's filter key.
   uint64_t filter_key() const { return filter_key_; }

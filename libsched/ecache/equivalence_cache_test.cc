@@ -372,8 +372,8 @@ TEST(EcacheEntryTest, MemoServedOnlyUnderItsKey) {
     e.BeginFilter(7, 7, 1);
     EXPECT_EQ(e.Memo(key), nullptr);
     std::string reason = "Insufficient cpu";  // as a plugin's CycleState holds
-    const NodeFailure f{&n, Status(Code::kUnschedulable, std::string_view(reason))};
-    e.StoreMemo(key, 0, std::span(&f, 1), "preemption: not eligible", "0/1 nodes are available",
+    std::vector<NodeFailure> f = {{&n, Status(Code::kUnschedulable, std::string_view(reason))}};
+    e.StoreMemo(key, 0, std::move(f), "preemption: not eligible", "0/1 nodes are available",
                 {5, 3});
     reason.assign(reason.size(), 'x');
     FailureMemoKey k = key;
@@ -381,20 +381,20 @@ TEST(EcacheEntryTest, MemoServedOnlyUnderItsKey) {
     const FailureMemo* m = e.Memo(k);
     ASSERT_EQ(m != nullptr, c.served);
     if (m == nullptr) continue;
-    ASSERT_EQ(m->failures.size(), 1u);
-    EXPECT_EQ(m->failures[0].node, &n);
-    EXPECT_EQ(m->failures[0].status.Message(), "Insufficient cpu");  // copied
+    ASSERT_EQ(m->failures->size(), 1u);
+    EXPECT_EQ((*m->failures)[0].node, &n);
+    EXPECT_EQ((*m->failures)[0].status.Message(), "Insufficient cpu");  // copied
     EXPECT_EQ(m->post_filter_msg, "preemption: not eligible");
     EXPECT_EQ(m->message, "0/1 nodes are available");
     EXPECT_EQ(m->draws, (std::vector<int64_t>{5, 3}));
   }
 }
 
-// StoreMemo copies each failure's status, reusing the copy of the one
-// before when both view the same strings; a status that differs from its
-// neighbour in code, plugin, a reason's text or only in where the text
-// lives (equal text, another string) is copied on its own, whatever the
-// runs before it.
+// StoreMemo keeps each failure's status (the result that shares them
+// reads them so), reusing the kept copy of the one before when both view
+// the same strings; a status that differs from its neighbour in code,
+// plugin, a reason's text or only in where the text lives (equal text,
+// another string) is kept on its own, whatever the runs before it.
 TEST(EcacheEntryTest, MemoCopiesEachFailuresStatus) {
   std::string cpu = "Insufficient cpu", cpu_again = "Insufficient cpu", mem = "Insufficient memory";
   std::string taint = "node(s) had untolerated taint";
@@ -429,14 +429,15 @@ TEST(EcacheEntryTest, MemoCopiesEachFailuresStatus) {
     e.BeginFilter(7, 7, failures.size());
     int state = 0;
     const FailureMemoKey key{&state, 9, 100, false};
-    e.StoreMemo(key, 0, failures, "", "", {});
+    const auto shared = e.StoreMemo(key, 0, failures, "", "", {});
     const FailureMemo* m = e.Memo(key);
     ASSERT_NE(m, nullptr);
-    ASSERT_EQ(m->failures.size(), failures.size());
+    EXPECT_EQ(shared, m->failures);  // what the cycle's result holds
+    ASSERT_EQ(m->failures->size(), failures.size());
     for (size_t i = 0; i < failures.size(); ++i) {
-      const Status& got = m->failures[i].status;
+      const Status& got = (*m->failures)[i].status;
       const Status& want = failures[i].status;
-      EXPECT_EQ(m->failures[i].node, failures[i].node) << i;
+      EXPECT_EQ((*m->failures)[i].node, failures[i].node) << i;
       EXPECT_EQ(got.code(), want.code()) << i;
       EXPECT_EQ(got.plugin(), want.plugin()) << i;
       EXPECT_EQ(got.Message(), want.Message()) << i;

@@ -260,7 +260,7 @@ bool Scheduler::RunPostFilters(const Framework& fw, const CycleState& cs, const 
   // UnschedulableAndUnresolvable (or error) decides; otherwise the reasons
   // of all plugins are kept. schedulingCycle records the message either way.
   if (profile_.post_filter().empty()) return true;
-  const NodeToStatus statuses(r.failures, r.absent_status ? &*r.absent_status : nullptr);
+  const NodeToStatus statuses(r.failures.AnyOrder(), r.absent_status ? &*r.absent_status : nullptr);
   std::string reasons;
   for (const PostFilterPlugin* p : profile_.post_filter()) {
     PostFilterResult pr;
@@ -291,12 +291,9 @@ bool Scheduler::ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, c
   const FailureMemo* m =
       cls.Memo({&state, state.generation(), pod.priority, pod.preempt_never});
   if (m == nullptr) return false;
-  const size_t n = m->failures.size();
+  const size_t n = m->failures->size();
   next_start_node_index_ %= n;  // as the walk over all n nodes leaves it
-  const auto shift = static_cast<std::ptrdiff_t>((next_start_node_index_ + n - m->start) % n);
-  r.failures.reserve(n);
-  r.failures.insert(r.failures.end(), m->failures.begin() + shift, m->failures.end());
-  r.failures.insert(r.failures.end(), m->failures.begin(), m->failures.begin() + shift);
+  r.failures.Share(m->failures, (next_start_node_index_ + n - m->start) % n);
   r.evaluated_nodes = static_cast<int64_t>(n);
   r.post_filter_msg = m->post_filter_msg;
   r.message = m->message;
@@ -306,14 +303,18 @@ bool Scheduler::ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, c
 }
 
 void Scheduler::MemoizeFailure(EcacheEntry& cls, const Pod& pod, const ClusterState& state,
-                               const ScheduleResult& r) {
+                               ScheduleResult& r) {
   // Only the plain outcome of a full walk: every node failed a Filter.
   if (r.failures.size() != state.NodeList().size() || r.absent_status ||
       !r.pre_filter_msg.empty() || !r.nominated_node.empty()) {
     return;
   }
-  cls.StoreMemo({&state, state.generation(), pod.priority, pod.preempt_never},
-                next_start_node_index_, r.failures, r.post_filter_msg, r.message, draws_);
+  // The result shares the memo's failures: equal statuses (their reasons
+  // now in r.cache_storage), one vector instead of a copy.
+  r.failures.Share(cls.StoreMemo({&state, state.generation(), pod.priority, pod.preempt_never},
+                                 next_start_node_index_, r.failures.TakeOwn(), r.post_filter_msg,
+                                 r.message, draws_),
+                   0);
 }
 
 void Scheduler::FilterNodes(const Framework& fw, const CycleState& cs, const Pod& pod,
@@ -915,7 +916,7 @@ std::string FitErrorMessage(const ScheduleResult& r) {
   if (!r.pre_filter_msg.empty()) {
     msg += " " + r.pre_filter_msg + ".";
   } else {
-    msg += ReasonsHistogram(r.num_all_nodes, r.failures,
+    msg += ReasonsHistogram(r.num_all_nodes, r.failures.AnyOrder(),
                             r.absent_status ? &*r.absent_status : nullptr);
   }
   if (!r.post_filter_msg.empty()) msg += " " + r.post_filter_msg;

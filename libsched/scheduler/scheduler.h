@@ -43,6 +43,7 @@
 #include "libsched/model/pod_signer.h"
 #include "libsched/framework/cycle_state.h"
 #include "libsched/framework/framework.h"
+#include "libsched/framework/node_failures.h"
 #include "libsched/framework/node_to_status.h"
 #include "libsched/framework/parallelize.h"
 #include "libsched/framework/pod_nominator.h"
@@ -68,8 +69,8 @@ struct ScheduleResult {
   int64_t evaluated_nodes = 0;
   int64_t feasible_nodes = 0;
   // Diagnosis (framework.Diagnosis). Nodes a Filter plugin rejected, in
-  // evaluation order:
-  std::vector<NodeFailure> failures;
+  // evaluation order (a failure memo's, shared, when the cycle replayed it):
+  NodeFailures failures;
   // The status of every node that is neither feasible nor in `failures`
   // (NodeToStatus.AbsentNodesStatus): set when PreFilter rejected the pod,
   // or when a PreFilterResult left nodes out. Only meaningful when no node
@@ -368,9 +369,10 @@ class Scheduler {
   bool ReplayFailureMemo(const Framework& fw, const EcacheEntry& cls, const Pod& pod,
                          const ClusterState& state, ScheduleResult& r);
   // Memoizes r, the FitError of a walk over all nodes that PostFilter
-  // rejected, with the draws this cycle took (draws_).
+  // rejected, with the draws this cycle took (draws_); r's failures are
+  // then the memo's, shared.
   void MemoizeFailure(EcacheEntry& cls, const Pod& pod, const ClusterState& state,
-                      const ScheduleResult& r);
+                      ScheduleResult& r);
 
   Profile profile_;
   Mt19937_64 rng_;
