@@ -4,7 +4,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <mutex>
 #include <new>
 #include <span>
@@ -166,18 +165,8 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
 
 ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
                  const cJSON** out) {
-  const cJSON* found = nullptr;
-  // The first byte is compared inline: most members differ there, and a
-  // call per member is most of a lookup's cost (every member is visited).
-  for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
-    if (c->string == nullptr || c->string[0] != name[0] || std::strcmp(c->string, name) != 0) {
-      continue;
-    }
-    if (found != nullptr) return DuplicateField(path.Child(name));
-    found = c;
-  }
-  *out = HasType(found, cJSON_NULL) ? nullptr : found;
-  return ApiStatus();
+  const std::array<std::string_view, 1> names = {name};
+  return ObjectMembers<1>(obj, names).Get(0, path, out);
 }
 
 ApiStatus AsObject(const cJSON* v, const JsonPath& path) {

@@ -25,6 +25,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <string_view>
@@ -123,6 +124,15 @@ ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& pat
   return ForEachItem(array, path.Child(name), std::forward<Fn>(fn), max_items);
 }
 
+// Whether the member name `key` is `name` (which holds no NUL). The first
+// byte is compared inline: most members differ there, and neither a call
+// nor the key's length is needed for those.
+inline bool KeyIs(const char* key, std::string_view name) {
+  if (name.empty()) return key[0] == '\0';
+  return key[0] == name[0] && std::strncmp(key + 1, name.data() + 1, name.size() - 1) == 0 &&
+         key[name.size()] == '\0';
+}
+
 // The index of `name` in `names`, for ObjectMembers; at compile time, so
 // that a name not listed does not compile.
 template <size_t N>
@@ -136,9 +146,9 @@ consteval size_t MemberIndex(const std::array<std::string_view, N>& names,
 
 // The members of an object named in `names`, found in one walk over its
 // members. A pod's spec is read for a dozen names and sets a few; Member()
-// per name would walk every member each time. Get(i) gives exactly what
-// Member(obj, names[i]) gives, "duplicate field" included, when asked, so
-// a decoder's errors come in the order it reads its members.
+// per name would walk every member each time. Get(i) gives "duplicate
+// field" when asked, so a decoder's errors come in the order it reads its
+// members. Member() is ObjectMembers<1>.
 template <size_t N>
 class ObjectMembers {
   static_assert(N <= 64, "one duplicate bit per name");
@@ -149,9 +159,8 @@ class ObjectMembers {
       : names_(names) {
     for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
       if (c->string == nullptr) continue;
-      const std::string_view key = c->string;
       for (size_t i = 0; i < N; ++i) {
-        if (names[i] != key) continue;
+        if (!KeyIs(c->string, names[i])) continue;
         if (found_[i] != nullptr) duplicates_ |= uint64_t{1} << i;
         found_[i] = c;
         break;
