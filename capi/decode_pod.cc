@@ -66,14 +66,16 @@ struct PodStatus {
   }
 };
 
-// A ResourceRequirements object's requests (`v` may be null).
+// A ResourceRequirements object's requests (`v` may be null); with `list`,
+// also the requests object read (null when none).
 ApiStatus DecodeRequests(const cJSON* v, const JsonPath& path, Interner& in,
-                         ResourceList* out) {
+                         ResourceList* out, const cJSON** list = nullptr) {
   const cJSON* requests = nullptr;
   if (v != nullptr) {
     CAPI_RETURN_IF_ERROR(AsObject(v, path));
     CAPI_RETURN_IF_ERROR(Member(v, "requests", path, &requests));
   }
+  if (list != nullptr) *list = requests;
   return DecodeResourceList(requests, path.Child("requests"), in, out);
 }
 
@@ -217,12 +219,10 @@ ApiStatus DecodeHostPorts(const cJSON* ports, const JsonPath& path, std::vector<
 
 // The container's requests of names IsDraExtendedResourceName accepts,
 // with their index among all its request names sorted bytewise (as
-// createResourceRequestAndMappings sorts them); `resources` and
+// createResourceRequestAndMappings sorts them); `list` (or null) and
 // `requests` as DecodeRequests read and decoded them.
-ApiStatus DecodeExtendedRequests(const cJSON* resources, const ResourceList& requests,
+ApiStatus DecodeExtendedRequests(const cJSON* list, const ResourceList& requests,
                                  Interner& in, int32_t container, bool short_lived, Pod* pod) {
-  const cJSON* list = nullptr;
-  if (resources != nullptr) list = cJSON_GetObjectItemCaseSensitive(resources, "requests");
   if (list == nullptr) return ApiStatus();
   // Most containers request none: they need no sorted list of names.
   bool any = false;
@@ -276,9 +276,11 @@ ApiStatus DecodeContainer(const cJSON* v, const JsonPath& path, bool init, Inter
   const cJSON* resources = nullptr;
   CAPI_RETURN_IF_ERROR(m.Get(ContainerMember("resources"), path, &resources));
   ResourceList requests;
-  CAPI_RETURN_IF_ERROR(DecodeRequests(resources, path.Child("resources"), in, &requests));
-  CAPI_RETURN_IF_ERROR(DecodeExtendedRequests(resources, requests, in, pod->num_containers - 1,
-                                              !long_running, pod));
+  const cJSON* request_list = nullptr;
+  CAPI_RETURN_IF_ERROR(
+      DecodeRequests(resources, path.Child("resources"), in, &requests, &request_list));
+  CAPI_RETURN_IF_ERROR(DecodeExtendedRequests(request_list, requests, in,
+                                              pod->num_containers - 1, !long_running, pod));
   ContainerResources c = EffectiveRequests(
       requests, long_running ? status.Find(name) : nullptr, status.resize_infeasible);
   c.restartable = sidecar;

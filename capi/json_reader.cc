@@ -4,7 +4,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <mutex>
 #include <new>
 #include <span>
@@ -164,20 +163,10 @@ ApiStatus ParseJson(std::string_view text, JsonDoc* out, size_t max_bytes) {
   return ParseCheckedJson(text, scan.strict, out);
 }
 
-ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus Member(const cJSON* obj, std::string_view name, const JsonPath& path,
                  const cJSON** out) {
-  const cJSON* found = nullptr;
-  // The first byte is compared inline: most members differ there, and a
-  // call per member is most of a lookup's cost (every member is visited).
-  for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
-    if (c->string == nullptr || c->string[0] != name[0] || std::strcmp(c->string, name) != 0) {
-      continue;
-    }
-    if (found != nullptr) return DuplicateField(path.Child(name));
-    found = c;
-  }
-  *out = HasType(found, cJSON_NULL) ? nullptr : found;
-  return ApiStatus();
+  const std::array<std::string_view, 1> names = {name};
+  return ObjectMembers<1>(obj, names).Get(0, path, out);
 }
 
 ApiStatus AsObject(const cJSON* v, const JsonPath& path) {
@@ -227,26 +216,26 @@ ApiStatus AsInt32(const cJSON* v, const JsonPath& path, int32_t* out) {
   return ApiStatus();
 }
 
-ApiStatus GetObject(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetObject(const cJSON* obj, std::string_view name, const JsonPath& path,
                     const cJSON** out) {
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, out));
   return *out == nullptr ? ApiStatus() : AsObject(*out, path.Child(name));
 }
 
-ApiStatus GetArray(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetArray(const cJSON* obj, std::string_view name, const JsonPath& path,
                    const cJSON** out) {
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, out));
   return *out == nullptr ? ApiStatus() : AsArray(*out, path.Child(name));
 }
 
-ApiStatus GetString(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetString(const cJSON* obj, std::string_view name, const JsonPath& path,
                     std::string_view* out) {
   const cJSON* v;
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, &v));
   return v == nullptr ? ApiStatus() : AsString(v, path.Child(name), out);
 }
 
-ApiStatus GetBool(const cJSON* obj, const char* name, const JsonPath& path, bool* out) {
+ApiStatus GetBool(const cJSON* obj, std::string_view name, const JsonPath& path, bool* out) {
   const cJSON* v;
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, &v));
   if (v == nullptr) return ApiStatus();
@@ -255,14 +244,14 @@ ApiStatus GetBool(const cJSON* obj, const char* name, const JsonPath& path, bool
   return ApiStatus();
 }
 
-ApiStatus GetInt32(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetInt32(const cJSON* obj, std::string_view name, const JsonPath& path,
                    int32_t* out) {
   const cJSON* v;
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, &v));
   return v == nullptr ? ApiStatus() : AsInt32(v, path.Child(name), out);
 }
 
-ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetInt64(const cJSON* obj, std::string_view name, const JsonPath& path,
                    int64_t* out) {
   const cJSON* v;
   CAPI_RETURN_IF_ERROR(Member(obj, name, path, &v));

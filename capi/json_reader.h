@@ -63,7 +63,7 @@ ApiStatus CheckJsonText(std::string_view text, size_t max_bytes, JsonScan* scan)
 ApiStatus ParseCheckedJson(std::string_view text, bool strict, JsonDoc* out, size_t* end = nullptr);
 
 // The member `name` of object `obj`, or null when absent or JSON null.
-ApiStatus Member(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus Member(const cJSON* obj, std::string_view name, const JsonPath& path,
                  const cJSON** out);
 
 // Type checks of one value at `path`.
@@ -81,16 +81,16 @@ ApiStatus DuplicateField(const JsonPath& path);
 
 // Member getters: Member() followed by the type check. Absent or null
 // members leave *out unchanged (and *out null for the object/array ones).
-ApiStatus GetObject(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetObject(const cJSON* obj, std::string_view name, const JsonPath& path,
                     const cJSON** out);
-ApiStatus GetArray(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetArray(const cJSON* obj, std::string_view name, const JsonPath& path,
                    const cJSON** out);
-ApiStatus GetString(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetString(const cJSON* obj, std::string_view name, const JsonPath& path,
                     std::string_view* out);
-ApiStatus GetBool(const cJSON* obj, const char* name, const JsonPath& path, bool* out);
-ApiStatus GetInt32(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetBool(const cJSON* obj, std::string_view name, const JsonPath& path, bool* out);
+ApiStatus GetInt32(const cJSON* obj, std::string_view name, const JsonPath& path,
                    int32_t* out);
-ApiStatus GetInt64(const cJSON* obj, const char* name, const JsonPath& path,
+ApiStatus GetInt64(const cJSON* obj, std::string_view name, const JsonPath& path,
                    int64_t* out);
 
 // "Too many" at `path` (the array or map) when `array_or_map` has more than
@@ -116,11 +116,22 @@ ApiStatus ForEachItem(const cJSON* array, const JsonPath& array_path, Fn&& fn,
 // ForEachItem over the array member `name` of `obj` (none when absent or
 // null).
 template <class Fn>
-ApiStatus ForEachElement(const cJSON* obj, const char* name, const JsonPath& path, Fn&& fn,
+ApiStatus ForEachElement(const cJSON* obj, std::string_view name, const JsonPath& path, Fn&& fn,
                          size_t max_items = kMaxItems) {
   const cJSON* array;
   CAPI_RETURN_IF_ERROR(GetArray(obj, name, path, &array));
   return ForEachItem(array, path.Child(name), std::forward<Fn>(fn), max_items);
+}
+
+// Whether the member name `key` is `name` (which holds no NUL), inline and
+// without the key's length: most members differ at the first byte.
+inline bool KeyIs(const char* key, std::string_view name) {
+  if (name.empty()) return key[0] == '\0';
+  if (key[0] != name[0]) return false;
+  size_t i = 1;
+  // Stops at the key's NUL at the latest: `name` holds none.
+  while (i < name.size() && key[i] == name[i]) ++i;
+  return i == name.size() && key[i] == '\0';
 }
 
 // The index of `name` in `names`, for ObjectMembers; at compile time, so
@@ -136,9 +147,9 @@ consteval size_t MemberIndex(const std::array<std::string_view, N>& names,
 
 // The members of an object named in `names`, found in one walk over its
 // members. A pod's spec is read for a dozen names and sets a few; Member()
-// per name would walk every member each time. Get(i) gives exactly what
-// Member(obj, names[i]) gives, "duplicate field" included, when asked, so
-// a decoder's errors come in the order it reads its members.
+// per name would walk every member each time. Get(i) gives "duplicate
+// field" when asked, so a decoder's errors come in the order it reads its
+// members. Member() is ObjectMembers<1>.
 template <size_t N>
 class ObjectMembers {
   static_assert(N <= 64, "one duplicate bit per name");
@@ -149,11 +160,16 @@ class ObjectMembers {
       : names_(names) {
     for (const cJSON* c = obj->child; c != nullptr; c = c->next) {
       if (c->string == nullptr) continue;
+      // One name (Member()): compared in place. Several: the key's length
+      // once, then each name compared length first.
+      if constexpr (N == 1) {
+        if (KeyIs(c->string, names[0])) Found(0, c);
+        continue;
+      }
       const std::string_view key = c->string;
       for (size_t i = 0; i < N; ++i) {
         if (names[i] != key) continue;
-        if (found_[i] != nullptr) duplicates_ |= uint64_t{1} << i;
-        found_[i] = c;
+        Found(i, c);
         break;
       }
     }
@@ -189,6 +205,11 @@ class ObjectMembers {
   }
 
  private:
+  void Found(size_t i, const cJSON* c) {
+    if (found_[i] != nullptr) duplicates_ |= uint64_t{1} << i;
+    found_[i] = c;
+  }
+
   const std::array<std::string_view, N>& names_;
   std::array<const cJSON*, N> found_{};
   uint64_t duplicates_ = 0;

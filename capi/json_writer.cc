@@ -72,7 +72,19 @@ void JsonWriter::BeforeValue() {
   if (need_comma_) out_ += ',';
 }
 
-JsonWriter& JsonWriter::Key(std::string_view key) {
+JsonWriter& JsonWriter::Key(JsonKey key) {
+  // Plain by JsonKey's check: no scan, and the quotes and colon around it
+  // appended with it.
+  const std::string_view k = key.str();
+  if (need_comma_) out_ += ',';
+  out_ += '"';
+  out_.append(k.data(), k.size());
+  out_.append("\":", 2);
+  need_comma_ = false;  // the member's value follows without a comma
+  return *this;
+}
+
+JsonWriter& JsonWriter::EscapedKey(std::string_view key) {
   BeforeValue();
   AppendJsonString(out_, key);
   out_ += ':';

@@ -39,15 +39,24 @@ std::shared_ptr<QueuedPodInfo> PodHeap::Delete(std::string_view key) {
   const Data* before = data_.get();
   Data& d = Mutable();
   if (&d != before) it = d.items.find(key);
-  std::shared_ptr<QueuedPodInfo> p = it->second;
-  undo::Erase(log_, d.order, d.order.find(EntryOf(p.get())));
-  undo::Erase(log_, d.items, it);
-  return p;
+  return Take(d, it, d.order.find(EntryOf(it->second.get())));
 }
 
 std::shared_ptr<QueuedPodInfo> PodHeap::Pop() {
   if (data_->order.empty()) return nullptr;
-  return Delete(data_->order.begin()->item->key);
+  // The first entry as it is: no search of `order` for it, and no call of
+  // order_of to build its key.
+  Data& d = Mutable();
+  const auto first = d.order.begin();
+  return Take(d, d.items.find(first->item->key), first);
+}
+
+std::shared_ptr<QueuedPodInfo> PodHeap::Take(Data& d, Items::iterator it,
+                                             std::set<Entry>::iterator entry) {
+  std::shared_ptr<QueuedPodInfo> p = it->second;
+  undo::Erase(log_, d.order, entry);
+  undo::Erase(log_, d.items, it);
+  return p;
 }
 
 std::vector<const QueuedPodInfo*> PodHeap::List() const {

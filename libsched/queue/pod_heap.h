@@ -82,6 +82,8 @@ class PodHeap {
       return item->key < o.item->key;
     }
   };
+  using Items = std::unordered_map<std::string_view, std::shared_ptr<QueuedPodInfo>, StringHash,
+                                   std::equal_to<>>;
   struct Data {
     Data() = default;  // for Unshare's null case, which never arises: data_ is set
     explicit Data(OrderFn f) : order_of(std::move(f)) {}
@@ -90,14 +92,14 @@ class PodHeap {
     // in an order that matters (order is). A key views its item's own
     // (which never changes, and lives as long as the entry holds the
     // item): no string copied per insertion.
-    std::unordered_map<std::string_view, std::shared_ptr<QueuedPodInfo>, StringHash,
-                       std::equal_to<>>
-        items;
+    Items items;
     std::set<Entry> order;
   };
   // The data, this heap's own (copied first when shared, recorded).
   Data& Mutable() { return Unshare(data_, log_); }
   Entry EntryOf(QueuedPodInfo* p) const { return {data_->order_of(*p), p}; }
+  // Removes the item at `it`, whose entry in order is `entry`, and returns it.
+  std::shared_ptr<QueuedPodInfo> Take(Data& d, Items::iterator it, std::set<Entry>::iterator entry);
 
   UndoLog* log_;
   std::shared_ptr<Data> data_;  // never null

@@ -399,6 +399,27 @@ TEST(JsonReaderTest, ObjectMembersAgreeWithMember) {
 }
 
 
+// KeyIs, the member name test of ObjectMembers and Member(): the first
+// byte inline, then the rest, then the key's end.
+TEST(JsonReaderTest, KeyIsComparesWholeNames) {
+  struct Case {
+    const char* key;
+    std::string_view name;
+    bool want;
+  };
+  const Case cases[] = {
+      {"a", "a", true},          {"ab", "a", false},        {"a", "ab", false},
+      {"", "", true},            {"a", "", false},          {"", "a", false},
+      {"A", "a", false},         {"abc", "abd", false},     {"abd", "abc", false},
+      {"spec", "spec", true},    {"specs", "spec", false},  {"spe", "spec", false},
+      {"metadata", "metadata", true}, {"metadatb", "metadata", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.key) + " vs " + std::string(c.name));
+    EXPECT_EQ(KeyIs(c.key, c.name), c.want);
+  }
+}
+
 TEST(JsonReaderTest, DuplicateKeysAreFoundInMapsOfAnySize) {
   // Maps up to 16 keys are checked on the stack, larger ones in a vector:
   // both must find a duplicate wherever it sits, and report the smallest
@@ -490,6 +511,35 @@ TEST(JsonWriterTest, WritesCompactJsonWithExactIntegers) {
             "\"s\":\"q\\\"b\\\\n\\n\\t\\u0001\xc3\xa9\",\"a\":[true,null,{}],\"e\":[]}");
   const std::string text = w.str();
   EXPECT_EQ(std::move(w).str(), text);  // moved out whole
+}
+
+// A literal key (JsonKey, copied without a scan) writes what the same key
+// known only when running (escaped) writes, wherever its member falls:
+// first in an object, after a value, after a closed container.
+TEST(JsonWriterTest, LiteralKeysWriteAsRuntimeKeys) {
+  struct Case {
+    JsonKey literal;
+    std::string runtime;
+  };
+  const Case cases[] = {
+      {"", ""}, {"a", "a"}, {"node", "node"}, {"nominatedNodeName", "nominatedNodeName"},
+      {"a-b.c/d~\xc3\xa9", "a-b.c/d~\xc3\xa9"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.runtime);
+    const std::string q = "\"" + c.runtime + "\"";
+    const std::string want = "{" + q + ":1," + q + ":{" + q + ":[]}," + q + ":\"v\"}";
+    JsonWriter lit;
+    lit.BeginObject().Key(c.literal).Int(1).Key(c.literal).BeginObject();
+    lit.Key(c.literal).BeginArray().EndArray().EndObject();
+    lit.Key(c.literal).String("v").EndObject();
+    EXPECT_EQ(lit.str(), want);
+    JsonWriter run;
+    run.BeginObject().Key(c.runtime).Int(1).Key(c.runtime).BeginObject();
+    run.Key(c.runtime).BeginArray().EndArray().EndObject();
+    run.Key(c.runtime).String("v").EndObject();
+    EXPECT_EQ(run.str(), want);
+  }
 }
 
 }  // namespace
