@@ -19,10 +19,7 @@ std::vector<int64_t> DomainCounts::Key::Dense() const {
 
 int64_t DomainCounts::Key::GroupsOn(uint32_t node_index) const {
   int64_t sum = 0;
-  for (const auto& [group, weight] : groups) {
-    auto it = group->position.find(node_index);
-    if (it != group->position.end()) sum += weight * group->nodes[it->second].second;
-  }
+  for (const auto& [group, weight] : groups) sum += weight * group->CountOn(node_index);
   return sum;
 }
 
