@@ -73,7 +73,7 @@ bool DomainCounts::AddGroup(size_t k, const PodLabelIndex::Group& group, int64_t
   if (!counted || weight == 0) return counted;
   // Kept while no sum can cancel to zero, so that empty() stays exact.
   const bool same_sign = key.groups.empty() || (key.groups[0].second > 0) == (weight > 0);
-  if (key.counts.empty() && same_sign) {
+  if (key.counts.empty() && same_sign && key.groups.size() < kMaxKeptGroups) {
     if (key.groups.empty()) ++keys_with_groups_;
     key.groups.emplace_back(&group, weight);
     return true;
