@@ -3,7 +3,7 @@
 //
 //   workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000]
 //            [--placements FILE] [--table] [--require-all]
-//            [--churn-interval-ms MS] [--entry NAME]
+//            [--churn-interval-ms MS] [--entry NAME] [--config JSON]
 //
 // One JSON line per workload and size on stdout (report.h), then with
 // --table a human table on stderr. --placements appends "pod node" lines
@@ -18,6 +18,8 @@
 // --entry takes upstream's workload entry of that name (e.g.
 // 5000Nodes_10000Pods: ten times the measured pods of 5000Nodes, a
 // steadier figure) instead of the one picked by size (plan.h).
+// --config is the engine's configuration (sched_engine_new, docs/api.md;
+// default "{}"), e.g. '{"equivalenceCache":false}'.
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -52,7 +54,8 @@ double PeakRssMiB() {
 int Usage() {
   std::fprintf(stderr,
                "usage: workload [--corpus DIR] [--workloads A,B] [--nodes 500,5000] "
-               "[--placements FILE] [--table] [--require-all] [--churn-interval-ms MS] [--entry NAME]\n");
+               "[--placements FILE] [--table] [--require-all] [--churn-interval-ms MS] [--entry NAME] "
+               "[--config JSON]\n");
   return 2;
 }
 
@@ -68,6 +71,7 @@ int main(int argc, char** argv) {
   bool all_placed = true;
   int churn_interval_ms = -1;
   std::string entry;
+  std::string config = "{}";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -85,6 +89,8 @@ int main(int argc, char** argv) {
       placements = argv[++i];
     } else if (arg == "--entry" && has_value) {
       entry = argv[++i];
+    } else if (arg == "--config" && has_value) {
+      config = argv[++i];
     } else if (arg == "--churn-interval-ms" && has_value) {
       churn_interval_ms = std::atoi(argv[++i]);
       if (churn_interval_ms < 0) return Usage();
@@ -100,7 +106,7 @@ int main(int argc, char** argv) {
       for (const std::string& w : workloads) {
         bench::Plan plan = bench::LoadPlan(corpus, w, nodes, entry);
         if (plan.churn && churn_interval_ms >= 0) plan.churn->interval_ms = churn_interval_ms;
-        bench::Outcome out = bench::RunPlan(plan);
+        bench::Outcome out = bench::RunPlan(plan, config);
         all_placed = all_placed && out.unscheduled == 0;
         lines.push_back(bench::ReportJson("libsched-capi", plan, out, PeakRssMiB()));
         std::cout << lines.back() << std::endl;

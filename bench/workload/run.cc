@@ -47,9 +47,11 @@ std::string StringMember(const cJSON* obj, const char* key) {
 
 class Driver {
  public:
-  explicit Driver(Outcome* out) : out_(out) {
+  Driver(Outcome* out, const std::string& config) : out_(out) {
     sched_error* err = nullptr;
-    if (sched_engine_new("{}", 2, &engine_, &err) != SCHED_OK) Fail("sched_engine_new", err);
+    if (sched_engine_new(config.data(), config.size(), &engine_, &err) != SCHED_OK) {
+      Fail("sched_engine_new", err);
+    }
   }
   ~Driver() { sched_engine_free(engine_); }
   Driver(const Driver&) = delete;
@@ -251,9 +253,9 @@ class Driver {
 
 }  // namespace
 
-Outcome RunPlan(const Plan& plan) {
+Outcome RunPlan(const Plan& plan, const std::string& config) {
   Outcome out;
-  Driver driver(&out);
+  Driver driver(&out, config);
   driver.ApplyList(plan.nodes);
   if (!plan.namespaces.empty()) driver.ApplyList(plan.namespaces);
   for (const PodBatch& batch : plan.init) driver.RunBatch(batch, std::nullopt, false);

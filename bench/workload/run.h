@@ -36,8 +36,9 @@ struct Outcome {
   std::map<std::string, std::string> placements;  // "ns/name" -> node, pods still bound at the end
 };
 
-// Runs `plan` on a new engine with the default profile. Throws RunError.
-Outcome RunPlan(const Plan& plan);
+// Runs `plan` on a new engine made with `config` (sched_engine_new's
+// JSON). Throws RunError.
+Outcome RunPlan(const Plan& plan, const std::string& config = "{}");
 
 }  // namespace bench
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "libsched/testing/node_index_bound_cases.h"
+
 namespace sched {
 namespace equivalence_cache_test {
 namespace {
@@ -126,25 +128,12 @@ TEST(EcacheEntryTest, EachSlotGivesItsOwnVerdict) {
 TEST(EcacheEntryTest, RowsFollowTheBoundDown) {
   constexpr size_t kRows = 1000;
   constexpr size_t kPlugins = 3;
-  struct Case {
-    std::string name;
-    size_t bound;  // of the next cycle
-    bool trimmed;
-  };
-  const std::vector<Case> cases = {
-      {"bound unchanged", kRows, false},
-      {"bound fell a little", 600, false},
-      {"bound fell to half", kRows / 2, false},
-      {"bound fell under half", kRows / 2 - 1, true},
-      {"bound fell far", 10, true},
-      {"no node left", 0, true},
-  };
   std::vector<NodeInfo> nodes(kRows);
   for (size_t i = 0; i < kRows; ++i) nodes[i].SetNode(NamedNode("n" + std::to_string(i)), 1);
   const Status fit(Code::kUnschedulable, "Insufficient cpu");
   const std::vector<uint32_t> positions = {0};
   const YieldedNominations nominated{7, positions};
-  for (const Case& c : cases) {
+  for (const testing::BoundFall& c : testing::NodeIndexBoundFalls(kRows)) {
     SCOPED_TRACE(c.name);
     EcacheEntry e;
     e.BeginFilter(1, 1, kRows);
@@ -158,7 +147,7 @@ TEST(EcacheEntryTest, RowsFollowTheBoundDown) {
     const size_t full = e.RowBytes();
     e.BeginFilter(1, 1, c.bound);
     e.BeginScore(1, kPlugins);
-    if (c.trimmed) {
+    if (c.cut) {
       EXPECT_LE(e.RowBytes(), c.bound * (full / kRows));
     } else {
       EXPECT_EQ(e.RowBytes(), full);
@@ -175,9 +164,9 @@ TEST(EcacheEntryTest, RowsFollowTheBoundDown) {
     e.BeginFilter(1, 1, kRows);
     e.BeginScore(1, kPlugins);
     const size_t top = kRows - 1;
-    EXPECT_EQ(e.Verdict(top, nodes[top], &failed_at) != nullptr, !c.trimmed);
-    EXPECT_EQ(e.NominatedVerdict(top, nodes[top], nominated) != nullptr, !c.trimmed);
-    EXPECT_EQ(e.RawScores(top, nodes[top]) != nullptr, !c.trimmed);
+    EXPECT_EQ(e.Verdict(top, nodes[top], &failed_at) != nullptr, !c.cut);
+    EXPECT_EQ(e.NominatedVerdict(top, nodes[top], nominated) != nullptr, !c.cut);
+    EXPECT_EQ(e.RawScores(top, nodes[top]) != nullptr, !c.cut);
   }
 }
 

@@ -3,8 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <string>
 #include <vector>
+
+#include "libsched/testing/node_index_bound_cases.h"
 
 namespace sched {
 namespace dry_run_memo_test {
@@ -15,25 +16,12 @@ namespace {
 // below the bound stay, and one above it is gone when the bound grows again.
 TEST(DryRunMemoTest, SlotsFollowTheBoundDown) {
   constexpr uint32_t kSlots = 1000;
-  struct Case {
-    std::string name;
-    size_t bound;  // of the next PostFilter
-    bool trimmed;
-  };
-  const std::vector<Case> cases = {
-      {"bound unchanged", kSlots, false},
-      {"bound fell a little", 600, false},
-      {"bound fell to half", kSlots / 2, false},
-      {"bound fell under half", kSlots / 2 - 1, true},
-      {"bound fell far", 10, true},
-      {"no node left", 0, true},
-  };
   std::vector<std::unique_ptr<NodeInfo>> nodes;
   for (uint32_t i = 0; i < kSlots; ++i) nodes.push_back(std::make_unique<NodeInfo>(i));
   const DryRunMemo::Pdbs pdbs;
   const Status fit(Code::kUnschedulable, "Insufficient cpu");
   const YieldedNominations none;
-  for (const Case& c : cases) {
+  for (const testing::BoundFall& c : testing::NodeIndexBoundFalls(kSlots)) {
     SCOPED_TRACE(c.name);
     DryRunMemo memo;
     memo.Begin(1, 10, pdbs, kSlots);
@@ -45,7 +33,7 @@ TEST(DryRunMemoTest, SlotsFollowTheBoundDown) {
       }
     }
     memo.Begin(1, 10, pdbs, kSlots);
-    EXPECT_EQ(memo.Find(*nodes[kSlots - 1], none) != nullptr, !c.trimmed);
+    EXPECT_EQ(memo.Find(*nodes[kSlots - 1], none) != nullptr, !c.cut);
   }
 }
 

@@ -45,6 +45,11 @@ class PodLabelIndex {
     std::vector<std::pair<uint32_t, int64_t>> nodes;
     // Position of each node in `nodes`.
     std::unordered_map<uint32_t, size_t> position;
+    // The group's pods on the node with index `node`; 0 when none.
+    int64_t CountOn(uint32_t node) const {
+      const auto it = position.find(node);
+      return it == position.end() ? 0 : nodes[it->second].second;
+    }
     // The group's pods by Pair(key, value) of their node's labels, for
     // every label key of which some two nodes share a value
     // (TopologyDomains::Key::OneNodePerDomain() false); each count > 0.

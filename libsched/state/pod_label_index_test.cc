@@ -135,6 +135,36 @@ TEST(PodLabelIndexTest, VersionFollowsTheGroupKeysOnly) {
   EXPECT_TRUE(index.groups().empty());
 }
 
+// Group::CountOn reads a node's count through `position`, which a
+// swap-remove rewrites for the node it moves.
+struct CountOnCase {
+  std::string name;
+  std::vector<uint32_t> adds;     // a pod of the group on each node
+  std::vector<uint32_t> removes;  // then one of them from each
+  std::map<uint32_t, int64_t> want;
+};
+
+TEST(PodLabelIndexTest, CountOnReadsTheNodesCount) {
+  const std::vector<CountOnCase> cases = {
+      {"one pod", {0}, {}, {{0, 1}, {1, 0}}},
+      {"two on one node", {1, 1}, {}, {{0, 0}, {1, 2}}},
+      {"a node never held", {3}, {}, {{3, 1}, {5, 0}}},
+      {"the last node moved into a removed one's place", {0, 1}, {0}, {{0, 0}, {1, 1}}},
+      {"counts kept by the move", {0, 1, 2, 2}, {0}, {{0, 0}, {1, 1}, {2, 2}}},
+      {"a count falls without a move", {0, 0, 1}, {0}, {{0, 1}, {1, 1}}},
+  };
+  for (const CountOnCase& c : cases) {
+    Interner in;
+    const Pod pod = *PodBuilder(in, "a").Label("app", "a").Build();
+    PodLabelIndex index;
+    for (const uint32_t node : c.adds) index.Add(pod, node);
+    for (const uint32_t node : c.removes) index.Remove(pod, node);
+    ASSERT_EQ(index.groups().size(), 1u) << c.name;
+    const PodLabelIndex::Group& g = *index.groups().begin()->second;
+    for (const auto& [node, want] : c.want) EXPECT_EQ(g.CountOn(node), want) << c.name << " node " << node;
+  }
+}
+
 }  // namespace
 }  // namespace pod_label_index_test
 }  // namespace sched

@@ -18,6 +18,7 @@
 #include <exception>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi/engine.h"
@@ -35,6 +36,7 @@ using testing::AllocatedBytes;
 using testing::ArmAllocationFailure;
 using testing::BaseEngine;
 using testing::BatchWithFifth;
+using testing::CallApply;
 using testing::CallResult;
 using testing::CallSchedule;
 using testing::DisarmAllocationFailure;
@@ -114,12 +116,23 @@ struct Clean {
 
 CallResult Probe(sched_engine* e) { return CallSchedule(e, PodJson("probe", "1"), kAllFlags); }
 
-Clean Reference(const CallFn& call) {
-  EnginePtr e = BaseEngine(kConfig);
+// The engine a sweep calls, and the one it was forked from (kept, so the
+// two share their state copy-on-write), if any.
+struct Scene {
+  EnginePtr parent;
+  EnginePtr engine;
+};
+using SceneFn = std::function<Scene()>;
+
+Scene Base() { return {nullptr, BaseEngine(kConfig)}; }
+
+Clean Reference(const CallFn& call, const SceneFn& scene) {
+  const Scene s = scene();
+  sched_engine* e = s.engine.get();
   Clean c;
-  c.call = Collect(call(e.get()));
+  c.call = Collect(call(e));
   c.after_call = e->rep->StateDigest();
-  c.probe = Probe(e.get());
+  c.probe = Probe(e);
   c.after_probe = e->rep->StateDigest();
   return c;
 }
@@ -162,20 +175,22 @@ long Stride() {
 }
 
 // Sweeps k = 1, 1 + stride, ... until the call makes fewer allocations.
-void Sweep(const CallFn& call) {
+void Sweep(const CallFn& call, const SceneFn& scene = Base) {
   testing::InstallCJsonAllocationHooks();
-  const Clean clean = Reference(call);
+  const Clean clean = Reference(call, scene);
   ASSERT_NE(clean.call.status, SCHED_OUT_OF_MEMORY) << clean.call.message;
-  EnginePtr engine = BaseEngine(kConfig);
+  const Scene s = scene();
+  sched_engine* engine = s.engine.get();
   long failures = 0, swept = 0;
   for (long k = 1;; k += Stride()) {
     std::fflush(nullptr);
     const pid_t pid = fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
+      alarm(60);  // a cycle waiting on a thread the fork did not copy
       int code = kBroken;
       try {
-        code = FailOne(engine.get(), call, clean, k);
+        code = FailOne(engine, call, clean, k);
       } catch (const std::exception& ex) {
         std::fprintf(stderr, "allocation %ld: %s\n", k, ex.what());
       }
@@ -279,6 +294,121 @@ TEST(AllocSweepTest, Fork) { Sweep(Fork()); }
 
 TEST(AllocSweepTest, Run) {
   Sweep(RunCycles(SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES));
+}
+
+// A cluster that scales down: ClusterState's node index bound falls under
+// half of the arrays by node index, which are cut
+// (libsched/state/node_index_room.h): by_index_ by the apply, the
+// equivalence cache's rows, the nominated slots and the spread counts by
+// the next cycle. The default config: the cache on, and parallel (a forked
+// child has no helper thread, but a cycle over so few nodes runs inline).
+const std::string kDefaultConfig = "{}";
+constexpr int kScaleNodes = 16;
+constexpr int kKeptNodes = 4;  // under half: the arrays are cut
+
+const std::string kHostnameSpread =
+    R"("topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"kubernetes.io/hostname",)"
+    R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchLabels":{"app":"web"}}}],)";
+
+std::string ScaleNode(const std::string& name, int i) {
+  return NodeJson(name, "4", R"("kubernetes.io/hostname":")" + name + R"(","zone":"z)" +
+                                 std::to_string(i % 3) + "\"");
+}
+std::string Name(const char* prefix, int i) { return prefix + std::to_string(i); }
+
+// Pods of the probe's class and of a hostname-spread class through a cycle
+// each, not assumed: the cache has rows for every node, the spread counts
+// are sized to the bound.
+void Warm(sched_engine* e) {
+  for (const std::string& pod : {PodJson("warm", "1"), PodJson("spread", "1", "", kHostnameSpread)}) {
+    EXPECT_EQ(CallSchedule(e, pod, 0).status, SCHED_OK);
+  }
+}
+
+// kScaleNodes nodes s<i>, a pod bound to each, warmed.
+EnginePtr ScaleEngine() {
+  sched_engine* e = nullptr;
+  EXPECT_EQ(sched_engine_new(kDefaultConfig.data(), kDefaultConfig.size(), &e, nullptr), SCHED_OK);
+  EnginePtr engine(e);
+  std::string events = "[";
+  for (int i = 0; i < kScaleNodes; ++i) {
+    const std::string n = Name("s", i);
+    events += (i ? "," : "") + EventJson("ADDED", ScaleNode(n, i)) + "," +
+              EventJson("ADDED", PodJson("on-" + n, "1", n));
+  }
+  EXPECT_EQ(CallApply(e, events + "]").status, SCHED_OK);
+  Warm(e);
+  return engine;
+}
+
+// Deletes the nodes from s<kKeptNodes> up and their pods, then adds
+// `added` nodes t<i>, which take freed indexes.
+std::string ScaleDown(int added) {
+  std::string doc = "[";
+  for (int i = kKeptNodes; i < kScaleNodes; ++i) {
+    const std::string n = Name("s", i);
+    doc += (i > kKeptNodes ? "," : "") + EventJson("DELETED", PodJson("on-" + n, "1", n)) + "," +
+           EventJson("DELETED", ScaleNode(n, i));
+  }
+  for (int i = 0; i < added; ++i) doc += "," + EventJson("ADDED", ScaleNode(Name("t", i), i));
+  return doc + "]";
+}
+
+std::string ScaleUp(int added) {
+  std::string doc = "[";
+  for (int i = 0; i < added; ++i) {
+    doc += (i ? "," : "") + EventJson("ADDED", ScaleNode(Name("t", i), i));
+  }
+  return doc + "]";
+}
+
+Scene Scaled() { return {nullptr, ScaleEngine()}; }
+
+// A fork of the warmed engine, warmed again (a fork starts with an empty
+// cache); the parent still shares the state.
+Scene ForkOfScaled() {
+  Scene s{ScaleEngine(), nullptr};
+  sched_engine* child = nullptr;
+  EXPECT_EQ(sched_engine_fork(s.parent.get(), &child, nullptr), SCHED_OK);
+  s.engine.reset(child);
+  Warm(child);
+  return s;
+}
+
+// The engine after the scale-down, before the cycle that cuts the cache.
+Scene ScaledDown() {
+  EnginePtr e = ScaleEngine();
+  EXPECT_EQ(CallApply(e.get(), ScaleDown(0)).status, SCHED_OK);
+  return {nullptr, std::move(e)};
+}
+
+TEST(AllocSweepTest, ApplyScaleDown) {
+  const std::string doc = ScaleDown(0);
+  Sweep(Apply(doc), Scaled);
+}
+
+TEST(AllocSweepTest, ApplyScaleDownInAFork) {
+  const std::string doc = ScaleDown(0);
+  Sweep(Apply(doc), ForkOfScaled);
+}
+
+// The freed indexes go to new nodes in the same batch.
+TEST(AllocSweepTest, ApplyScaleDownThenUp) {
+  const std::string doc = ScaleDown(kKeptNodes);
+  Sweep(Apply(doc), Scaled);
+}
+
+// The next apply after the cut grows the arrays again.
+TEST(AllocSweepTest, ApplyScaleUpAfterScaleDown) {
+  const std::string doc = ScaleUp(kKeptNodes);
+  Sweep(Apply(doc), ScaledDown);
+}
+
+// The cycle that cuts the cache's rows, the nominated slots and the
+// spread counts.
+TEST(AllocSweepTest, ScheduleAfterScaleDown) {
+  const std::string pod = PodJson("s", "1", "", kHostnameSpread);
+  Sweep(Schedule(pod, kAllFlags), ScaledDown);
 }
 
 // Limits before the cost: a document over kMaxApplyItems is rejected from

@@ -19,10 +19,7 @@ std::vector<int64_t> DomainCounts::Key::Dense() const {
 
 int64_t DomainCounts::Key::GroupsOn(uint32_t node_index) const {
   int64_t sum = 0;
-  for (const auto& [group, weight] : groups) {
-    auto it = group->position.find(node_index);
-    if (it != group->position.end()) sum += weight * group->nodes[it->second].second;
-  }
+  for (const auto& [group, weight] : groups) sum += weight * group->CountOn(node_index);
   return sum;
 }
 
@@ -76,7 +73,7 @@ bool DomainCounts::AddGroup(size_t k, const PodLabelIndex::Group& group, int64_t
   if (!counted || weight == 0) return counted;
   // Kept while no sum can cancel to zero, so that empty() stays exact.
   const bool same_sign = key.groups.empty() || (key.groups[0].second > 0) == (weight > 0);
-  if (key.counts.empty() && same_sign) {
+  if (key.counts.empty() && same_sign && key.groups.size() < kMaxKeptGroups) {
     if (key.groups.empty()) ++keys_with_groups_;
     key.groups.emplace_back(&group, weight);
     return true;

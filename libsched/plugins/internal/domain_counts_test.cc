@@ -236,6 +236,50 @@ TEST(DomainCountsTest, HostnameKeyReadsItsGroupsPerNode) {
   }
 }
 
+// Past kMaxKeptGroups groups a hostname key's counts go dense (a node's
+// read would cost a lookup per group): the same counts either way. Fails
+// when the cap is off by one or missing (kept), or when going dense drops
+// the groups kept before it.
+TEST(DomainCountsTest, HostnameKeyGoesDensePastTheGroupCap) {
+  constexpr size_t kCap = DomainCounts::kMaxKeptGroups;
+  struct Case {
+    const char* name;
+    size_t groups;  // group i: one pod on node a, b or c by i % 3
+    size_t want_kept;
+  };
+  const std::vector<Case> cases = {
+      {"one group", 1, 1},
+      {"at the cap", kCap, kCap},
+      {"one past the cap", kCap + 1, 0},
+      {"far past the cap", 3 * kCap, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState s;
+    AddNodes(s);
+    Interner& in = s.interner();
+    const char* const nodes[] = {"a", "b", "c"};
+    std::vector<int64_t> want = {0, 0, 0, 0};  // Get of nodes a, b, c, d
+    for (size_t i = 0; i < c.groups; ++i) {
+      s.UpsertPod(testing::PodBuilder(in, "p" + std::to_string(i))
+                      .Label("app", "g" + std::to_string(i))
+                      .NodeName(nodes[i % 3])
+                      .Build());
+      want[i % 3] += 2;
+    }
+    DomainCounts counts(&s.topology_domains());
+    const size_t k = counts.For(in.Find("host"));
+    for (const auto& [key, group] : s.pod_label_index().groups()) {
+      EXPECT_TRUE(counts.AddGroup(k, *group, 2));
+    }
+    EXPECT_EQ(counts.at(k).groups.size(), c.want_kept);
+    std::vector<int64_t> got;
+    for (const char* node : {"a", "b", "c", "d"}) got.push_back(counts.at(k).Get(Index(s, node)));
+    EXPECT_EQ(got, want);
+    EXPECT_FALSE(counts.empty());
+  }
+}
+
 }  // namespace
 }  // namespace domain_counts_test
 }  // namespace sched::interpodaffinity

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "libsched/testing/node_index_bound_cases.h"
+
 namespace sched::pts_internal {
 namespace pod_topology_spread_buffers_test {
 namespace {
@@ -23,15 +25,14 @@ TEST(PodTopologySpreadBuffersTest, CountsFollowTheBound) {
     size_t num_hostname;
     std::vector<size_t> sizes;  // of host_counts after it
   };
-  const std::vector<Case> cases = {
-      {"bound unchanged", kRows, 2, {kRows, kRows}},
-      {"bound fell a little", 600, 2, {kRows, kRows}},
-      {"bound fell to half", kRows / 2, 2, {kRows, kRows}},
-      {"bound fell under half", kRows / 2 - 1, 2, {kRows / 2 - 1, kRows / 2 - 1}},
+  std::vector<Case> cases = {
       {"bound fell far, one constraint", 10, 1, {10, 10}},
-      {"no node left", 0, 2, {0, 0}},
       {"bound grew, one constraint", 2 * kRows, 1, {2 * kRows, kRows}},
   };
+  for (const testing::BoundFall& f : testing::NodeIndexBoundFalls(kRows)) {
+    const size_t size = f.cut ? f.bound : kRows;
+    cases.push_back({f.name + ", two constraints", f.bound, 2, {size, size}});
+  }
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     std::shared_ptr<NodeBuffers> kept;
