@@ -65,24 +65,17 @@ void MakeOwn(T&) {}
 // for a new type, MakeOwn) first, then this number.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(
-    sizeof(ClusterState) == 656,
+    sizeof(ClusterState) == 648,
     "a ClusterState member came or went: list it in ClonedMembers, then update this size");
 #endif
 
 NodeInfo& ClusterState::InfoFor(const std::string& node_name) {
   if (infos_.Contains(node_name)) return MutableInfo(node_name);
-  const bool reuse = !free_node_indexes_->empty();
-  const uint32_t index = reuse ? *free_node_indexes_->begin() : next_node_index_;
+  const uint32_t index = node_ids_->Next();
   auto info = std::make_shared<NodeInfo>(index);
   NodeInfo& ref = *info;
   undo::TryEmplace(log(), infos_.MutableShard(node_name, log()), node_name, std::move(info));
-  if (reuse) {
-    std::set<uint32_t>& free = free_node_indexes_.Mutable(log());
-    undo::Erase(log(), free, free.begin());
-  } else {
-    undo::Save(log(), next_node_index_);
-    ++next_node_index_;
-  }
+  node_ids_.Mutable(log()).Take(log());
   std::vector<const NodeInfo*>& by_index = by_index_.Mutable(log());
   if (by_index.size() <= index) {
     undo::Grow(log(), by_index, index + 1, static_cast<const NodeInfo*>(nullptr));
@@ -150,21 +143,10 @@ void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
 }
 
 void ClusterState::FreeNodeIndex(uint32_t index) {
-  if (index + 1 < next_node_index_) {
-    undo::Insert(log(), free_node_indexes_.Mutable(log()), index);
-    return;
-  }
-  // Free below the bound means in the free set, and the ones right below
-  // the bound are its highest.
+  LowestFreeIds& ids = node_ids_.Mutable(log());
+  ids.Free(index, log());
+  const uint32_t bound = ids.bound();
   const std::vector<const NodeInfo*>& by_index = *by_index_;
-  uint32_t bound = index;
-  while (bound > 0 && by_index[bound - 1] == nullptr) {
-    std::set<uint32_t>& free = free_node_indexes_.Mutable(log());
-    undo::Erase(log(), free, std::prev(free.end()));
-    --bound;
-  }
-  undo::Save(log(), next_node_index_);
-  next_node_index_ = bound;
   // Set records the old vector whole: a rollback allocates nothing.
   if (FarAboveNodeIndexBound(by_index.size(), bound)) {
     by_index_.Set(std::make_shared<std::vector<const NodeInfo*>>(by_index.begin(),

@@ -13,7 +13,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -37,6 +36,7 @@
 #include "libsched/model/workload.h"
 #include "libsched/state/affinity_term_index.h"
 #include "libsched/state/cow.h"
+#include "libsched/state/lowest_free_ids.h"
 #include "libsched/state/node_info.h"
 #include "libsched/state/node_tree.h"
 #include "libsched/state/pod_label_index.h"
@@ -284,7 +284,7 @@ class ClusterState {
   // per-node array indexed by it. It falls when the highest indexes are
   // freed (a cluster that scales down), so per-index arrays kept across
   // cycles should give back what lies beyond it.
-  size_t NodeIndexBound() const { return next_node_index_; }
+  size_t NodeIndexBound() const { return node_ids_->bound(); }
   // Number of nodes that report an image under this name (ImageStateSummary.NumNodes).
   int ImageNumNodes(Atom image) const;
   // Bumped on every change.
@@ -325,7 +325,7 @@ class ClusterState {
   template <class Self>
   static auto ClonedMembers(Self& s) {
     return std::tie(s.interner_, s.infos_, s.pods_, s.by_index_, s.pod_labels_, s.affinity_terms_,
-                    s.topology_domains_, s.next_node_index_, s.free_node_indexes_, s.image_nodes_,
+                    s.topology_domains_, s.node_ids_, s.image_nodes_,
                     s.pdbs_, s.namespaces_, s.workloads_, s.pvs_, s.pvcs_, s.storage_classes_,
                     s.csi_nodes_, s.csi_drivers_, s.csi_storage_capacities_, s.volume_attachments_,
                     s.resource_claims_, s.resource_claim_templates_, s.device_classes_,
@@ -336,11 +336,10 @@ class ClusterState {
   }
   void CountImages(const Node& node, int delta);
   void DropNodeInfoIfEmpty(const std::string& node_name);
-  // The NodeInfo at `index` was dropped: the index joins the free ones, or
-  // when it is the highest in use, the bound falls past it and past the
-  // free indexes right below it (each index given once falls once:
-  // amortized O(log n)); by_index_ and the topology domains' arrays by
-  // node index give back their room when far above.
+  // The NodeInfo at `index` was dropped: the index is free again
+  // (LowestFreeIds), and when the bound falls far under by_index_'s size,
+  // by_index_ and the topology domains' arrays by node index give back
+  // their room.
   void FreeNodeIndex(uint32_t index);
   // The node of `info` changed from `old` (null: none) to info.node(): its
   // pods' terms move to their new topology domains.
@@ -389,11 +388,10 @@ class ClusterState {
   PodLabelIndex pod_labels_;                                   // copy-on-write per group
   Cow<AffinityTermIndex> affinity_terms_;
   Cow<TopologyDomains> topology_domains_;
-  uint32_t next_node_index_ = 0;  // NodeIndexBound()
-  // The free indexes below it (of dropped NodeInfos). The lowest is given
-  // first, so the indexes in use stay dense and the bound falls as far as
-  // the highest ones are freed.
-  Cow<std::set<uint32_t>> free_node_indexes_;
+  // NodeInfo::index()es: the lowest free one is given first, so the
+  // indexes in use stay dense and NodeIndexBound() falls as far as the
+  // highest ones are freed.
+  Cow<LowestFreeIds> node_ids_;
   Cow<std::unordered_map<Atom, int>> image_nodes_;
   Cow<std::map<std::string, std::shared_ptr<const PodDisruptionBudget>, std::less<>>> pdbs_;
   Cow<std::unordered_map<Atom, std::shared_ptr<const Namespace>>> namespaces_;

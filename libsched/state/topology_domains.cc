@@ -22,42 +22,23 @@ uint32_t TopologyDomains::Key::Find(Atom value) const {
 }
 
 uint32_t TopologyDomains::Key::NewDomain(Atom value, UndoLog* log) {
-  if (!free_.empty()) {
-    const uint32_t d = *free_.begin();
-    undo::Erase(log, free_, free_.begin());
-    undo::SaveAt(log, value_of_, d);
-    value_of_[d] = value;
-    return d;
-  }
-  const uint32_t d = bound_;
+  const uint32_t d = ids_.Next();
   if (d == value_of_.size()) {
     undo::PushBack(log, value_of_, value);
     undo::PushBack(log, nodes_, 0);
-  } else {  // under the room a scale-down left
+  } else {  // a freed id, or under the room a scale-down left
     undo::SaveAt(log, value_of_, d);
     value_of_[d] = value;
   }
-  undo::Save(log, bound_);
-  ++bound_;
+  ids_.Take(log);
   return d;
 }
 
 void TopologyDomains::Key::FreeDomain(uint32_t d, UndoLog* log) {
   undo::SaveAt(log, value_of_, d);
   value_of_[d] = kNoAtom;
-  if (d + 1 < bound_) {
-    undo::Insert(log, free_, d);
-    return;
-  }
-  // Free under the bound means in free_, and the ones right under it are
-  // its highest.
-  uint32_t bound = d;
-  while (bound > 0 && value_of_[bound - 1] == kNoAtom) {
-    undo::Erase(log, free_, std::prev(free_.end()));
-    --bound;
-  }
-  undo::Save(log, bound_);
-  bound_ = bound;
+  ids_.Free(d, log);
+  const uint32_t bound = ids_.bound();
   if (!FarAboveNodeIndexBound(value_of_.size(), bound)) return;
   CutTo(log, value_of_, bound);
   CutTo(log, nodes_, bound);

@@ -17,12 +17,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "libsched/model/interner.h"
 #include "libsched/model/labels.h"
+#include "libsched/state/lowest_free_ids.h"
 #include "libsched/state/undo_log.h"
 
 namespace sched {
@@ -45,7 +45,7 @@ class TopologyDomains {
     // (DomainOf gave it).
     Atom ValueOf(uint32_t domain) const { return value_of_[domain]; }
     // One past the largest domain id: the size of a per-domain array.
-    size_t bound() const { return bound_; }
+    size_t bound() const { return ids_.bound(); }
     // No two nodes share a value (hostname-like keys): a domain's pods
     // are its one node's.
     bool OneNodePerDomain() const { return shared_ == 0; }
@@ -63,17 +63,15 @@ class TopologyDomains {
     friend class TopologyDomains;
     // A domain id for `value`, the lowest free one.
     uint32_t NewDomain(Atom value, UndoLog* log);
-    // Domain `d` lost its last node: its id joins the free ones, or when
-    // it is the highest, the bound falls past it and past the free ids
-    // right below it, and the arrays by domain id are cut when far above.
+    // Domain `d` lost its last node: its id is free again, and the arrays
+    // by domain id are cut when far above the bound.
     void FreeDomain(uint32_t d, UndoLog* log);
 
     std::vector<uint32_t> domain_of_;        // by node index
     std::vector<Atom> value_of_;             // by domain id; kNoAtom when free
     std::vector<uint32_t> nodes_;            // by domain id: nodes in the domain
-    std::set<uint32_t> free_;                // free domain ids under bound_
     std::unordered_map<Atom, uint32_t> id_;  // value -> domain id
-    uint32_t bound_ = 0;                     // bound(); value_of_ and nodes_ may be longer
+    LowestFreeIds ids_;                      // bound(); value_of_ and nodes_ may be longer
     size_t shared_ = 0;                      // domains of two nodes or more
     size_t num_nodes_ = 0;                   // nodes with the key
   };
