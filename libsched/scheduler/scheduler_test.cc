@@ -71,23 +71,27 @@ class FakeScore : public ScorePlugin {
   std::map<std::string, int64_t> scores_;
 };
 
-// Skips its Filter for pods labeled skip-filter (else rejects n0) and its
-// Score for pods labeled skip-score (else scores n<i> 10 * i): what a cycle
-// leaves in its CycleState differs from pod to pod.
+// Skips its Filter for pods labeled skip-filter (else rejects n0, or every
+// node but n1 for pods labeled one-node) and its Score for pods labeled
+// skip-score (else scores n<i> 10 * i): what a cycle leaves in its
+// CycleState and scratch differs from pod to pod.
 class SkippingPlugin : public PreFilterPlugin,
                        public FilterPlugin,
                        public PreScorePlugin,
                        public ScorePlugin {
  public:
   explicit SkippingPlugin(Interner& in)
-      : skip_filter_(in.Pin("skip-filter")), skip_score_(in.Pin("skip-score")) {}
+      : skip_filter_(in.Pin("skip-filter")),
+        skip_score_(in.Pin("skip-score")),
+        one_node_(in.Pin("one-node")) {}
   std::string_view Name() const override { return "Skipping"; }
   Status PreFilter(CycleState&, const Pod& pod, const ClusterState&,
                    PreFilterResult*) const override {
     return pod.labels.Has(skip_filter_) ? Status(Code::kSkip) : Status();
   }
-  Status Filter(const CycleState&, const Pod&, const NodeInfo& n) const override {
-    return n.node()->name == "n0" ? Status(Code::kUnschedulable, "n0") : Status();
+  Status Filter(const CycleState&, const Pod& pod, const NodeInfo& n) const override {
+    const bool fits = pod.labels.Has(one_node_) ? n.node()->name == "n1" : n.node()->name != "n0";
+    return fits ? Status() : Status(Code::kUnschedulable, "rejected");
   }
   Status PreScore(CycleState&, const Pod& pod, std::span<const NodeInfo* const>,
                   const ClusterState&) const override {
@@ -101,6 +105,7 @@ class SkippingPlugin : public PreFilterPlugin,
  private:
   Atom skip_filter_;
   Atom skip_score_;
+  Atom one_node_;
 };
 
 class SchedulerTest : public ::testing::Test {
@@ -402,6 +407,7 @@ TEST_F(SchedulerTest, RecycledResultsScheduleAsNewOnes) {
       {"skip-score", "", "skip-score"},
       {"skip-filter", "skip-score", "skip-filter"},
       {"", "", "skip-score", "skip-filter", ""},
+      {"one-node", "", "one-node", "skip-score"},
   };
   auto profile = [this] {
     Profile p("x");
@@ -417,6 +423,8 @@ TEST_F(SchedulerTest, RecycledResultsScheduleAsNewOnes) {
       ScheduleResult got = recycling.Schedule(*pod, state_);
       const ScheduleResult want = plain.Schedule(*pod, state_);
       const std::string where = "pod " + std::to_string(i) + " " + labels[i];
+      const int64_t feasible = labels[i] == "one-node" ? 1 : labels[i] == "skip-filter" ? 5 : 4;
+      EXPECT_EQ(got.feasible_nodes, feasible) << where;
       EXPECT_EQ(got.node, want.node) << where;
       EXPECT_EQ(got.message, want.message) << where;
       EXPECT_EQ(got.feasible_nodes, want.feasible_nodes) << where;
