@@ -13,7 +13,8 @@ namespace sched {
 CapacityResult Capacity(Scheduler& scheduler, ClusterState& state, const PodNominator* nominator,
                         const Pod& tmpl, int64_t max_replicas) {
   CapacityResult out;
-  const Mt19937_64 rng = scheduler.rng();
+  Mt19937_64::Mark rng;
+  scheduler.rng().Save(&rng);
   const size_t start = scheduler.next_start_node_index();
   {
     // Never committed: the assumed replicas go when it closes.

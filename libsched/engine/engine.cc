@@ -137,14 +137,15 @@ Engine::Session::~Session() {
 }
 
 void Engine::MarkSchedulers(std::vector<SchedulerMark>* marks) const {
-  // Fields assigned in the storage's marks: one copy of each 5 KB random
-  // source, where a pushed temporary would be copied and then moved (a copy).
+  // Fields assigned in the storage's marks: one copy of each 2.5 KB mark
+  // of a random source, where a pushed temporary would be copied and then
+  // moved (a copy).
   marks->resize(schedulers_.size());
   size_t i = 0;
   for (const auto& [name, s] : schedulers_) {
     SchedulerMark& m = (*marks)[i++];
     m.scheduler = s.get();
-    m.rng = s->rng();
+    s->rng().Save(&m.rng);
     m.next_start_node_index = s->next_start_node_index();
   }
 }
@@ -392,12 +393,12 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
                                     const ResultsHook& before_commit) {
   Engine& e = e_;
   Scheduler& scheduler = *e.schedulers_.at(pod->scheduler_name);
-  const Mt19937_64 rng = scheduler.rng();
+  Mt19937_64::Mark rng;
+  scheduler.rng().Save(&rng);
   const size_t start = scheduler.next_start_node_index();
   PodResult result;
   try {
-    const ScheduleResult r =
-        scheduler.Schedule(*pod, *e.state_, e.queue_.get(), ScoresFor(options));
+    ScheduleResult r = scheduler.Schedule(*pod, *e.state_, e.queue_.get(), ScoresFor(options));
     const bool assume = options.assume && !r.node.empty();
     // Before assuming: r points into the state.
     result = MakePodResult(PodKey(*pod), r, *e.state_, options, assume);
@@ -416,6 +417,7 @@ PodResult Engine::Session::Schedule(std::shared_ptr<Pod> pod, const ScheduleOpti
     e.state_->SnapshotTaken();
     batch.Commit();
     queue_batch.Commit();
+    scheduler.Recycle(std::move(r));
   } catch (...) {  // out of memory, or a broken invariant (SCHED_INTERNAL)
     scheduler.Rewind(rng, start);
     throw;
@@ -454,8 +456,8 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
     std::shared_ptr<QueuedPodInfo> p = queue_->Pop();
     if (p == nullptr) break;
     // Only pods of a profile are queued (CommitOne).
-    const ScheduleResult r = schedulers_.at(p->pod->scheduler_name)
-                                 ->Schedule(*p->pod, *state_, queue_.get(), ScoresFor(options));
+    Scheduler& scheduler = *schedulers_.at(p->pod->scheduler_name);
+    ScheduleResult r = scheduler.Schedule(*p->pod, *state_, queue_.get(), ScoresFor(options));
     state_->SnapshotTaken();
     results.push_back(MakePodResult(p->key, r, *state_, options, !r.node.empty()));
     if (r.node.empty()) {
@@ -465,15 +467,16 @@ std::vector<PodResult> Engine::RunCycles(uint32_t max_cycles, const ScheduleOpti
       p->unschedulable_plugins = RejectingPlugins(r);
       // The pod was in flight, so it is in no queue: this cannot fail.
       (void)queue_->AddUnschedulableIfNotPresent(std::move(p));
-      continue;
+    } else {
+      auto assumed = std::make_shared<Pod>(*p->pod);
+      assumed->node_name = r.node;
+      queue_->DeleteNominatedPodIfExists(*p->pod);
+      queue_->Done(*p);
+      AssumePodVolumes(*assumed, r.node, state_.get());
+      AssumePodClaims(*assumed, r.node, state_.get());
+      state_->AssumePod(std::move(assumed));
     }
-    auto assumed = std::make_shared<Pod>(*p->pod);
-    assumed->node_name = r.node;
-    queue_->DeleteNominatedPodIfExists(*p->pod);
-    queue_->Done(p->key);
-    AssumePodVolumes(*assumed, r.node, state_.get());
-    AssumePodClaims(*assumed, r.node, state_.get());
-    state_->AssumePod(std::move(assumed));
+    scheduler.Recycle(std::move(r));
   }
   return results;
 }
@@ -574,7 +577,8 @@ DrainResult Engine::Session::Drain(std::span<const std::string> nodes) {
 PodResult Engine::Session::Preempt(const Pod& pod) {
   Engine& e = e_;
   Scheduler& scheduler = *e.schedulers_.at(pod.scheduler_name);
-  const Mt19937_64 rng = scheduler.rng();
+  Mt19937_64::Mark rng;
+  scheduler.rng().Save(&rng);
   const size_t start = scheduler.next_start_node_index();
   PodResult result;
   try {

@@ -241,7 +241,7 @@ class Engine {
   // What a call or transaction that is undone puts back in the schedulers.
   struct SchedulerMark {
     Scheduler* scheduler;
-    Mt19937_64 rng;
+    Mt19937_64::Mark rng;
     size_t next_start_node_index;
   };
   // Fills `marks` with every scheduler's (its storage reused).

@@ -16,6 +16,7 @@
 #ifndef LIBSCHED_FRAMEWORK_CYCLE_STATE_H_
 #define LIBSCHED_FRAMEWORK_CYCLE_STATE_H_
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -53,6 +54,13 @@ class CycleState {
   void Reset() {
     for (auto& d : data_) d.reset();
     class_memos_.reset();
+  }
+  // Reset, and the skip marks cleared too: as new, in this one's storage
+  // (a cycle's state taken back for the next cycle, Scheduler::Recycle).
+  void Clear() {
+    Reset();
+    std::fill(skip_filter_.begin(), skip_filter_.end(), false);
+    std::fill(skip_score_.begin(), skip_score_.end(), false);
   }
 
   // Pass what std::make_shared made: a unique_ptr converts too, but then

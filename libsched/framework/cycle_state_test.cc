@@ -48,6 +48,32 @@ TEST(CycleStateTest, OriginalWritesAfterCloneDoNotReachTheClone) {
   EXPECT_EQ(clone.Read<Data>(0)->v, 0);
 }
 
+TEST(CycleStateTest, ClearLeavesItAsNew) {
+  // Each slot's data, skip marks and class memos, set in turn: Clear
+  // leaves none of them (a recycled state would carry them to the next pod).
+  struct Case {
+    const char* name;
+    void (*set)(CycleState&);
+  };
+  const Case cases[] = {
+      {"data", [](CycleState& s) { s.Write(1, std::make_shared<Data>()); }},
+      {"skip filter", [](CycleState& s) { s.set_skip_filter(1); }},
+      {"skip score", [](CycleState& s) { s.set_skip_score(0); }},
+      {"class memos", [](CycleState& s) { s.set_class_memos(std::make_shared<ClassMemos>()); }},
+  };
+  for (const Case& c : cases) {
+    CycleState s(2);
+    c.set(s);
+    s.Clear();
+    for (size_t slot = 0; slot < 2; ++slot) {
+      EXPECT_EQ(s.Read<Data>(slot), nullptr) << c.name;
+      EXPECT_FALSE(s.skip_filter(slot)) << c.name;
+      EXPECT_FALSE(s.skip_score(slot)) << c.name;
+      EXPECT_EQ(s.class_memo(slot), nullptr) << c.name;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cycle_state_test
 }  // namespace sched

@@ -70,6 +70,19 @@ void Mt19937_64::Refill() {
   p_ = 0;
 }
 
+void Mt19937_64::Save(Mark* m) const {
+  std::copy(x_, x_ + kN, m->x);
+  m->p = p_;
+}
+
+void Mt19937_64::Restore(const Mark& m) {
+  std::copy(m.x, m.x + kN, x_);
+  p_ = m.p;
+  // The refill that made the words tempered them into out_; the outputs
+  // before p_ are never read again.
+  for (size_t k = p_; k < kN; ++k) out_[k] = Tempered(x_[k]);
+}
+
 bool operator==(const Mt19937_64& a, const Mt19937_64& b) {
   return a.p_ == b.p_ && std::equal(a.x_, a.x_ + Mt19937_64::kStateSize, b.x_);
 }

@@ -29,6 +29,19 @@ class Mt19937_64 {
     return out_[p_++];
   }
 
+  // The state words and position: what puts a source back (Restore), at
+  // half the size of a copy (the outputs are tempered again from the
+  // words). Calls that may have to undo their draws (an allocation failed)
+  // mark their sources every time, so the size is a cost per call.
+  struct Mark {
+    uint64_t x[kStateSize];
+    size_t p;
+  };
+  void Save(Mark* m) const;
+  // Makes this source equal to the one Save marked: it draws what that one
+  // drew after the mark.
+  void Restore(const Mark& m);
+
   // Equal when they draw the same outputs from here on (the standard's
   // rule: the same state words and position).
   friend bool operator==(const Mt19937_64& a, const Mt19937_64& b);

@@ -106,6 +106,34 @@ TEST(Mt19937_64Test, DefaultSeedAndEquality) {
   EXPECT_FALSE(a == b);
 }
 
+// A source restored from a mark draws what it drew after the mark, and
+// equals a copy taken then: marks at a fresh seed, before, at and after a
+// refill, restored after draws within the same refill and past others.
+TEST(Mt19937_64Test, RestoreFromAMarkDrawsTheSameAgain) {
+  struct Case {
+    int before;  // outputs drawn before the mark
+    int after;   // outputs drawn between the mark and the restore
+  };
+  const Case cases[] = {{0, 0},     {0, 5},   {0, 700}, {1, 10},  {311, 1},
+                        {312, 0},   {312, 1}, {313, 2}, {100, 900}, {650, 312}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.before) + " then " + std::to_string(c.after));
+    Mt19937_64 g(2026);
+    for (int i = 0; i < c.before; ++i) g();
+    const Mt19937_64 copy = g;
+    Mt19937_64::Mark mark;
+    g.Save(&mark);
+    std::vector<uint64_t> drawn;
+    for (int i = 0; i < c.after + 400; ++i) drawn.push_back(g());
+    g = Mt19937_64(7);  // another state in between: the mark alone restores
+    for (int i = 0; i < c.after; ++i) g();
+    g.Restore(mark);
+    EXPECT_TRUE(g == copy);
+    EXPECT_EQ(Text(g), Text(copy));
+    for (size_t i = 0; i < drawn.size(); ++i) ASSERT_EQ(g(), drawn[i]) << i;
+  }
+}
+
 // UniformBelow(g, n) is std::uniform_int_distribution<uint64_t>(0, n - 1)
 // (and <int64_t> for the n an int64 holds, Framework::RandomInt) over
 // std::mt19937_64: the same values from the same outputs, rejections

@@ -4,6 +4,7 @@ namespace sched {
 namespace {
 
 bool ToleratesUnschedulableTaint(const Pod& pod, const Interner& in) {
+  if (pod.tolerations.empty()) return false;  // most pods: no lookups
   // Find, not Intern (the interner is const): a string never interned is in
   // no decoded toleration, so a kNoAtom key or value can only meet a
   // toleration's wildcard (empty) key, which Tolerates() does not compare.

@@ -120,6 +120,7 @@ std::vector<ClusterEventWithHint> VolumeRestrictions::EventsToRegister(
 Status VolumeRestrictions::PreFilter(CycleState& state, const Pod& pod,
                                      const ClusterState& snapshot,
                                      PreFilterResult* /*result*/) const {
+  if (pod.volumes.empty()) return Status(Code::kSkip);  // most pods: no state built
   const bool needs_check =
       std::any_of(pod.volumes.begin(), pod.volumes.end(),
                   [](const PodVolume& v) { return NeedsRestrictionsCheck(v); });

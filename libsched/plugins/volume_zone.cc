@@ -130,6 +130,7 @@ std::vector<ClusterEventWithHint> VolumeZone::EventsToRegister(const ClusterStat
 
 Status VolumeZone::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                              PreFilterResult* /*result*/) const {
+  if (pod.volumes.empty()) return Status(Code::kSkip);  // most pods: no state built
   const Interner& in = snapshot.interner();
   auto s = std::make_shared<PreFilterState>();
   for (const PodVolume& v : pod.volumes) {

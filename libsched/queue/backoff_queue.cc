@@ -67,16 +67,16 @@ bool BackoffQueue::IsPodBackingoff(QueuedPodInfo& p) const {
 void BackoffQueue::Add(std::shared_ptr<QueuedPodInfo> p) {
   BackoffTime(*p);  // fills the cache the order reads
   const bool errored = p->unschedulable_plugins.empty();
-  (errored ? backoff_ : error_backoff_).Delete(p->key);
+  (errored ? backoff_ : error_backoff_).Delete(p->hashed_key());
   (errored ? error_backoff_ : backoff_).AddOrUpdate(std::move(p));
 }
 
-QueuedPodInfo* BackoffQueue::Get(std::string_view key) const {
+QueuedPodInfo* BackoffQueue::Get(const HashedKey& key) const {
   QueuedPodInfo* p = backoff_.Get(key);
   return p != nullptr ? p : error_backoff_.Get(key);
 }
 
-std::shared_ptr<QueuedPodInfo> BackoffQueue::Delete(std::string_view key) {
+std::shared_ptr<QueuedPodInfo> BackoffQueue::Delete(const HashedKey& key) {
   auto p = backoff_.Delete(key);
   return p != nullptr ? std::move(p) : error_backoff_.Delete(key);
 }

@@ -53,9 +53,9 @@ class BackoffQueue {
 
   // Adds `p` to the order its last failure selects.
   void Add(std::shared_ptr<QueuedPodInfo> p);
-  QueuedPodInfo* Get(std::string_view key) const;
-  bool Has(std::string_view key) const { return Get(key) != nullptr; }
-  std::shared_ptr<QueuedPodInfo> Delete(std::string_view key);
+  QueuedPodInfo* Get(const HashedKey& key) const;
+  bool Has(const HashedKey& key) const { return Get(key) != nullptr; }
+  std::shared_ptr<QueuedPodInfo> Delete(const HashedKey& key);
   // popAllBackoffCompleted: removes every pod whose backoff ended, the
   // plugin-rejected ones first, each in expiry order.
   std::vector<std::shared_ptr<QueuedPodInfo>> PopAllBackoffCompleted();

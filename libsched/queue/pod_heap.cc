@@ -11,28 +11,28 @@ void PodHeap::UnshareAll(
   for (const auto& [key, p] : d.items) {
     std::shared_ptr<QueuedPodInfo> c = copy(*p);
     d.order.insert(EntryOf(c.get()));
-    items.emplace(c->key, std::move(c));
+    items.emplace(c->hashed_key(), std::move(c));
   }
   d.items = std::move(items);
 }
 
 void PodHeap::AddOrUpdate(std::shared_ptr<QueuedPodInfo> p) {
-  Delete(p->key);
+  Delete(p->hashed_key());
   Data& d = Mutable();
   QueuedPodInfo* raw = p.get();
   // items owns p, so it goes in first: undo (newest first) then takes p out
   // of order, whose comparator reads p, while items still keeps p alive.
-  undo::TryEmplace(log_, d.items, std::string_view(raw->key), std::move(p));
+  undo::TryEmplace(log_, d.items, raw->hashed_key(), std::move(p));
   undo::Insert(log_, d.order, EntryOf(raw));
 }
 
-QueuedPodInfo* PodHeap::Get(std::string_view key) const {
-  if (data_->items.empty()) return nullptr;  // no key to hash (backoffQ mostly)
+QueuedPodInfo* PodHeap::Get(const HashedKey& key) const {
+  if (data_->items.empty()) return nullptr;  // nothing to look up (backoffQ mostly)
   auto it = data_->items.find(key);
   return it == data_->items.end() ? nullptr : it->second.get();
 }
 
-std::shared_ptr<QueuedPodInfo> PodHeap::Delete(std::string_view key) {
+std::shared_ptr<QueuedPodInfo> PodHeap::Delete(const HashedKey& key) {
   if (data_->items.empty()) return nullptr;
   auto it = data_->items.find(key);
   if (it == data_->items.end()) return nullptr;  // no write: a shared heap stays shared
@@ -48,7 +48,7 @@ std::shared_ptr<QueuedPodInfo> PodHeap::Pop() {
   // order_of to build its key.
   Data& d = Mutable();
   const auto first = d.order.begin();
-  return Take(d, d.items.find(first->item->key), first);
+  return Take(d, d.items.find(first->item->hashed_key()), first);
 }
 
 std::shared_ptr<QueuedPodInfo> PodHeap::Take(Data& d, Items::iterator it,

@@ -56,10 +56,10 @@ class PodHeap {
   // Adds `p`, replacing an item with the same key.
   void AddOrUpdate(std::shared_ptr<QueuedPodInfo> p);
   // The item with `key`, or null.
-  QueuedPodInfo* Get(std::string_view key) const;
-  bool Has(std::string_view key) const { return Get(key) != nullptr; }
+  QueuedPodInfo* Get(const HashedKey& key) const;
+  bool Has(const HashedKey& key) const { return Get(key) != nullptr; }
   // Removes and returns the item with `key`, or null.
-  std::shared_ptr<QueuedPodInfo> Delete(std::string_view key);
+  std::shared_ptr<QueuedPodInfo> Delete(const HashedKey& key);
   // The first item in order, or null.
   QueuedPodInfo* Peek() const {
     return data_->order.empty() ? nullptr : data_->order.begin()->item;
@@ -82,7 +82,7 @@ class PodHeap {
       return item->key < o.item->key;
     }
   };
-  using Items = std::unordered_map<std::string_view, std::shared_ptr<QueuedPodInfo>, StringHash,
+  using Items = std::unordered_map<HashedKey, std::shared_ptr<QueuedPodInfo>, StringHash,
                                    std::equal_to<>>;
   struct Data {
     Data() = default;  // for Unshare's null case, which never arises: data_ is set
@@ -91,7 +91,8 @@ class PodHeap {
     // Looked up by key several times per queue operation; never iterated
     // in an order that matters (order is). A key views its item's own
     // (which never changes, and lives as long as the entry holds the
-    // item): no string copied per insertion.
+    // item) with its hash (QueuedPodInfo::key_hash): no string copied and
+    // nothing hashed per insertion.
     Items items;
     std::set<Entry> order;
   };

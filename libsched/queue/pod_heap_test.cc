@@ -33,6 +33,7 @@ PodHeap::OrderKey TestOrder(const QueuedPodInfo& p) {
 std::shared_ptr<QueuedPodInfo> New(const Item& i) {
   auto p = std::make_shared<QueuedPodInfo>();
   p->key = i.key;
+  p->key_hash = StringHash{}(p->key);
   p->attempts = i.attempts;
   p->unschedulable_count = i.unschedulable_count;
   return p;
@@ -64,14 +65,14 @@ TEST(PodHeapTest, Order) {
     // Deleting the middle one and popping the rest keeps the order.
     std::vector<std::string> rest = c.want;
     if (rest.size() > 2) {
-      ASSERT_NE(h.Delete(rest[1]), nullptr);
+      ASSERT_NE(h.Delete(HashedKey(rest[1])), nullptr);
       rest.erase(rest.begin() + 1);
     }
-    EXPECT_EQ(h.Delete("absent"), nullptr);
+    EXPECT_EQ(h.Delete(HashedKey("absent")), nullptr);
     std::vector<std::string> popped;
     while (auto p = h.Pop()) popped.push_back(p->key);
     EXPECT_EQ(popped, rest);
-    EXPECT_EQ(h.Get(c.want.front()), nullptr);
+    EXPECT_EQ(h.Get(HashedKey(c.want.front())), nullptr);
   }
 }
 
@@ -79,12 +80,36 @@ TEST(PodHeapTest, Order) {
 TEST(PodHeapTest, UpdateMovesAnItem) {
   PodHeap h(TestOrder);
   for (const Item& i : {Item{"a", 1, 0}, Item{"b", 2, 0}, Item{"c", 3, 0}}) h.AddOrUpdate(New(i));
-  std::shared_ptr<QueuedPodInfo> a = h.Delete("a");
+  std::shared_ptr<QueuedPodInfo> a = h.Delete(HashedKey("a"));
   a->attempts = 9;
   h.AddOrUpdate(std::move(a));
   EXPECT_EQ(Keys(h), (std::vector<std::string>{"b", "c", "a"}));
-  ASSERT_NE(h.Get("a"), nullptr);
-  EXPECT_EQ(h.Get("a")->attempts, 9);
+  ASSERT_NE(h.Get(HashedKey("a")), nullptr);
+  EXPECT_EQ(h.Get(HashedKey("a"))->attempts, 9);
+}
+
+// Items go in under their kept hash (QueuedPodInfo::key_hash) and are
+// found by keys hashed afresh, however many rehashes the insertions made;
+// after each deletion and pop too.
+TEST(PodHeapTest, KeptHashesFindItemsAfterRehashes) {
+  for (const int n : {1, 2, 13, 1000}) {
+    SCOPED_TRACE(n);
+    PodHeap h(TestOrder);
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; ++i) {
+      keys.push_back("ns/pod-" + std::to_string(i));
+      h.AddOrUpdate(New(Item{keys.back(), i, 0}));
+    }
+    for (const std::string& k : keys) {
+      const QueuedPodInfo* p = h.Get(HashedKey(k));
+      ASSERT_NE(p, nullptr) << k;
+      EXPECT_EQ(p->key, k);
+    }
+    for (int i = 0; i < n; i += 2) ASSERT_NE(h.Delete(HashedKey(keys[i])), nullptr) << keys[i];
+    for (int i = 0; i < n; ++i) EXPECT_EQ(h.Has(HashedKey(keys[i])), i % 2 == 1) << keys[i];
+    while (auto p = h.Pop()) EXPECT_FALSE(h.Has(HashedKey(p->key))) << p->key;
+    EXPECT_EQ(h.Len(), 0u);
+  }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "libsched/framework/cluster_event.h"
 #include "libsched/model/pod.h"
+#include "libsched/model/string_hash.h"
 #include "libsched/queue/clock.h"
 #include "libsched/state/cluster_state.h"  // PodKey: "namespace/name", the queue's key too
 
@@ -21,6 +22,9 @@ namespace sched {
 struct QueuedPodInfo {
   std::shared_ptr<const Pod> pod;
   std::string key;  // PodKey(*pod)
+  // StringHash of key, set with it: the queue's maps find the pod by
+  // hashed_key() without hashing the key again.
+  size_t key_hash = 0;
   // When the pod was added to the queue, or re-added after a failed attempt;
   // ties in priority pop the older first.
   Time timestamp{};
@@ -42,6 +46,7 @@ struct QueuedPodInfo {
   uint64_t owner = 0;
 
   bool Gated() const { return !gating_plugin.empty(); }
+  HashedKey hashed_key() const { return {key, key_hash}; }
 };
 
 }  // namespace sched

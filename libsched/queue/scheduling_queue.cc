@@ -78,9 +78,11 @@ std::shared_ptr<QueuedPodInfo>& PriorityQueue::OwnUnschedulable(std::string_view
 }
 
 std::shared_ptr<QueuedPodInfo> PriorityQueue::NewQueuedPodInfo(std::shared_ptr<const Pod> pod,
-                                                               std::string key) const {
+                                                               std::string key,
+                                                               size_t key_hash) const {
   auto p = std::make_shared<QueuedPodInfo>();
   p->key = std::move(key);
+  p->key_hash = key_hash;
   p->pod = std::move(pod);
   p->timestamp = clock_.Now();
   p->owner = owner_;
@@ -186,7 +188,7 @@ std::string_view PriorityQueue::MoveToActiveQ(std::shared_ptr<QueuedPodInfo> p,
     return kUnschedulableQ;
   }
   EraseUnschedulable(p->key);
-  backoff_q_.Delete(p->key);
+  backoff_q_.Delete(p->hashed_key());
   const bool new_or_updated = event == events::kUnscheduledPodAdd.Label() ||
                               event == events::kUnscheduledPodUpdate.Label();
   if (new_or_updated) nominator_.AddNominatedPod(p->pod);
@@ -228,33 +230,36 @@ void PriorityQueue::EraseUnschedulable(std::string_view key) {
 }
 
 void PriorityQueue::Add(std::shared_ptr<const Pod> pod, std::string key) {
-  // The key serves the lookups, then the new pod's QueuedPodInfo (built
-  // only for a pod not known already: an update needs none).
+  // The key, hashed once, serves the lookups, then the new pod's
+  // QueuedPodInfo (built only for a pod not known already: an update needs
+  // none).
+  const HashedKey hashed(key);
   std::shared_ptr<const Pod> known;
-  if (const QueuedPodInfo* p = active_q_.Get(key)) known = p->pod;
-  if (const QueuedPodInfo* p = backoff_q_.Get(key)) known = p->pod;
+  if (const QueuedPodInfo* p = active_q_.Get(hashed)) known = p->pod;
+  if (const QueuedPodInfo* p = backoff_q_.Get(hashed)) known = p->pod;
   if (auto it = unschedulable_pods_->find(key); it != unschedulable_pods_->end()) {
     known = it->second->pod;
   }
-  if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
+  if (auto it = in_flight_pods_.find(hashed); it != in_flight_pods_.end()) {
     known = std::get<InFlightPod>(*it->second).pod;
   }
   if (known != nullptr) {
     Update(*known, std::move(pod));
     return;
   }
-  MoveToActiveQ(NewQueuedPodInfo(std::move(pod), std::move(key)),
+  MoveToActiveQ(NewQueuedPodInfo(std::move(pod), std::move(key), hashed.hash),
                 events::kUnscheduledPodAdd.Label());
 }
 
 void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_pod) {
   std::string key = PodKey(*new_pod);
+  const HashedKey hashed(key);
   const std::vector<ClusterEvent> changes = PodSchedulingPropertiesChange(*new_pod, old_pod);
   const EventObject old_obj = std::make_shared<const Pod>(old_pod);
   const EventObject new_obj = new_pod;
 
   // In flight: record the update; it is replayed if the pod comes back.
-  if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
+  if (auto it = in_flight_pods_.find(hashed); it != in_flight_pods_.end()) {
     std::shared_ptr<const Pod>& newest = std::get<InFlightPod>(*it->second).pod;
     undo::Save(&undo_, newest);
     newest = new_pod;
@@ -263,7 +268,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     }
     return;
   }
-  if (auto p = active_q_.Delete(key)) {
+  if (auto p = active_q_.Delete(hashed)) {
     Own(p);
     undo::SaveMember<&QueuedPodInfo::pod>(&undo_, p);
     p->pod = new_pod;
@@ -271,7 +276,7 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     nominator_.UpdateNominatedPod(old_pod, std::move(new_pod));
     return;
   }
-  if (auto p = backoff_q_.Delete(key)) {
+  if (auto p = backoff_q_.Delete(hashed)) {
     Own(p);
     undo::SaveMember<&QueuedPodInfo::pod>(&undo_, p);
     p->pod = new_pod;
@@ -294,17 +299,18 @@ void PriorityQueue::Update(const Pod& old_pod, std::shared_ptr<const Pod> new_po
     }
     return;
   }
-  MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod), std::move(key)),
+  MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod), std::move(key), hashed.hash),
                 events::kUnscheduledPodUpdate.Label());
 }
 
 void PriorityQueue::Delete(const Pod& pod) {
   const std::string key = PodKey(pod);
+  const HashedKey hashed(key);
   nominator_.DeleteNominatedPodIfExists(pod);
-  active_q_.Delete(key);
-  backoff_q_.Delete(key);
+  active_q_.Delete(hashed);
+  backoff_q_.Delete(hashed);
   EraseUnschedulable(key);
-  if (auto it = in_flight_pods_.find(key); it != in_flight_pods_.end()) {
+  if (auto it = in_flight_pods_.find(hashed); it != in_flight_pods_.end()) {
     bool& deleted = std::get<InFlightPod>(*it->second).deleted;
     undo::Save(&undo_, deleted);
     deleted = true;
@@ -329,8 +335,8 @@ std::shared_ptr<QueuedPodInfo> PriorityQueue::Pop() {
   return p;
 }
 
-void PriorityQueue::Done(std::string_view key) {
-  auto it = in_flight_pods_.find(key);
+void PriorityQueue::Done(const QueuedPodInfo& p) {
+  auto it = in_flight_pods_.find(p.hashed_key());
   if (it == in_flight_pods_.end()) return;
   undo::ListErase(&undo_, in_flight_, it->second);
   undo::Erase(&undo_, in_flight_pods_, it);
@@ -344,18 +350,18 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
   const std::string key = p->key;
   std::string_view present;
   if (unschedulable_pods_->contains(key)) present = "unschedulable";
-  if (backoff_q_.Has(key)) present = "backoff";
-  if (active_q_.Has(key)) present = "active";
+  if (backoff_q_.Has(p->hashed_key())) present = "backoff";
+  if (active_q_.Has(p->hashed_key())) present = "active";
   if (!present.empty()) {
-    Done(p->key);
+    Done(*p);
     return Status::Error("Pod " + key + " is already present in the " + std::string(present) +
                          " queue");
   }
-  auto marker = in_flight_pods_.find(key);
+  auto marker = in_flight_pods_.find(p->hashed_key());
   if (marker != in_flight_pods_.end()) {
     const InFlightPod& f = std::get<InFlightPod>(*marker->second);
     if (f.deleted) {  // gone while it was being scheduled
-      Done(p->key);
+      Done(*p);
       return Status();
     }
   }
@@ -385,7 +391,7 @@ Status PriorityQueue::AddUnschedulableIfNotPresent(std::shared_ptr<QueuedPodInfo
   if (!p->unschedulable_plugins.empty() && marker != in_flight_pods_.end()) {
     s = SchedulingHintForInFlightPod(*p, marker->second);
   }
-  Done(p->key);
+  Done(*p);
   Requeue(std::move(p), s, events::kScheduleAttemptFailure);
   return Status();
 }

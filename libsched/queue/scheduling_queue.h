@@ -165,9 +165,9 @@ class PriorityQueue final : public PodNominator {
   // the pod's attempts. The caller must hand it back through
   // AddUnschedulableIfNotPresent or call Done.
   std::shared_ptr<QueuedPodInfo> Pop();
-  // The cycle of the pod with `key` (PodKey) is over (bound, or assumed):
-  // stop recording events for it. No-op for a pod not in flight.
-  void Done(std::string_view key);
+  // The cycle of `p` (popped) is over (bound, or assumed): stop recording
+  // events for it. No-op for a pod not in flight.
+  void Done(const QueuedPodInfo& p);
   // A popped pod failed: p->unschedulable_plugins holds the plugins that
   // rejected it (empty for an Error). Events received while it was in
   // flight decide: one that its plugins' hints accept sends it to backoffQ
@@ -239,9 +239,9 @@ class PriorityQueue final : public PodNominator {
   };
   using InFlightEntry = std::variant<InFlightPod, InFlightEvent>;
 
-  // REQUIRES: key == PodKey(*pod).
+  // REQUIRES: key == PodKey(*pod), key_hash its StringHash.
   std::shared_ptr<QueuedPodInfo> NewQueuedPodInfo(std::shared_ptr<const Pod> pod,
-                                                  std::string key) const;
+                                                  std::string key, size_t key_hash) const;
   // Makes `p` (not in a container) this queue's own to write: a copy when
   // another queue may share it (ForkFrom).
   void Own(std::shared_ptr<QueuedPodInfo>& p) const;
@@ -283,7 +283,7 @@ class PriorityQueue final : public PodNominator {
   std::list<InFlightEntry> in_flight_;  // pods and events, in arrival order
   using InFlightPods = std::unordered_map<std::string, std::list<InFlightEntry>::iterator,
                                           StringHash, std::equal_to<>>;
-  InFlightPods in_flight_pods_;  // by key
+  InFlightPods in_flight_pods_;  // by key; looked up by HashedKey too
   Nominator nominator_;
   int64_t scheduling_cycle_ = 0;
 };

@@ -102,7 +102,7 @@ class QueueTest : public ::testing::Test {
     std::vector<std::string> out;
     while (auto p = q_->Pop()) {
       out.push_back(p->pod->name);
-      q_->Done(p->key);
+      q_->Done(*p);
     }
     return out;
   }
@@ -170,7 +170,7 @@ TEST_F(QueueTest, RollbackRestoresEveryFieldOfAPoppedPod) {
           p->unschedulable_plugins = {c.plugins.begin(), c.plugins.end()};
           ASSERT_TRUE(q_->AddUnschedulableIfNotPresent(std::move(p)).IsSuccess()) << c.name;
         } else {
-          q_->Done(p->key);
+          q_->Done(*p);
         }
         ASSERT_NE(Fields(*q_), before) << c.name;
       }
@@ -379,7 +379,7 @@ TEST_F(QueueTest, EventsBeforePopOrAfterDoneAreNotReplayed) {
   q_->Add(P("other", -1));
   auto p = q_->Pop();
   auto other = q_->Pop();
-  q_->Done(other->key);
+  q_->Done(*other);
   q_->MoveAllToActiveOrBackoffQueue(kNodeLabel, {}, N("n"));  // during p's cycle
   p->unschedulable_plugins = {"barPlugin"};
   ASSERT_TRUE(q_->AddUnschedulableIfNotPresent(std::move(p)).IsSuccess());
@@ -397,7 +397,7 @@ TEST_F(QueueTest, EventsBeforePopOrAfterDoneAreNotReplayed) {
   qq->unschedulable_plugins = {"barPlugin"};
   ASSERT_TRUE(q_->AddUnschedulableIfNotPresent(std::move(qq)).IsSuccess());
   EXPECT_EQ(Where("q"), "Unschedulable");
-  q_->Done(r->key);
+  q_->Done(*r);
   EXPECT_EQ(q_->NumInFlight(), 0u);
 }
 
@@ -435,7 +435,7 @@ TEST_F(QueueTest, AddUnschedulableOfAQueuedPodIsAnError) {
   auto p = q_->Pop();
   q_->Add(P("p"));  // re-added while in flight: an update of the in-flight pod
   EXPECT_EQ(Where("p"), "InFlight");
-  q_->Done(p->key);
+  q_->Done(*p);
   q_->Add(P("p"));
   EXPECT_EQ(Where("p"), "Active");
   const Status s = q_->AddUnschedulableIfNotPresent(std::move(p));

@@ -830,7 +830,8 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     fw.set_nominated_pods_by_node(&nominated_by_node_);
     pod_key_ = NominatedKey::Of(pod);
   }
-  r.cycle_state = std::make_shared<CycleState>(profile_.num_slots());
+  r.cycle_state = spare_cycle_state_ != nullptr ? std::move(spare_cycle_state_)
+                                                : std::make_shared<CycleState>(profile_.num_slots());
   CycleState& cs = *r.cycle_state;
   PreFilterResult restriction;
   if (!RunPreFilters(cs, pod, state, r, &restriction)) {
@@ -887,28 +888,46 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
   const bool memo = MemoApplies(cls, pod, nominations);
   if (memo && ReplayFailureMemo(fw, *cls, pod, state, r)) return r;
 
-  std::vector<const NodeInfo*> feasible;
   int64_t to_find = NumFeasibleNodesToFind(static_cast<int64_t>(nodes.size()));
   // Without Score plugins upstream stops at the first feasible node.
   if (profile_.score().empty()) to_find = std::min<int64_t>(to_find, 1);
+  feasible_.clear();
   FilterNodes(fw, cs, pod, nominations, cls, nodes, all_nodes.size(), nominated_failed, to_find,
-              &feasible, r);
+              &feasible_, r);
   if (r.error) return r;
 
-  if (feasible.empty()) {
+  if (feasible_.empty()) {
     const bool rejected = RunPostFilters(fw, cs, pod, r);
     r.message = FitErrorMessage(r);
     if (memo && rejected) MemoizeFailure(*cls, pod, state, r);
     return r;
   }
-  if (feasible.size() == 1) {
-    r.node = feasible[0]->node()->name;
+  if (feasible_.size() == 1) {
+    r.node = feasible_[0]->node()->name;
     return r;
   }
-  Prioritize(cs, pod, state, std::move(feasible), cls, detail, r);
+  r.total_scores = std::move(spare_totals_);
+  Prioritize(cs, pod, state, std::exchange(feasible_, std::move(spare_nodes_)), cls, detail, r);
   if (r.error) return r;
   r.node = SelectHost(r)->node()->name;
   return r;
+}
+
+void Scheduler::Recycle(ScheduleResult&& r) noexcept {
+  // Only larger storage replaces the spare: a cycle that scored nothing
+  // brings none.
+  if (r.scored_nodes.capacity() > spare_nodes_.capacity()) {
+    spare_nodes_ = std::move(r.scored_nodes);
+    spare_nodes_.clear();
+  }
+  if (r.total_scores.capacity() > spare_totals_.capacity()) {
+    spare_totals_ = std::move(r.total_scores);
+    spare_totals_.clear();
+  }
+  if (r.cycle_state != nullptr && r.cycle_state.use_count() == 1) {
+    r.cycle_state->Clear();
+    spare_cycle_state_ = std::move(r.cycle_state);
+  }
 }
 
 std::string FitErrorMessage(const ScheduleResult& r) {

@@ -154,8 +154,13 @@ class Scheduler {
   // will reach again with other contents.
   void Rewind(const Mt19937_64& rng, size_t next_start_node_index) {
     rng_ = rng;
-    next_start_node_index_ = next_start_node_index;
-    if (ecache_) ecache_->Clear();
+    Rewound(next_start_node_index);
+  }
+  // The same with the random source marked (Mt19937_64::Save), as a call
+  // marks it on its way in.
+  void Rewind(const Mt19937_64::Mark& rng, size_t next_start_node_index) {
+    rng_.Restore(rng);
+    Rewound(next_start_node_index);
   }
 
   // Turns the equivalence-class cache (libsched/ecache) on or off; off
@@ -174,6 +179,11 @@ class Scheduler {
   ScheduleResult Schedule(const Pod& pod, const ClusterState& state,
                           const PodNominator* nominator = nullptr,
                           ScoreDetail detail = ScoreDetail::kPerPlugin);
+  // Takes back a result of Schedule its caller is done with, so that the
+  // next cycles reuse its storage instead of allocating their own: the
+  // scored nodes' and the totals' vectors (KBs at thousands of nodes) and
+  // the CycleState, when nothing else holds it. Changes no result.
+  void Recycle(ScheduleResult&& r) noexcept;
 
   // Explains `pod` against every node (explain.h): the cycle's verdict and
   // each Filter plugin's on every node, the raw, normalized and weighted
@@ -212,6 +222,11 @@ class Scheduler {
   uint64_t PodClass(const Pod& pod) const;
 
  private:
+  // Rewind's rest, once rng_ is back.
+  void Rewound(size_t next_start_node_index) {
+    next_start_node_index_ = next_start_node_index;
+    if (ecache_) ecache_->Clear();
+  }
   // numFeasibleNodesToFind (schedule_one.go): every node below 100 nodes;
   // else num_all_nodes * percentage / 100 but at least 100, where the
   // percentage is the profile's percentageOfNodesToScore or, when 0
@@ -384,6 +399,15 @@ class Scheduler {
   std::vector<Status> filter_statuses_;
   // FilterNodesCached's feasible nodes as found; kept across cycles.
   std::vector<const NodeInfo*> filter_found_;
+  // Schedule's feasible nodes; kept across cycles. A cycle that scores them
+  // hands them to its result and takes spare_nodes_ in their place.
+  std::vector<const NodeInfo*> feasible_;
+  // Storage of results given back (Recycle), empty: the next scoring
+  // cycle's feasible_ (spare_nodes_) and r.total_scores, and the next
+  // cycle's CycleState (cleared).
+  std::vector<const NodeInfo*> spare_nodes_;
+  std::vector<int64_t> spare_totals_;
+  std::shared_ptr<CycleState> spare_cycle_state_;
   // ScoreNodes' Score plugins not skipped, with weights, and each one's
   // index in profile_.score() (a cache row's column); kept across cycles.
   std::vector<std::pair<const ScorePlugin*, int64_t>> score_plugins_;

@@ -71,6 +71,43 @@ class FakeScore : public ScorePlugin {
   std::map<std::string, int64_t> scores_;
 };
 
+// Skips its Filter for pods labeled skip-filter (else rejects n0, or every
+// node but n1 for pods labeled one-node) and its Score for pods labeled
+// skip-score (else scores n<i> 10 * i): what a cycle leaves in its
+// CycleState and scratch differs from pod to pod.
+class SkippingPlugin : public PreFilterPlugin,
+                       public FilterPlugin,
+                       public PreScorePlugin,
+                       public ScorePlugin {
+ public:
+  explicit SkippingPlugin(Interner& in)
+      : skip_filter_(in.Pin("skip-filter")),
+        skip_score_(in.Pin("skip-score")),
+        one_node_(in.Pin("one-node")) {}
+  std::string_view Name() const override { return "Skipping"; }
+  Status PreFilter(CycleState&, const Pod& pod, const ClusterState&,
+                   PreFilterResult*) const override {
+    return pod.labels.Has(skip_filter_) ? Status(Code::kSkip) : Status();
+  }
+  Status Filter(const CycleState&, const Pod& pod, const NodeInfo& n) const override {
+    const bool fits = pod.labels.Has(one_node_) ? n.node()->name == "n1" : n.node()->name != "n0";
+    return fits ? Status() : Status(Code::kUnschedulable, "rejected");
+  }
+  Status PreScore(CycleState&, const Pod& pod, std::span<const NodeInfo* const>,
+                  const ClusterState&) const override {
+    return pod.labels.Has(skip_score_) ? Status(Code::kSkip) : Status();
+  }
+  Status Score(const CycleState&, const Pod&, const NodeInfo& n, int64_t* s) const override {
+    *s = 10 * std::stoi(n.node()->name.substr(1));
+    return Status();
+  }
+
+ private:
+  Atom skip_filter_;
+  Atom skip_score_;
+  Atom one_node_;
+};
+
 class SchedulerTest : public ::testing::Test {
  protected:
   void AddNodes(int n, const std::string& prefix = "n") {
@@ -356,6 +393,44 @@ TEST_F(SchedulerTest, AdaptivePercentageAndRotatingStartIndex) {
           EXPECT_EQ(first.count(node), 0u) << c.nodes;
         }
       }
+    }
+  }
+}
+
+TEST_F(SchedulerTest, RecycledResultsScheduleAsNewOnes) {
+  // Each sequence of pods through a scheduler that recycles every result
+  // and through one that does not: the same cycles, whatever the last
+  // cycle left in the recycled CycleState and vectors.
+  AddNodes(5);
+  const std::vector<std::vector<std::string>> cases = {
+      {"", "skip-filter", ""},
+      {"skip-score", "", "skip-score"},
+      {"skip-filter", "skip-score", "skip-filter"},
+      {"", "", "skip-score", "skip-filter", ""},
+      {"one-node", "", "one-node", "skip-score"},
+  };
+  auto profile = [this] {
+    Profile p("x");
+    p.Add(std::make_unique<SkippingPlugin>(state_.interner()));
+    return p;
+  };
+  for (const auto& labels : cases) {
+    Scheduler recycling(profile(), 3), plain(profile(), 3);
+    for (size_t i = 0; i < labels.size(); ++i) {
+      PodBuilder b(state_.interner(), "p" + std::to_string(i));
+      if (!labels[i].empty()) b.Label(labels[i], "");
+      const auto pod = b.Build();
+      ScheduleResult got = recycling.Schedule(*pod, state_);
+      const ScheduleResult want = plain.Schedule(*pod, state_);
+      const std::string where = "pod " + std::to_string(i) + " " + labels[i];
+      const int64_t feasible = labels[i] == "one-node" ? 1 : labels[i] == "skip-filter" ? 5 : 4;
+      EXPECT_EQ(got.feasible_nodes, feasible) << where;
+      EXPECT_EQ(got.node, want.node) << where;
+      EXPECT_EQ(got.message, want.message) << where;
+      EXPECT_EQ(got.feasible_nodes, want.feasible_nodes) << where;
+      EXPECT_EQ(got.scored_nodes, want.scored_nodes) << where;
+      EXPECT_EQ(got.total_scores, want.total_scores) << where;
+      recycling.Recycle(std::move(got));
     }
   }
 }

@@ -209,7 +209,9 @@ void Sweep(const CallFn& call, const SceneFn& scene = Base) {
     }
   }
   std::printf("swept %ld allocations (stride %ld), %ld broken\n", swept, Stride(), failures);
-  EXPECT_GT(swept * Stride(), 50);  // the call allocated, and the sweep reached it
+  // The call allocated, and the sweep reached it (a run of the base scene
+  // makes about 50 allocations, its cycles reusing their results' storage).
+  EXPECT_GT(swept * Stride(), 20);
   EXPECT_EQ(failures, 0);
 }
 
