@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "libsched/state/node_index_room.h"
+#include "libsched/state/room_after_erase.h"
 
 namespace sched {
 
@@ -140,6 +141,7 @@ void ClusterState::DropNodeInfoIfEmpty(const std::string& node_name) {
   auto& shard = infos_.MutableShard(node_name, log());
   // Kept by the log until the Batch commits: pointers to it stay valid.
   undo::Erase(log(), shard, shard.find(node_name));
+  undo::Shrink(log(), shard);
 }
 
 void ClusterState::FreeNodeIndex(uint32_t index) {
@@ -221,14 +223,10 @@ void ClusterState::SaveSnapshotOrder() {
   if (snapshot_order_saved_) return;
   // No node came or went since the snapshot, so node_index_list_ is its
   // order: shared, not copied (a rebuild replaces the list, never writes
-  // into it).
+  // into it). What changed since is empty (SnapshotTaken).
   undo::Save(log(), snapshot_order_);
-  undo::Save(log(), snapshot_freed_);
-  undo::Save(log(), nodes_since_snapshot_);
   undo::Save(log(), snapshot_order_saved_);
   snapshot_order_ = node_index_list_;
-  snapshot_freed_ = {};
-  nodes_since_snapshot_ = {};
   snapshot_order_saved_ = true;
 }
 
@@ -244,7 +242,17 @@ void ClusterState::NodeCameOrWent(const std::string& name, int delta) {
 }
 
 void ClusterState::SnapshotTaken() {
+  if (!snapshot_order_saved_) return;
+  // The old order and what changed since served the old snapshot only:
+  // given back now (after a scale-down, the names of every node removed),
+  // not kept until the next node comes or goes.
+  undo::Save(log(), snapshot_order_);
+  undo::Save(log(), snapshot_freed_);
+  undo::Save(log(), nodes_since_snapshot_);
   undo::Save(log(), snapshot_order_saved_);
+  snapshot_order_ = {};
+  snapshot_freed_ = {};
+  nodes_since_snapshot_ = {};
   snapshot_order_saved_ = false;
 }
 
@@ -431,6 +439,7 @@ bool ClusterState::RemovePod(std::string_view key) {
   if (HasAffinityTerms(pod)) affinity_terms_.Mutable(log()).Remove(pod, info.node(), log());
   CountPVCRefs(pod, -1);
   undo::Erase(log(), shard, it);
+  undo::Shrink(log(), shard);
   DropNodeInfoIfEmpty(node_name);
   return true;
 }

@@ -254,8 +254,9 @@ class ClusterState {
   // the tree only then: updateAllLists).
   const std::vector<const NodeInfo*>& NodeList() const { return *node_list_; }
   // A scheduling cycle took its snapshot of NodeList() (upstream's
-  // UpdateSnapshot at the start of each cycle). O(1); undone with its
-  // Batch; outside a Batch it records nothing and cannot fail.
+  // UpdateSnapshot at the start of each cycle). O(1), but for giving back
+  // the names of the nodes that came or went since the last one; undone
+  // with its Batch; outside a Batch it records nothing and cannot fail.
   void SnapshotTaken();
   // NodeInfo::index() of each NodeList() entry, in the same order: a
   // per-node walk over flat arrays that need not touch the NodeInfos.
@@ -418,7 +419,7 @@ class ClusterState {
   bool in_batch_ = false;
   bool node_list_stale_ = false;
   // Valid while snapshot_order_saved_ (a node was added or removed since
-  // the last snapshot): the NodeInfo::index() of the nodes in that
+  // the last snapshot), empty otherwise: the NodeInfo::index() of the nodes in that
   // snapshot's walk order (node_index_list_ then, shared); the node names
   // of indexes freed since (another node may hold them now); and the
   // names added (+1) or removed (-1) since, each once (a second change

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "libsched/model/string_hash.h"
+#include "libsched/state/room_after_erase.h"
 
 namespace sched {
 namespace cow_test {
@@ -165,6 +167,68 @@ TEST(CowMapTest, UnshareAllLeavesNothingShared) {
   b.UnshareAll([&](int& v) { v += ++values; });
   EXPECT_EQ(values, 5);
   for (const char* k : {"a", "b", "c", "d", "e"}) EXPECT_EQ(*a.Find(k), 1) << k;
+}
+
+// A shard that lost most of its entries moves them into fewer buckets
+// (room_after_erase.h), undoably, and never in a copy that shares it.
+TEST(CowMapTest, AShardThatLostMostEntriesGivesBackItsBuckets) {
+  struct Case {
+    const char* name;
+    int entries;       // k0, k1, ... put in the one shard
+    int kept;          // then all but the first `kept` erased
+    bool rolled_back;  // the erases in a unit that rolls back
+    bool copied;       // a copy made before the erases
+    bool falls;        // the shard's bucket count falls
+  };
+  const Case cases[] = {
+      {"a few entries keep their buckets", 12, 0, false, false, false},
+      {"half erased: the buckets stay", 1000, 500, false, false, false},
+      {"most erased: the buckets fall", 1000, 10, false, false, true},
+      {"all erased", 1000, 0, false, false, true},
+      {"a rollback puts the old buckets and entries back", 1000, 10, true, false, true},
+      {"a copy sharing the shard keeps its buckets", 1000, 10, false, true, true},
+      {"a copy, then a rollback", 1000, 3, true, true, true},
+  };
+  using One = CowMap<std::string, int, 1>;
+  auto dump = [](const One& m) {
+    std::map<std::string, int> out;
+    m.ForEach([&](const std::string& k, int v) { out.emplace(k, v); });
+    return out;
+  };
+  auto key = [](int i) { return "k" + std::to_string(i); };
+  for (const Case& c : cases) {
+    One m;
+    std::map<std::string, const int*> at;  // where each entry lives
+    for (int i = 0; i < c.entries; ++i) {
+      undo::TryEmplace(nullptr, m.MutableShard(key(i), nullptr), key(i), i);
+      at[key(i)] = m.Find(key(i));
+    }
+    const size_t buckets = m.MutableShard("", nullptr).bucket_count();
+    const std::map<std::string, int> all = dump(m);
+    std::unique_ptr<One> copy = c.copied ? std::make_unique<One>(m) : nullptr;
+    UndoLog log;
+    if (c.rolled_back) log.Begin();
+    for (int i = c.kept; i < c.entries; ++i) {
+      auto& shard = m.MutableShard(key(i), &log);
+      undo::Erase(&log, shard, shard.find(key(i)));
+      undo::Shrink(&log, shard);
+    }
+    const size_t after = m.MutableShard("", &log).bucket_count();
+    EXPECT_EQ(after < buckets, c.falls) << c.name << ": " << buckets << " -> " << after;
+    EXPECT_FALSE(FarAboveSize(after, static_cast<size_t>(c.kept))) << c.name;
+    EXPECT_EQ(m.size(), static_cast<size_t>(c.kept)) << c.name;
+    // The entries kept were moved, not copied (a shared shard's were).
+    for (int i = 0; i < c.kept && !c.copied; ++i) EXPECT_EQ(m.Find(key(i)), at[key(i)]) << c.name;
+    if (copy != nullptr) {  // its own shard now: no clone
+      EXPECT_EQ(copy->MutableShard("", nullptr).bucket_count(), buckets) << c.name;
+      EXPECT_EQ(dump(*copy), all) << c.name;
+    }
+    if (!c.rolled_back) continue;
+    log.Rollback();
+    EXPECT_EQ(dump(m), all) << c.name;
+    for (const auto& [k, p] : at) EXPECT_EQ(m.Find(k), p) << c.name << ": " << k << " moved";
+    EXPECT_EQ(m.MutableShard("", nullptr).bucket_count(), buckets) << c.name;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "libsched/state/room_after_erase.h"
+
 namespace sched {
 namespace {
 
@@ -57,11 +59,21 @@ bool NodeTree::Remove(const std::string& node, UndoLog* log) {
   --num_nodes_;
   if (nodes.empty()) {
     undo::Erase(log, tree_, it);
+    undo::Shrink(log, tree_);
     const auto z = std::find(zones_.begin(), zones_.end(), zone);
     undo::EraseAt(log, zones_, static_cast<size_t>(z - zones_.begin()));
+  } else {
+    undo::Shrink(log, nodes);
   }
   undo::Erase(log, of_, entry);  // last: `zone` is this entry's
+  undo::Shrink(log, of_);
   return true;
+}
+
+size_t NodeTree::room() const {
+  size_t n = of_.bucket_count() + tree_.bucket_count();
+  for (const auto& [zone, nodes] : tree_) n += nodes.capacity();
+  return n;
 }
 
 }  // namespace sched

@@ -42,6 +42,9 @@ class NodeTree {
   template <class Fn>
   void ForEachInOrder(Fn&& fn) const;
   size_t size() const { return num_nodes_; }
+  // The slots held (buckets of its maps, room of its lists): what a
+  // cluster that scaled down gives back. O(zones).
+  size_t room() const;
 
  private:
   struct Entry {

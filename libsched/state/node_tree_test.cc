@@ -93,6 +93,51 @@ TEST(NodeTreeTest, RollbackRestoresTheTree) {
   EXPECT_EQ(List(t), (std::vector<uint32_t>{1, 2, 5, 3, 4}));
 }
 
+// A tree that lost most of its nodes gives back the room of its maps and
+// zone lists (room_after_erase.h), undoably.
+TEST(NodeTreeTest, RemovingMostNodesGivesBackTheRoom) {
+  struct Case {
+    const char* name;
+    uint32_t nodes;    // n<i> in zone z<i % zones>, index i
+    uint32_t zones;
+    uint32_t kept;     // then removed from the last down to n<kept>
+    bool rolled_back;  // the removes in a unit that rolls back
+    bool falls;        // room() falls
+  };
+  const Case cases[] = {
+      {"a small tree keeps its room", 12, 1, 1, false, false},
+      {"half removed: the room stays", 1000, 3, 500, false, false},
+      {"most removed: the room falls", 1000, 3, 10, false, true},
+      {"emptied zones give back their buckets", 1000, 200, 20, false, true},
+      {"a rollback puts the room back", 1000, 3, 10, true, true},
+      {"a rollback of emptied zones", 1000, 200, 20, true, true},
+  };
+  for (const Case& c : cases) {
+    NodeTree t, fresh;
+    for (uint32_t i = 0; i < c.nodes; ++i) {
+      const std::string zone = "z" + std::to_string(i % c.zones);
+      t.Add(zone, "n" + std::to_string(i), i, nullptr);
+      if (i < c.kept) fresh.Add(zone, "n" + std::to_string(i), i, nullptr);
+    }
+    const size_t room = t.room();
+    const std::vector<uint32_t> all = List(t);
+    UndoLog log;
+    if (c.rolled_back) log.Begin();
+    for (uint32_t i = c.nodes; i-- > c.kept;) t.Remove("n" + std::to_string(i), &log);
+    EXPECT_EQ(t.room() < room, c.falls) << c.name << ": " << room << " -> " << t.room();
+    EXPECT_EQ(List(t), List(fresh)) << c.name;
+    EXPECT_EQ(t.size(), c.kept) << c.name;
+    if (!c.rolled_back) continue;
+    log.Rollback();
+    EXPECT_EQ(t.room(), room) << c.name;
+    EXPECT_EQ(List(t), all) << c.name;
+    for (uint32_t i = 0; i < c.nodes; ++i) {
+      ASSERT_NE(t.ZoneOf("n" + std::to_string(i)), nullptr) << c.name << ": n" << i;
+      EXPECT_EQ(*t.ZoneOf("n" + std::to_string(i)), "z" + std::to_string(i % c.zones)) << c.name;
+    }
+  }
+}
+
 TEST(NodeTreeTest, ZoneKeyPrefersBetaLabelsAndSeparatesWithNul) {
   Interner in;
   auto ga = testing::NodeBuilder(in, "n")

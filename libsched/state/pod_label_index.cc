@@ -5,6 +5,8 @@
 #include <iterator>
 #include <functional>
 
+#include "libsched/state/room_after_erase.h"
+
 namespace sched {
 
 size_t PodLabelIndex::KeyHash::operator()(const Key& k) const {
@@ -60,7 +62,10 @@ void PodLabelIndex::Remove(const Pod& pod, uint32_t node, UndoLog* log) {
   if (g.nodes.empty()) {
     undo::Erase(log, groups, it);
     BumpVersion(log);
+    return;
   }
+  undo::Shrink(log, g.position);
+  undo::Shrink(log, g.nodes);
 }
 
 void PodLabelIndex::CountPairs(const Pod& pod, std::span<const uint64_t> pairs, int64_t delta,

@@ -37,6 +37,49 @@ std::map<std::string, std::map<std::string, int64_t>> Dump(const ClusterState& s
   return out;
 }
 
+// A group that lost most of its nodes gives back the room of its node
+// list and positions (room_after_erase.h), undoably.
+TEST(PodLabelIndexTest, AGroupThatLostMostNodesGivesBackItsRoom) {
+  struct Case {
+    const char* name;
+    uint32_t nodes;    // a pod on each node 0, 1, ...
+    uint32_t kept;     // then removed from the last node down to `kept`
+    bool rolled_back;  // the removes in a unit that rolls back
+    bool falls;        // the group's room falls
+  };
+  const Case cases[] = {
+      {"a few nodes keep their room", 12, 1, false, false},
+      {"half gone: the room stays", 1000, 500, false, false},
+      {"most gone: the room falls", 1000, 10, false, true},
+      {"a rollback puts the room back", 1000, 10, true, true},
+  };
+  for (const Case& c : cases) {
+    Interner in;
+    const auto pod = PodBuilder(in, "p", "default").Label("app", "a").Build();
+    PodLabelIndex index;
+    for (uint32_t i = 0; i < c.nodes; ++i) index.Add(*pod, i);
+    auto group = [&]() -> const PodLabelIndex::Group& { return *index.groups().begin()->second; };
+    const size_t buckets = group().position.bucket_count();
+    const size_t room = group().nodes.capacity();
+    const std::vector<std::pair<uint32_t, int64_t>> all = group().nodes;
+    UndoLog log;
+    if (c.rolled_back) log.Begin();
+    for (uint32_t i = c.nodes; i-- > c.kept;) index.Remove(*pod, i, &log);
+    EXPECT_EQ(group().position.bucket_count() < buckets, c.falls) << c.name;
+    EXPECT_EQ(group().nodes.capacity() < room, c.falls) << c.name;
+    EXPECT_EQ(group().nodes, decltype(all)(all.begin(), all.begin() + c.kept)) << c.name;
+    for (uint32_t i = 0; i < c.nodes; ++i) {
+      EXPECT_EQ(group().CountOn(i), i < c.kept ? 1 : 0) << c.name;
+    }
+    if (!c.rolled_back) continue;
+    log.Rollback();
+    EXPECT_EQ(group().position.bucket_count(), buckets) << c.name;
+    EXPECT_EQ(group().nodes.capacity(), room) << c.name;
+    EXPECT_EQ(group().nodes, all) << c.name;
+    for (uint32_t i = 0; i < c.nodes; ++i) EXPECT_EQ(group().CountOn(i), 1) << c.name;
+  }
+}
+
 TEST(PodLabelIndexTest, GroupsFollowPodsAddedChangedAndRemoved) {
   ClusterState s;
   Interner& in = s.interner();

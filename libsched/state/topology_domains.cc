@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "libsched/state/node_index_room.h"
+#include "libsched/state/room_after_erase.h"
 
 namespace sched {
 namespace {
@@ -42,8 +43,6 @@ void TopologyDomains::Key::FreeDomain(uint32_t d, UndoLog* log) {
   if (!FarAboveNodeIndexBound(value_of_.size(), bound)) return;
   CutTo(log, value_of_, bound);
   CutTo(log, nodes_, bound);
-  // unordered_map never gives its buckets back: a copy sized for what is left.
-  undo::Replace(log, id_, std::unordered_map<Atom, uint32_t>(id_.begin(), id_.end()));
 }
 
 void TopologyDomains::AddNode(uint32_t node_index, const LabelSet& labels, UndoLog* log) {
@@ -80,6 +79,7 @@ void TopologyDomains::RemoveNode(uint32_t node_index, const LabelSet& labels, Un
     }
     if (--k.nodes_[d] > 0) continue;
     undo::Erase(log, k.id_, k.id_.find(value));
+    undo::Shrink(log, k.id_);
     k.FreeDomain(d, log);
   }
 }

@@ -15,7 +15,8 @@
 //    before the change, so a copy that fails changes nothing).
 // Rollback() runs the records newest first, so each finds its structure
 // exactly as the change left it (except capacities and bucket counts,
-// which only grew: nothing undone needs more room than it had). Records
+// which only grew, or shrank by a record that puts the old room back:
+// nothing undone needs more room than it had). Records
 // name vector elements by index, never by address, as a later push_back
 // may move them; map entries by address, which survives extract/insert.
 //
@@ -316,7 +317,8 @@ void Erase(UndoLog* log, M& m, typename M::iterator it) {
   }
   log->Reserve();
   // Put back where it was: an unordered container had room for it then
-  // and its buckets never shrink, so insert does not rehash.
+  // and its buckets shrink only undoably (room_after_erase.h), so insert
+  // does not rehash.
   log->Record([&m, node = m.extract(it)]() mutable noexcept { m.insert(std::move(node)); });
 }
 
