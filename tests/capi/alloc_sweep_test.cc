@@ -567,8 +567,19 @@ struct Story {
   SceneFn scene;
   std::string then;
   std::vector<std::string> run;    // per cycle: "pod node|-> nominated|-"
+  int replayed;                    // the run's cycles served by the failure memo
   std::vector<std::string> after;  // the same for the run after
 };
+
+// The cycles the failure memo served so far (sched_engine_stats).
+int Replayed(sched_engine* e) {
+  char* out = nullptr;
+  EXPECT_EQ(sched_engine_stats(e, &out, nullptr), SCHED_OK);
+  JsonDoc doc(cJSON_Parse(out));
+  sched_free(out);
+  return static_cast<int>(
+      testing::Get(testing::Get(doc.get(), "equivalenceCache"), "parked")->valuedouble);
+}
 
 std::vector<std::string> Outcomes(const CallResult& r) {
   std::vector<std::string> out;
@@ -588,18 +599,22 @@ std::vector<std::string> Outcomes(const CallResult& r) {
 TEST(AllocSweepTest, StoriesWithoutFailures) {
   std::vector<Story> stories = {
       {"preemption", [] { return PreemptionAfterScaleDown(false); }, DeleteVictims(false),
-       {"ns/pre-0 -> s0", "ns/pre-1 -> s1"}, {"ns/pre-0 s0", "ns/pre-1 s1"}},
+       {"ns/pre-0 -> s0", "ns/pre-1 -> s1"}, 0, {"ns/pre-0 s0", "ns/pre-1 s1"}},
       {"preemption with a PDB", [] { return PreemptionAfterScaleDown(true); },
-       DeleteVictims(true), {"ns/pre-0 -> s1", "ns/pre-1 -> s2"}, {"ns/pre-0 s1", "ns/pre-1 s2"}},
+       DeleteVictims(true), {"ns/pre-0 -> s1", "ns/pre-1 -> s2"}, 0,
+       {"ns/pre-0 s1", "ns/pre-1 s2"}},
       {"retrying",
        Retrying,
        kHugeNode,
        {"ns/mid-0 wide", "ns/mid-1 r0", "ns/big-0 -", "ns/big-1 -"},
+       1,
        {"ns/big-0 huge", "ns/big-1 huge"}},
   };
   for (const Story& story : stories) {
     const Scene s = story.scene();
+    const int replayed = Replayed(s.engine.get());
     EXPECT_EQ(Outcomes(CallRun(s.engine.get(), 0, 0)), story.run) << story.name;
+    EXPECT_EQ(Replayed(s.engine.get()) - replayed, story.replayed) << story.name;
     EXPECT_EQ(Outcomes(Collect(ApplyAndRun(story.then)(s.engine.get()))), story.after)
         << story.name;
   }
