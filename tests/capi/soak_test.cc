@@ -211,7 +211,8 @@ class Soak {
   void Apply(const std::vector<std::string>& events);
   void AddNode(std::vector<std::string>* events);
   // Its pods deleted first, as the API server's garbage collector does.
-  void RemoveNode(const std::string& name, std::vector<std::string>* events);
+  // `name` by value: callers pass a key of nodes_, which this erases.
+  void RemoveNode(std::string name, std::vector<std::string>* events);
   void AddPod(Size size, int priority, int round, std::vector<std::string>* events);
   // Runs the queue, binds the pods placed and deletes preemption's victims.
   void RunAndAct();
@@ -249,7 +250,7 @@ void Soak::AddNode(std::vector<std::string>* events) {
   events->push_back(EventJson("ADDED", NodeDoc(name, n)));
 }
 
-void Soak::RemoveNode(const std::string& name, std::vector<std::string>* events) {
+void Soak::RemoveNode(std::string name, std::vector<std::string>* events) {
   for (auto it = pods_.begin(); it != pods_.end();) {
     if (it->second.node != name) {
       ++it;
