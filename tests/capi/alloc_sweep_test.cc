@@ -333,17 +333,25 @@ void Warm(sched_engine* e) {
 }
 
 // kScaleNodes nodes s<i>, a pod bound to each, warmed.
+// `count` nodes <prefix><i>, each with a pod <pod_prefix><node> of `cpu`
+// bound to it: events, without the array's brackets.
+std::string NodesWithPods(const char* prefix, int count, const std::string& pod_prefix,
+                          const std::string& cpu) {
+  std::string events;
+  for (int i = 0; i < count; ++i) {
+    const std::string n = Name(prefix, i);
+    events += (i ? "," : "") + EventJson("ADDED", ScaleNode(n, i)) + "," +
+              EventJson("ADDED", PodJson(pod_prefix + n, cpu, n));
+  }
+  return events;
+}
+
 EnginePtr ScaleEngine() {
   sched_engine* e = nullptr;
   EXPECT_EQ(sched_engine_new(kDefaultConfig.data(), kDefaultConfig.size(), &e, nullptr), SCHED_OK);
   EnginePtr engine(e);
-  std::string events = "[";
-  for (int i = 0; i < kScaleNodes; ++i) {
-    const std::string n = Name("s", i);
-    events += (i ? "," : "") + EventJson("ADDED", ScaleNode(n, i)) + "," +
-              EventJson("ADDED", PodJson("on-" + n, "1", n));
-  }
-  EXPECT_EQ(CallApply(e, events + "]").status, SCHED_OK);
+  EXPECT_EQ(CallApply(e, "[" + NodesWithPods("s", kScaleNodes, "on-", "1") + "]").status,
+            SCHED_OK);
   Warm(e);
   return engine;
 }
@@ -526,12 +534,7 @@ Scene Retrying() {
   EXPECT_EQ(sched_engine_new(kDefaultConfig.data(), kDefaultConfig.size(), &raw, nullptr),
             SCHED_OK);
   EnginePtr e(raw);
-  std::string events = "[";
-  for (int i = 0; i < kRetryNodes; ++i) {
-    const std::string n = Name("r", i);
-    events += (i ? "," : "") + EventJson("ADDED", ScaleNode(n, i)) + "," +
-              EventJson("ADDED", PodJson("half-" + n, "2", n));
-  }
+  std::string events = "[" + NodesWithPods("r", kRetryNodes, "half-", "2");
   for (int k = 0; k < 2; ++k) {
     events += "," + EventJson("ADDED", PodJson(Name("big-", k), "6")) + "," +
               EventJson("ADDED", PodJson(Name("mid-", k), "3", "", kMidSpec));
