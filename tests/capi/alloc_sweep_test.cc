@@ -7,7 +7,9 @@
 // a forked child of an engine built once. The call must return
 // SCHED_OUT_OF_MEMORY with the state digest unchanged (or the clean
 // answer, when the failure was absorbed), and then the same call and
-// a schedule must answer exactly as on an engine that never failed.
+// the next one (a schedule, or what a case's story does next) must answer
+// exactly as on an engine that never failed.
+#include <cJSON.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "capi/engine.h"
+#include "capi/json_reader.h"
 #include "capi/limits.h"
 #include "sched/sched.h"
 #include "tests/capi/base_engine.h"
@@ -36,8 +39,10 @@ using testing::AllocatedBytes;
 using testing::ArmAllocationFailure;
 using testing::BaseEngine;
 using testing::BatchWithFifth;
+using testing::CallAdvanceClock;
 using testing::CallApply;
 using testing::CallResult;
+using testing::CallRun;
 using testing::CallSchedule;
 using testing::DisarmAllocationFailure;
 using testing::EnginePtr;
@@ -106,15 +111,17 @@ CallFn Fork() {
   };
 }
 
-// What a call and the calls after it answer on an engine that never failed.
+// What a call and the call after it answer on an engine that never failed.
 struct Clean {
   CallResult call;
   uint64_t after_call = 0;
-  CallResult probe;
-  uint64_t after_probe = 0;
+  CallResult next;
+  uint64_t after_next = 0;
 };
 
-CallResult Probe(sched_engine* e) { return CallSchedule(e, PodJson("probe", "1"), kAllFlags); }
+// The call after, unless a case says otherwise: a schedule, assumed.
+const std::string kProbePod = PodJson("probe", "1");
+const CallFn kProbe = Schedule(kProbePod, kAllFlags);
 
 // The engine a sweep calls, and the one it was forked from (kept, so the
 // two share their state copy-on-write), if any.
@@ -126,14 +133,14 @@ using SceneFn = std::function<Scene()>;
 
 Scene Base() { return {nullptr, BaseEngine(kConfig)}; }
 
-Clean Reference(const CallFn& call, const SceneFn& scene) {
+Clean Reference(const CallFn& call, const SceneFn& scene, const CallFn& next) {
   const Scene s = scene();
   sched_engine* e = s.engine.get();
   Clean c;
   c.call = Collect(call(e));
   c.after_call = e->rep->StateDigest();
-  c.probe = Probe(e);
-  c.after_probe = e->rep->StateDigest();
+  c.next = Collect(next(e));
+  c.after_next = e->rep->StateDigest();
   return c;
 }
 
@@ -144,7 +151,7 @@ bool Same(const CallResult& a, const CallResult& b) {
 enum ChildExit { kPassed = 0, kBroken = 1, kNotReached = 2 };
 
 // In the child: fails allocation k of `call` and checks the outcome.
-int FailOne(sched_engine* e, const CallFn& call, const Clean& clean, long k) {
+int FailOne(sched_engine* e, const CallFn& call, const CallFn& next, const Clean& clean, long k) {
   const uint64_t before = e->rep->StateDigest();
   ArmAllocationFailure(k);
   const RawResult raw = call(e);
@@ -164,8 +171,8 @@ int FailOne(sched_engine* e, const CallFn& call, const Clean& clean, long k) {
     return broken("not SCHED_OUT_OF_MEMORY, and not the clean answer");
   }
   if (e->rep->StateDigest() != clean.after_call) return broken("the state differs after the call");
-  if (!Same(Probe(e), clean.probe)) return broken("the next schedule answered differently");
-  if (e->rep->StateDigest() != clean.after_probe) return broken("the state differs after it");
+  if (!Same(Collect(next(e)), clean.next)) return broken("the next call answered differently");
+  if (e->rep->StateDigest() != clean.after_next) return broken("the state differs after it");
   return made < k ? kNotReached : kPassed;
 }
 
@@ -175,9 +182,9 @@ long Stride() {
 }
 
 // Sweeps k = 1, 1 + stride, ... until the call makes fewer allocations.
-void Sweep(const CallFn& call, const SceneFn& scene = Base) {
+void Sweep(const CallFn& call, const SceneFn& scene = Base, const CallFn& next = kProbe) {
   testing::InstallCJsonAllocationHooks();
-  const Clean clean = Reference(call, scene);
+  const Clean clean = Reference(call, scene, next);
   ASSERT_NE(clean.call.status, SCHED_OUT_OF_MEMORY) << clean.call.message;
   const Scene s = scene();
   sched_engine* engine = s.engine.get();
@@ -190,7 +197,7 @@ void Sweep(const CallFn& call, const SceneFn& scene = Base) {
       alarm(60);  // a cycle waiting on a thread the fork did not copy
       int code = kBroken;
       try {
-        code = FailOne(engine, call, clean, k);
+        code = FailOne(engine, call, next, clean, k);
       } catch (const std::exception& ex) {
         std::fprintf(stderr, "allocation %ld: %s\n", k, ex.what());
       }
@@ -328,17 +335,25 @@ void Warm(sched_engine* e) {
 }
 
 // kScaleNodes nodes s<i>, a pod bound to each, warmed.
+// `count` nodes <prefix><i>, each with a pod <pod_prefix><node> of `cpu`
+// bound to it: events, without the array's brackets.
+std::string NodesWithPods(const char* prefix, int count, const std::string& pod_prefix,
+                          const std::string& cpu) {
+  std::string events;
+  for (int i = 0; i < count; ++i) {
+    const std::string n = Name(prefix, i);
+    events += (i ? "," : "") + EventJson("ADDED", ScaleNode(n, i)) + "," +
+              EventJson("ADDED", PodJson(pod_prefix + n, cpu, n));
+  }
+  return events;
+}
+
 EnginePtr ScaleEngine() {
   sched_engine* e = nullptr;
   EXPECT_EQ(sched_engine_new(kDefaultConfig.data(), kDefaultConfig.size(), &e, nullptr), SCHED_OK);
   EnginePtr engine(e);
-  std::string events = "[";
-  for (int i = 0; i < kScaleNodes; ++i) {
-    const std::string n = Name("s", i);
-    events += (i ? "," : "") + EventJson("ADDED", ScaleNode(n, i)) + "," +
-              EventJson("ADDED", PodJson("on-" + n, "1", n));
-  }
-  EXPECT_EQ(CallApply(e, events + "]").status, SCHED_OK);
+  EXPECT_EQ(CallApply(e, "[" + NodesWithPods("s", kScaleNodes, "on-", "1") + "]").status,
+            SCHED_OK);
   Warm(e);
   return engine;
 }
@@ -411,6 +426,203 @@ TEST(AllocSweepTest, ApplyScaleUpAfterScaleDown) {
 TEST(AllocSweepTest, ScheduleAfterScaleDown) {
   const std::string pod = PodJson("s", "1", "", kHostnameSpread);
   Sweep(Schedule(pod, kAllFlags), ScaledDown);
+}
+
+// What a story does after the swept run: `doc` applied, the clock moved
+// past the backoff of the pods it moved, a run (its result is compared,
+// and the state digest after it).
+CallFn ApplyAndRun(const std::string& doc) {
+  return [&doc](sched_engine* e) {
+    (void)CallApply(e, doc);
+    (void)CallAdvanceClock(e, 11'000);
+    return RunCycles(SCHED_SCHEDULE_NODE_STATUSES)(e);
+  };
+}
+
+constexpr uint32_t kRunFlags = SCHED_SCHEDULE_NODE_STATUSES | SCHED_SCHEDULE_SCORES;
+
+// Preemption after a scale-down: nodes s<i>, each full with two 2-cpu pods
+// of priority i + 1 (with the PDB, which allows no disruption, s0's are
+// app=web: preemption goes elsewhere), and preemptors of priority 1000
+// asking for a whole node. Before the scale-down one was nominated (a run)
+// and one scheduled (not assumed), so the dry-run memo, the nominated
+// slots and the cache's rows are sized to kScaleNodes.
+std::string Preemptor(const std::string& name) {
+  return PodJson(name, "4", "", testing::PriorityJson(1000));
+}
+
+std::string Victim(int node, int k, bool pdb) {
+  const std::string pod = PodJson(Name("v", node) + "-" + std::to_string(k), "2",
+                                  Name("s", node), testing::PriorityJson(node + 1));
+  return pdb && node == 0 ? testing::WithLabels(pod, R"("app":"web")") : pod;
+}
+
+// The nodes whose pods the preemptors evict: the lowest priorities, but
+// none the PDB covers.
+std::vector<int> VictimNodes(bool pdb) { return pdb ? std::vector{1, 2} : std::vector{0, 1}; }
+
+EnginePtr FullEngine(bool pdb) {
+  sched_engine* e = nullptr;
+  EXPECT_EQ(sched_engine_new(kDefaultConfig.data(), kDefaultConfig.size(), &e, nullptr), SCHED_OK);
+  EnginePtr engine(e);
+  std::string events = "[";
+  for (int i = 0; i < kScaleNodes; ++i) {
+    events += (i ? "," : "") + EventJson("ADDED", ScaleNode(Name("s", i), i));
+    for (int k = 0; k < 2; ++k) events += "," + EventJson("ADDED", Victim(i, k, pdb));
+  }
+  if (pdb) events += "," + EventJson("ADDED", testing::PdbJson("web-pdb", 0));
+  events += "," + EventJson("ADDED", Preemptor("pre-0"));
+  EXPECT_EQ(CallApply(e, events + "]").status, SCHED_OK);
+  EXPECT_EQ(CallRun(e, 0, 0).status, SCHED_OK);  // pre-0 nominated
+  EXPECT_EQ(CallSchedule(e, Preemptor("warm"), 0).status, SCHED_OK);
+  return engine;
+}
+
+// The nodes from s<kKeptNodes> up deleted with their pods, a second
+// preemptor queued, and the clock past the 5 minutes after which the
+// nominated one is retried: the run's cycles cut the arrays.
+Scene PreemptionAfterScaleDown(bool pdb) {
+  EnginePtr e = FullEngine(pdb);
+  std::string doc = "[" + EventJson("ADDED", Preemptor("pre-1"));
+  for (int i = kKeptNodes; i < kScaleNodes; ++i) {
+    for (int k = 0; k < 2; ++k) doc += "," + EventJson("DELETED", Victim(i, k, pdb));
+    doc += "," + EventJson("DELETED", ScaleNode(Name("s", i), i));
+  }
+  EXPECT_EQ(CallApply(e.get(), doc + "]").status, SCHED_OK);
+  EXPECT_EQ(CallAdvanceClock(e.get(), 301'000).status, SCHED_OK);
+  return {nullptr, std::move(e)};
+}
+
+// Acting on the nominations: the victims deleted.
+std::string DeleteVictims(bool pdb) {
+  std::string doc = "[";
+  for (int node : VictimNodes(pdb)) {
+    for (int k = 0; k < 2; ++k) {
+      doc += (doc.size() > 1 ? "," : "") + EventJson("DELETED", Victim(node, k, pdb));
+    }
+  }
+  return doc + "]";
+}
+
+// The run retries the nominated preemptor and nominates the second one
+// elsewhere; then both are placed where their victims were.
+void SweepPreemptionAfterScaleDown(bool pdb) {
+  const std::string deletions = DeleteVictims(pdb);
+  Sweep(RunCycles(kRunFlags), [pdb] { return PreemptionAfterScaleDown(pdb); },
+        ApplyAndRun(deletions));
+}
+
+TEST(AllocSweepTest, RunPreemptionAfterScaleDown) { SweepPreemptionAfterScaleDown(false); }
+
+TEST(AllocSweepTest, RunPreemptionAfterScaleDownWithPdb) { SweepPreemptionAfterScaleDown(true); }
+
+// The queue retrying pods over a long history: nodes r<i>, each half full,
+// and pods that fit nowhere: two replicas of "big" (6 cpu) and two of
+// "mid" (3 cpu, priority 5, never preempting: nobody is nominated, so the
+// failure memo serves each class's second replica). Rounds park them, add
+// a node that helps none (the hints leave them parked) and pass the 5
+// minutes after which they are retried anyway. Then a node with room for a
+// mid comes and a pod on r0 goes (the mids moved back by those events),
+// and the clock passes the 5 minutes again (the bigs moved back by it).
+const std::string kMidSpec = testing::PriorityJson(5) + testing::kNever;
+constexpr int kRetryNodes = 4;
+
+std::string SmallNode(const std::string& name) {
+  return NodeJson(name, "1", R"("kubernetes.io/hostname":")" + name + "\"");
+}
+
+Scene Retrying() {
+  sched_engine* raw = nullptr;
+  EXPECT_EQ(sched_engine_new(kDefaultConfig.data(), kDefaultConfig.size(), &raw, nullptr),
+            SCHED_OK);
+  EnginePtr e(raw);
+  std::string events = "[" + NodesWithPods("r", kRetryNodes, "half-", "2");
+  for (int k = 0; k < 2; ++k) {
+    events += "," + EventJson("ADDED", PodJson(Name("big-", k), "6")) + "," +
+              EventJson("ADDED", PodJson(Name("mid-", k), "3", "", kMidSpec));
+  }
+  EXPECT_EQ(CallApply(raw, events + "]").status, SCHED_OK);
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(CallRun(raw, 0, 0).status, SCHED_OK);
+    EXPECT_EQ(CallApply(raw, EventJson("ADDED", SmallNode(Name("small-", round)))).status,
+              SCHED_OK);
+    EXPECT_EQ(CallAdvanceClock(raw, 301'000).status, SCHED_OK);
+  }
+  EXPECT_EQ(CallRun(raw, 0, 0).status, SCHED_OK);
+  EXPECT_EQ(CallAdvanceClock(raw, 290'000).status, SCHED_OK);
+  const std::string room = "[" + EventJson("ADDED", ScaleNode("wide", 0)) + "," +
+                           EventJson("DELETED", PodJson("half-r0", "2", "r0")) + "]";
+  EXPECT_EQ(CallApply(raw, room).status, SCHED_OK);
+  EXPECT_EQ(CallAdvanceClock(raw, 11'000).status, SCHED_OK);
+  return {nullptr, std::move(e)};
+}
+
+// After the swept run: a node with room for both bigs.
+const std::string kHugeNode = EventJson("ADDED", NodeJson("huge", "16"));
+
+// The run places the mids and parks the bigs, the second from the memo.
+TEST(AllocSweepTest, RunRetryingParkedPods) {
+  Sweep(RunCycles(kRunFlags), Retrying, ApplyAndRun(kHugeNode));
+}
+
+// What the stories above rely on, without failures: the run's outcome and
+// the one after it.
+struct Story {
+  std::string name;
+  SceneFn scene;
+  std::string then;
+  std::vector<std::string> run;    // per cycle: "pod node|-> nominated|-"
+  int replayed;                    // the run's cycles served by the failure memo
+  std::vector<std::string> after;  // the same for the run after
+};
+
+// The cycles the failure memo served so far (sched_engine_stats).
+int Replayed(sched_engine* e) {
+  char* out = nullptr;
+  EXPECT_EQ(sched_engine_stats(e, &out, nullptr), SCHED_OK);
+  JsonDoc doc(cJSON_Parse(out));
+  sched_free(out);
+  return static_cast<int>(
+      testing::Get(testing::Get(doc.get(), "equivalenceCache"), "parked")->valuedouble);
+}
+
+std::vector<std::string> Outcomes(const CallResult& r) {
+  std::vector<std::string> out;
+  JsonDoc doc(cJSON_Parse(r.output.c_str()));
+  const cJSON* result;
+  cJSON_ArrayForEach(result, testing::Get(doc.get(), "results")) {
+    const cJSON* node = testing::Get(result, "node");
+    const cJSON* nominated = testing::Get(result, "nominatedNodeName");
+    out.push_back(std::string(testing::Get(result, "pod")->valuestring) + " " +
+                  (cJSON_IsString(node) ? node->valuestring
+                   : nominated != nullptr ? "-> " + std::string(nominated->valuestring)
+                                          : "-"));
+  }
+  return out;
+}
+
+TEST(AllocSweepTest, StoriesWithoutFailures) {
+  std::vector<Story> stories = {
+      {"preemption", [] { return PreemptionAfterScaleDown(false); }, DeleteVictims(false),
+       {"ns/pre-0 -> s0", "ns/pre-1 -> s1"}, 0, {"ns/pre-0 s0", "ns/pre-1 s1"}},
+      {"preemption with a PDB", [] { return PreemptionAfterScaleDown(true); },
+       DeleteVictims(true), {"ns/pre-0 -> s1", "ns/pre-1 -> s2"}, 0,
+       {"ns/pre-0 s1", "ns/pre-1 s2"}},
+      {"retrying",
+       Retrying,
+       kHugeNode,
+       {"ns/mid-0 wide", "ns/mid-1 r0", "ns/big-0 -", "ns/big-1 -"},
+       1,
+       {"ns/big-0 huge", "ns/big-1 huge"}},
+  };
+  for (const Story& story : stories) {
+    const Scene s = story.scene();
+    const int replayed = Replayed(s.engine.get());
+    EXPECT_EQ(Outcomes(CallRun(s.engine.get(), 0, 0)), story.run) << story.name;
+    EXPECT_EQ(Replayed(s.engine.get()) - replayed, story.replayed) << story.name;
+    EXPECT_EQ(Outcomes(Collect(ApplyAndRun(story.then)(s.engine.get()))), story.after)
+        << story.name;
+  }
 }
 
 // Limits before the cost: a document over kMaxApplyItems is rejected from

@@ -68,6 +68,23 @@ inline std::string PodJson(const std::string& name, const std::string& cpu,
          R"("containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu + R"("}}}]}})";
 }
 
+// PodJson's extra_spec for spec.priority.
+inline std::string PriorityJson(int priority) {
+  return R"("priority":)" + std::to_string(priority) + ",";
+}
+
+// `pod` (a PodJson) with metadata.labels {`labels`}.
+inline std::string WithLabels(std::string pod, const std::string& labels) {
+  const std::string ns = R"("namespace":"ns")";
+  return pod.insert(pod.find(ns) + ns.size(), R"(,"labels":{)" + labels + "}");
+}
+
+// `pod` (a PodJson) with status.nominatedNodeName, as the API server holds
+// it once the scheduler wrote it back.
+inline std::string WithNominatedNode(std::string pod, const std::string& node) {
+  return pod.insert(pod.size() - 1, R"(,"status":{"nominatedNodeName":")" + node + "\"}");
+}
+
 // The member `key` of a result document object, or null.
 inline const cJSON* Get(const cJSON* o, const char* key) {
   return cJSON_GetObjectItemCaseSensitive(o, key);

@@ -26,12 +26,11 @@ using testing::EventJson;
 using testing::Get;
 using testing::NodeJson;
 using testing::PodJson;
+using testing::PriorityJson;
 
 CallResult CallPreempt(sched_engine* e, const std::string& request) {
   return testing::CallWithInput(sched_engine_preempt, e, request);
 }
-
-std::string Prio(int priority) { return R"("priority":)" + std::to_string(priority) + ","; }
 
 // Six 2-cpu nodes, full: pods of priority 1..6 (two per node, 1 cpu each).
 EnginePtr Cluster(const std::string& config) {
@@ -44,7 +43,7 @@ EnginePtr Cluster(const std::string& config) {
     events += (i ? "," : "") + EventJson("ADDED", NodeJson(n, "2"));
     for (int k = 0; k < 2; ++k) {
       events += "," + EventJson("ADDED", PodJson("low-" + n + "-" + std::to_string(k), "1", n,
-                                                 Prio(1 + (i + k) % 6)));
+                                                 PriorityJson(1 + (i + k) % 6)));
     }
   }
   events += "," + EventJson("ADDED", testing::PdbJson("web-pdb", 0)) + "]";
@@ -54,11 +53,11 @@ EnginePtr Cluster(const std::string& config) {
 
 TEST(PreemptTest, EvictsWhatARealScheduleAndActingOnItEvicts) {
   const std::string pods[] = {
-      PodJson("big", "2", "", Prio(100)),  // two victims on one node
-      PodJson("one", "1", "", Prio(4)),    // one victim of priority < 4
-      PodJson("never", "1", "", Prio(100) + R"("preemptionPolicy":"Never",)"),
-      PodJson("huge", "3", "", Prio(100)),  // fits nowhere, even empty
-      PodJson("low", "1", "", Prio(1)),     // nothing lower to evict
+      PodJson("big", "2", "", PriorityJson(100)),  // two victims on one node
+      PodJson("one", "1", "", PriorityJson(4)),    // one victim of priority < 4
+      PodJson("never", "1", "", PriorityJson(100) + R"("preemptionPolicy":"Never",)"),
+      PodJson("huge", "3", "", PriorityJson(100)),  // fits nowhere, even empty
+      PodJson("low", "1", "", PriorityJson(1)),     // nothing lower to evict
   };
   for (const std::string config : {R"({"seed":9})", R"({"seed":9,"equivalenceCache":true})"}) {
     for (const std::string& pod : pods) {
@@ -95,16 +94,15 @@ TEST(PreemptTest, EvictsWhatARealScheduleAndActingOnItEvicts) {
 
 TEST(PreemptTest, ReportsVictimsOrNone) {
   EnginePtr e = Cluster(R"({"seed":9})");
-  JsonDoc big(
-      cJSON_Parse(CallPreempt(e.get(), R"({"pod":)" + PodJson("big", "2", "", Prio(100)) + "}")
-                      .output.c_str()));
+  JsonDoc big(cJSON_Parse(
+      CallPreempt(e.get(), R"({"pod":)" + PodJson("big", "2", "", PriorityJson(100)) + "}")
+          .output.c_str()));
   EXPECT_EQ(cJSON_GetArraySize(Get(big.get(), "victims")), 2);
   EXPECT_TRUE(cJSON_IsNull(Get(big.get(), "node")));
-  JsonDoc never(cJSON_Parse(
-      CallPreempt(
-          e.get(),
-          R"({"pod":)" + PodJson("n", "1", "", Prio(100) + R"("preemptionPolicy":"Never",)") + "}")
-          .output.c_str()));
+  const std::string never_pod =
+      PodJson("n", "1", "", PriorityJson(100) + R"("preemptionPolicy":"Never",)");
+  JsonDoc never(
+      cJSON_Parse(CallPreempt(e.get(), R"({"pod":)" + never_pod + "}").output.c_str()));
   EXPECT_EQ(Get(never.get(), "victims"), nullptr);
   EXPECT_EQ(Get(never.get(), "nominatedNodeName"), nullptr);
 }
