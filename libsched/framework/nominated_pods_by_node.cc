@@ -25,13 +25,11 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
   } else if (FarAboveNodeIndexBound(slots_.size(), bound)) {
     TrimTo(slots_, bound);
   }
-  // Addresses of names no longer nominated pile up; start afresh now and
-  // then (before filling: the slots point into the kept keys).
-  if (resolved_.size() > 2 * nominated_ + 1024) resolved_.clear();
   nominated_ = 0;
   nominator.ForEachNominatedNode([&](std::string_view name, Pods pods, uint64_t version) {
     ++nominated_;
     Resolved& r = resolved_[name.data()];
+    r.build = build_;
     if (!Holds(state, r, name, version)) {
       const NodeInfo* ni = state.FindNode(name);
       r.node = ni == nullptr ? nullptr : ni->shared_node();
@@ -47,6 +45,11 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
     }
     slots_[r.index] = Slot{build_, r.node.get(), pods, version, r.keys.data()};
   });
+  // Names no longer nominated: their Nodes (and strings) go now, each once
+  // (amortized O(1)). Erasing others moves no kept entry the slots point into.
+  if (resolved_.size() > nominated_) {
+    std::erase_if(resolved_, [&](const auto& entry) { return entry.second.build != build_; });
+  }
 }
 
 YieldedNominations NominatedPodsByNode::Yielded(const NodeInfo& node, const Pod& pod,

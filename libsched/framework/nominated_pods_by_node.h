@@ -45,6 +45,14 @@ class NominatedPodsByNode {
   // Indexes the nominations of `nominator` (not null) for the nodes of
   // `state`. Both must outlive the lookups.
   void Build(const ClusterState& state, const PodNominator& nominator);
+  // A cycle with no nominations: drops what earlier Builds kept (the
+  // Nodes of names once nominated, and with them their strings), and no
+  // slot counts until the next Build.
+  void Release() {
+    if (resolved_.empty()) return;
+    resolved_.clear();
+    ++build_;
+  }
 
   // The pods nominated to `node`: a node of the state or a copy of one
   // (same index and Node object) from the array; any other node by name.
@@ -75,6 +83,7 @@ class NominatedPodsByNode {
     std::shared_ptr<const Node> node;  // null: no such node
     uint64_t version = 0;  // of the list the keys (and the node) are for; 0: none
     std::vector<NominatedKey> keys;
+    uint64_t build = 0;  // the last Build that saw the name nominated
   };
   // Whether `r` is still `name`'s node in `state` and its keys `version`'s.
   static bool Holds(const ClusterState& state, const Resolved& r, std::string_view name,

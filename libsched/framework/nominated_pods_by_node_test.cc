@@ -138,6 +138,44 @@ TEST(NominatedPodsByNodeTest, KeptAcrossCyclesMatchesAFreshLookup) {
   }
 }
 
+// A removed Node (and its strings) is not kept for names no longer
+// nominated: the next Build drops them, and so does a cycle with no
+// nominations at all (Release).
+TEST(NominatedPodsByNodeTest, GoneNodesAreNotKept) {
+  struct Case {
+    const char* name;
+    bool nominations_stop;  // else the pod moves to n1 and Build runs
+  };
+  const Case cases[] = {{"the pod is nominated elsewhere", false},
+                        {"no pod is nominated any more", true}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ClusterState state;
+    Nominator nominator;
+    NominatedPodsByNode by;
+    for (const char* n : {"n0", "n1"}) {
+      state.UpsertNode(NodeBuilder(state.interner(), n).Capacity(4000, 4000).Build());
+    }
+    std::shared_ptr<const Pod> pod = PodBuilder(state.interner(), "p").Build();
+    nominator.AddNominatedPod(pod, "n0");
+    by.Build(state, nominator);
+    const std::weak_ptr<const Node> n0 = state.FindNode("n0")->shared_node();
+    nominator.DeleteNominatedPodIfExists(*pod);
+    ASSERT_TRUE(state.RemoveNode("n0"));
+    if (c.nominations_stop) {
+      by.Release();
+    } else {
+      nominator.AddNominatedPod(pod, "n1");
+      by.Build(state, nominator);
+      uint64_t version = 0;  // n1's list, the only one
+      nominator.ForEachNominatedNode(
+          [&](std::string_view, NominatedPodsByNode::Pods, uint64_t v) { version = v; });
+      ExpectFresh(by, nominator, *state.FindNode("n1"), version, {pod}, "after the move");
+    }
+    EXPECT_TRUE(n0.expired());
+  }
+}
+
 // Unversioned lists (version 0) change in place: nothing kept is trusted.
 TEST(NominatedPodsByNodeTest, UnversionedListsAreReadAfresh) {
   ClusterState state;

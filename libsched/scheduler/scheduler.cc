@@ -829,6 +829,8 @@ ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
     nominated_by_node_.Build(state, *nominations);
     fw.set_nominated_pods_by_node(&nominated_by_node_);
     pod_key_ = NominatedKey::Of(pod);
+  } else {
+    nominated_by_node_.Release();
   }
   r.cycle_state = spare_cycle_state_ != nullptr ? std::move(spare_cycle_state_)
                                                 : std::make_shared<CycleState>(profile_.num_slots());
