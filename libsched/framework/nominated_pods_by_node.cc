@@ -45,8 +45,9 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
     }
     slots_[r.index] = Slot{build_, r.node.get(), pods, version, r.keys.data()};
   });
-  // Names no longer nominated: their Nodes (and strings) go now, each once
-  // (amortized O(1)). Erasing others moves no kept entry the slots point into.
+  // Names no longer nominated: their Nodes (and strings) go now. One pass
+  // over the kept names, as long as the pass above (Preemption at 5,000
+  // nodes: +4% of Build); erasing moves no kept entry the slots point into.
   if (resolved_.size() > nominated_) {
     std::erase_if(resolved_, [&](const auto& entry) { return entry.second.build != build_; });
   }
