@@ -2,12 +2,16 @@
 // ClusterState::NodeIndexBound() down: when the bound falls under half its
 // size (a cluster that scaled down), it is cut to the bound and gives back
 // its room. Not on every small fall: a cut copies what it keeps, and a
-// churning cluster moves the bound by a few nodes each way.
+// churning cluster moves the bound by a few nodes each way. TrimTo is for
+// arrays a cycle rebuilds (caches); undo::CutTo for the state's, which a
+// rollback must give back whole.
 #ifndef LIBSCHED_STATE_NODE_INDEX_ROOM_H_
 #define LIBSCHED_STATE_NODE_INDEX_ROOM_H_
 
 #include <cstddef>
 #include <vector>
+
+#include "libsched/state/undo_log.h"
 
 namespace sched {
 
@@ -21,6 +25,17 @@ void TrimTo(std::vector<T>& v, size_t n) {
   v.resize(n);
   v.shrink_to_fit();
 }
+
+namespace undo {
+
+// TrimTo, undoably: the record keeps the old array whole, so a rollback
+// allocates nothing. `n` is at most v.size().
+template <class T>
+void CutTo(UndoLog* log, std::vector<T>& v, size_t n) {
+  Replace(log, v, std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)));
+}
+
+}  // namespace undo
 
 }  // namespace sched
 

@@ -1,21 +1,11 @@
 #include "libsched/state/topology_domains.h"
 
-#include <iterator>
 #include <utility>
 
 #include "libsched/state/node_index_room.h"
 #include "libsched/state/room_after_erase.h"
 
 namespace sched {
-namespace {
-
-// Cuts `v` to its first `n` elements and gives back its room.
-template <class T>
-void CutTo(UndoLog* log, std::vector<T>& v, size_t n) {
-  undo::Replace(log, v, std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)));
-}
-
-}  // namespace
 
 uint32_t TopologyDomains::Key::Find(Atom value) const {
   const auto it = id_.find(value);
@@ -41,8 +31,8 @@ void TopologyDomains::Key::FreeDomain(uint32_t d, UndoLog* log) {
   ids_.Free(d, log);
   const uint32_t bound = ids_.bound();
   if (!FarAboveNodeIndexBound(value_of_.size(), bound)) return;
-  CutTo(log, value_of_, bound);
-  CutTo(log, nodes_, bound);
+  undo::CutTo(log, value_of_, bound);
+  undo::CutTo(log, nodes_, bound);
 }
 
 void TopologyDomains::AddNode(uint32_t node_index, const LabelSet& labels, UndoLog* log) {
@@ -91,7 +81,7 @@ const TopologyDomains::Key* TopologyDomains::Find(Atom key) const {
 
 void TopologyDomains::FollowBound(uint32_t bound, UndoLog* log) {
   for (auto& [key, k] : keys_) {
-    if (FarAboveNodeIndexBound(k.domain_of_.size(), bound)) CutTo(log, k.domain_of_, bound);
+    if (FarAboveNodeIndexBound(k.domain_of_.size(), bound)) undo::CutTo(log, k.domain_of_, bound);
   }
 }
 
