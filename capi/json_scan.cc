@@ -55,9 +55,9 @@ class Scanner {
     }
   }
 
-  // A value inside a container: a string (the most common) is scanned
-  // here, without Value's call.
-  const char* Member(const char* p, int depth) const {
+  // An array element or an object member's value: a string (the most
+  // common) is scanned here, without Value's call.
+  const char* Element(const char* p, int depth) const {
     if (p != end_ && *p == '"') return String(p);
     return Value(p, depth);
   }
@@ -163,7 +163,7 @@ class Scanner {
     p = Whitespace(p + 1);
     if (Consume(p, ']')) return p;
     for (;;) {
-      p = Member(p, depth);
+      p = Element(p, depth);
       if (p == nullptr) return nullptr;
       if (count != nullptr) ++*count;
       p = Whitespace(p);
@@ -211,7 +211,7 @@ class Scanner {
           }
         }
       }
-      if (!recorded) p = Member(p, depth);
+      if (!recorded) p = Element(p, depth);
       if (p == nullptr) return nullptr;
       p = Whitespace(p);
       if (Consume(p, '}')) break;
