@@ -8,6 +8,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libsched/plugins/registry.h"
@@ -42,6 +43,34 @@ Change QueueChange(Interner& in, const std::string& name, int64_t milli_cpu) {
   Change c{};
   c.op = Change::Op::kQueuePod;
   c.pod = PendingPod(in, name, milli_cpu);
+  return c;
+}
+
+// A pending pod that uses the claim "default/`claim`" (as "r").
+std::shared_ptr<Pod> PodUsingClaim(Interner& in, const std::string& name,
+                                   const std::string& claim) {
+  std::shared_ptr<Pod> pod = PendingPod(in, name, 100);
+  PodResourceClaim& rc = pod->resource_claims.emplace_back();
+  rc.name = "r";
+  rc.claim_name = claim;
+  return pod;
+}
+
+// The claim "default/`name`", allocated one device.
+std::shared_ptr<ResourceClaim> AllocatedClaim(const std::string& name) {
+  auto claim = std::make_shared<ResourceClaim>();
+  claim->ns = "default";
+  claim->name = name;
+  claim->uid = "claim-uid";
+  claim->allocation.emplace().devices.push_back({"req", "drv", "pool", "dev", false});
+  return claim;
+}
+
+Change ClaimUpsert(std::shared_ptr<const ResourceClaim> claim) {
+  Change c{};
+  c.op = Change::Op::kUpsertResourceClaim;
+  c.key = claim->ns + "/" + claim->name;
+  c.resource_claim = std::move(claim);
   return c;
 }
 
@@ -179,23 +208,11 @@ TEST(EngineTest, DraBindingTimeoutReadsTheEngineClock) {
   std::shared_ptr<Pod> with_claim;
   {
     Engine::Session s = e->Lock();
-    with_claim = PendingPod(s.interner(), "p", 100);
-    PodResourceClaim& rc = with_claim->resource_claims.emplace_back();
-    rc.name = "r";
-    rc.claim_name = "claim";
-    auto claim = std::make_shared<ResourceClaim>();
-    claim->ns = "default";
-    claim->name = "claim";
-    claim->uid = "claim-uid";
-    DraAllocatedDevice d{"req", "drv", "pool", "dev", false};
-    d.binding_conditions = {"ready"};
-    claim->allocation.emplace().devices.push_back(d);
+    with_claim = PodUsingClaim(s.interner(), "p", "claim");
+    std::shared_ptr<ResourceClaim> claim = AllocatedClaim("claim");
+    claim->allocation->devices[0].binding_conditions = {"ready"};
     claim->allocation->allocation_timestamp = int64_t{700} * 1'000'000'000;  // Unix 700 s
-    Change c{};
-    c.op = Change::Op::kUpsertResourceClaim;
-    c.key = "default/claim";
-    c.resource_claim = claim;
-    s.Apply(std::vector<Change>{c});
+    s.Apply(std::vector<Change>{ClaimUpsert(claim)});
   }
   // Clock 0 (1970-01-01T00:00:00Z): pending, not timed out.
   EXPECT_EQ(e->Lock().Schedule(with_claim, {}).outcome, Outcome::kScheduled);
@@ -376,6 +393,34 @@ TEST(EngineTest, CycleAfterRevertMatchesAnEngineWithoutTheTransaction) {
     EXPECT_EQ(ra.node, rb.node);
   }
   EXPECT_EQ(a->StateDigest(), b->StateDigest());
+}
+
+// A pod's deletion drops the extended resource claim assumed for it (its
+// name is the pod's with "-extended-resources-<assumed>"), and only its:
+// seen by a second pod that uses that claim.
+TEST(EngineTest, PodDeletionDropsOnlyItsAssumedExtendedClaim) {
+  struct Case {
+    std::string deleted;
+    Outcome user_outcome;
+  };
+  for (const Case& c : {Case{"p", Outcome::kUnschedulable}, Case{"other", Outcome::kScheduled}}) {
+    SCOPED_TRACE(c.deleted);
+    auto e = NewEngine();
+    ApplyNodes(*e);
+    std::shared_ptr<Pod> user;
+    {
+      Engine::Session s = e->Lock();
+      const std::string claim = "p-extended-resources-<assumed>";
+      user = PodUsingClaim(s.interner(), "user", claim);
+      const Change upsert = ClaimUpsert(AllocatedClaim(claim));
+      Change remove{};
+      remove.op = Change::Op::kRemovePod;
+      remove.key = "default/" + c.deleted;
+      remove.pod = PendingPod(s.interner(), c.deleted, 100);
+      s.Apply(std::vector<Change>{upsert, remove});
+    }
+    EXPECT_EQ(e->Lock().Schedule(user, {}).outcome, c.user_outcome);
+  }
 }
 
 }  // namespace

@@ -113,7 +113,17 @@ INSTANTIATE_TEST_SUITE_P(
         ScanCase{"[\"01234567 \x7f\x80\xff\xc3\xa9 abcdefgh\"]", true, 1},
         ScanCase{"[\"0123456789ab\\\"cdefghij\\\\\", \"01234567\"]", true, 2},
         ScanCase{"[\"01234567\\q9abcdefghijklmnop\"]", false, kNone},
-        ScanCase{std::string(65, '[') + std::string(65, ']'), false, kNone}));
+        ScanCase{std::string(65, '[') + std::string(65, ']'), false, kNone},
+        // Strings inside containers (scanned without Value's call), and the
+        // recorded "items" array among other members.
+        ScanCase{R"({ "items" : [ "a" , {"b":"c\"d"} , "\u00e9" ] , "kind" : "List" })", true, 3},
+        ScanCase{R"({"a":"x","items":[],"b":["y"]})", true, 0},
+        ScanCase{R"({"items":[1],"x":[2,3]})", true, 1},
+        ScanCase{R"({"items":[1,]})", false, kNone}, ScanCase{R"({"items":["x"])", false, kNone},
+        ScanCase{R"({"items":["x"] "k":1})", false, kNone}, ScanCase{R"(["a",)", false, kNone},
+        ScanCase{R"(["a")", false, kNone}, ScanCase{R"({"k":"v")", false, kNone},
+        ScanCase{R"({"k":"v\)", false, kNone}, ScanCase{R"({"k":tru})", false, kNone},
+        ScanCase{R"([[["a"],"b"],"c"])", true, 2}));
 
 struct ParseCase {
   std::string text;
