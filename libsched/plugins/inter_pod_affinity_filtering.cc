@@ -1,5 +1,6 @@
 // InterPodAffinity PreFilter, PreFilterExtensions and Filter
 // (interpodaffinity/filtering.go).
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -111,6 +112,20 @@ bool SatisfyExistingPodsAntiAffinity(const PreFilterData& s, const Node& node) {
 Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const ClusterState& snapshot,
                                    PreFilterResult* /*result*/) const {
   const Interner& in = snapshot.interner();
+  const LabelSet& namespace_labels = snapshot.NamespaceLabels(pod.ns_atom);
+  const AffinityTermIndex::Entries& existing =
+      snapshot.affinity_term_index().entries(AffinityTermIndex::Kind::kRequiredAntiAffinity);
+  // An existing pod's anti-affinity term counts when it matches P.
+  auto counts_against = [&](const auto& entry) {
+    return !entry.counts.empty() && entry.term.Matches(pod, namespace_labels, in);
+  };
+  const PodAffinityTerms& own = pod.pod_affinity;
+  if (own.parse_error.empty() && own.required_affinity.empty() &&
+      own.required_anti_affinity.empty() &&
+      std::none_of(existing.begin(), existing.end(),
+                   [&](const auto& kv) { return counts_against(kv.second); })) {
+    return Status(Code::kSkip);  // what the walk below ends in, without its state
+  }
   auto st = std::make_shared<State>();
   st->interner = &in;
   if (!pod.pod_affinity.parse_error.empty()) {
@@ -127,7 +142,7 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
   for (AffinityTerm& t : s.required_anti_affinity) {
     interpodaffinity::MergeNamespaces(snapshot, &t);
   }
-  s.namespace_labels = &snapshot.NamespaceLabels(pod.ns_atom);
+  s.namespace_labels = &namespace_labels;
   s.topology_domains = &snapshot.topology_domains();
   s.affinity_counts = DomainCounts(&snapshot.topology_domains());
   s.anti_affinity_counts = DomainCounts(&snapshot.topology_domains());
@@ -141,11 +156,8 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, const Clus
 
   // getExistingAntiAffinityCounts: each distinct term held by existing
   // pods is matched once; its counts are read in Filter.
-  for (const auto& [key, e] :
-       snapshot.affinity_term_index().entries(AffinityTermIndex::Kind::kRequiredAntiAffinity)) {
-    if (!e.counts.empty() && e.term.Matches(pod, *s.namespace_labels, in)) {
-      s.existing_anti_affinity.push_back(&e);
-    }
+  for (const auto& [key, e] : existing) {
+    if (counts_against(e)) s.existing_anti_affinity.push_back(&e);
   }
   // getIncomingAffinityAntiAffinityCounts: every pod matters when P has
   // terms, but P's terms read only a pod's namespace and labels, so they

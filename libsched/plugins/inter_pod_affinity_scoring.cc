@@ -88,6 +88,16 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   if (args_.ignore_preferred_terms_of_existing_pods && !has_constraints) {
     return Status(Code::kSkip);
   }
+  using Kind = AffinityTermIndex::Kind;
+  const AffinityTermIndex& index = snapshot.affinity_term_index();
+  // Without terms of its own, P is scored by the existing pods' terms
+  // alone: with none of the kinds read below, the walk ends in Skip, so
+  // it is not built.
+  if (!has_constraints && index.entries(Kind::kPreferredAffinity).empty() &&
+      index.entries(Kind::kPreferredAntiAffinity).empty() &&
+      (args_.hard_pod_affinity_weight <= 0 || index.entries(Kind::kRequiredAffinity).empty())) {
+    return Status(Code::kSkip);
+  }
   const Interner& in = snapshot.interner();
   auto st = std::make_shared<State>();
   st->interner = &in;
@@ -110,8 +120,6 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
       builder.ProcessIncomingTerms(*group);
     }
   }
-  using Kind = AffinityTermIndex::Kind;
-  const AffinityTermIndex& index = snapshot.affinity_term_index();
   if (args_.hard_pod_affinity_weight > 0) {
     builder.ProcessExistingTerms(index, Kind::kRequiredAffinity, 1, feasible.size());
   }
