@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <random>
+#include <span>
 
 namespace sched {
 
@@ -28,6 +29,15 @@ class Mt19937_64 {
     if (p_ >= kStateSize) Refill();
     return out_[p_++];
   }
+  // The next outputs, in order, as many as are made (at least one): a loop
+  // that draws many reads them through a local pointer, with no call and
+  // no store of the position per draw, then says how many it used (Take).
+  std::span<const result_type> Ahead() {
+    if (p_ >= kStateSize) Refill();
+    return {out_ + p_, kStateSize - p_};
+  }
+  // REQUIRES: k <= Ahead().size().
+  void Take(size_t k) { p_ += k; }
 
   // The state words and position: what puts a source back (Restore), at
   // half the size of a copy (the outputs are tempered again from the
@@ -69,6 +79,22 @@ void Avx2(uint64_t* x, uint64_t* out);
 bool Avx2Supported();
 }  // namespace mt19937_64_kernels
 #endif
+
+// UniformBelow(g, n) from its first output `u` alone, in *out; false
+// (nothing decided) when Lemire's rule may reject `u`, so that only
+// UniformBelow, drawing more, can answer.
+inline bool UniformBelowFromOne(uint64_t u, uint64_t n, uint64_t* out) {
+#ifdef __SIZEOF_INT128__
+  __extension__ using Product = unsigned __int128;
+  const Product product = static_cast<Product>(u) * n;
+  if (static_cast<uint64_t>(product) < n) return false;
+  *out = static_cast<uint64_t>(product >> 64);
+  return true;
+#else
+  (void)u, (void)n, (void)out;
+  return false;
+#endif
+}
 
 // std::uniform_int_distribution<uint64_t>(0, n - 1)(g) as libstdc++
 // computes it (Lemire's multiply and its rejection rule, taking the same

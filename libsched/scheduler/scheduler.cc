@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "libsched/framework/filter_errors.h"
+#include "libsched/scheduler/select_host.h"
 
 namespace sched {
 namespace {
@@ -786,25 +787,8 @@ void Scheduler::ScoreNodesCached(const CycleState& cs, const Pod& pod, EcacheEnt
 }
 
 const NodeInfo* Scheduler::SelectHost(const ScheduleResult& r) {
-  // Reservoir sampling over the nodes with the top total score: the k-th
-  // node tied at the best so far replaces the choice when its draw in
-  // [0, k) is 0. Indexes and a local pointer keep the loop in registers.
-  const size_t n = r.scored_nodes.size();
-  if (n == 0) return nullptr;
-  const int64_t* totals = r.total_scores.data();
-  size_t selected = 0;
-  int64_t best = totals[0];
-  uint64_t ties = 1;
-  for (size_t i = 1; i < n; ++i) {
-    if (totals[i] > best) {
-      selected = i;
-      best = totals[i];
-      ties = 1;
-    } else if (totals[i] == best && UniformBelow(rng_, ++ties) == 0) {
-      selected = i;
-    }
-  }
-  return r.scored_nodes[selected];
+  if (r.scored_nodes.empty()) return nullptr;
+  return r.scored_nodes[SelectTopScore(r.total_scores, rng_)];
 }
 
 ScheduleResult Scheduler::Schedule(const Pod& pod, const ClusterState& state,
