@@ -23,6 +23,12 @@ void NominatedPodsByNode::File(const ClusterState& state, std::string_view name,
   slots_[r.index] = Slot{build_, r.node.get(), pods, version, r.keys.data()};
 }
 
+void NominatedPodsByNode::Unfile(const Resolved& r) {
+  if (r.node != nullptr && r.index < slots_.size() && slots_[r.index].node == r.node.get()) {
+    slots_[r.index].build = 0;
+  }
+}
+
 void NominatedPodsByNode::Walk(const ClusterState& state, const PodNominator& nominator) {
   ++build_;
   size_t seen = 0;
@@ -65,21 +71,6 @@ void NominatedPodsByNode::Build(const ClusterState& state, const PodNominator& n
   for (auto& [name, r] : resolved_) {
     if (!Holds(state, r)) File(state, name, r, r.pods, r.version);
   }
-}
-
-YieldedNominations NominatedPodsByNode::Yielded(const NodeInfo& node, const Pod& pod,
-                                                NominatedKey pod_key,
-                                                std::vector<uint32_t>* positions) const {
-  const Slot* s = Find(node);
-  // Not the state's node: its pods by name, unversioned.
-  if (s == nullptr) return UnversionedYielded(On(node), pod, positions);
-  positions->clear();
-  for (size_t k = 0; k < s->pods.size(); ++k) {
-    if (YieldsToNominated(s->keys[k], *s->pods[k], pod_key, pod)) {
-      positions->push_back(static_cast<uint32_t>(k));
-    }
-  }
-  return {s->version, *positions};
 }
 
 }  // namespace sched

@@ -68,8 +68,20 @@ class NominatedPodsByNode {
   // of On(node)'s list (PodNominator::NominationsFn): 0 when unknown (the
   // nominator keeps none, or `node` was looked up by name) or when the
   // node has no nominated pods.
+  // Inline: the filter walk asks it of every node.
   YieldedNominations Yielded(const NodeInfo& node, const Pod& pod, NominatedKey pod_key,
-                             std::vector<uint32_t>* positions) const;
+                             std::vector<uint32_t>* positions) const {
+    const Slot* s = Find(node);
+    // Not the state's node: its pods by name, unversioned.
+    if (s == nullptr) return UnversionedYielded(On(node), pod, positions);
+    positions->clear();
+    for (size_t k = 0; k < s->pods.size(); ++k) {
+      if (YieldsToNominated(s->keys[k], *s->pods[k], pod_key, pod)) {
+        positions->push_back(static_cast<uint32_t>(k));
+      }
+    }
+    return {s->version, *positions};
+  }
 
  private:
   // One nominated node's list as the last Build saw it.
@@ -99,11 +111,7 @@ class NominatedPodsByNode {
   void File(const ClusterState& state, std::string_view name, Resolved& r, Pods pods,
             uint64_t version);
   // Empties r's slot, if r filled it.
-  void Unfile(const Resolved& r) {
-    if (r.node != nullptr && r.index < slots_.size() && slots_[r.index].node == r.node.get()) {
-      slots_[r.index].build = 0;
-    }
-  }
+  void Unfile(const Resolved& r);
   // Builds from every list of `nominator`.
   void Walk(const ClusterState& state, const PodNominator& nominator);
   // `node`'s slot (none_ when it has no nominated pods), or null when
