@@ -5,15 +5,14 @@
 // the pods' NominatedKeys (yielded_nominations.h), so "which of them does
 // this pod yield to" (Yielded) reads no Pod object.
 //
-// Built once per cycle in O(nominated nodes): one pass over the
-// nominator's lists, none over the node list. A list's node (its index
-// and Node object, the Node held so that its address names it alone) and
-// its pods' keys are remembered across cycles by the address of the
-// nominator's copy of the node's name; they are reused while the list's
-// version (which names the list, so its node name and pods) is unchanged
-// and the state's NodeInfo at that index still holds that Node object.
-// Slots are not cleared between cycles: a slot counts only when it was
-// filled by the last Build.
+// Built once per cycle, incrementally: the first Build (and one after the
+// nominator could not say what changed: PodNominator::
+// ForEachNominatedNodeSince) walks every list; the others revisit only the
+// lists changed since the last Build, and check that each kept list's node
+// (its index and Node object, held so that its address names it alone) is
+// still the state's there, finding it again by name when not. A slot
+// counts only when it was filled since the last walk of every list, and
+// not emptied since.
 // No upstream counterpart (upstream asks its nominator by name each time,
 // pkg/scheduler/framework/runtime/framework.go addGENominatedPods).
 //
@@ -26,6 +25,8 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +34,7 @@
 #include "libsched/framework/yielded_nominations.h"
 #include "libsched/model/node.h"
 #include "libsched/model/pod.h"
+#include "libsched/model/string_hash.h"
 #include "libsched/state/cluster_state.h"
 #include "libsched/state/node_info.h"
 
@@ -49,6 +51,7 @@ class NominatedPodsByNode {
   // Nodes of names once nominated, and with them their strings), and no
   // slot counts until the next Build.
   void Release() {
+    mark_ = {};
     if (resolved_.empty()) return;
     resolved_.clear();
     ++build_;
@@ -65,29 +68,52 @@ class NominatedPodsByNode {
   // of On(node)'s list (PodNominator::NominationsFn): 0 when unknown (the
   // nominator keeps none, or `node` was looked up by name) or when the
   // node has no nominated pods.
+  // Inline: the filter walk asks it of every node.
   YieldedNominations Yielded(const NodeInfo& node, const Pod& pod, NominatedKey pod_key,
-                             std::vector<uint32_t>* positions) const;
+                             std::vector<uint32_t>* positions) const {
+    const Slot* s = Find(node);
+    // Not the state's node: its pods by name, unversioned.
+    if (s == nullptr) return UnversionedYielded(On(node), pod, positions);
+    positions->clear();
+    for (size_t k = 0; k < s->pods.size(); ++k) {
+      if (YieldsToNominated(s->keys[k], *s->pods[k], pod_key, pod)) {
+        positions->push_back(static_cast<uint32_t>(k));
+      }
+    }
+    return {s->version, *positions};
+  }
 
  private:
   // One nominated node's list as the last Build saw it.
   struct alignas(64) Slot {
-    uint64_t build = 0;  // the Build that filled it; others are empty
+    uint64_t build = 0;  // the walk it was filled since; others are empty
     const Node* node = nullptr;  // the state's Node object at this index
     Pods pods;
     uint64_t version = 0;
     const NominatedKey* keys = nullptr;  // pods.size() of them
   };
-  // A list's node and its pods' keys, kept from an earlier Build.
+  // A nominated name's list, its node and its pods' keys.
   struct Resolved {
     uint32_t index = 0;
     std::shared_ptr<const Node> node;  // null: no such node
-    uint64_t version = 0;  // of the list the keys (and the node) are for; 0: none
+    Pods pods;
+    uint64_t version = 0;  // of the list the keys are for; 0: none
     std::vector<NominatedKey> keys;
-    uint64_t build = 0;  // the last Build that saw the name nominated
+    uint64_t build = 0;  // the last walk of every list that saw it
   };
-  // Whether `r` is still `name`'s node in `state` and its keys `version`'s.
-  static bool Holds(const ClusterState& state, const Resolved& r, std::string_view name,
-                    uint64_t version);
+  // Whether the state still holds r's Node at r.index.
+  static bool Holds(const ClusterState& state, const Resolved& r) {
+    const NodeInfo* at = state.NodeAtOrNull(r.index);
+    return r.node != nullptr && at != nullptr && at->node() == r.node.get();
+  }
+  // Takes `pods` (version `version`) as `name`'s list in `r`, finds its
+  // node again if the state no longer holds it there, and files its slot.
+  void File(const ClusterState& state, std::string_view name, Resolved& r, Pods pods,
+            uint64_t version);
+  // Empties r's slot, if r filled it.
+  void Unfile(const Resolved& r);
+  // Builds from every list of `nominator`.
+  void Walk(const ClusterState& state, const PodNominator& nominator);
   // `node`'s slot (none_ when it has no nominated pods), or null when
   // `node` is none of the state's (then asked by name).
   const Slot* Find(const NodeInfo& node) const {
@@ -101,11 +127,11 @@ class NominatedPodsByNode {
   }
   const ClusterState* state_ = nullptr;
   const PodNominator* nominator_ = nullptr;
-  uint64_t build_ = 0;  // Builds so far
-  size_t nominated_ = 0;  // lists in the last Build
+  uint64_t build_ = 0;  // walks of every list so far
+  PodNominator::Mark mark_;  // where the last Build left the nominations
   std::vector<Slot> slots_;
   Slot none_;  // no pods (its build, 0, is never current)
-  std::unordered_map<const char*, Resolved> resolved_;  // by the name's address
+  std::unordered_map<std::string, Resolved, StringHash, std::equal_to<>> resolved_;  // by name
 };
 
 }  // namespace sched

@@ -1,12 +1,14 @@
 // NominatedPodsByNode kept across cycles (its slots, the names it
 // resolved, the NominatedKeys beside the pods) against a fresh lookup of
 // the nominator by name after every change: nominations added and
-// removed, a nominated pod's priority changed, nodes removed, added (on a
-// freed index) and replaced, and Builds with nothing changed.
+// removed (and rolled back), a nominated pod's priority changed, nodes
+// removed, added (on a freed index) and replaced, and Builds with nothing
+// changed.
 #include "libsched/framework/nominated_pods_by_node.h"
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "libsched/queue/nominator.h"
+#include "libsched/state/undo_log.h"
 #include "libsched/testing/builders.h"
 #include "libsched/testing/map_nominator.h"
 
@@ -64,7 +67,8 @@ TEST(NominatedPodsByNodeTest, KeptAcrossCyclesMatchesAFreshLookup) {
     std::mt19937_64 rng(seed);
     auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
     ClusterState state;
-    Nominator nominator;
+    UndoLog log;
+    Nominator nominator(&log);
     NominatedPodsByNode by;
     auto name_of = [](int i) { return "n" + std::to_string(i); };
     for (int i = 0; i < 6; ++i) {
@@ -93,7 +97,7 @@ TEST(NominatedPodsByNodeTest, KeptAcrossCyclesMatchesAFreshLookup) {
       const std::string where = "step " + std::to_string(step);
       const int k = pick(kPods);
       const std::string name = name_of(pick(kNames));
-      switch (pick(7)) {
+      switch (pick(9)) {
         case 0:
         case 1:  // nominated (to a node that may not exist)
           nominator.AddNominatedPod(pods[k], name);
@@ -114,6 +118,12 @@ TEST(NominatedPodsByNodeTest, KeptAcrossCyclesMatchesAFreshLookup) {
           break;
         case 5:  // added on a freed index, or replaced by a new Node object
           state.UpsertNode(NodeBuilder(state.interner(), name).Capacity(4000, 4000).Build());
+          break;
+        case 6:  // the nominations' changes from here on may be undone
+          if (!log.recording()) log.Begin();
+          break;
+        case 7:  // and are
+          log.Rollback();
           break;
         default:  // nothing changes
           break;
@@ -194,6 +204,103 @@ TEST(NominatedPodsByNodeTest, UnversionedListsAreReadAfresh) {
   by.Build(state, nominator);
   EXPECT_EQ(by.On(n0)[0].get(), low.get());
   EXPECT_EQ(by.Yielded(n0, *probe, NominatedKey::Of(*probe), &positions).positions.size(), 0u);
+}
+
+// Checks `by` (just built) against `nominator` for every node of `state`.
+void ExpectAllFresh(const NominatedPodsByNode& by, const ClusterState& state,
+                    const Nominator& nominator,
+                    const std::vector<std::shared_ptr<const Pod>>& probes,
+                    const std::string& where) {
+  std::map<std::string, uint64_t, std::less<>> versions;
+  nominator.ForEachNominatedNode([&](std::string_view n, NominatedPodsByNode::Pods, uint64_t v) {
+    versions[std::string(n)] = v;
+  });
+  for (const NodeInfo* ni : state.NodeList()) {
+    const auto v = versions.find(ni->node()->name);
+    ExpectFresh(by, nominator, *ni, v == versions.end() ? 0 : v->second, probes, where);
+  }
+}
+
+// A Build after the first revisits only the lists changed since (the
+// nominator's journal) and the lists whose node the state moved: each case
+// changes the nominations or the nodes between Builds the way one such
+// revisit (or its absence) would get wrong.
+TEST(NominatedPodsByNodeTest, IncrementalBuildMatchesAFreshLookup) {
+  struct World {
+    ClusterState state;
+    UndoLog log;
+    Nominator nominator{&log};
+    NominatedPodsByNode by;
+    std::vector<std::shared_ptr<const Pod>> pods;  // p0 (priority 0) .. p3 (3000)
+    void AddNode(const std::string& name) {
+      state.UpsertNode(NodeBuilder(state.interner(), name).Capacity(4000, 4000).Build());
+    }
+    void Build() { by.Build(state, nominator); }
+  };
+  struct Case {
+    const char* name;
+    std::function<void(World&)> change;  // after a Build with p0 on n0, p1 on n1
+  };
+  const Case cases[] = {
+      {"a list changed", [](World& w) { w.nominator.AddNominatedPod(w.pods[2], "n0"); }},
+      {"a list gone", [](World& w) { w.nominator.DeleteNominatedPodIfExists(*w.pods[0]); }},
+      {"a list moved", [](World& w) { w.nominator.AddNominatedPod(w.pods[0], "n2"); }},
+      {"a rollback to an earlier version (built in between)",
+       [](World& w) {
+         w.log.Begin();
+         w.nominator.AddNominatedPod(w.pods[2], "n0");  // n0's list grows (its vector moves)
+         w.nominator.DeleteNominatedPodIfExists(*w.pods[1]);  // n1's goes
+         w.Build();
+         w.log.Rollback();
+       }},
+      {"a committed unit",
+       [](World& w) {
+         w.log.Begin();
+         w.nominator.AddNominatedPod(w.pods[2], "n0");
+         w.log.Commit();
+       }},
+      {"a node removed and another added at its index",
+       [](World& w) {
+         w.nominator.AddNominatedPod(w.pods[2], "n9");  // no such node yet
+         w.Build();
+         ASSERT_TRUE(w.state.RemoveNode("n0"));
+         w.AddNode("n9");  // takes n0's index
+         w.AddNode("n0");  // back, at another
+       }},
+      {"a nominated name's node added", [](World& w) {
+         w.nominator.AddNominatedPod(w.pods[2], "n9");
+         w.Build();
+         w.AddNode("n9");
+       }},
+      {"a node replaced (a new Node object)", [](World& w) { w.AddNode("n1"); }},
+      {"a fork's changes",
+       [](World& w) {
+         Nominator fork;
+         fork.ShareFrom(w.nominator);
+         fork.AddNominatedPod(w.pods[3], "n1");
+         w.by.Build(w.state, fork);
+         ExpectAllFresh(w.by, w.state, fork, w.pods, "the fork");
+         w.nominator.AddNominatedPod(w.pods[2], "n1");
+       }},
+      {"no change", [](World&) {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    World w;
+    for (int i = 0; i < 3; ++i) w.AddNode("n" + std::to_string(i));
+    for (int k = 0; k < 4; ++k) {
+      w.pods.push_back(
+          PodBuilder(w.state.interner(), "p" + std::to_string(k)).Priority(1000 * k).Build());
+    }
+    w.nominator.AddNominatedPod(w.pods[0], "n0");
+    w.nominator.AddNominatedPod(w.pods[1], "n1");
+    w.Build();
+    c.change(w);
+    w.Build();
+    ExpectAllFresh(w.by, w.state, w.nominator, w.pods, "after");
+    w.Build();  // and once more with nothing changed
+    ExpectAllFresh(w.by, w.state, w.nominator, w.pods, "again");
+  }
 }
 
 }  // namespace

@@ -43,6 +43,23 @@ class PodNominator {
       std::function<void(std::string_view node_name, std::span<const std::shared_ptr<const Pod>>,
                          uint64_t version)>;
   virtual void ForEachNominatedNode(const NominationsFn& fn) const = 0;
+  // Where a caller's view of the nominations stood: see
+  // ForEachNominatedNodeSince. Value-initialized: nowhere.
+  struct Mark {
+    uint64_t journal = 0;
+    size_t seen = 0;
+  };
+  // The lists that changed since *mark (a mark this nominator, or one
+  // sharing its nominations, set), as ForEachNominatedNode gives them, a
+  // list now gone with no pods; a list may come more than once. Sets
+  // *mark to now either way. False when it cannot say (a rollback, a
+  // copy, a journal trimmed, a first call): it then calls nothing, and
+  // the caller walks every list (ForEachNominatedNode). The default
+  // never can.
+  virtual bool ForEachNominatedNodeSince(Mark* mark, const NominationsFn& /*fn*/) const {
+    *mark = {};
+    return false;
+  }
   // False only when no pod is nominated anywhere, so a cycle can skip
   // asking per node. The default is the safe answer.
   virtual bool HasNominatedPods() const { return true; }

@@ -15,10 +15,21 @@ void Nominator::AddNominatedPod(std::shared_ptr<const Pod> pod,
   // is that newest version.
   if (node.empty() || !pod->node_name.empty()) return;
   Data& d = data_.Mutable(log_);
+  JournalChange(d, node);
   undo::InsertOrAssign(log_, d.pod_to_node, PodKey(*pod), node);
   NodeNominations& on = undo::TryEmplace(log_, d.nominated_pods, node).first->second;
   undo::PushBack(log_, on.pods, std::move(pod));
   Touch(on);
+}
+
+void Nominator::JournalChange(Data& d, const std::string& node) {
+  if (log_ != nullptr) {
+    log_->Reserve();
+    log_->Record([&journal = d.journal]() noexcept { journal.Renew(); });
+  }
+  // Past twice the lists, a reader's walk of every list costs less.
+  if (d.journal.names.size() >= 2 * d.nominated_pods.size() + 64) d.journal.Renew();
+  d.journal.names.push_back(node);
 }
 
 void Nominator::Touch(NodeNominations& n) {
@@ -48,6 +59,7 @@ void Nominator::DeleteNominatedPodIfExists(const Pod& pod) {
   auto it = d.pod_to_node.find(key);
   auto node = d.nominated_pods.find(it->second);
   if (node != d.nominated_pods.end()) {
+    JournalChange(d, node->first);
     auto& pods = node->second.pods;
     const auto pos =
         std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return PodKey(*p) == key; });
@@ -70,6 +82,23 @@ std::span<const std::shared_ptr<const Pod>> Nominator::NominatedPodsOn(
 
 void Nominator::ForEachNominatedNode(const NominationsFn& fn) const {
   for (const auto& [node, n] : data_->nominated_pods) fn(node, n.pods, n.version);
+}
+
+bool Nominator::ForEachNominatedNodeSince(Mark* mark, const NominationsFn& fn) const {
+  const Data& d = *data_;
+  const Mark was = *mark;
+  *mark = {d.journal.id, d.journal.names.size()};
+  if (was.journal != d.journal.id) return false;
+  for (size_t k = was.seen; k < d.journal.names.size(); ++k) {
+    const std::string& name = d.journal.names[k];
+    auto it = d.nominated_pods.find(name);
+    if (it == d.nominated_pods.end()) {
+      fn(name, {}, 0);
+    } else {
+      fn(name, it->second.pods, it->second.version);
+    }
+  }
+  return true;
 }
 
 std::string Nominator::NominatedNodeFor(const Pod& pod) const {

@@ -2,7 +2,9 @@
 // pkg/scheduler/backend/queue/nominator.go. Pods are keyed by namespace/name
 // (PodKey); the newest version of each pod is kept so that a cycle reads its
 // current requests. Each node's list carries a version (pod_nominator.h
-// NewNominationsVersion), new whenever the list changes.
+// NewNominationsVersion), new whenever the list changes, and the names of
+// the changed lists are journaled, so that a cycle's index of them
+// (NominatedPodsByNode) revisits only those (ForEachNominatedNodeSince).
 //
 // Copy-on-write (a forked queue, issue 18): ShareFrom() shares `other`'s
 // nominations in O(1); the first change to a shared Nominator copies them
@@ -54,6 +56,7 @@ class Nominator final : public PodNominator {
   std::span<const std::shared_ptr<const Pod>> NominatedPodsOn(
       std::string_view node_name) const override;
   void ForEachNominatedNode(const NominationsFn& fn) const override;
+  bool ForEachNominatedNodeSince(Mark* mark, const NominationsFn& fn) const override;
   bool HasNominatedPods() const override { return !data_->nominated_pods.empty(); }
   // The node `pod` is nominated to, or "".
   std::string NominatedNodeFor(const Pod& pod) const;
@@ -67,11 +70,31 @@ class Nominator final : public PodNominator {
   };
   // Gives `n` a new version, undoably.
   void Touch(NodeNominations& n);
+  // The names of the lists changed since `id` was drawn, in order. Not
+  // undone: a rollback of a change renews it (a new id, no names), and so
+  // does a copy (the Cow's clone: other vectors) and growing past its
+  // bound, so no mark taken before matches (ForEachNominatedNodeSince).
+  struct Journal {
+    uint64_t id = NewNominationsVersion();
+    std::vector<std::string> names;
+    Journal() = default;
+    Journal(const Journal&) {}
+    Journal& operator=(const Journal&) = delete;
+    void Renew() noexcept {
+      id = NewNominationsVersion();
+      names.clear();
+    }
+  };
+  struct Data;
+  // Journals `node` before its list in `d` changes: a journal that fails
+  // to grow leaves the list as it was.
+  void JournalChange(Data& d, const std::string& node);
   struct Data {
     // Hashed, not ordered: every cycle looks up each node it filters.
     // Looked up by node name views (StringHash).
     std::unordered_map<std::string, NodeNominations, StringHash, std::equal_to<>> nominated_pods;
     std::unordered_map<std::string, std::string> pod_to_node;  // PodKey -> node
+    Journal journal;
   };
   UndoLog* log_;
   Cow<Data> data_;

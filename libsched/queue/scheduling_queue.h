@@ -212,6 +212,9 @@ class PriorityQueue final : public PodNominator {
   void ForEachNominatedNode(const NominationsFn& fn) const override {
     nominator_.ForEachNominatedNode(fn);
   }
+  bool ForEachNominatedNodeSince(Mark* mark, const NominationsFn& fn) const override {
+    return nominator_.ForEachNominatedNodeSince(mark, fn);
+  }
   bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
   const Nominator& nominator() const { return nominator_; }
 

@@ -86,7 +86,9 @@ EcacheEntry* Scheduler::CacheEntryForFilter(const Pod& pod, const CycleState& cs
 const Status* Scheduler::NominatedFirstPass(const Framework& fw, const CycleState& cs,
                                             const Pod& pod, EcacheEntry& cls, size_t index,
                                             const NodeInfo& ni, Status* fresh, bool* reused) {
-  const YieldedNominations yielded = fw.YieldedOn(ni, pod, pod_key_, &yielded_);
+  // The index fw reads (built for this cycle when there is a nominator),
+  // asked directly: the walk inlines it.
+  const YieldedNominations yielded = nominated_by_node_.Yielded(ni, pod, pod_key_, &yielded_);
   if (yielded.positions.empty()) return nullptr;
   // Unversioned nominations (version 0) are not cached.
   const bool cached = nominated_pass_cached_ && yielded.version != 0;
@@ -94,7 +96,7 @@ const Status* Scheduler::NominatedFirstPass(const Framework& fw, const CycleStat
   if (first != nullptr) {
     *reused = true;
   } else {
-    *fresh = fw.RunNominatedPass(cs, pod, ni, fw.NominatedPodsOn(ni));
+    *fresh = fw.RunNominatedPass(cs, pod, ni, nominated_by_node_.On(ni));
     first = fresh;
     if (cached && fresh->code() != Code::kError) {
       first = cls.StoreNominatedVerdict(index, ni, yielded, *fresh);
