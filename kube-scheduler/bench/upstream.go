@@ -23,6 +23,8 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
+
+	"github.com/libsched/libsched/kube-scheduler/internal/fakewatch"
 )
 
 // stallTimeout ends a batch that has made no progress (no binding and no
@@ -58,6 +60,7 @@ func runUpstream(ctx context.Context, p *plan) (*outcome, error) {
 	// The simple tracker: NewClientset's field management costs more per
 	// write than a scheduling cycle, which would measure the fake.
 	client := fake.NewSimpleClientset() //nolint:staticcheck // see above
+	fakewatch.Copying(client)
 	// The fake API server does not implement the binding subresource.
 	client.PrependReactor("create", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
 		create := action.(clienttesting.CreateAction)

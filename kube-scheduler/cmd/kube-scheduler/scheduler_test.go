@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
@@ -26,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 
 	"github.com/libsched/libsched/go/sched"
+	"github.com/libsched/libsched/kube-scheduler/internal/fakewatch"
 	"github.com/libsched/libsched/kube-scheduler/plugin"
 )
 
@@ -170,7 +170,7 @@ func startScheduler(ctx context.Context, t *testing.T, configFile string, objs .
 		t.Fatal(err)
 	}
 	client := fake.NewClientset(objs...)
-	copyingWatches(client)
+	fakewatch.Copying(client)
 	client.PrependReactor("create", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
 		create := action.(clienttesting.CreateAction)
 		if create.GetSubresource() != "binding" {
@@ -200,33 +200,6 @@ func startScheduler(ctx context.Context, t *testing.T, configFile string, objs .
 	factory.WaitForCacheSync(ctx.Done())
 	go s.Run(ctx)
 	return client, s
-}
-
-// copyingWatches makes every watch of client deliver its own copy of each
-// object, as an API server's watch decodes a new one per event. client-go's
-// fake tracker hands a new watch the stored objects themselves
-// (testing/fixture.go, tracker.Watch delivering the objects newer than the
-// List), and upstream's pod informer writes to what it receives
-// (SetManagedFields in pkg/scheduler/scheduler.go newPodInformer): a Get of
-// the same pod meanwhile is a data race, which -race found in TestPreempts.
-func copyingWatches(client *fake.Clientset) {
-	tracker := client.Tracker()
-	client.PrependWatchReactor("*", func(action clienttesting.Action) (bool, watch.Interface, error) {
-		var opts metav1.ListOptions
-		if w, ok := action.(clienttesting.WatchActionImpl); ok {
-			opts = w.ListOptions
-		}
-		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
-		if err != nil {
-			return false, nil, err
-		}
-		return true, watch.Filter(w, func(e watch.Event) (watch.Event, bool) {
-			if e.Object != nil {
-				e.Object = e.Object.DeepCopyObject()
-			}
-			return e, true
-		}), nil
-	})
 }
 
 func makeNode(name, cpu string, taints []v1.Taint) *v1.Node {
