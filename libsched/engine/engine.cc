@@ -248,11 +248,7 @@ void Engine::CommitOne(const Change& c) {
     case Change::Op::kRemovePod: {
       const std::shared_ptr<const Pod> old = state_->GetPod(c.key);
       state_->RemovePod(c.key);  // an unknown pod is a no-op
-      // Without claims there is none to drop (its key costs a deletion two
-      // allocations).
-      if (!state_->resource_claims().empty()) {
-        DropAssumedExtendedClaim(c.pod->ns, c.pod->name, state_.get());
-      }
+      DropAssumedExtendedClaim(c.pod->ns, c.pod->name, state_.get());
       queue_->Delete(*c.pod);
       if (old != nullptr) queue_->AssignedPodDeleted(old);
       break;
