@@ -18,7 +18,8 @@
 # by a third with the machine. --entry NAME runs upstream's workload entry
 # of that name in every column (e.g. 5000Nodes_10000Pods: ten times the
 # measured pods of 5000Nodes, a longer measured phase); every workload
-# named must have it.
+# named must have it. --entry performance runs each workload's entry that
+# upstream's performance job holds to a threshold (bench/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -17,7 +17,8 @@
 // (Unschedulable) never ends: every cycle tries a new churn pod.
 // --entry takes upstream's workload entry of that name (e.g.
 // 5000Nodes_10000Pods: ten times the measured pods of 5000Nodes, a
-// steadier figure) instead of the one picked by size (plan.h).
+// steadier figure) instead of the one picked by size (plan.h);
+// "performance" takes each workload's thresholded performance entry.
 // --config is the engine's configuration (sched_engine_new, docs/api.md;
 // default "{}"), e.g. '{"equivalenceCache":false}'.
 #include <sys/resource.h>

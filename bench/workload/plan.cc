@@ -140,9 +140,32 @@ std::string GenerateName(const cJSON* tmpl) {
   return GetString(Get(tmpl, "metadata"), "generateName");
 }
 
+bool HasLabel(const cJSON* entry, const char* label) {
+  const cJSON* l;
+  cJSON_ArrayForEach(l, Get(entry, "labels")) {
+    if (cJSON_IsString(l) && std::string(l->valuestring) == label) return true;
+  }
+  return false;
+}
+
+// The entry kPerformanceEntry stands for (plan.h): the first labelled
+// "performance" with a threshold, else the first labelled "performance",
+// else "" (the default choice).
+std::string PerformanceEntry(const cJSON* testcase) {
+  std::string labelled;
+  const cJSON* entry;
+  cJSON_ArrayForEach(entry, Get(testcase, "workloads")) {
+    if (!HasLabel(entry, "performance")) continue;
+    if (Get(entry, "threshold") != nullptr) return GetString(entry, "name");
+    if (labelled.empty()) labelled = GetString(entry, "name");
+  }
+  return labelled;
+}
+
 // The workload entry for `nodes` and the factor its counts are scaled by:
 // the one named `name` when given, else as plan.h says.
-const cJSON* PickEntry(const cJSON* testcase, int nodes, const std::string& name, double* scale) {
+const cJSON* PickEntry(const cJSON* testcase, int nodes, std::string name, double* scale) {
+  if (name == kPerformanceEntry) name = PerformanceEntry(testcase);
   const cJSON* best = nullptr;
   double best_nodes = 0;
   const cJSON* entry;

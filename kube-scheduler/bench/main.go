@@ -28,7 +28,7 @@ func main() {
 	nodes := flag.String("nodes", "500", "comma-separated cluster sizes")
 	placements := flag.String("placements", "", "append placements to this file")
 	table := flag.Bool("table", false, "print a table on stderr")
-	entry := flag.String("entry", "", "upstream's workload entry of this name (e.g. 5000Nodes_10000Pods) instead of the one picked by size")
+	entry := flag.String("entry", "", "upstream's workload entry of this name (e.g. 5000Nodes_10000Pods) instead of the one picked by size; \"performance\": each workload's thresholded performance entry")
 	flag.DurationVar(&stallTimeout, "stall", stallTimeout, "upstream: end a batch after this long without a binding or a scheduling attempt")
 	klog.InitFlags(nil)
 	flag.Parse()

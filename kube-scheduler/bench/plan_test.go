@@ -6,7 +6,8 @@ import (
 )
 
 // TestLoadPlanEntry: --entry takes upstream's entry of that name, scaled to
-// the size as the default choice is; a workload without it is an error.
+// the size as the default choice is; a workload without it is an error;
+// "performance" takes the entry upstream's performance job thresholds.
 func TestLoadPlanEntry(t *testing.T) {
 	for _, tc := range []struct {
 		workload, entry string
@@ -22,6 +23,14 @@ func TestLoadPlanEntry(t *testing.T) {
 		{"SchedulingNodeAffinity", "5000Nodes_10000Pods", 5000, "5000Nodes_10000Pods", 1, 10000, ""},
 		{"SchedulingOwnedPods", "5000Nodes_10000Pods", 5000, "5000Nodes_10000Pods", 1, 10000, ""},
 		{"TopologySpreading", "5000Nodes_10000Pods", 5000, "", 0, 0, "no workload entry 5000Nodes_10000Pods"},
+		// "performance": the first entry with that label and a threshold,
+		// else the first with the label.
+		{"SchedulingBasic", "performance", 5000, "5000Nodes_10000Pods", 1, 10000, ""},
+		{"SchedulingPodAffinity", "performance", 5000, "5000Nodes_5000Pods", 1, 5000, ""},
+		{"SchedulingPodAntiAffinity", "performance", 500, "5000Nodes_2000Pods", 0.1, 200, ""},
+		{"Unschedulable", "performance", 5000, "5kNodes/100Init/10kPods", 1, 10000, ""},
+		{"Preemption", "performance", 5000, "1000Nodes", 5, 5000, ""},
+		{"SchedulingOwnedPods", "performance", 5000, "5000Nodes_10000Pods", 1, 10000, ""},
 	} {
 		t.Run(tc.workload+"/"+tc.entry, func(t *testing.T) {
 			p, err := loadPlan("../../bench/corpus", tc.workload, tc.nodes, tc.entry)
