@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -61,6 +63,18 @@ type feed struct {
 	// profiles are the scheduler names of every profile of this scheduler:
 	// their pending pods share its queue, so their nominations count.
 	profiles map[string]bool
+
+	// mu serializes the events sent and guards inMemory.
+	mu sync.Mutex
+	// inMemory holds the nominations this scheduler made (PostFilter) that
+	// no event of the pod has shown since, by pod UID: an event of the
+	// pending pod without status.nominatedNodeName keeps them, as
+	// upstream's nominator keeps a nomination it made in memory through
+	// such an update (pkg/scheduler/backend/queue/nominator.go,
+	// updateNominatedPodUnlocked). The feed's handler runs apart from the
+	// scheduler's: the informer's Add of a pod can reach the engine after
+	// that pod's cycle nominated it.
+	inMemory map[types.UID]string
 }
 
 // register adds feed's handlers to every informer of engineInformers and
@@ -104,6 +118,51 @@ func (f *feed) send(eventType string, obj any) error { return f.sendAs(eventType
 
 // sendAs is send; assumed: obj is a pod Reserve placed on its node.
 func (f *feed) sendAs(eventType string, obj any, assumed bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p, ok := obj.(*v1.Pod); ok {
+		obj = f.keepNomination(eventType, p)
+	}
+	return f.sendLocked(eventType, obj, assumed)
+}
+
+// nominate sends the pod with the nomination its cycle made (node; "" to
+// clear it) and keeps that nomination until an event of the pod shows one,
+// binds the pod or deletes it.
+func (f *feed) nominate(pod *v1.Pod, node string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if node == "" {
+		delete(f.inMemory, pod.UID)
+	} else {
+		if f.inMemory == nil {
+			f.inMemory = map[types.UID]string{}
+		}
+		f.inMemory[pod.UID] = node
+	}
+	p := *pod // shallow: only the status's nominatedNodeName changes on the copy
+	p.Status.NominatedNodeName = node
+	return f.sendLocked(eventModified, &p, false)
+}
+
+// keepNomination is p, or a copy carrying the nomination made in memory
+// when p is a pending pod's event without one. REQUIRES: f.mu held.
+func (f *feed) keepNomination(eventType string, p *v1.Pod) *v1.Pod {
+	node, ok := f.inMemory[p.UID]
+	if !ok {
+		return p
+	}
+	if eventType == eventDeleted || p.Spec.NodeName != "" || p.Status.NominatedNodeName != "" {
+		delete(f.inMemory, p.UID)
+		return p
+	}
+	c := *p // shallow: only the status's nominatedNodeName changes on the copy
+	c.Status.NominatedNodeName = node
+	return &c
+}
+
+// sendLocked is sendAs. REQUIRES: f.mu held.
+func (f *feed) sendLocked(eventType string, obj any, assumed bool) error {
 	if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName == "" && eventType != eventDeleted {
 		if !f.profiles[p.Spec.SchedulerName] {
 			return nil

@@ -87,6 +87,77 @@ func TestFeedCountsOnlyThisSchedulersNominations(t *testing.T) {
 	}
 }
 
+// A nomination PostFilter made (feed.nominate) outlives the pod's events
+// that carry none, as upstream's nominator keeps an in-memory nomination
+// through such an update: the feed's informer handler runs apart from the
+// scheduler's, so the pod's Add can reach the engine after its cycle
+// nominated it (TestNominationReachesTheEngineBeforeTheAPI failed so under
+// load). An event that shows a nomination, clears it, binds or deletes the
+// pod ends it.
+func TestFeedKeepsTheNominationMadeInMemory(t *testing.T) {
+	pending := func(nominated string) *v1.Pod {
+		p := testPod("nominated", "2", "", 1000)
+		p.Status.NominatedNodeName = nominated
+		return p
+	}
+	tests := []struct {
+		name     string
+		events   func(f *feed)
+		wantNode string // where a second pod of the same priority goes
+	}{
+		{"nominated, then a late Add without the nomination", func(f *feed) {
+			if err := f.nominate(pending(""), "n1"); err != nil {
+				t.Fatal(err)
+			}
+			f.apply(eventAdded, pending(""))
+			f.apply(eventModified, pending(""))
+		}, ""},
+		{"the API shows the nomination, then clears it", func(f *feed) {
+			if err := f.nominate(pending(""), "n1"); err != nil {
+				t.Fatal(err)
+			}
+			f.apply(eventModified, pending("n1"))
+			f.apply(eventModified, pending(""))
+		}, "n1"},
+		{"the cycle clears its nomination", func(f *feed) {
+			if err := f.nominate(pending(""), "n1"); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.nominate(pending("n1"), ""); err != nil {
+				t.Fatal(err)
+			}
+			f.apply(eventModified, pending(""))
+		}, "n1"},
+		{"deleted, then added again", func(f *feed) {
+			if err := f.nominate(pending(""), "n1"); err != nil {
+				t.Fatal(err)
+			}
+			f.apply(eventDeleted, pending(""))
+			f.apply(eventAdded, pending(""))
+		}, "n1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			engine := newTestEngine(t)
+			f := testFeed(engine, newEngineView(nil, nil))
+			f.apply(eventAdded, testNode("1"))
+			f.apply(eventAdded, pending(""))
+			tc.events(f)
+			doc, err := encodePod(testPod("p", "3", "", 1000), ModeAlgorithm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := engine.Schedule(context.Background(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Node != tc.wantNode {
+				t.Errorf("pod placed on %q, want %q", res.Node, tc.wantNode)
+			}
+		})
+	}
+}
+
 // The feed sends the engine every update it reads, status-only ones
 // included: each step below changes the engine's answer for the same pod,
 // so a feed that skipped or trimmed any of them would fail here.

@@ -164,9 +164,7 @@ func (pl *LibSched) nominate(ctx context.Context, pod *v1.Pod, res *fwk.PostFilt
 	if res == nil || res.Mode() != fwk.ModeOverride || res.NominatedNodeName == pod.Status.NominatedNodeName {
 		return
 	}
-	p := *pod // shallow: only the status's nominatedNodeName changes on the copy
-	p.Status.NominatedNodeName = res.NominatedNodeName
-	if err := pl.feed.send(eventModified, &p); err != nil {
+	if err := pl.feed.nominate(pod, res.NominatedNodeName); err != nil {
 		klog.FromContext(ctx).Error(err, "LibSched: nomination not applied", "pod", klog.KObj(pod), "node", res.NominatedNodeName)
 	}
 }
