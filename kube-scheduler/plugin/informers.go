@@ -120,6 +120,9 @@ func (f *feed) send(eventType string, obj any) error { return f.sendAs(eventType
 func (f *feed) sendAs(eventType string, obj any, assumed bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj // a pod's deletion ends its in-memory nomination too
+	}
 	if p, ok := obj.(*v1.Pod); ok {
 		obj = f.keepNomination(eventType, p)
 	}

@@ -100,40 +100,39 @@ func TestFeedKeepsTheNominationMadeInMemory(t *testing.T) {
 		p.Status.NominatedNodeName = nominated
 		return p
 	}
+	// Each case's events follow the pod's Add and its cycle's nomination
+	// of n1.
 	tests := []struct {
 		name     string
-		events   func(f *feed)
+		events   func(f *feed) error
 		wantNode string // where a second pod of the same priority goes
 	}{
-		{"nominated, then a late Add without the nomination", func(f *feed) {
-			if err := f.nominate(pending(""), "n1"); err != nil {
-				t.Fatal(err)
-			}
+		{"a late Add and Modify without the nomination", func(f *feed) error {
 			f.apply(eventAdded, pending(""))
 			f.apply(eventModified, pending(""))
+			return nil
 		}, ""},
-		{"the API shows the nomination, then clears it", func(f *feed) {
-			if err := f.nominate(pending(""), "n1"); err != nil {
-				t.Fatal(err)
-			}
+		{"the API shows the nomination, then clears it", func(f *feed) error {
 			f.apply(eventModified, pending("n1"))
 			f.apply(eventModified, pending(""))
+			return nil
 		}, "n1"},
-		{"the cycle clears its nomination", func(f *feed) {
-			if err := f.nominate(pending(""), "n1"); err != nil {
-				t.Fatal(err)
-			}
+		{"the cycle clears its nomination", func(f *feed) error {
 			if err := f.nominate(pending("n1"), ""); err != nil {
-				t.Fatal(err)
+				return err
 			}
 			f.apply(eventModified, pending(""))
+			return nil
 		}, "n1"},
-		{"deleted, then added again", func(f *feed) {
-			if err := f.nominate(pending(""), "n1"); err != nil {
-				t.Fatal(err)
-			}
+		{"deleted, then added again", func(f *feed) error {
 			f.apply(eventDeleted, pending(""))
 			f.apply(eventAdded, pending(""))
+			return nil
+		}, "n1"},
+		{"deleted as a tombstone, then added again", func(f *feed) error {
+			f.apply(eventDeleted, cache.DeletedFinalStateUnknown{Key: "ns/nominated", Obj: pending("")})
+			f.apply(eventAdded, pending(""))
+			return nil
 		}, "n1"},
 	}
 	for _, tc := range tests {
@@ -142,7 +141,12 @@ func TestFeedKeepsTheNominationMadeInMemory(t *testing.T) {
 			f := testFeed(engine, newEngineView(nil, nil))
 			f.apply(eventAdded, testNode("1"))
 			f.apply(eventAdded, pending(""))
-			tc.events(f)
+			if err := f.nominate(pending(""), "n1"); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.events(f); err != nil {
+				t.Fatal(err)
+			}
 			doc, err := encodePod(testPod("p", "3", "", 1000), ModeAlgorithm)
 			if err != nil {
 				t.Fatal(err)
